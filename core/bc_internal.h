@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Internal contracts between the core's rooms. Data flows one way:
+ *   cli (main.c, options.c) -> bc_config -> loader -> runner -> bc_run_result
+ *   -> stats -> report_text / report_json
+ * Nothing here is exported from libbenchcore except through BC_API in the
+ * public headers; tests link the core's object library to reach it.
+ */
+#ifndef BENCHCORE_INTERNAL_H
+#define BENCHCORE_INTERNAL_H
+
+#include <benchcore/benchcore.h>
+#include <stdio.h>
+
+#define BC_REASON_LEN 1024
+#define BC_MAX_CPUS 4096
+
+/* ------------------------------------------------------------ cpuset.c */
+
+struct bc_cpuset {
+	unsigned int cnt;		/* number of CPUs in the set */
+	unsigned int cpus[BC_MAX_CPUS];	/* ascending, unique */
+};
+
+/* Parses "0,2-3". On error returns -EINVAL and writes a one-line reason
+ * naming the value and what is expected into err ("range end is below its
+ * start"). */
+int bc_cpuset_parse(const char *text, struct bc_cpuset *set, char *err, size_t err_len);
+
+/* ------------------------------------------------------------- config */
+
+enum bc_format {
+	BC_FORMAT_TEXT = 0,
+	BC_FORMAT_JSON = 1,
+};
+
+/* A plugin option as the user gave it, recorded for the JSON config. */
+struct bc_option_record {
+	char *name;	/* long name, or the short letter as a string */
+	char *value;	/* NULL for a flag */
+};
+
+struct bc_config {
+	unsigned int producers;		/* 0 = benchmark default */
+	unsigned int consumers;		/* 0 = benchmark default (see *_set) */
+	bool producers_set;
+	bool consumers_set;
+	double warmup_sec;		/* default 1 */
+	double duration_sec;		/* default 5 */
+	bool affinity;			/* -a */
+	bool prod_cpus_set;
+	bool cons_cpus_set;
+	struct bc_cpuset prod_cpus;
+	struct bc_cpuset cons_cpus;
+	int verbosity;			/* -1 quiet, 0 normal, 1+ verbose */
+	enum bc_format format;
+	const char *output_path;	/* NULL = stdout */
+	struct bc_option_record *plugin_opts;
+	size_t plugin_opt_cnt;
+};
+
+void bc_config_init(struct bc_config *cfg);
+
+/* ------------------------------------------------------------- loader */
+
+struct bc_plugin;
+
+/* A benchmark as the core sees it: the plugin's descriptor copied into the
+ * core's own (current) layout, bytes past the plugin's sz zeroed. */
+struct bc_bench {
+	struct bc_bench_desc desc;
+	struct bc_metric_desc *metrics;	/* normalised copy, desc.metric_cnt entries */
+	const struct bc_plugin *plugin;
+};
+
+struct bc_plugin {
+	char *path;			/* the file it was loaded from */
+	void *handle;			/* dlopen() handle */
+	struct bc_plugin_desc desc;	/* normalised copy */
+	struct bc_bench *benches;
+	size_t bench_cnt;
+};
+
+struct bc_plugin_set {
+	struct bc_plugin *plugins;
+	size_t cnt;
+	size_t failed_cnt;		/* files refused (each said in one line) */
+};
+
+/* ------------------------------------------------------------ context */
+
+/* One per run (and one per `list` probe). Defined here so that the runner
+ * and the CLI can fill it; plugins only see the accessors. */
+struct bc_ctx {
+	const struct bc_config *cfg;
+	const struct bc_bench *bench;
+	unsigned int producer_cnt;
+	unsigned int consumer_cnt;
+	void *data;
+	char attach_point[256];
+	char reason[BC_REASON_LEN];
+	bool unavailable;
+	bool usage_error;
+};
+
+void bc_ctx_init(struct bc_ctx *ctx, const struct bc_config *cfg, const struct bc_bench *bench);
+
+/* Maps a callback's return value and the ctx's flags to an exit status. */
+int bc_ctx_exit_status(const struct bc_ctx *ctx, int err);
+
+/* --------------------------------------------------------- run result */
+
+struct bc_iteration {
+	unsigned int idx;		/* 0-based, warm-up included */
+	bool warmup;
+	double length_sec;		/* measured length of this interval */
+	double drift_us;		/* how late the tick fired vs its deadline */
+	double *values;			/* raw measure() output, per metric */
+	double *rates;			/* counter: delta / length; gauge: value */
+	double prod_user_sec, prod_sys_sec;	/* CPU time in this interval */
+	double cons_user_sec, cons_sys_sec;
+};
+
+struct bc_metric_summary {
+	double mean, stddev, min, median, max;
+	unsigned int n;
+};
+
+struct bc_run_result {
+	const struct bc_bench *bench;
+	struct bc_ctx *ctx;
+	unsigned int producer_cnt, consumer_cnt;
+	struct bc_iteration *iters;
+	size_t iter_cnt;
+	/* Computed by bc_stats_summarise() over non-warm-up iterations. */
+	struct bc_metric_summary *summary;	/* per metric, on rates */
+	struct bc_metric_summary prod_cpu_util;	/* CPU-seconds per second */
+	struct bc_metric_summary cons_cpu_util;
+	bool interrupted;
+	int exit_status;
+	char reason[BC_REASON_LEN];
+	char **warnings;			/* suspect-number warnings */
+	size_t warning_cnt;
+};
+
+/* Called by the runner after each tick, from the sampling thread. */
+typedef void (*bc_iter_cb)(const struct bc_run_result *res, size_t iter_idx, void *cookie);
+
+int bc_run(const struct bc_config *cfg, const struct bc_bench *bench,
+	   struct bc_run_result *res, bc_iter_cb on_iter, void *cookie);
+void bc_run_result_free(struct bc_run_result *res);
+
+/* -------------------------------------------------------------- stats */
+
+/* mean, sample stddev (n-1), min, median, max of xs[0..n-1]. */
+void bc_stats_compute(const double *xs, size_t n, struct bc_metric_summary *out);
+void bc_stats_summarise(struct bc_run_result *res);
+
+/* ------------------------------------------------------------ reports */
+
+void bc_report_text_iter(FILE *f, const struct bc_run_result *res, size_t iter_idx);
+void bc_report_text_summary(FILE *f, const struct bc_run_result *res);
+int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_result *res);
+
+/* --------------------------------------------------------------- log */
+
+void bc_log_set_verbosity(int verbosity);	/* also routes libbpf's output */
+
+#endif /* BENCHCORE_INTERNAL_H */

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Attach-point probing with fallback, for BPF plugins.
+ *
+ * Users' kernels differ: one refuses trampolines (fentry -> EPERM), another
+ * lacks kprobes, a third has tracefs unmounted. A plugin lists equivalent
+ * attach points in order of preference; the core tries each, records which
+ * one worked (reports name it), and when none does marks the benchmark
+ * unavailable with the kernel's answer for every candidate.
+ */
+#ifndef BENCHCORE_ATTACH_H
+#define BENCHCORE_ATTACH_H
+
+#include <benchcore/benchcore.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum bc_attach_kind {
+	BC_ATTACH_FENTRY = 1,
+	BC_ATTACH_FEXIT,
+	BC_ATTACH_FMOD_RET,
+	BC_ATTACH_LSM,
+	BC_ATTACH_KPROBE,
+	BC_ATTACH_KRETPROBE,
+	BC_ATTACH_KPROBE_MULTI,
+	BC_ATTACH_KRETPROBE_MULTI,
+	BC_ATTACH_TP,		/* needs tracefs: mounted on demand */
+	BC_ATTACH_RAW_TP,
+	BC_ATTACH_TP_BTF,
+	BC_ATTACH_UPROBE,
+	BC_ATTACH_URETPROBE,
+	BC_ATTACH_UPROBE_MULTI,
+	BC_ATTACH_URETPROBE_MULTI,
+	BC_ATTACH_OTHER,
+};
+
+struct bc_attach_point {
+	size_t sz;
+	const char *name;	/* shown in reports: "tp/syscalls/sys_enter_getpgid" */
+	enum bc_attach_kind kind;
+	const char *prog_name;	/* the skeleton program that implements it */
+};
+
+/*
+ * Loads and attaches the program for one candidate. Must leave nothing
+ * loaded when it fails, and return a negative errno (the kernel's answer).
+ */
+typedef int (*bc_attach_try_fn)(struct bc_ctx *ctx, const struct bc_attach_point *pt,
+				void *cookie);
+
+/*
+ * Tries pts[0..cnt-1] in order. Returns the index of the first that worked
+ * (and records its name with bc_ctx_set_attach_point()), or a negative errno:
+ * -EOPNOTSUPP when the kernel refused every candidate (the benchmark is then
+ * marked unavailable with each candidate's reason), another error when a
+ * candidate failed for a reason that is not the kernel's refusal.
+ */
+BC_API int bc_attach_first(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt,
+			   bc_attach_try_fn try_fn, void *cookie);
+
+/* Mounts tracefs at /sys/kernel/tracing when it is not mounted. Returns 0,
+ * or a negative errno with the command to run written to `hint`. */
+BC_API int bc_tracefs_ensure(char *hint, size_t hint_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* BENCHCORE_ATTACH_H */

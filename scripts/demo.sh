@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# Sets everything up, builds, and runs a short demo of real benchmarks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+scripts/build.sh build
+cd build
+
+run() {
+	echo
+	echo "\$ $*"
+	"$@" || echo "(exit status $?)"
+}
+
+run ./benchcore --plugin-dir ./plugins list
+run ./benchcore run count:count-local -p2 -w1 -d3
+for bench in ringbuf:rb-libbpf ringbuf:rb-custom perfbuf:pb-libbpf perfbuf:pb-custom; do
+	[ -e "plugins/${bench%%:*}.so" ] && run ./benchcore run "$bench" -w1 -d3
+done
+if [ -e plugins/trigger.so ]; then
+	run ./benchcore run trigger:trig-tp -w1 -d3
+	run ./benchcore run trigger:trig-fentry -w1 -d3
+fi
+if [ -e plugins/local_storage.so ]; then
+	run ./benchcore run local_storage:local-storage-cache-seq-get --nr_maps 16 -w1 -d3
+fi
