@@ -1,14 +1,23 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# benchcore_add_plugin(NAME <name> SOURCES <c files...> [LIBRARIES <libs...>])
+# benchcore_add_plugin(NAME <name> SOURCES <c files...> [LIBRARIES <libs...>]
+#                      [BPF_SOURCES <x.bpf.c...>])
+#
+# Each BPF source x.bpf.c becomes the skeleton x.skel.h (struct x), which the
+# plugin's C sources include; the BPF object is embedded in the .so. See
+# BenchcoreBpf.cmake. With BENCHCORE_BPF=OFF such a plugin is skipped.
 #
 # Builds <name>.so as a MODULE with hidden visibility, so that the only
 # symbol it exports is the `benchcore_plugin` descriptor, into
 # ${BENCHCORE_PLUGIN_OUTPUT_DIR}.
 function(benchcore_add_plugin)
-	cmake_parse_arguments(ARG "" "NAME" "SOURCES;LIBRARIES" ${ARGN})
+	cmake_parse_arguments(ARG "" "NAME" "SOURCES;LIBRARIES;BPF_SOURCES" ${ARGN})
 	if(NOT ARG_NAME OR NOT ARG_SOURCES)
 		message(FATAL_ERROR "benchcore_add_plugin: NAME and SOURCES are required")
+	endif()
+	if(ARG_BPF_SOURCES AND NOT BENCHCORE_BPF_FOUND)
+		message(STATUS "benchcore: skipping plugin ${ARG_NAME}: BPF support is off")
+		return()
 	endif()
 	set(target "benchcore_plugin_${ARG_NAME}")
 	add_library(${target} MODULE ${ARG_SOURCES})
@@ -19,4 +28,11 @@ function(benchcore_add_plugin)
 		LIBRARY_OUTPUT_DIRECTORY "${BENCHCORE_PLUGIN_OUTPUT_DIR}")
 	target_link_libraries(${target} PRIVATE libbenchcore ${ARG_LIBRARIES})
 	target_link_options(${target} PRIVATE "-Wl,--no-undefined")
+	foreach(bpf_src IN LISTS ARG_BPF_SOURCES)
+		get_filename_component(bpf_stem "${bpf_src}" NAME)
+		string(REGEX REPLACE "\\..*$" "" bpf_stem "${bpf_stem}")
+		# Not named benchcore_plugin_*: that prefix means "a plugin .so".
+		benchcore_bpf_skeleton(benchcore_skel_${ARG_NAME}_${bpf_stem} SOURCES "${bpf_src}")
+		target_link_libraries(${target} PRIVATE benchcore_skel_${ARG_NAME}_${bpf_stem})
+	endforeach()
 endfunction()

@@ -60,6 +60,15 @@ typedef int (*bc_attach_try_fn)(struct bc_ctx *ctx, const struct bc_attach_point
 BC_API int bc_attach_first(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt,
 			   bc_attach_try_fn try_fn, void *cookie);
 
+/*
+ * For skeleton users: marks only `prog_name` of a libbpf object for loading,
+ * so that one candidate's program is loaded without the others (a refused
+ * fentry program would otherwise fail the whole object). Call between
+ * __open() and __load(). Returns 0, or -ENOENT when there is no such program.
+ */
+struct bpf_object;
+BC_API int bc_bpf_autoload_only(struct bpf_object *obj, const char *prog_name);
+
 /* Mounts tracefs at /sys/kernel/tracing when it is not mounted. Returns 0,
  * or a negative errno with the command to run written to `hint`. */
 BC_API int bc_tracefs_ensure(char *hint, size_t hint_len);

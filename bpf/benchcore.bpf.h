@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Shared BPF-side helpers for benchcore plugins. Include it first in a
+ * plugin's <name>.bpf.c; it brings vmlinux.h and libbpf's BPF headers.
+ *
+ * It defines read-only data (bc_tgid), so include it in exactly one .bpf.c
+ * of a BPF object.
+ */
+#ifndef BENCHCORE_BPF_H
+#define BENCHCORE_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+/*
+ * Own-process filter. Syscall-triggered programs fire for every process on
+ * the machine; a benchmark must count only its own threads, or a busy
+ * neighbour would inflate its numbers. User space sets this to getpid()
+ * before load (skel->rodata->bc_tgid); 0 disables the filter.
+ */
+const volatile __u32 bc_tgid = 0;
+
+static __always_inline bool bc_own_process(void)
+{
+	return !bc_tgid || (__u32)(bpf_get_current_pid_tgid() >> 32) == bc_tgid;
+}
+
+/*
+ * Per-CPU counter slots, each alone on a cache line: a counter bumped from
+ * several CPUs would otherwise bounce its line between them and measure
+ * the bouncing. Declare one in .bss with BC_CPU_SLOTS(name). The struct is
+ * the same as struct bc_line_counter in <benchcore/benchcore.h>, so the
+ * generated skeleton compiles in a plugin that includes that header first,
+ * and the plugin sums it with
+ *   bc_line_counters_sum(skel->bss->name, BC_CPU_SLOT_CNT).
+ * More CPUs than slots share slots, which the atomic add keeps exact.
+ */
+#define BC_CPU_SLOT_CNT 256	/* power of two */
+
+struct bc_line_counter {
+	__u64 value;
+} __attribute__((aligned(64)));
+
+#define BC_CPU_SLOTS(name) struct bc_line_counter name[BC_CPU_SLOT_CNT]
+
+static __always_inline void bc_slot_add(struct bc_line_counter *slots, __u64 n)
+{
+	__u32 cpu = bpf_get_smp_processor_id() & (BC_CPU_SLOT_CNT - 1);
+
+	__sync_fetch_and_add(&slots[cpu].value, n);
+}
+
+#endif /* BENCHCORE_BPF_H */

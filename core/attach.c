@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Attach-point probing with fallback. The decision (which candidate, which
+ * error means "try the next one", what to tell the user) is kept apart from
+ * the kernel: bc_attach_select() only sees the answers of the try and
+ * precheck callbacks, so tests can play any kernel.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include <benchcore/attach.h>
+#include "bc_internal.h"
+
+/* The kernel's internal "not supported" (include/linux/errno.h); it leaks
+ * out of BPF_PROG_LOAD and attach, but libc has no name or message for it. */
+#define BC_ENOTSUPP 524
+
+bool bc_attach_is_refusal(int err)
+{
+	switch (err < 0 ? -err : err) {
+	case EPERM:		/* trampolines unavailable, lockdown, no CAP */
+	case EACCES:		/* verifier rejected this program type/helper */
+	case BC_ENOTSUPP:	/* attach type compiled out */
+	case EOPNOTSUPP:
+	case ENOENT:		/* no such tracepoint / symbol / BTF id */
+	case ESRCH:		/* BTF id lookup failed */
+	case EINVAL:		/* program type or attach type unknown here */
+	case E2BIG:		/* attr larger than this kernel knows */
+		return true;
+	default:
+		return false;
+	}
+}
+
+const char *bc_attach_strerror(int err, char *buf, size_t len)
+{
+	if (err < 0)
+		err = -err;
+	if (err == BC_ENOTSUPP) {
+		snprintf(buf, len, "not supported by this kernel (ENOTSUPP)");
+		return buf;
+	}
+	/* libbpf_strerror also knows libbpf's own codes (LIBBPF_ERRNO__*). */
+	if (libbpf_strerror(-err, buf, len))
+		snprintf(buf, len, "error %d", err);
+	return buf;
+}
+
+/* Appends "; name: text" (or "name: text" first) without overflowing. */
+static void bc_reason_append(char *reasons, size_t len, const char *name, const char *text)
+{
+	size_t used = strlen(reasons);
+
+	if (used + 1 >= len)
+		return;
+	snprintf(reasons + used, len - used, "%s%s: %s", used ? "; " : "", name, text);
+}
+
+/*
+ * A plugin built against an older header may hand us a shorter struct:
+ * step through its array by its own sz and read only what it covers.
+ */
+static void bc_attach_point_get(const struct bc_attach_point *pts, size_t i,
+				struct bc_attach_point *out)
+{
+	size_t stride = pts[0].sz ? pts[0].sz : sizeof(*out);
+	const char *p = (const char *)pts + i * stride;
+
+	memset(out, 0, sizeof(*out));
+	memcpy(out, p, stride < sizeof(*out) ? stride : sizeof(*out));
+}
+
+int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt,
+		     bc_attach_try_fn try_fn, void *cookie,
+		     bc_attach_precheck_fn precheck, void *precheck_cookie)
+{
+	char reasons[BC_REASON_LEN] = "";
+	const char *bench = bc_ctx_bench_name(ctx);
+	size_t i;
+
+	if (!pts || !cnt || !try_fn)
+		return bc_error(ctx, -EINVAL, "no attach point to try");
+	if (!bench)
+		bench = "benchmark";
+
+	for (i = 0; i < cnt; i++) {
+		struct bc_attach_point pt;
+		char why[256] = "";
+		char errbuf[128];
+		const char *name;
+		int err;
+
+		bc_attach_point_get(pts, i, &pt);
+		name = pt.name ? pt.name : (pt.prog_name ? pt.prog_name : "?");
+
+		if (precheck) {
+			err = precheck(&pt, why, sizeof(why), precheck_cookie);
+			if (err) {
+				/* A failed pre-flight check only rules out this
+				 * candidate: the kernel was not even asked. */
+				if (!why[0])
+					bc_attach_strerror(err, why, sizeof(why));
+				bc_debug("%s: %s not usable: %s", bench, name, why);
+				bc_reason_append(reasons, sizeof(reasons), name, why);
+				continue;
+			}
+		}
+
+		err = try_fn(ctx, &pt, cookie);
+		if (err > 0)
+			err = -err;
+		if (!err) {
+			bc_ctx_set_attach_point(ctx, name);
+			if (reasons[0])
+				bc_info("%s: attached at %s (refused before it: %s)", bench, name,
+					reasons);
+			else
+				bc_info("%s: attached at %s", bench, name);
+			return (int)i;
+		}
+		bc_attach_strerror(err, errbuf, sizeof(errbuf));
+		if (!bc_attach_is_refusal(err))
+			return bc_error(ctx, err, "%s: attaching at %s failed: %s", bench, name,
+					errbuf);
+		bc_debug("%s: kernel refused %s: %s", bench, name, errbuf);
+		bc_reason_append(reasons, sizeof(reasons), name, errbuf);
+	}
+	return bc_unavailable(ctx, "the kernel refused every attach point: %s", reasons);
+}
+
+/* Tracepoints need tracefs; mount it (or say how) before the kernel is
+ * asked, so the reason names the real problem instead of ENOENT. */
+static int bc_attach_precheck_default(const struct bc_attach_point *pt, char *why, size_t len,
+				      void *cookie)
+{
+	char hint[200];
+	int err;
+
+	(void)cookie;
+	if (pt->kind != BC_ATTACH_TP)
+		return 0;
+	err = bc_tracefs_ensure(hint, sizeof(hint));
+	if (err)
+		snprintf(why, len, "tracefs is not mounted (%s)", hint);
+	return err;
+}
+
+int bc_attach_first(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt,
+		    bc_attach_try_fn try_fn, void *cookie)
+{
+	return bc_attach_select(ctx, pts, cnt, try_fn, cookie, bc_attach_precheck_default, NULL);
+}
+
+int bc_bpf_autoload_only(struct bpf_object *obj, const char *prog_name)
+{
+	struct bpf_program *prog;
+	bool found = false;
+	int err;
+
+	if (!obj || !prog_name)
+		return -EINVAL;
+	bpf_object__for_each_program(prog, obj) {
+		bool mine = strcmp(bpf_program__name(prog), prog_name) == 0;
+
+		err = bpf_program__set_autoload(prog, mine);
+		if (err)
+			return err;
+		found |= mine;
+	}
+	return found ? 0 : -ENOENT;
+}

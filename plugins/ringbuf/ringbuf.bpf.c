@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * ringbuf producer: one getpgid() from the benchmark's own process writes a
+ * batch of batch_cnt 8-byte records into the BPF ring buffer; records that
+ * do not fit are counted as drops, here, where they are lost.
+ *
+ * The same body is offered under three attach points, in the order the
+ * plugin tries them (only one is loaded per run):
+ *   bench_fentry   fentry on the arch's getpgid syscall (set at open time)
+ *   bench_tp       tp/syscalls/sys_enter_getpgid
+ *   bench_raw_tp   raw_tp/sys_enter, filtered to getpgid_nr
+ */
+#include "benchcore.bpf.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 512 * 1024);	/* resized by --rb-size */
+} ringbuf SEC(".maps");
+
+const volatile __u32 batch_cnt = 500;
+const volatile bool use_output = false;
+/* 0: notify per record (the kernel's default, adaptive wakeups); else only
+ * once this many bytes are pending (--rb-sampled). */
+const volatile __u64 wakeup_data_size = 0;
+/* The getpgid syscall number, for the raw_tp/sys_enter fallback. */
+const volatile long getpgid_nr = -1;
+
+BC_CPU_SLOTS(drops);
+
+__u64 sample_val = 42;
+
+static __always_inline __u64 wakeup_flags(void)
+{
+	if (!wakeup_data_size)
+		return 0;
+	return bpf_ringbuf_query(&ringbuf, BPF_RB_AVAIL_DATA) >= wakeup_data_size ?
+		       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline void produce_batch(void)
+{
+	__u64 dropped = 0, *rec;
+	__u32 i;
+
+	if (!bc_own_process())
+		return;
+
+	for (i = 0; i < batch_cnt; i++) {
+		if (use_output) {
+			if (bpf_ringbuf_output(&ringbuf, &sample_val, sizeof(sample_val),
+					       wakeup_flags()))
+				dropped++;
+			continue;
+		}
+		rec = bpf_ringbuf_reserve(&ringbuf, sizeof(*rec), 0);
+		if (!rec) {
+			dropped++;
+			continue;
+		}
+		*rec = sample_val;
+		bpf_ringbuf_submit(rec, wakeup_flags());
+	}
+	/* One add per batch, not per drop: the slot is the hot part. */
+	if (dropped)
+		bc_slot_add(drops, dropped);
+}
+
+SEC("fentry")
+int BPF_PROG(bench_fentry)
+{
+	produce_batch();
+	return 0;
+}
+
+SEC("tp/syscalls/sys_enter_getpgid")
+int bench_tp(void *ctx)
+{
+	produce_batch();
+	return 0;
+}
+
+SEC("raw_tp/sys_enter")
+int BPF_PROG(bench_raw_tp, struct pt_regs *regs, long id)
+{
+	if (id == getpgid_nr)
+		produce_batch();
+	return 0;
+}
