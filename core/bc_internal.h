@@ -26,6 +26,9 @@ struct bc_cpuset {
  * naming the value and what is expected into err ("range end is below its
  * start"). */
 int bc_cpuset_parse(const char *text, struct bc_cpuset *set, char *err, size_t err_len);
+/* Writes the set back in its shortest list form ("0,2-3"), for messages and
+ * the JSON config. */
+void bc_cpuset_format(const struct bc_cpuset *set, char *buf, size_t len);
 
 /* ------------------------------------------------------------- config */
 
@@ -107,6 +110,8 @@ void bc_ctx_init(struct bc_ctx *ctx, const struct bc_config *cfg, const struct b
 
 /* Maps a callback's return value and the ctx's flags to an exit status. */
 int bc_ctx_exit_status(const struct bc_ctx *ctx, int err);
+/* A consistent copy of ctx->reason while threads may still be writing it. */
+void bc_ctx_reason_copy(const struct bc_ctx *ctx, char *buf, size_t len);
 
 /* --------------------------------------------------------- run result */
 
@@ -141,6 +146,12 @@ struct bc_run_result {
 	char reason[BC_REASON_LEN];
 	char **warnings;			/* suspect-number warnings */
 	size_t warning_cnt;
+	/* Split of the CPU utilisation above (CPU-seconds per second). */
+	struct bc_metric_summary prod_user_util, prod_sys_util;
+	struct bc_metric_summary cons_user_util, cons_sys_util;
+	unsigned int ticks_late;		/* ticks that woke > 1 ms late */
+	struct bc_ctx *owned_ctx;		/* made by bc_run(), freed with res */
+	size_t iter_cap;			/* iters allocated (>= iter_cnt) */
 };
 
 /* Called by the runner after each tick, from the sampling thread. */
@@ -161,6 +172,26 @@ void bc_stats_summarise(struct bc_run_result *res);
 void bc_report_text_iter(FILE *f, const struct bc_run_result *res, size_t iter_idx);
 void bc_report_text_summary(FILE *f, const struct bc_run_result *res);
 int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_result *res);
+/* res->warnings, one "benchcore: warning: ..." line each (f: stderr).
+ * bc_report_text_summary() calls it; JSON mode callers call it themselves. */
+void bc_report_warnings(FILE *f, const struct bc_run_result *res);
+
+/* ------------------------------------------------------------ sysinfo */
+
+/* What a reader of a result needs to judge it (the JSON context block). */
+struct bc_sysinfo {
+	char date[32];			/* ISO 8601 UTC */
+	char host[256];
+	char kernel[256];		/* uname release */
+	char cpu_model[256];
+	unsigned int cpu_count;		/* online CPUs */
+	bool hypervisor;		/* /proc/cpuinfo "hypervisor" flag */
+	char libbpf_version[32];
+};
+
+void bc_sysinfo_get(struct bc_sysinfo *si);
+bool bc_sysinfo_hypervisor(void);
+unsigned int bc_sysinfo_online_cpus(void);
 
 /* --------------------------------------------------------------- log */
 

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The run context a plugin sees, the reasons it reports, and the small
+ * helpers every plugin may call. Plugins only reach struct bc_ctx through
+ * these accessors, so its layout can change without an ABI bump.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_internal.h"
+
+#ifndef BENCHCORE_VERSION
+#define BENCHCORE_VERSION "0.0.0"
+#endif
+
+/* Producer and consumer threads may fail at the same moment; the lock keeps
+ * one reason whole instead of interleaving two. Only error paths take it. */
+static pthread_mutex_t bc_reason_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void bc_config_init(struct bc_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->warmup_sec = 1;
+	cfg->duration_sec = 5;
+	cfg->format = BC_FORMAT_TEXT;
+}
+
+static unsigned int bc_pick_threads(unsigned int asked, bool set, const struct bc_thread_range *r)
+{
+	if (set || asked)
+		return asked;
+	return r->def;
+}
+
+void bc_ctx_init(struct bc_ctx *ctx, const struct bc_config *cfg, const struct bc_bench *bench)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->cfg = cfg;
+	ctx->bench = bench;
+	if (cfg && bench) {
+		ctx->producer_cnt = bc_pick_threads(cfg->producers, cfg->producers_set,
+						    &bench->desc.producers);
+		ctx->consumer_cnt = bc_pick_threads(cfg->consumers, cfg->consumers_set,
+						    &bench->desc.consumers);
+	} else if (bench) {
+		ctx->producer_cnt = bench->desc.producers.def;
+		ctx->consumer_cnt = bench->desc.consumers.def;
+	}
+}
+
+int bc_ctx_exit_status(const struct bc_ctx *ctx, int err)
+{
+	if (!err)
+		return BC_EXIT_OK;
+	/* The flag says what kind of failure the plugin meant; the errno alone
+	 * cannot (EINVAL may be a bad option or a kernel refusal). */
+	if (ctx && ctx->usage_error)
+		return BC_EXIT_USAGE;
+	if (ctx && ctx->unavailable)
+		return BC_EXIT_UNAVAILABLE;
+	return BC_EXIT_FAILED;
+}
+
+unsigned int bc_ctx_producer_cnt(const struct bc_ctx *ctx)
+{
+	return ctx->producer_cnt;
+}
+
+unsigned int bc_ctx_consumer_cnt(const struct bc_ctx *ctx)
+{
+	return ctx->consumer_cnt;
+}
+
+double bc_ctx_duration_sec(const struct bc_ctx *ctx)
+{
+	return ctx->cfg ? ctx->cfg->duration_sec : 0;
+}
+
+double bc_ctx_warmup_sec(const struct bc_ctx *ctx)
+{
+	return ctx->cfg ? ctx->cfg->warmup_sec : 0;
+}
+
+bool bc_ctx_verbose(const struct bc_ctx *ctx)
+{
+	return ctx->cfg && ctx->cfg->verbosity > 0;
+}
+
+const char *bc_ctx_bench_name(const struct bc_ctx *ctx)
+{
+	return ctx->bench ? ctx->bench->desc.name : NULL;
+}
+
+void bc_ctx_set_data(struct bc_ctx *ctx, void *data)
+{
+	ctx->data = data;
+}
+
+void *bc_ctx_data(const struct bc_ctx *ctx)
+{
+	return ctx->data;
+}
+
+void bc_ctx_set_attach_point(struct bc_ctx *ctx, const char *name)
+{
+	if (!name) {
+		ctx->attach_point[0] = '\0';
+		return;
+	}
+	snprintf(ctx->attach_point, sizeof(ctx->attach_point), "%s", name);
+}
+
+const char *bc_ctx_attach_point(const struct bc_ctx *ctx)
+{
+	return ctx->attach_point[0] ? ctx->attach_point : NULL;
+}
+
+static void bc_set_reason(struct bc_ctx *ctx, const char *fmt, va_list ap)
+{
+	char buf[BC_REASON_LEN];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	/* A trailing newline would break the one-line messages built from it. */
+	buf[strcspn(buf, "\n")] = '\0';
+	pthread_mutex_lock(&bc_reason_lock);
+	memcpy(ctx->reason, buf, sizeof(ctx->reason));
+	pthread_mutex_unlock(&bc_reason_lock);
+}
+
+void bc_ctx_reason_copy(const struct bc_ctx *ctx, char *buf, size_t len)
+{
+	if (!len)
+		return;
+	pthread_mutex_lock(&bc_reason_lock);
+	snprintf(buf, len, "%s", ctx->reason);
+	pthread_mutex_unlock(&bc_reason_lock);
+}
+
+int bc_error(struct bc_ctx *ctx, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bc_set_reason(ctx, fmt, ap);
+	va_end(ap);
+	/* A positive or zero err would read as success to the caller's caller. */
+	if (err > 0)
+		err = -err;
+	return err ? err : -EINVAL;
+}
+
+int bc_unavailable(struct bc_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bc_set_reason(ctx, fmt, ap);
+	va_end(ap);
+	ctx->unavailable = true;
+	return -EOPNOTSUPP;
+}
+
+int bc_usage_error(struct bc_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bc_set_reason(ctx, fmt, ap);
+	va_end(ap);
+	ctx->usage_error = true;
+	return -EINVAL;
+}
+
+const char *bc_version(void)
+{
+	return BENCHCORE_VERSION;
+}
+
+struct bc_line_counter *bc_line_counters_alloc(size_t cnt)
+{
+	struct bc_line_counter *c;
+	size_t bytes;
+
+	if (!cnt)
+		cnt = 1;
+	if (cnt > SIZE_MAX / sizeof(*c)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* sizeof(*c) is a multiple of the alignment, as aligned_alloc wants. */
+	bytes = cnt * sizeof(*c);
+	c = aligned_alloc(BC_CACHELINE, bytes);
+	if (!c)
+		return NULL;
+	memset(c, 0, bytes);
+	return c;
+}
+
+uint64_t bc_line_counters_sum(const struct bc_line_counter *c, size_t cnt)
+{
+	uint64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < cnt; i++)
+		sum += __atomic_load_n(&c[i].value, __ATOMIC_RELAXED);
+	return sum;
+}

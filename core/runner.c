@@ -1,0 +1,697 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The runner owns threads and ticks: it checks the thread counts and CPUs,
+ * calls probe -> validate -> setup, starts the consumers and then the
+ * producers, samples once per second on absolute CLOCK_MONOTONIC deadlines
+ * from the calling thread, and always tears down what setup made.
+ *
+ * The kernel runner samples from a SIGALRM handler; here the sampler is a
+ * normal thread, so measure() and the progress callback may take locks,
+ * allocate and print. Signal handlers only set a flag.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bc_internal.h"
+
+#define BC_NSEC_PER_SEC 1000000000LL
+/* The sampler wakes at least this often to notice a failed thread. */
+#define BC_POLL_NS (100 * 1000 * 1000LL)
+/* A tick later than this makes the interval's numbers suspect. */
+#define BC_LATE_TICK_NS (1000 * 1000LL)
+
+struct bc_run_state;
+
+struct bc_worker {
+	struct bc_run_state *st;
+	struct bc_thread t;
+	bool producer;
+	bool started;
+	pthread_t thread;
+	int tid;			/* published by the thread itself */
+	int err;
+	/* Last CPU time read from /proc, in clock ticks. */
+	unsigned long long utime, stime;
+};
+
+struct bc_run_state {
+	const struct bc_config *cfg;
+	const struct bc_bench *bench;
+	struct bc_ctx *ctx;
+	struct bc_run_result *res;
+	int stop;			/* what bc_thread.stop points at */
+	int failed;			/* first failure wins */
+	int fail_err;
+	unsigned int ready;		/* threads that published their tid */
+	struct bc_worker *workers;	/* consumers first, then producers */
+	unsigned int worker_cnt;
+	long clk_tck;
+};
+
+/* One run at a time per process: the handler has nowhere else to write. */
+static volatile sig_atomic_t bc_signalled;
+
+static void bc_on_signal(int sig)
+{
+	bc_signalled = sig;
+}
+
+static long long bc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * BC_NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static int bc_add_warning(struct bc_run_result *res, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int bc_add_warning(struct bc_run_result *res, const char *fmt, ...)
+{
+	char buf[512], **w;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	w = realloc(res->warnings, (res->warning_cnt + 1) * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	res->warnings = w;
+	w[res->warning_cnt] = strdup(buf);
+	if (!w[res->warning_cnt])
+		return -ENOMEM;
+	res->warning_cnt++;
+	return 0;
+}
+
+/* Records the first failure; later ones are usually its consequences. */
+static void bc_fail(struct bc_run_state *st, int err, const char *who)
+{
+	char reason[BC_REASON_LEN];
+	int expected = 0;
+
+	if (!__atomic_compare_exchange_n(&st->failed, &expected, 1, false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		goto stop;
+	st->fail_err = err;
+	bc_ctx_reason_copy(st->ctx, reason, sizeof(reason));
+	if (reason[0])
+		snprintf(st->res->reason, sizeof(st->res->reason), "%s: %.960s", who, reason);
+	else
+		snprintf(st->res->reason, sizeof(st->res->reason), "%s failed: %s", who,
+			 strerror(err < 0 ? -err : err));
+stop:
+	__atomic_store_n(&st->stop, 1, __ATOMIC_RELEASE);
+}
+
+static void *bc_worker_main(void *arg)
+{
+	struct bc_worker *w = arg;
+	struct bc_run_state *st = w->st;
+	char who[48];
+	int err;
+
+	__atomic_store_n(&w->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	__atomic_add_fetch(&st->ready, 1, __ATOMIC_ACQ_REL);
+
+	if (w->producer)
+		err = st->bench->desc.producer(st->ctx, &w->t);
+	else
+		err = st->bench->desc.consumer(st->ctx, &w->t);
+	w->err = err;
+	if (err) {
+		snprintf(who, sizeof(who), "%s %u", w->producer ? "producer" : "consumer",
+			 w->t.idx);
+		bc_fail(st, err, who);
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------- checks */
+
+static int bc_check_range(struct bc_ctx *ctx, const char *opt, const char *what,
+			  unsigned int cnt, const struct bc_thread_range *r, const char *bench)
+{
+	if (cnt >= r->min && (!r->max || cnt <= r->max))
+		return 0;
+	if (r->max == r->min)
+		return bc_usage_error(ctx, "%s %u: benchmark '%s' runs with exactly %u %s",
+				      opt, cnt, bench, r->min, what);
+	if (!r->max)
+		return bc_usage_error(ctx, "%s %u: benchmark '%s' needs at least %u %s", opt,
+				      cnt, bench, r->min, what);
+	return bc_usage_error(ctx, "%s %u: benchmark '%s' runs with %u to %u %s", opt, cnt,
+			      bench, r->min, r->max, what);
+}
+
+static int bc_check_threads(struct bc_run_state *st)
+{
+	const struct bc_bench_desc *d = &st->bench->desc;
+	struct bc_ctx *ctx = st->ctx;
+	int err;
+
+	err = bc_check_range(ctx, "--producers", "producers", ctx->producer_cnt, &d->producers,
+			     d->name);
+	if (!err)
+		err = bc_check_range(ctx, "--consumers", "consumers", ctx->consumer_cnt,
+				     &d->consumers, d->name);
+	if (err)
+		return err;
+	/* A descriptor bug, not the user's: exit status 1. */
+	if (ctx->producer_cnt && !d->producer)
+		return bc_error(ctx, -EINVAL, "benchmark '%s' has no producer callback", d->name);
+	if (ctx->consumer_cnt && !d->consumer)
+		return bc_error(ctx, -EINVAL, "benchmark '%s' has no consumer callback", d->name);
+	if (d->metric_cnt && !d->measure)
+		return bc_error(ctx, -EINVAL, "benchmark '%s' has metrics but no measure callback",
+				d->name);
+	if (st->cfg->duration_sec <= 0)
+		return bc_usage_error(ctx, "--duration %g: expected a positive number of seconds",
+				      st->cfg->duration_sec);
+	if (st->cfg->warmup_sec < 0)
+		return bc_usage_error(ctx, "--warmup %g: expected 0 or more seconds",
+				      st->cfg->warmup_sec);
+	return 0;
+}
+
+/*
+ * The kernel runner's scheme: with -a consumers take CPUs 0, 1, ... and
+ * producers the ones after the last consumer; an explicit set is used in
+ * order. More threads than a set has CPUs is refused rather than doubled up,
+ * since two threads sharing a CPU measure something else.
+ */
+static int bc_assign_set(struct bc_ctx *ctx, struct bc_worker *w, unsigned int cnt,
+			 const struct bc_cpuset *set, bool use_set, const char *opt,
+			 const char *what, int *next)
+{
+	char list[256];
+	unsigned int i;
+
+	if (use_set && cnt > set->cnt) {
+		bc_cpuset_format(set, list, sizeof(list));
+		return bc_usage_error(ctx, "%s '%s': %u %s need %u CPUs, the set has %u", opt,
+				      list, cnt, what, cnt, set->cnt);
+	}
+	for (i = 0; i < cnt; i++) {
+		w[i].t.cpu = use_set ? (int)set->cpus[i] : (*next)++;
+		if (use_set)
+			*next = w[i].t.cpu + 1;
+	}
+	return 0;
+}
+
+static int bc_assign_cpus(struct bc_run_state *st)
+{
+	const struct bc_config *cfg = st->cfg;
+	struct bc_ctx *ctx = st->ctx;
+	struct bc_worker *cons = st->workers, *prod = st->workers + ctx->consumer_cnt;
+	char allowed_list[256];
+	struct bc_cpuset allowed;
+	cpu_set_t mask;
+	unsigned int i;
+	int next = 0, err, c;
+
+	for (i = 0; i < st->worker_cnt; i++)
+		st->workers[i].t.cpu = -1;
+	if (!cfg->affinity && !cfg->prod_cpus_set && !cfg->cons_cpus_set)
+		return 0;
+
+	err = bc_assign_set(ctx, cons, ctx->consumer_cnt, &cfg->cons_cpus, cfg->cons_cpus_set,
+			    "--cons-affinity", "consumers", &next);
+	if (!err)
+		err = bc_assign_set(ctx, prod, ctx->producer_cnt, &cfg->prod_cpus,
+				    cfg->prod_cpus_set, "--prod-affinity", "producers", &next);
+	if (err)
+		return err;
+
+	CPU_ZERO(&mask);
+	if (sched_getaffinity(0, sizeof(mask), &mask))
+		return bc_error(ctx, -errno, "cannot read this process's CPU affinity: %s",
+				strerror(errno));
+	memset(&allowed, 0, sizeof(allowed));
+	for (c = 0; c < CPU_SETSIZE && c < BC_MAX_CPUS; c++)
+		if (CPU_ISSET(c, &mask))
+			allowed.cpus[allowed.cnt++] = (unsigned int)c;
+	bc_cpuset_format(&allowed, allowed_list, sizeof(allowed_list));
+
+	for (i = 0; i < st->worker_cnt; i++) {
+		struct bc_worker *w = &st->workers[i];
+		const char *opt;
+
+		c = w->t.cpu;
+		if (c < CPU_SETSIZE && CPU_ISSET(c, &mask))
+			continue;
+		if (w->producer)
+			opt = cfg->prod_cpus_set ? "--prod-affinity" : "--affinity";
+		else
+			opt = cfg->cons_cpus_set ? "--cons-affinity" : "--affinity";
+		return bc_usage_error(ctx,
+				      "%s: %s %u would run on CPU %d, which this process cannot use "
+				      "(usable CPUs: %s); ask for fewer threads or other CPUs",
+				      opt, w->producer ? "producer" : "consumer", w->t.idx, c,
+				      allowed_list);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ CPU time */
+
+/*
+ * Per-thread user and system time come from /proc/self/task/<tid>/stat:
+ * pthread_getcpuclockid() would give nanoseconds but only their sum, and the
+ * split is the point (a consumer spinning in poll() is system time).
+ * Resolution is one clock tick (usually 10 ms per 1 s interval).
+ */
+static int bc_read_thread_times(int tid, unsigned long long *ut, unsigned long long *stt)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = (ssize_t)fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	/* The command name may hold spaces and ')': fields start after the last. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EIO;
+	p++;
+	/* Fields 3..13 precede utime (14) and stime (15). */
+	for (i = 0; i < 11; i++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -EIO;
+	}
+	if (sscanf(p, " %llu %llu", ut, stt) != 2)
+		return -EIO;
+	return 0;
+}
+
+/* Adds each worker's CPU time since the last call to the iteration. */
+static void bc_sample_cpu(struct bc_run_state *st, struct bc_iteration *it)
+{
+	double tck = (double)st->clk_tck;
+	unsigned int i;
+
+	for (i = 0; i < st->worker_cnt; i++) {
+		struct bc_worker *w = &st->workers[i];
+		unsigned long long ut, stt;
+		double du, ds;
+		int tid;
+
+		tid = w->started ? __atomic_load_n(&w->tid, __ATOMIC_ACQUIRE) : 0;
+		/* A thread that already returned keeps its last reading. */
+		if (!tid || bc_read_thread_times(tid, &ut, &stt))
+			continue;
+		du = ut >= w->utime ? (double)(ut - w->utime) / tck : 0;
+		ds = stt >= w->stime ? (double)(stt - w->stime) / tck : 0;
+		w->utime = ut;
+		w->stime = stt;
+		if (!it)
+			continue;
+		if (w->producer) {
+			it->prod_user_sec += du;
+			it->prod_sys_sec += ds;
+		} else {
+			it->cons_user_sec += du;
+			it->cons_sys_sec += ds;
+		}
+	}
+}
+
+/* ------------------------------------------------------------- threads */
+
+static int bc_start_threads(struct bc_run_state *st)
+{
+	sigset_t block, old;
+	unsigned int i;
+	int err = 0;
+
+	/* Ctrl-C must reach the sampler (its sleep returns EINTR at once), not
+	 * a producer in a tight loop: workers start with the signals blocked. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+
+	for (i = 0; i < st->worker_cnt; i++) {
+		struct bc_worker *w = &st->workers[i];
+		pthread_attr_t attr;
+
+		pthread_attr_init(&attr);
+		if (w->t.cpu >= 0) {
+			cpu_set_t cpus;
+
+			/* Pinned from birth, so no instruction runs elsewhere. */
+			CPU_ZERO(&cpus);
+			CPU_SET(w->t.cpu, &cpus);
+			err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
+		}
+		if (!err)
+			err = pthread_create(&w->thread, &attr, bc_worker_main, w);
+		pthread_attr_destroy(&attr);
+		if (err) {
+			if (w->t.cpu >= 0)
+				bc_error(st->ctx, -err, "cannot start %s %u on CPU %d: %s",
+					 w->producer ? "producer" : "consumer", w->t.idx, w->t.cpu,
+					 strerror(err));
+			else
+				bc_error(st->ctx, -err, "cannot start %s %u: %s",
+					 w->producer ? "producer" : "consumer", w->t.idx,
+					 strerror(err));
+			err = -err;
+			break;
+		}
+		w->started = true;
+	}
+
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+static void bc_join_threads(struct bc_run_state *st)
+{
+	unsigned int i;
+
+	__atomic_store_n(&st->stop, 1, __ATOMIC_RELEASE);
+	for (i = 0; i < st->worker_cnt; i++) {
+		if (!st->workers[i].started)
+			continue;
+		pthread_join(st->workers[i].thread, NULL);
+		st->workers[i].started = false;
+	}
+}
+
+/* Waits until every started thread has published its tid (for CPU time). */
+static void bc_wait_ready(struct bc_run_state *st, unsigned int started)
+{
+	struct timespec ms = { .tv_nsec = 1000 * 1000 };
+
+	while (__atomic_load_n(&st->ready, __ATOMIC_ACQUIRE) < started &&
+	       !__atomic_load_n(&st->failed, __ATOMIC_ACQUIRE))
+		nanosleep(&ms, NULL);
+}
+
+/* ------------------------------------------------------------ sampling */
+
+static bool bc_should_stop(struct bc_run_state *st)
+{
+	return bc_signalled || __atomic_load_n(&st->failed, __ATOMIC_ACQUIRE);
+}
+
+/* Sleeps until the absolute deadline; false if the run must end first. */
+static bool bc_sleep_until(struct bc_run_state *st, long long deadline)
+{
+	for (;;) {
+		long long now = bc_now_ns(), wake;
+		struct timespec ts;
+
+		if (bc_should_stop(st))
+			return false;
+		if (now >= deadline)
+			return true;
+		wake = deadline - now > BC_POLL_NS ? now + BC_POLL_NS : deadline;
+		ts.tv_sec = wake / BC_NSEC_PER_SEC;
+		ts.tv_nsec = wake % BC_NSEC_PER_SEC;
+		/* EINTR (a signal) loops back to the flag check. */
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+static int bc_alloc_iters(struct bc_run_result *res, size_t cnt, unsigned int metric_cnt)
+{
+	size_t i, per = metric_cnt ? metric_cnt : 1;
+
+	res->iters = calloc(cnt ? cnt : 1, sizeof(*res->iters));
+	if (!res->iters)
+		return -ENOMEM;
+	res->iter_cap = cnt;
+	for (i = 0; i < cnt; i++) {
+		res->iters[i].values = calloc(per, sizeof(double));
+		res->iters[i].rates = calloc(per, sizeof(double));
+		if (!res->iters[i].values || !res->iters[i].rates)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
+{
+	const struct bc_bench_desc *d = &st->bench->desc;
+	struct bc_run_result *res = st->res;
+	unsigned int warm_ticks, total_ticks, m, k;
+	long long start, prev, now, worst_late = 0;
+	double *prev_values;
+	int err = 0;
+
+	warm_ticks = (unsigned int)ceil(st->cfg->warmup_sec - 1e-9);
+	total_ticks = warm_ticks + (unsigned int)ceil(st->cfg->duration_sec - 1e-9);
+	if (total_ticks == warm_ticks)
+		total_ticks++;
+
+	err = bc_alloc_iters(res, total_ticks, d->metric_cnt);
+	prev_values = calloc(d->metric_cnt ? d->metric_cnt : 1, sizeof(double));
+	if (err || !prev_values) {
+		free(prev_values);
+		return bc_error(st->ctx, -ENOMEM, "out of memory for %u iterations", total_ticks);
+	}
+
+	/* The baseline: counters are totals since setup, rates are deltas. */
+	if (d->measure) {
+		err = d->measure(st->ctx, prev_values);
+		if (err) {
+			bc_fail(st, err, "measure");
+			goto out;
+		}
+	}
+	bc_sample_cpu(st, NULL);
+	start = prev = bc_now_ns();
+
+	for (k = 1; k <= total_ticks; k++) {
+		long long deadline = start + (long long)k * BC_NSEC_PER_SEC;
+		struct bc_iteration *it = &res->iters[res->iter_cnt];
+
+		if (!bc_sleep_until(st, deadline))
+			break;
+		now = bc_now_ns();
+		if (d->measure) {
+			err = d->measure(st->ctx, it->values);
+			if (err) {
+				bc_fail(st, err, "measure");
+				break;
+			}
+		}
+		bc_sample_cpu(st, it);
+
+		it->idx = (unsigned int)res->iter_cnt;
+		it->warmup = k <= warm_ticks;
+		it->length_sec = (double)(now - prev) / BC_NSEC_PER_SEC;
+		it->drift_us = (double)(now - deadline) / 1000.0;
+		if (now - deadline > BC_LATE_TICK_NS) {
+			res->ticks_late++;
+			if (now - deadline > worst_late)
+				worst_late = now - deadline;
+		}
+		for (m = 0; m < d->metric_cnt; m++) {
+			if (st->bench->metrics[m].kind == BC_METRIC_GAUGE)
+				it->rates[m] = it->values[m];
+			else
+				it->rates[m] = it->length_sec > 0 ?
+					(it->values[m] - prev_values[m]) / it->length_sec : 0;
+			prev_values[m] = it->values[m];
+		}
+		prev = now;
+		res->iter_cnt++;
+		if (on_iter)
+			on_iter(res, res->iter_cnt - 1, cookie);
+	}
+
+	if (res->ticks_late)
+		bc_add_warning(res, "%u of %zu ticks woke more than 1 ms late (worst %.3f ms): "
+			       "the machine was busy; each interval is normalised by its "
+			       "measured length, but the numbers are noisier",
+			       res->ticks_late, res->iter_cnt, (double)worst_late / 1e6);
+out:
+	free(prev_values);
+	return err;
+}
+
+/* ----------------------------------------------------------------- run */
+
+static void bc_environment_warnings(struct bc_run_state *st)
+{
+	unsigned int online = bc_sysinfo_online_cpus();
+	unsigned int threads = st->worker_cnt;
+
+	if (bc_sysinfo_hypervisor())
+		bc_add_warning(st->res, "running under a hypervisor: other guests and the host "
+			       "share these CPUs, so numbers move between runs");
+	/* The sampler sleeps; only the benchmark's own threads compete. */
+	if (threads > online)
+		bc_add_warning(st->res, "%u threads (%u producers, %u consumers) on %u online "
+			       "CPUs: threads share CPUs, so the rates measure the scheduler too",
+			       threads, st->ctx->producer_cnt, st->ctx->consumer_cnt, online);
+}
+
+static void bc_init_workers(struct bc_run_state *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->worker_cnt; i++) {
+		struct bc_worker *w = &st->workers[i];
+
+		w->st = st;
+		w->producer = i >= st->ctx->consumer_cnt;
+		w->t.sz = sizeof(w->t);
+		w->t.idx = w->producer ? i - st->ctx->consumer_cnt : i;
+		w->t.cpu = -1;
+		w->t.stop = &st->stop;
+	}
+}
+
+int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_run_result *res,
+	   bc_iter_cb on_iter, void *cookie)
+{
+	struct sigaction sa, old_int, old_term;
+	struct bc_run_state st;
+	bool set_up = false;
+	int err;
+
+	memset(res, 0, sizeof(*res));
+	memset(&st, 0, sizeof(st));
+	res->bench = bench;
+	res->owned_ctx = calloc(1, sizeof(*res->owned_ctx));
+	if (!res->owned_ctx) {
+		res->exit_status = BC_EXIT_FAILED;
+		snprintf(res->reason, sizeof(res->reason), "out of memory");
+		return -ENOMEM;
+	}
+	res->ctx = res->owned_ctx;
+	bc_ctx_init(res->ctx, cfg, bench);
+	res->producer_cnt = res->ctx->producer_cnt;
+	res->consumer_cnt = res->ctx->consumer_cnt;
+
+	st.cfg = cfg;
+	st.bench = bench;
+	st.ctx = res->ctx;
+	st.res = res;
+	st.clk_tck = sysconf(_SC_CLK_TCK);
+	if (st.clk_tck <= 0)
+		st.clk_tck = 100;
+	st.worker_cnt = res->producer_cnt + res->consumer_cnt;
+	st.workers = calloc(st.worker_cnt ? st.worker_cnt : 1, sizeof(*st.workers));
+	if (!st.workers) {
+		err = bc_error(st.ctx, -ENOMEM, "out of memory");
+		goto done;
+	}
+	bc_init_workers(&st);
+
+	/* Handlers only set a flag; SA_RESTART keeps plugin syscalls in setup
+	 * from failing with EINTR, while clock_nanosleep still returns. */
+	bc_signalled = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = bc_on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	/* Everything the user can get wrong is refused before anything starts. */
+	err = bc_check_threads(&st);
+	if (!err)
+		err = bc_assign_cpus(&st);
+	if (!err && bench->desc.probe)
+		err = bench->desc.probe(st.ctx);
+	if (!err && bench->desc.validate)
+		err = bench->desc.validate(st.ctx);
+	if (err)
+		goto restore;
+
+	bc_environment_warnings(&st);
+
+	set_up = true;
+	if (bench->desc.setup)
+		err = bench->desc.setup(st.ctx);
+	if (err || bc_signalled)
+		goto teardown;
+
+	err = bc_start_threads(&st);
+	if (!err) {
+		bc_wait_ready(&st, st.worker_cnt);
+		err = bc_sample(&st, on_iter, cookie);
+	}
+	bc_join_threads(&st);
+
+teardown:
+	/* Thread and measure failures are recorded by bc_fail(). */
+	if (!err && st.failed)
+		err = st.fail_err;
+	if (set_up && bench->desc.teardown)
+		bench->desc.teardown(st.ctx);
+restore:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+done:
+	if (err && !st.failed) {
+		char reason[BC_REASON_LEN];
+
+		bc_ctx_reason_copy(st.ctx, reason, sizeof(reason));
+		if (reason[0])
+			snprintf(res->reason, sizeof(res->reason), "%s", reason);
+		else
+			snprintf(res->reason, sizeof(res->reason), "%s failed: %s",
+				 set_up ? "setup" : "validation", strerror(err < 0 ? -err : err));
+	}
+	res->exit_status = bc_ctx_exit_status(st.ctx, err);
+	if (!err && bc_signalled) {
+		res->interrupted = true;
+		res->exit_status = BC_EXIT_INTERRUPTED;
+		snprintf(res->reason, sizeof(res->reason), "interrupted by %s after %zu iterations",
+			 bc_signalled == SIGTERM ? "SIGTERM" : "SIGINT", res->iter_cnt);
+	}
+	bc_stats_summarise(res);
+	free(st.workers);
+	if (res->exit_status == BC_EXIT_OK || res->exit_status == BC_EXIT_INTERRUPTED)
+		return 0;
+	return err < 0 ? err : -EINVAL;
+}
+
+void bc_run_result_free(struct bc_run_result *res)
+{
+	size_t i, n;
+
+	if (!res)
+		return;
+	n = res->iter_cap > res->iter_cnt ? res->iter_cap : res->iter_cnt;
+	for (i = 0; res->iters && i < n; i++) {
+		free(res->iters[i].values);
+		free(res->iters[i].rates);
+	}
+	free(res->iters);
+	free(res->summary);
+	for (i = 0; i < res->warning_cnt; i++)
+		free(res->warnings[i]);
+	free(res->warnings);
+	free(res->owned_ctx);
+	memset(res, 0, sizeof(*res));
+}

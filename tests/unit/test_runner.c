@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The runner against a fake benchmark built here: its callbacks count what
+ * the runner did, so the order of calls, the exit statuses and the
+ * teardown guarantee are checked without plugins or BPF. Runs last about a
+ * second each; nothing asserts a timing.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "bc_internal.h"
+
+/* What the callbacks saw; reset before every test. */
+static struct {
+	int probe_calls, validate_calls, setup_calls, teardown_calls, producer_calls;
+	int consumer_calls, measure_calls;
+	int setup_err, probe_err, producer_err;
+	bool probe_unavailable, send_sigint;
+	int producer_cpu[4], consumer_cpu[4];
+	int producer_on[4], consumer_on[4];
+	struct bc_line_counter *hits;
+} fk;
+
+static int fake_probe(struct bc_ctx *ctx)
+{
+	fk.probe_calls++;
+	if (fk.probe_unavailable)
+		return bc_unavailable(ctx, "fake kernel lacks the fake feature");
+	return 0;
+}
+
+static int fake_validate(struct bc_ctx *ctx)
+{
+	(void)ctx;
+	fk.validate_calls++;
+	return 0;
+}
+
+static int fake_setup(struct bc_ctx *ctx)
+{
+	fk.setup_calls++;
+	if (fk.setup_err)
+		return bc_error(ctx, fk.setup_err, "fake setup refused");
+	fk.hits = bc_line_counters_alloc(4);
+	bc_ctx_set_data(ctx, fk.hits);
+	bc_ctx_set_attach_point(ctx, "tp/fake/fake_event");
+	return fk.hits ? 0 : -ENOMEM;
+}
+
+static void fake_teardown(struct bc_ctx *ctx)
+{
+	fk.teardown_calls++;
+	free(bc_ctx_data(ctx));
+	fk.hits = NULL;
+}
+
+static int fake_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct bc_line_counter *c = bc_ctx_data(ctx);
+
+	__atomic_add_fetch(&fk.producer_calls, 1, __ATOMIC_RELAXED);
+	if (t->idx < 4) {
+		fk.producer_cpu[t->idx] = t->cpu;
+		fk.producer_on[t->idx] = sched_getcpu();
+	}
+	if (fk.producer_err)
+		return bc_error(ctx, fk.producer_err, "fake producer %u gave up", t->idx);
+	if (fk.send_sigint)
+		kill(getpid(), SIGINT);
+	while (!bc_thread_should_stop(t))
+		__atomic_add_fetch(&c[t->idx % 4].value, 1, __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int fake_consumer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct timespec ms = { .tv_nsec = 1000 * 1000 };
+
+	(void)ctx;
+	__atomic_add_fetch(&fk.consumer_calls, 1, __ATOMIC_RELAXED);
+	if (t->idx < 4) {
+		fk.consumer_cpu[t->idx] = t->cpu;
+		fk.consumer_on[t->idx] = sched_getcpu();
+	}
+	while (!bc_thread_should_stop(t))
+		nanosleep(&ms, NULL);
+	return 0;
+}
+
+static int fake_measure(struct bc_ctx *ctx, double *values)
+{
+	fk.measure_calls++;
+	values[0] = (double)bc_line_counters_sum(bc_ctx_data(ctx), 4);
+	values[1] = 0;
+	values[2] = 42.5;
+	return 0;
+}
+
+static const struct bc_metric_desc fake_metrics[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER),
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER),
+	BC_METRIC("depth", "items", BC_METRIC_GAUGE),
+};
+
+static struct bc_bench fake_bench(void)
+{
+	struct bc_bench b = {
+		.desc = {
+			.sz = sizeof(struct bc_bench_desc),
+			.name = "fake",
+			.description = "counts what the runner does",
+			.producers = { .min = 1, .max = 4, .def = 1 },
+			.consumers = { .min = 0, .max = 2, .def = 0 },
+			.metric_cnt = 3,
+			.layout = BC_LAYOUT_HITS_DROPS,
+			.probe = fake_probe,
+			.validate = fake_validate,
+			.setup = fake_setup,
+			.producer = fake_producer,
+			.consumer = fake_consumer,
+			.measure = fake_measure,
+			.teardown = fake_teardown,
+		},
+		.metrics = (struct bc_metric_desc *)fake_metrics,
+	};
+	b.desc.metrics = fake_metrics;
+	return b;
+}
+
+static int reset(void **state)
+{
+	(void)state;
+	memset(&fk, 0, sizeof(fk));
+	return 0;
+}
+
+static void short_config(struct bc_config *cfg, double warmup, double duration)
+{
+	bc_config_init(cfg);
+	cfg->warmup_sec = warmup;
+	cfg->duration_sec = duration;
+}
+
+static void test_defaults(void **state)
+{
+	struct bc_config cfg;
+
+	(void)state;
+	bc_config_init(&cfg);
+	assert_true(cfg.warmup_sec == 1);
+	assert_true(cfg.duration_sec == 5);
+	assert_int_equal(cfg.format, BC_FORMAT_TEXT);
+}
+
+static size_t seen_iters;
+
+static void count_iter(const struct bc_run_result *res, size_t idx, void *cookie)
+{
+	(void)cookie;
+	assert_int_equal(idx, res->iter_cnt - 1);
+	seen_iters++;
+}
+
+static void test_run_ok(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+	int err;
+
+	(void)state;
+	short_config(&cfg, 0, 1);
+	seen_iters = 0;
+	err = bc_run(&cfg, &b, &res, count_iter, NULL);
+	assert_int_equal(err, 0);
+	assert_int_equal(res.exit_status, BC_EXIT_OK);
+	assert_int_equal(res.iter_cnt, 1);
+	assert_int_equal(seen_iters, 1);
+	assert_false(res.iters[0].warmup);
+	assert_true(res.iters[0].rates[0] > 0);		/* hits > 0 */
+	assert_true(res.iters[0].rates[1] == 0);	/* no drops */
+	assert_true(res.iters[0].rates[2] == 42.5);	/* a gauge is its value */
+	assert_true(res.iters[0].length_sec > 0);
+	assert_int_equal(res.summary[0].n, 1);
+	assert_true(res.summary[0].mean == res.iters[0].rates[0]);
+	/* A spinning producer for a second shows CPU time. */
+	assert_true(res.iters[0].prod_user_sec + res.iters[0].prod_sys_sec > 0);
+	assert_int_equal(fk.probe_calls, 1);
+	assert_int_equal(fk.validate_calls, 1);
+	assert_int_equal(fk.setup_calls, 1);
+	assert_int_equal(fk.teardown_calls, 1);
+	assert_int_equal(fk.producer_calls, 1);
+	assert_int_equal(fk.consumer_calls, 0);
+	assert_string_equal(bc_ctx_attach_point(res.ctx), "tp/fake/fake_event");
+	bc_run_result_free(&res);
+}
+
+static void test_warmup_excluded(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	short_config(&cfg, 1, 2);
+	assert_int_equal(bc_run(&cfg, &b, &res, NULL, NULL), 0);
+	assert_int_equal(res.iter_cnt, 3);
+	assert_true(res.iters[0].warmup);
+	assert_false(res.iters[1].warmup);
+	assert_false(res.iters[2].warmup);
+	assert_int_equal(res.summary[0].n, 2);
+	assert_true(fabs(res.summary[0].mean - (res.iters[1].rates[0] + res.iters[2].rates[0]) / 2) <=
+		    1e-9 * res.summary[0].mean);
+	assert_int_equal(res.prod_cpu_util.n, 2);
+	bc_run_result_free(&res);
+}
+
+static void test_setup_fails(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	fk.setup_err = -ENOENT;
+	short_config(&cfg, 0, 1);
+	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
+	assert_int_equal(res.exit_status, BC_EXIT_FAILED);
+	assert_string_equal(res.reason, "fake setup refused");
+	assert_int_equal(fk.setup_calls, 1);
+	assert_int_equal(fk.teardown_calls, 1);
+	assert_int_equal(fk.producer_calls, 0);
+	assert_int_equal(res.iter_cnt, 0);
+	bc_run_result_free(&res);
+}
+
+static void test_producer_error(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	fk.producer_err = -EIO;
+	short_config(&cfg, 0, 3);
+	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
+	assert_int_equal(res.exit_status, BC_EXIT_FAILED);
+	assert_string_equal(res.reason, "producer 0: fake producer 0 gave up");
+	assert_int_equal(fk.teardown_calls, 1);
+	bc_run_result_free(&res);
+}
+
+static void test_unavailable(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	fk.probe_unavailable = true;
+	short_config(&cfg, 0, 1);
+	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
+	assert_int_equal(res.exit_status, BC_EXIT_UNAVAILABLE);
+	assert_string_equal(res.reason, "fake kernel lacks the fake feature");
+	assert_int_equal(fk.setup_calls, 0);
+	assert_int_equal(fk.teardown_calls, 0);
+	bc_run_result_free(&res);
+}
+
+static void test_too_many_threads_for_set(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+	char err[128];
+
+	(void)state;
+	short_config(&cfg, 0, 1);
+	cfg.producers = 2;
+	cfg.producers_set = true;
+	cfg.prod_cpus_set = true;
+	assert_int_equal(bc_cpuset_parse("0", &cfg.prod_cpus, err, sizeof(err)), 0);
+	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
+	assert_int_equal(res.exit_status, BC_EXIT_USAGE);
+	assert_string_equal(res.reason, "--prod-affinity '0': 2 producers need 2 CPUs, the set has 1");
+	assert_int_equal(fk.probe_calls, 0);
+	assert_int_equal(fk.setup_calls, 0);
+	assert_int_equal(fk.teardown_calls, 0);
+	bc_run_result_free(&res);
+}
+
+static void test_thread_range(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	short_config(&cfg, 0, 1);
+	cfg.producers = 5;
+	cfg.producers_set = true;
+	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
+	assert_int_equal(res.exit_status, BC_EXIT_USAGE);
+	assert_string_equal(res.reason, "--producers 5: benchmark 'fake' runs with 1 to 4 producers");
+	assert_int_equal(fk.setup_calls, 0);
+	bc_run_result_free(&res);
+
+	short_config(&cfg, 0, 1);
+	cfg.producers = 0;
+	cfg.producers_set = true;
+	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
+	assert_int_equal(res.exit_status, BC_EXIT_USAGE);
+	bc_run_result_free(&res);
+}
+
+static void test_affinity_scheme(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+	cpu_set_t mask;
+
+	(void)state;
+	CPU_ZERO(&mask);
+	assert_int_equal(sched_getaffinity(0, sizeof(mask), &mask), 0);
+	if (!CPU_ISSET(0, &mask) || !CPU_ISSET(1, &mask))
+		skip();
+	short_config(&cfg, 0, 1);
+	cfg.affinity = true;
+	cfg.consumers = 1;
+	cfg.consumers_set = true;
+	assert_int_equal(bc_run(&cfg, &b, &res, NULL, NULL), 0);
+	/* Consumers first from CPU 0, producers after them: the kernel's scheme. */
+	assert_int_equal(fk.consumer_cpu[0], 0);
+	assert_int_equal(fk.producer_cpu[0], 1);
+	assert_int_equal(fk.consumer_on[0], 0);
+	assert_int_equal(fk.producer_on[0], 1);
+	bc_run_result_free(&res);
+}
+
+static void test_affinity_beyond_cpus(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+	char err[128];
+
+	(void)state;
+	short_config(&cfg, 0, 1);
+	cfg.prod_cpus_set = true;
+	assert_int_equal(bc_cpuset_parse("4095", &cfg.prod_cpus, err, sizeof(err)), 0);
+	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
+	assert_int_equal(res.exit_status, BC_EXIT_USAGE);
+	assert_non_null(strstr(res.reason, "--prod-affinity: producer 0 would run on CPU 4095"));
+	assert_int_equal(fk.setup_calls, 0);
+	bc_run_result_free(&res);
+}
+
+static void test_interrupted(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	fk.send_sigint = true;
+	short_config(&cfg, 0, 3);
+	assert_int_equal(bc_run(&cfg, &b, &res, NULL, NULL), 0);
+	assert_int_equal(res.exit_status, BC_EXIT_INTERRUPTED);
+	assert_true(res.interrupted);
+	assert_true(res.iter_cnt < 3);
+	assert_int_equal(fk.teardown_calls, 1);
+	bc_run_result_free(&res);
+}
+
+static void test_exit_status_mapping(void **state)
+{
+	struct bc_ctx ctx;
+
+	(void)state;
+	bc_ctx_init(&ctx, NULL, NULL);
+	assert_int_equal(bc_ctx_exit_status(&ctx, 0), BC_EXIT_OK);
+	assert_int_equal(bc_ctx_exit_status(&ctx, -EIO), BC_EXIT_FAILED);
+	assert_int_equal(bc_usage_error(&ctx, "--x %d: expected 1..3", 7), -EINVAL);
+	assert_string_equal(ctx.reason, "--x 7: expected 1..3");
+	assert_int_equal(bc_ctx_exit_status(&ctx, -EINVAL), BC_EXIT_USAGE);
+	bc_ctx_init(&ctx, NULL, NULL);
+	assert_int_equal(bc_unavailable(&ctx, "no %s", "kprobes"), -EOPNOTSUPP);
+	assert_int_equal(bc_ctx_exit_status(&ctx, -EOPNOTSUPP), BC_EXIT_UNAVAILABLE);
+	assert_int_equal(bc_error(&ctx, EPERM, "positive errno"), -EPERM);
+}
+
+static void test_line_counters(void **state)
+{
+	struct bc_line_counter *c = bc_line_counters_alloc(3);
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal((uintptr_t)c % BC_CACHELINE, 0);
+	assert_int_equal((uintptr_t)&c[1] - (uintptr_t)&c[0], BC_CACHELINE);
+	c[0].value = 1;
+	c[2].value = 41;
+	assert_int_equal(bc_line_counters_sum(c, 3), 42);
+	free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_exit_status_mapping),
+		cmocka_unit_test(test_line_counters),
+		cmocka_unit_test_setup(test_run_ok, reset),
+		cmocka_unit_test_setup(test_warmup_excluded, reset),
+		cmocka_unit_test_setup(test_setup_fails, reset),
+		cmocka_unit_test_setup(test_producer_error, reset),
+		cmocka_unit_test_setup(test_unavailable, reset),
+		cmocka_unit_test_setup(test_too_many_threads_for_set, reset),
+		cmocka_unit_test_setup(test_thread_range, reset),
+		cmocka_unit_test_setup(test_affinity_scheme, reset),
+		cmocka_unit_test_setup(test_affinity_beyond_cpus, reset),
+		cmocka_unit_test_setup(test_interrupted, reset),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
