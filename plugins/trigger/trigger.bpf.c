@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * BPF side of the trigger plugin: the programs under test (one per attach
+ * type, each doing nothing but counting its hit) and the drivers that make
+ * the kernel fire them in a batch from one BPF_PROG_TEST_RUN.
+ *
+ * Every program is declared with SEC("?...") so that nothing loads unless
+ * the benchmark asks for it: a kernel that refuses fentry must not stop the
+ * tracepoint benchmarks from loading.
+ */
+#include "benchcore.bpf.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Hits of the program under test (or of the self-counting driver). */
+BC_CPU_SLOTS(hits);
+
+/* Set before load: how many times one driver run calls its target. */
+const volatile __u32 batch_iters = 1;
+
+static __always_inline void count_hit(void)
+{
+	bc_slot_add(hits, 1);
+}
+
+/* ------------------------------------------------------------- drivers */
+
+/* Baseline: the driver's own loop, counting itself, nothing attached. It
+ * calls the same helper as bc_trig_driver so that the only difference to
+ * the fentry/kprobe benchmarks is the program they attach. */
+SEC("?raw_tp")
+int bc_trig_kernel_count(void *ctx)
+{
+	for (__u32 i = 0; i < batch_iters; i++) {
+		count_hit();
+		(void)bpf_get_numa_node_id();
+	}
+	return 0;
+}
+
+/* Calls a helper that fentry/fexit/kprobe/kretprobe(-multi) attach to. */
+SEC("?raw_tp")
+int bc_trig_driver(void *ctx)
+{
+	for (__u32 i = 0; i < batch_iters; i++)
+		(void)bpf_get_numa_node_id();
+	return 0;
+}
+
+/* A kfunc from the BPF test-run code whose only job is to fire the
+ * tracepoint bpf_test_run:bpf_trigger_tp (and to be fmod_ret's target). */
+extern int bpf_modify_return_test_tp(int nonce) __ksym __weak;
+
+SEC("?raw_tp")
+int bc_trig_driver_kfunc(void *ctx)
+{
+	for (__u32 i = 0; i < batch_iters; i++)
+		(void)bpf_modify_return_test_tp(0);
+	return 0;
+}
+
+/* -------------------------------------------------- programs under test */
+
+SEC("?tp/bpf_test_run/bpf_trigger_tp")
+int bc_trig_tp(void *ctx)
+{
+	count_hit();
+	return 0;
+}
+
+SEC("?raw_tp/bpf_trigger_tp")
+int bc_trig_rawtp(void *ctx)
+{
+	count_hit();
+	return 0;
+}
+
+SEC("?fentry/bpf_get_numa_node_id")
+int bc_trig_fentry(void *ctx)
+{
+	count_hit();
+	return 0;
+}
+
+SEC("?fexit/bpf_get_numa_node_id")
+int bc_trig_fexit(void *ctx)
+{
+	count_hit();
+	return 0;
+}
+
+SEC("?fmod_ret/bpf_modify_return_test_tp")
+int bc_trig_fmodret(void *ctx)
+{
+	count_hit();
+	/* Non-zero: the kfunc's body is skipped, as upstream measures it. */
+	return -22;
+}
+
+SEC("?kprobe/bpf_get_numa_node_id")
+int bc_trig_kprobe(void *ctx)
+{
+	count_hit();
+	return 0;
+}
+
+SEC("?kretprobe/bpf_get_numa_node_id")
+int bc_trig_kretprobe(void *ctx)
+{
+	count_hit();
+	return 0;
+}
+
+SEC("?kprobe.multi/bpf_get_numa_node_id")
+int bc_trig_kprobe_multi(void *ctx)
+{
+	count_hit();
+	return 0;
+}
+
+SEC("?kretprobe.multi/bpf_get_numa_node_id")
+int bc_trig_kretprobe_multi(void *ctx)
+{
+	count_hit();
+	return 0;
+}
+
+/* Attached by user space to a function of benchcore's own process, as a
+ * uprobe or uretprobe (and as uprobe.multi where libbpf can attach it). */
+SEC("?uprobe")
+int bc_trig_uprobe(void *ctx)
+{
+	if (bc_own_process())
+		count_hit();
+	return 0;
+}
+
+/* -------------------------------------------------- cross-CPU triggering */
+
+/* Run directly by BPF_PROG_TEST_RUN, once per run, on the producer's CPU
+ * or (BPF_F_TEST_RUN_ON_CPU) on another one: the slot says where it ran. */
+SEC("?raw_tp")
+int bc_trig_testrun(void *ctx)
+{
+	count_hit();
+	return 0;
+}
+
+/* Fired by the producer's getpgid() after it migrated to the next CPU.
+ * Other processes call getpgid() too, hence the filter. */
+SEC("?tp/syscalls/sys_enter_getpgid")
+int bc_trig_syscall_tp(void *ctx)
+{
+	if (bc_own_process())
+		count_hit();
+	return 0;
+}

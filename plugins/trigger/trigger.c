@@ -1,0 +1,808 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The trigger plugin: what it costs to run a BPF program through each
+ * attach type. Kernel attach types are driven in batches from inside the
+ * kernel (a driver program, run with BPF_PROG_TEST_RUN, calls the probed
+ * function --trig-batch-iters times), so the syscall stays out of the
+ * per-trigger cost; uprobes are driven by calling the probed function; the
+ * cross-CPU benchmarks compare an IPI (BPF_F_TEST_RUN_ON_CPU) with
+ * migrating the thread. Hits are counted in BPF, one slot per CPU.
+ *
+ * No attach point is ever substituted here: the attach type is what is
+ * measured, so a kernel that refuses it makes the benchmark unavailable.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <bpf/libbpf_version.h>
+#include <linux/types.h>
+
+#include <benchcore/attach.h>
+#include <benchcore/benchcore.h>
+
+#include "trigger_spec.h"
+#include "uprobe_targets.h"
+
+/* The skeleton's slots are struct bc_line_counter (bpf/benchcore.bpf.h),
+ * which <benchcore/benchcore.h> defines for user space: include it first. */
+#include "trigger.skel.h"
+
+#if LIBBPF_MAJOR_VERSION > 1 || (LIBBPF_MAJOR_VERSION == 1 && LIBBPF_MINOR_VERSION >= 3)
+#define BC_TRIG_HAVE_UPROBE_MULTI 1	/* bpf_program__attach_uprobe_multi() */
+#else
+#define BC_TRIG_HAVE_UPROBE_MULTI 0
+#endif
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524	/* the kernel's internal "not supported", seen by user space */
+#endif
+
+#define BC_TRIG_MAX_CPUS 4096
+
+/* ------------------------------------------------------------- options */
+
+/*
+ * argp has no per-run place for values, so the option lives here for the
+ * process's life; the parser only records it and validate() checks it, so
+ * that a bad value goes through the core's usage-error path.
+ */
+static struct {
+	const char *batch_iters;	/* as given, NULL if not */
+} trig_opts;
+
+enum {
+	TRIG_OPT_BATCH_ITERS = 0x2000,
+};
+
+static const struct argp_option trig_argp_options[] = {
+	{ "trig-batch-iters", TRIG_OPT_BATCH_ITERS, "N", 0,
+	  "Batched kernel benchmarks: triggers per driver run (1-1000, default 100)", 0 },
+	{ 0 },
+};
+
+static error_t trig_argp_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)state;
+	if (key != TRIG_OPT_BATCH_ITERS)
+		return ARGP_ERR_UNKNOWN;
+	trig_opts.batch_iters = arg;
+	return 0;
+}
+
+static const struct argp trig_argp = {
+	.options = trig_argp_options,
+	.parser = trig_argp_parse,
+};
+
+/* 0 on success; -EINVAL when the text is not an integer in range. */
+static int trig_batch_iters(unsigned int *out)
+{
+	const char *text = trig_opts.batch_iters;
+	unsigned long v;
+	char *end;
+
+	*out = BC_TRIG_BATCH_DEFAULT;
+	if (!text)
+		return 0;
+	if (*text < '0' || *text > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(text, &end, 10);
+	if (errno || *end || v < 1 || v > BC_TRIG_BATCH_MAX)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/* ------------------------------------------------------------ run state */
+
+struct trig_state {
+	const struct bc_trig_spec *spec;
+	struct trigger *skel;
+	struct bpf_link *link;
+	int driver_fd;
+	unsigned int batch;		/* hits per driver run */
+	struct bc_line_counter *runs;	/* per producer: driver runs, calls, syscalls */
+	unsigned int prod_cnt;
+	unsigned int *cpus;		/* online CPUs, for the cross-CPU benchmarks */
+	unsigned int cpu_cnt;
+	char attach_point[PATH_MAX + 128];
+};
+
+static void trig_state_free(struct trig_state *st)
+{
+	if (!st)
+		return;
+	bpf_link__destroy(st->link);
+	trigger__destroy(st->skel);
+	free(st->runs);
+	free(st->cpus);
+	free(st);
+}
+
+static const struct bc_trig_spec *trig_spec(struct bc_ctx *ctx)
+{
+	return bc_trig_spec_find(bc_ctx_bench_name(ctx));
+}
+
+/* Reads a whole /proc or /sys file; NULL with errno set on failure. */
+static char *trig_read_file(const char *path)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= cap || !buf) {
+			char *nbuf = realloc(buf, cap *= 2);
+
+			if (!nbuf)
+				goto fail;
+			buf = nbuf;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	close(fd);
+	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+static int trig_online_cpus(struct trig_state *st)
+{
+	char *text = trig_read_file("/sys/devices/system/cpu/online");
+	int n = -EINVAL;
+
+	st->cpus = calloc(BC_TRIG_MAX_CPUS, sizeof(*st->cpus));
+	if (!st->cpus) {
+		free(text);
+		return -ENOMEM;
+	}
+	if (text)
+		n = bc_trig_parse_cpulist(text, st->cpus, BC_TRIG_MAX_CPUS);
+	free(text);
+	if (n <= 0) {
+		/* No sysfs: assume CPUs 0..n-1, as sysconf counts them. */
+		long cnt = sysconf(_SC_NPROCESSORS_ONLN);
+
+		n = cnt > 0 && cnt <= BC_TRIG_MAX_CPUS ? (int)cnt : 1;
+		for (int i = 0; i < n; i++)
+			st->cpus[i] = (unsigned int)i;
+	}
+	st->cpu_cnt = (unsigned int)n;
+	return 0;
+}
+
+/* ------------------------------------------------- loading and attaching */
+
+static bool trig_is_refusal(int err)
+{
+	switch (-err) {
+	case EPERM: case EACCES: case ENOENT: case EOPNOTSUPP: case ENOTSUPP:
+	case EINVAL: case ENODEV: case ENOSYS: case ENXIO: case E2BIG: case ESRCH:
+		return true;
+	}
+	return false;
+}
+
+static bool trig_path_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* The driver (or the program run directly) could not load: nothing about
+ * the attach type yet, it is the kernel or our privileges. */
+static int trig_driver_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spec, int err)
+{
+	if (err == -EPERM && geteuid() != 0)
+		return bc_unavailable(ctx, "needs root (CAP_BPF and CAP_PERFMON) to load BPF "
+				      "programs: %s", strerror(-err));
+	if (spec->driver == BC_TRIG_DRV_KFUNC)
+		return bc_unavailable(ctx, "the raw_tp driver calling kfunc "
+				      "bpf_modify_return_test_tp() was refused by the kernel: %s "
+				      "(does this kernel have that kfunc?)", strerror(-err));
+	if (trig_is_refusal(err))
+		return bc_unavailable(ctx, "raw_tp program %s refused by the kernel: %s",
+				      spec->driver_prog, strerror(-err));
+	return bc_error(ctx, err, "loading BPF program %s failed: %s", spec->driver_prog,
+			strerror(-err));
+}
+
+static int trig_prog_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spec, int err)
+{
+	const char *kind = bc_trig_kind_name(spec->kind);
+
+	switch (spec->kind) {
+	case BC_ATTACH_FENTRY:
+	case BC_ATTACH_FEXIT:
+	case BC_ATTACH_FMOD_RET:
+		/* The driver loaded, so we are privileged: EPERM here is the
+		 * kernel refusing to build a trampoline. */
+		if (err == -EPERM || err == -ENOTSUPP || err == -EOPNOTSUPP)
+			return bc_unavailable(ctx, "%s programs refused by the kernel: %s "
+					      "(BPF trampolines unavailable)", kind,
+					      strerror(-err));
+		break;
+	default:
+		break;
+	}
+	if (err == -ENOTSUPP)
+		return bc_unavailable(ctx, "%s programs refused by the kernel: not supported "
+				      "(errno %d)", kind, -err);
+	if (trig_is_refusal(err))
+		return bc_unavailable(ctx, "%s programs refused by the kernel: %s", kind,
+				      strerror(-err));
+	return bc_error(ctx, err, "loading %s program %s failed: %s", kind, spec->prog,
+			strerror(-err));
+}
+
+static int trig_attach_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spec, int err)
+{
+	const char *kind = bc_trig_kind_name(spec->kind);
+
+	switch (spec->kind) {
+	case BC_ATTACH_KPROBE:
+	case BC_ATTACH_KRETPROBE:
+		/* libbpf tries the kprobe PMU, then tracefs kprobe_events:
+		 * with neither, the kernel has no kprobes at all. */
+		if (!trig_path_exists("/sys/bus/event_source/devices/kprobe") &&
+		    !trig_path_exists("/sys/kernel/tracing/kprobe_events") &&
+		    !trig_path_exists("/sys/kernel/debug/tracing/kprobe_events"))
+			return bc_unavailable(ctx, "kprobes not supported by this kernel (no "
+					      "CONFIG_KPROBES): attaching %s failed: %s",
+					      spec->attach_point, strerror(-err));
+		break;
+	case BC_ATTACH_KPROBE_MULTI:
+	case BC_ATTACH_KRETPROBE_MULTI:
+		/* What the kernel answers when built without fprobe. */
+		if (err == -EOPNOTSUPP)
+			return bc_unavailable(ctx, "%s links not supported by this kernel (no "
+					      "CONFIG_FPROBE): attaching %s failed: %s", kind,
+					      spec->attach_point, strerror(-err));
+		break;
+	case BC_ATTACH_UPROBE:
+	case BC_ATTACH_URETPROBE:
+		if (!trig_path_exists("/sys/bus/event_source/devices/uprobe"))
+			return bc_unavailable(ctx, "uprobes not supported by this kernel (no "
+					      "CONFIG_UPROBE_EVENTS): attaching %s failed: %s",
+					      spec->attach_point, strerror(-err));
+		break;
+	default:
+		break;
+	}
+	if (trig_is_refusal(err))
+		return bc_unavailable(ctx, "%s attach refused by the kernel: attaching %s "
+				      "failed: %s", kind, spec->attach_point, strerror(-err));
+	return bc_error(ctx, err, "attaching %s failed: %s", spec->attach_point,
+			strerror(-err));
+}
+
+static bool trig_is_multi_uprobe(const struct bc_trig_spec *spec)
+{
+	return spec->kind == BC_ATTACH_UPROBE_MULTI || spec->kind == BC_ATTACH_URETPROBE_MULTI;
+}
+
+static bool trig_is_retprobe(const struct bc_trig_spec *spec)
+{
+	return spec->kind == BC_ATTACH_URETPROBE || spec->kind == BC_ATTACH_URETPROBE_MULTI;
+}
+
+/* Opens the skeleton and loads only what the benchmark needs: the driver
+ * (if any) and, with with_prog, the program under test. */
+static int trig_open_load(struct trig_state *st, bool with_prog)
+{
+	const struct bc_trig_spec *spec = st->spec;
+	struct bpf_program *p;
+	int err;
+
+	st->skel = trigger__open();
+	if (!st->skel)
+		return errno ? -errno : -ENOMEM;
+	st->skel->rodata->batch_iters = spec->batched ? st->batch : 1;
+	st->skel->rodata->bc_tgid = (__u32)getpid();
+	if (with_prog && spec->prog) {
+		p = bpf_object__find_program_by_name(st->skel->obj, spec->prog);
+		if (!p) {
+			err = -ENOENT;
+			goto fail;
+		}
+		bpf_program__set_autoload(p, true);
+#if BC_TRIG_HAVE_UPROBE_MULTI
+		if (trig_is_multi_uprobe(spec))
+			bpf_program__set_expected_attach_type(p, BPF_TRACE_UPROBE_MULTI);
+#endif
+	}
+	if (spec->driver_prog) {
+		p = bpf_object__find_program_by_name(st->skel->obj, spec->driver_prog);
+		if (!p) {
+			err = -ENOENT;
+			goto fail;
+		}
+		bpf_program__set_autoload(p, true);
+	}
+	err = trigger__load(st->skel);
+	if (err)
+		goto fail;
+	return 0;
+fail:
+	trigger__destroy(st->skel);
+	st->skel = NULL;
+	return err;
+}
+
+static void (*const trig_targets[])(void) = {
+	[BC_TRIG_TARGET_NOP] = bc_trig_target_nop,
+	[BC_TRIG_TARGET_PUSH] = bc_trig_target_push,
+	[BC_TRIG_TARGET_RET] = bc_trig_target_ret,
+};
+
+static const char *const trig_target_names[] = {
+	[BC_TRIG_TARGET_NOP] = "bc_trig_target_nop",
+	[BC_TRIG_TARGET_PUSH] = "bc_trig_target_push",
+	[BC_TRIG_TARGET_RET] = "bc_trig_target_ret",
+};
+
+/* Probes one of our own functions: the file and offset come from where
+ * the dynamic loader mapped this plugin. */
+static int trig_attach_uprobe(struct bc_ctx *ctx, struct trig_state *st, struct bpf_program *prog)
+{
+	const struct bc_trig_spec *spec = st->spec;
+	const char *fn = trig_target_names[spec->target];
+	bool ret = trig_is_retprobe(spec);
+	char path[PATH_MAX];
+	unsigned long off;
+	char *maps;
+	int err;
+
+	maps = trig_read_file("/proc/self/maps");
+	if (!maps)
+		return bc_error(ctx, -errno, "reading /proc/self/maps: %s", strerror(errno));
+	err = bc_trig_file_offset(maps, (unsigned long)trig_targets[spec->target], path,
+				  sizeof(path), &off);
+	free(maps);
+	if (err)
+		return bc_error(ctx, err, "uprobe target %s is not in a file-backed mapping", fn);
+
+	if (trig_is_multi_uprobe(spec)) {
+#if BC_TRIG_HAVE_UPROBE_MULTI
+		unsigned long offs[1] = { off };
+		LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = offs, .cnt = 1,
+			    .retprobe = ret);
+
+		st->link = bpf_program__attach_uprobe_multi(prog, -1, path, NULL, &opts);
+#else
+		errno = EOPNOTSUPP;
+#endif
+	} else {
+		/* All processes (-1): a per-pid uprobe would follow only the
+		 * main thread; the BPF side filters by our tgid instead. */
+		st->link = bpf_program__attach_uprobe(prog, ret, -1, path, (size_t)off);
+	}
+	if (!st->link)
+		return trig_attach_failed(ctx, spec, errno ? -errno : -EINVAL);
+	snprintf(st->attach_point, sizeof(st->attach_point), "%s:%s+0x%lx (%s)",
+		 bc_trig_kind_name(spec->kind), path, off, fn);
+	return 0;
+}
+
+/* A one-off run, so that a kernel without BPF_F_TEST_RUN_ON_CPU (before
+ * 5.10) is found out by probe() and not halfway through a run. */
+static int trig_check_on_cpu(struct bc_ctx *ctx, struct trig_state *st)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU,
+		    .cpu = st->cpus[st->cpu_cnt - 1]);
+	int err = bpf_prog_test_run_opts(st->driver_fd, &opts);
+
+	if (!err)
+		return 0;
+	if (trig_is_refusal(err))
+		return bc_unavailable(ctx, "BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU (CPU %u) "
+				      "refused by the kernel: %s", opts.cpu, strerror(-err));
+	return bc_error(ctx, err, "BPF_PROG_TEST_RUN on CPU %u failed: %s", opts.cpu,
+			strerror(-err));
+}
+
+/* Everything a BPF benchmark needs, loaded and attached; on failure the
+ * reason is recorded in ctx and nothing stays loaded past st's free. */
+static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
+{
+	const struct bc_trig_spec *spec = st->spec;
+	struct bpf_program *prog;
+	int err;
+
+	if (trig_is_multi_uprobe(spec) && !BC_TRIG_HAVE_UPROBE_MULTI)
+		return bc_unavailable(ctx, "%s needs libbpf >= 1.3 (bpf_program__attach_uprobe_multi);"
+				      " benchcore was built against libbpf %d.%d, which has no "
+				      "uprobe_multi attach API", bc_trig_kind_name(spec->kind),
+				      LIBBPF_MAJOR_VERSION, LIBBPF_MINOR_VERSION);
+	if (spec->needs_tracefs) {
+		char hint[256] = "";
+
+		err = bc_tracefs_ensure(hint, sizeof(hint));
+		if (err)
+			return bc_unavailable(ctx, "%s needs tracefs, which is not mounted: %s",
+					      spec->attach_point, hint[0] ? hint : strerror(-err));
+	}
+	if (spec->driver == BC_TRIG_DRV_TESTRUN_ON_CPU || spec->driver == BC_TRIG_DRV_SYSCALL_ON_CPU) {
+		err = trig_online_cpus(st);
+		if (err)
+			return bc_error(ctx, err, "listing the online CPUs: %s", strerror(-err));
+	}
+
+	err = trig_open_load(st, true);
+	if (err) {
+		/* One object holds both: find out which program the kernel
+		 * refused by loading the driver on its own. */
+		if (spec->prog && spec->driver_prog) {
+			int derr = trig_open_load(st, false);
+
+			trigger__destroy(st->skel);
+			st->skel = NULL;
+			if (derr)
+				return trig_driver_failed(ctx, spec, derr);
+			return trig_prog_failed(ctx, spec, err);
+		}
+		if (spec->prog)
+			return trig_prog_failed(ctx, spec, err);
+		return trig_driver_failed(ctx, spec, err);
+	}
+
+	if (spec->driver_prog)
+		st->driver_fd = bpf_program__fd(
+			bpf_object__find_program_by_name(st->skel->obj, spec->driver_prog));
+	if (spec->prog) {
+		prog = bpf_object__find_program_by_name(st->skel->obj, spec->prog);
+		if (spec->target != BC_TRIG_TARGET_NONE) {
+			err = trig_attach_uprobe(ctx, st, prog);
+			if (err)
+				return err;
+		} else {
+			st->link = bpf_program__attach(prog);
+			if (!st->link)
+				return trig_attach_failed(ctx, spec, errno ? -errno : -EINVAL);
+		}
+	}
+	if (probing && spec->driver == BC_TRIG_DRV_TESTRUN_ON_CPU)
+		return trig_check_on_cpu(ctx, st);
+	return 0;
+}
+
+static struct trig_state *trig_state_new(const struct bc_trig_spec *spec, unsigned int prod_cnt)
+{
+	struct trig_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->spec = spec;
+	st->driver_fd = -1;
+	st->prod_cnt = prod_cnt;
+	/* An invalid value is validate()'s to report; use the default. */
+	if (trig_batch_iters(&st->batch))
+		st->batch = BC_TRIG_BATCH_DEFAULT;
+	if (prod_cnt) {
+		st->runs = bc_line_counters_alloc(prod_cnt);
+		if (!st->runs) {
+			free(st);
+			return NULL;
+		}
+	}
+	return st;
+}
+
+/* ------------------------------------------------------------ callbacks */
+
+static int trig_no_spec(struct bc_ctx *ctx)
+{
+	return bc_error(ctx, -ENOENT, "benchmark %s has no entry in the trigger requirement table",
+			bc_ctx_bench_name(ctx));
+}
+
+static int trig_probe(struct bc_ctx *ctx)
+{
+	const struct bc_trig_spec *spec = trig_spec(ctx);
+	libbpf_print_fn_t old_print = NULL;
+	bool quiet = !bc_ctx_verbose(ctx);
+	struct trig_state *st;
+	int err;
+
+	if (!spec)
+		return trig_no_spec(ctx);
+	if (!spec->needs_bpf)
+		return 0;
+	st = trig_state_new(spec, 0);
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	/* A refusal is reported once, as the reason; libbpf's own lines
+	 * about it would only repeat it (-v shows them). */
+	if (quiet)
+		old_print = libbpf_set_print(NULL);
+	err = trig_prepare(ctx, st, true);
+	if (quiet)
+		libbpf_set_print(old_print);
+	trig_state_free(st);
+	return err;
+}
+
+static int trig_validate(struct bc_ctx *ctx)
+{
+	const struct bc_trig_spec *spec = trig_spec(ctx);
+	unsigned int batch;
+
+	if (!spec)
+		return trig_no_spec(ctx);
+	if (bc_ctx_consumer_cnt(ctx) != 0)
+		return bc_usage_error(ctx, "-c/--consumers %u: trigger benchmarks have no "
+				      "consumers, expected 0", bc_ctx_consumer_cnt(ctx));
+	if (trig_batch_iters(&batch))
+		return bc_usage_error(ctx, "--trig-batch-iters '%s': expected an integer from 1 "
+				      "to %d", trig_opts.batch_iters, BC_TRIG_BATCH_MAX);
+	if (trig_opts.batch_iters && !spec->batched)
+		bc_warn("--trig-batch-iters has no effect on %s, which triggers once per run",
+			spec->name);
+	return 0;
+}
+
+static int trig_setup(struct bc_ctx *ctx)
+{
+	const struct bc_trig_spec *spec = trig_spec(ctx);
+	struct trig_state *st;
+	int err;
+
+	if (!spec)
+		return trig_no_spec(ctx);
+	st = trig_state_new(spec, bc_ctx_producer_cnt(ctx));
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	/* Set first: teardown() frees whatever a failed setup left. */
+	bc_ctx_set_data(ctx, st);
+	if (spec->needs_bpf) {
+		err = trig_prepare(ctx, st, false);
+		if (err)
+			return err;
+	}
+	bc_ctx_set_attach_point(ctx, st->attach_point[0] ? st->attach_point : spec->attach_point);
+	return 0;
+}
+
+static void trig_teardown(struct bc_ctx *ctx)
+{
+	trig_state_free(bc_ctx_data(ctx));
+	bc_ctx_set_data(ctx, NULL);
+}
+
+/* Only the owning thread writes its counter: a plain add, published with
+ * a relaxed store for the sampling thread (no locked instruction). */
+static inline void trig_bump(struct bc_line_counter *c)
+{
+	__atomic_store_n(&c->value, c->value + 1, __ATOMIC_RELAXED);
+}
+
+static int trig_test_run_loop(struct bc_ctx *ctx, struct trig_state *st, struct bc_thread *t,
+			      struct bc_line_counter *runs)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	bool on_cpu = st->spec->driver == BC_TRIG_DRV_TESTRUN_ON_CPU;
+	unsigned int k = st->cpu_cnt ? t->idx % st->cpu_cnt : 0;
+	int err;
+
+	if (on_cpu)
+		opts.flags = BPF_F_TEST_RUN_ON_CPU;
+	while (!bc_thread_should_stop(t)) {
+		if (on_cpu) {
+			k = k + 1 == st->cpu_cnt ? 0 : k + 1;
+			opts.cpu = st->cpus[k];
+		}
+		err = bpf_prog_test_run_opts(st->driver_fd, &opts);
+		if (err)
+			return bc_error(ctx, err, "BPF_PROG_TEST_RUN of %s failed: %s",
+					st->spec->driver_prog, strerror(-err));
+		trig_bump(runs);
+	}
+	return 0;
+}
+
+static int trig_syscall_on_cpu_loop(struct bc_ctx *ctx, struct trig_state *st,
+				    struct bc_thread *t, struct bc_line_counter *runs)
+{
+	size_t setsz = CPU_ALLOC_SIZE(BC_TRIG_MAX_CPUS);
+	cpu_set_t *orig = CPU_ALLOC(BC_TRIG_MAX_CPUS);
+	cpu_set_t *set = CPU_ALLOC(BC_TRIG_MAX_CPUS);
+	unsigned int k = t->idx % st->cpu_cnt;
+	bool restore = false;
+	int err = 0;
+
+	if (!orig || !set) {
+		err = bc_error(ctx, -ENOMEM, "out of memory");
+		goto out;
+	}
+	restore = sched_getaffinity(0, setsz, orig) == 0;
+	while (!bc_thread_should_stop(t)) {
+		k = k + 1 == st->cpu_cnt ? 0 : k + 1;
+		CPU_ZERO_S(setsz, set);
+		CPU_SET_S(st->cpus[k], setsz, set);
+		/* The migration is the point: the next getpgid() fires the
+		 * tracepoint program on another CPU. */
+		if (sched_setaffinity(0, setsz, set)) {
+			err = bc_error(ctx, -errno, "sched_setaffinity to CPU %u failed: %s",
+				       st->cpus[k], strerror(errno));
+			break;
+		}
+		(void)syscall(SYS_getpgid, 0);
+		trig_bump(runs);
+	}
+	if (restore)
+		(void)sched_setaffinity(0, setsz, orig);
+out:
+	if (orig)
+		CPU_FREE(orig);
+	if (set)
+		CPU_FREE(set);
+	return err;
+}
+
+static int trig_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct trig_state *st = bc_ctx_data(ctx);
+	struct bc_line_counter *runs = &st->runs[t->idx];
+	void (*target)(void) = trig_targets[st->spec->target ? st->spec->target : BC_TRIG_TARGET_NOP];
+
+	switch (st->spec->driver) {
+	case BC_TRIG_DRV_SYSCALL_COUNT:
+		while (!bc_thread_should_stop(t)) {
+			(void)syscall(SYS_getpgid, 0);
+			trig_bump(runs);
+		}
+		return 0;
+	case BC_TRIG_DRV_USER_COUNT:
+	case BC_TRIG_DRV_UPROBED_CALL:
+		while (!bc_thread_should_stop(t)) {
+			target();
+			trig_bump(runs);
+		}
+		return 0;
+	case BC_TRIG_DRV_KERNEL_COUNT:
+	case BC_TRIG_DRV_HELPER:
+	case BC_TRIG_DRV_KFUNC:
+	case BC_TRIG_DRV_TESTRUN:
+	case BC_TRIG_DRV_TESTRUN_ON_CPU:
+		return trig_test_run_loop(ctx, st, t, runs);
+	case BC_TRIG_DRV_SYSCALL_ON_CPU:
+		return trig_syscall_on_cpu_loop(ctx, st, t, runs);
+	}
+	return bc_error(ctx, -EINVAL, "%s: unknown driver %d", st->spec->name, st->spec->driver);
+}
+
+static int trig_measure(struct bc_ctx *ctx, double *values)
+{
+	struct trig_state *st = bc_ctx_data(ctx);
+	uint64_t runs = bc_line_counters_sum(st->runs, st->prod_cnt);
+	uint64_t hits = 0;
+
+	if (st->skel) {
+		hits = bc_line_counters_sum(st->skel->bss->hits,
+					    sizeof(st->skel->bss->hits) /
+					    sizeof(st->skel->bss->hits[0]));
+	} else {
+		/* The user-space baselines: every run is one hit. */
+		hits = runs;
+	}
+	values[0] = (double)hits;
+	values[1] = (double)runs;
+	return 0;
+}
+
+/* ---------------------------------------------------------- descriptors */
+
+/*
+ * hits: the program under test ran (counted in BPF). runs: what the
+ * producers did from user space, one test run, call or syscall each; for
+ * batched benchmarks hits = runs x --trig-batch-iters, which the tests use
+ * to check that the counting is right.
+ */
+static const struct bc_metric_desc trig_metrics[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER),
+	BC_METRIC("runs", "runs", BC_METRIC_COUNTER),
+};
+
+#define TRIG_BENCH(var_, name_, desc_)                                            \
+	static const struct bc_bench_desc var_ = {                                \
+		.sz = sizeof(struct bc_bench_desc),                               \
+		.name = (name_),                                                  \
+		.description = (desc_),                                           \
+		.producers = { .min = 1, .max = 0, .def = 1 },                    \
+		.consumers = { .min = 0, .max = 0, .def = 0 },                    \
+		.metrics = trig_metrics,                                          \
+		.metric_cnt = sizeof(trig_metrics) / sizeof(trig_metrics[0]),     \
+		.layout = BC_LAYOUT_OPS,                                          \
+		.probe = trig_probe,                                              \
+		.validate = trig_validate,                                        \
+		.setup = trig_setup,                                              \
+		.producer = trig_producer,                                        \
+		.measure = trig_measure,                                          \
+		.teardown = trig_teardown,                                        \
+	}
+
+TRIG_BENCH(b_kernel_count, "trig-kernel-count",
+	   "baseline: batched raw_tp driver counting its own loop, nothing attached");
+TRIG_BENCH(b_syscall_count, "trig-syscall-count",
+	   "baseline: getpgid() loop counted in user space, no BPF");
+TRIG_BENCH(b_usermode_count, "trig-usermode-count",
+	   "baseline: plain function call counted in user space, no BPF");
+TRIG_BENCH(b_tp, "trig-tp", "tp/bpf_test_run/bpf_trigger_tp fired by a batched kfunc driver");
+TRIG_BENCH(b_rawtp, "trig-rawtp", "raw_tp/bpf_trigger_tp fired by a batched kfunc driver");
+TRIG_BENCH(b_fentry, "trig-fentry", "fentry on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH(b_fexit, "trig-fexit", "fexit on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH(b_fmodret, "trig-fmodret",
+	   "fmod_ret on bpf_modify_return_test_tp, batched kfunc driver");
+TRIG_BENCH(b_kprobe, "trig-kprobe", "kprobe on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH(b_kretprobe, "trig-kretprobe", "kretprobe on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH(b_kprobe_multi, "trig-kprobe-multi",
+	   "kprobe.multi on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH(b_kretprobe_multi, "trig-kretprobe-multi",
+	   "kretprobe.multi on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH(b_uprobe_nop, "trig-uprobe-nop", "uprobe on a function starting with nop");
+TRIG_BENCH(b_uretprobe_nop, "trig-uretprobe-nop", "uretprobe on a function starting with nop");
+TRIG_BENCH(b_uprobe_push, "trig-uprobe-push", "uprobe on a function starting with push");
+TRIG_BENCH(b_uretprobe_push, "trig-uretprobe-push",
+	   "uretprobe on a function starting with push");
+TRIG_BENCH(b_uprobe_ret, "trig-uprobe-ret", "uprobe on a function that is just ret");
+TRIG_BENCH(b_uretprobe_ret, "trig-uretprobe-ret", "uretprobe on a function that is just ret");
+TRIG_BENCH(b_uprobe_multi_nop, "trig-uprobe-multi-nop", "uprobe.multi, nop target");
+TRIG_BENCH(b_uretprobe_multi_nop, "trig-uretprobe-multi-nop", "uretprobe.multi, nop target");
+TRIG_BENCH(b_uprobe_multi_push, "trig-uprobe-multi-push", "uprobe.multi, push target");
+TRIG_BENCH(b_uretprobe_multi_push, "trig-uretprobe-multi-push",
+	   "uretprobe.multi, push target");
+TRIG_BENCH(b_uprobe_multi_ret, "trig-uprobe-multi-ret", "uprobe.multi, ret target");
+TRIG_BENCH(b_uretprobe_multi_ret, "trig-uretprobe-multi-ret", "uretprobe.multi, ret target");
+TRIG_BENCH(b_testrun, "trig-testrun",
+	   "cross-CPU reference: BPF_PROG_TEST_RUN of a raw_tp on the producer's CPU");
+TRIG_BENCH(b_testrun_on_cpu, "trig-testrun-on-cpu",
+	   "cross-CPU: BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU rotating over CPUs (IPI)");
+TRIG_BENCH(b_syscall_on_cpu, "trig-syscall-on-cpu",
+	   "cross-CPU: migrate to the next CPU, then getpgid() fires a tp program");
+
+/* Same order as bc_trig_specs[]: the unit tests hold the two together. */
+static const struct bc_bench_desc *const trig_benches[] = {
+	&b_kernel_count, &b_syscall_count, &b_usermode_count,
+	&b_tp, &b_rawtp, &b_fentry, &b_fexit, &b_fmodret,
+	&b_kprobe, &b_kretprobe, &b_kprobe_multi, &b_kretprobe_multi,
+	&b_uprobe_nop, &b_uretprobe_nop, &b_uprobe_push, &b_uretprobe_push,
+	&b_uprobe_ret, &b_uretprobe_ret,
+	&b_uprobe_multi_nop, &b_uretprobe_multi_nop, &b_uprobe_multi_push,
+	&b_uretprobe_multi_push, &b_uprobe_multi_ret, &b_uretprobe_multi_ret,
+	&b_testrun, &b_testrun_on_cpu, &b_syscall_on_cpu,
+	NULL,
+};
+
+BENCHCORE_PLUGIN(
+	.name = "trigger",
+	.version = "1.0",
+	.description = "cost of triggering a BPF program, per attach type",
+	.argp = &trig_argp,
+	.benches = trig_benches,
+);

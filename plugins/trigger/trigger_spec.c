@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "trigger_spec.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KERNEL_BENCH(name_, drv_, kind_, prog_, point_, tracefs_)                         \
+	{ .name = (name_), .driver = (drv_), .kind = (kind_), .prog = (prog_),              \
+	  .driver_prog = (drv_) == BC_TRIG_DRV_KFUNC ? "bc_trig_driver_kfunc" : "bc_trig_driver", \
+	  .attach_point = (point_), .batched = true, .needs_bpf = true,                     \
+	  .needs_tracefs = (tracefs_) }
+
+#define UPROBE_BENCH(name_, kind_, target_)                                               \
+	{ .name = (name_), .driver = BC_TRIG_DRV_UPROBED_CALL, .kind = (kind_),             \
+	  .prog = "bc_trig_uprobe", .attach_point = "uprobe", .target = (target_),          \
+	  .needs_bpf = true }
+
+/*
+ * Order is the report order: baselines first, as the kernel's trigger
+ * script prints them, so every number has its reference above it.
+ */
+const struct bc_trig_spec bc_trig_specs[] = {
+	{ .name = "trig-kernel-count", .driver = BC_TRIG_DRV_KERNEL_COUNT,
+	  .driver_prog = "bc_trig_kernel_count",
+	  .attach_point = "none (the raw_tp driver counts its own loop)",
+	  .batched = true, .needs_bpf = true },
+	{ .name = "trig-syscall-count", .driver = BC_TRIG_DRV_SYSCALL_COUNT,
+	  .attach_point = "none (getpgid() counted in user space)" },
+	{ .name = "trig-usermode-count", .driver = BC_TRIG_DRV_USER_COUNT,
+	  .attach_point = "none (function call counted in user space)",
+	  .target = BC_TRIG_TARGET_NOP },
+
+	KERNEL_BENCH("trig-tp", BC_TRIG_DRV_KFUNC, BC_ATTACH_TP, "bc_trig_tp",
+		     "tp/bpf_test_run/bpf_trigger_tp", true),
+	KERNEL_BENCH("trig-rawtp", BC_TRIG_DRV_KFUNC, BC_ATTACH_RAW_TP, "bc_trig_rawtp",
+		     "raw_tp/bpf_trigger_tp", false),
+	KERNEL_BENCH("trig-fentry", BC_TRIG_DRV_HELPER, BC_ATTACH_FENTRY, "bc_trig_fentry",
+		     "fentry/bpf_get_numa_node_id", false),
+	KERNEL_BENCH("trig-fexit", BC_TRIG_DRV_HELPER, BC_ATTACH_FEXIT, "bc_trig_fexit",
+		     "fexit/bpf_get_numa_node_id", false),
+	KERNEL_BENCH("trig-fmodret", BC_TRIG_DRV_KFUNC, BC_ATTACH_FMOD_RET, "bc_trig_fmodret",
+		     "fmod_ret/bpf_modify_return_test_tp", false),
+	KERNEL_BENCH("trig-kprobe", BC_TRIG_DRV_HELPER, BC_ATTACH_KPROBE, "bc_trig_kprobe",
+		     "kprobe/bpf_get_numa_node_id", false),
+	KERNEL_BENCH("trig-kretprobe", BC_TRIG_DRV_HELPER, BC_ATTACH_KRETPROBE,
+		     "bc_trig_kretprobe", "kretprobe/bpf_get_numa_node_id", false),
+	KERNEL_BENCH("trig-kprobe-multi", BC_TRIG_DRV_HELPER, BC_ATTACH_KPROBE_MULTI,
+		     "bc_trig_kprobe_multi", "kprobe.multi/bpf_get_numa_node_id", false),
+	KERNEL_BENCH("trig-kretprobe-multi", BC_TRIG_DRV_HELPER, BC_ATTACH_KRETPROBE_MULTI,
+		     "bc_trig_kretprobe_multi", "kretprobe.multi/bpf_get_numa_node_id", false),
+
+	UPROBE_BENCH("trig-uprobe-nop", BC_ATTACH_UPROBE, BC_TRIG_TARGET_NOP),
+	UPROBE_BENCH("trig-uretprobe-nop", BC_ATTACH_URETPROBE, BC_TRIG_TARGET_NOP),
+	UPROBE_BENCH("trig-uprobe-push", BC_ATTACH_UPROBE, BC_TRIG_TARGET_PUSH),
+	UPROBE_BENCH("trig-uretprobe-push", BC_ATTACH_URETPROBE, BC_TRIG_TARGET_PUSH),
+	UPROBE_BENCH("trig-uprobe-ret", BC_ATTACH_UPROBE, BC_TRIG_TARGET_RET),
+	UPROBE_BENCH("trig-uretprobe-ret", BC_ATTACH_URETPROBE, BC_TRIG_TARGET_RET),
+	UPROBE_BENCH("trig-uprobe-multi-nop", BC_ATTACH_UPROBE_MULTI, BC_TRIG_TARGET_NOP),
+	UPROBE_BENCH("trig-uretprobe-multi-nop", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_TARGET_NOP),
+	UPROBE_BENCH("trig-uprobe-multi-push", BC_ATTACH_UPROBE_MULTI, BC_TRIG_TARGET_PUSH),
+	UPROBE_BENCH("trig-uretprobe-multi-push", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_TARGET_PUSH),
+	UPROBE_BENCH("trig-uprobe-multi-ret", BC_ATTACH_UPROBE_MULTI, BC_TRIG_TARGET_RET),
+	UPROBE_BENCH("trig-uretprobe-multi-ret", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_TARGET_RET),
+
+	{ .name = "trig-testrun", .driver = BC_TRIG_DRV_TESTRUN,
+	  .driver_prog = "bc_trig_testrun",
+	  .attach_point = "none (raw_tp run by BPF_PROG_TEST_RUN on the producer's CPU)",
+	  .needs_bpf = true },
+	{ .name = "trig-testrun-on-cpu", .driver = BC_TRIG_DRV_TESTRUN_ON_CPU,
+	  .driver_prog = "bc_trig_testrun",
+	  .attach_point = "none (raw_tp run by BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU, "
+			  "rotating over the online CPUs)",
+	  .needs_bpf = true },
+	{ .name = "trig-syscall-on-cpu", .driver = BC_TRIG_DRV_SYSCALL_ON_CPU,
+	  .kind = BC_ATTACH_TP, .prog = "bc_trig_syscall_tp",
+	  .attach_point = "tp/syscalls/sys_enter_getpgid", .needs_bpf = true,
+	  .needs_tracefs = true },
+};
+
+const size_t bc_trig_spec_cnt = sizeof(bc_trig_specs) / sizeof(bc_trig_specs[0]);
+
+const struct bc_trig_spec *bc_trig_spec_find(const char *name)
+{
+	for (size_t i = 0; name && i < bc_trig_spec_cnt; i++)
+		if (strcmp(bc_trig_specs[i].name, name) == 0)
+			return &bc_trig_specs[i];
+	return NULL;
+}
+
+const char *bc_trig_kind_name(enum bc_attach_kind kind)
+{
+	switch (kind) {
+	case BC_ATTACH_FENTRY: return "fentry";
+	case BC_ATTACH_FEXIT: return "fexit";
+	case BC_ATTACH_FMOD_RET: return "fmod_ret";
+	case BC_ATTACH_LSM: return "lsm";
+	case BC_ATTACH_KPROBE: return "kprobe";
+	case BC_ATTACH_KRETPROBE: return "kretprobe";
+	case BC_ATTACH_KPROBE_MULTI: return "kprobe.multi";
+	case BC_ATTACH_KRETPROBE_MULTI: return "kretprobe.multi";
+	case BC_ATTACH_TP: return "tracepoint";
+	case BC_ATTACH_RAW_TP: return "raw_tp";
+	case BC_ATTACH_TP_BTF: return "tp_btf";
+	case BC_ATTACH_UPROBE: return "uprobe";
+	case BC_ATTACH_URETPROBE: return "uretprobe";
+	case BC_ATTACH_UPROBE_MULTI: return "uprobe.multi";
+	case BC_ATTACH_URETPROBE_MULTI: return "uretprobe.multi";
+	case BC_ATTACH_OTHER: return "other";
+	}
+	return "none";
+}
+
+static int parse_cpu(const char **p, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (**p < '0' || **p > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(*p, &end, 10);
+	if (errno || v > 1u << 20)
+		return -EINVAL;
+	*out = (unsigned int)v;
+	*p = end;
+	return 0;
+}
+
+int bc_trig_parse_cpulist(const char *text, unsigned int *cpus, unsigned int max)
+{
+	const char *p = text;
+	unsigned int cnt = 0;
+
+	if (!p)
+		return -EINVAL;
+	while (*p && *p != '\n') {
+		unsigned int lo, hi;
+
+		if (parse_cpu(&p, &lo))
+			return -EINVAL;
+		hi = lo;
+		if (*p == '-') {
+			p++;
+			if (parse_cpu(&p, &hi) || hi < lo)
+				return -EINVAL;
+		}
+		for (unsigned int c = lo; c <= hi; c++) {
+			/* The kernel prints ranges ascending and disjoint. */
+			if (cnt && c <= cpus[cnt - 1])
+				return -EINVAL;
+			if (cnt == max)
+				return -E2BIG;
+			cpus[cnt++] = c;
+		}
+		if (*p == ',') {
+			p++;
+			if (!*p || *p == '\n')
+				return -EINVAL;
+		} else if (*p && *p != '\n') {
+			return -EINVAL;
+		}
+	}
+	return cnt ? (int)cnt : -EINVAL;
+}
+
+int bc_trig_file_offset(const char *maps, unsigned long addr, char *path, size_t path_len,
+			unsigned long *offset)
+{
+	const char *line = maps;
+
+	while (line && *line) {
+		const char *nl = strchr(line, '\n');
+		unsigned long start, end, off;
+		char perms[8];
+		int name_at = 0;
+
+		/* start-end perms offset dev inode   path */
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %n", &start, &end, perms, &off,
+			   &name_at) == 4 && name_at > 0 && addr >= start && addr < end) {
+			size_t line_len = nl ? (size_t)(nl - line) : strlen(line);
+			const char *name = line + name_at;
+			size_t len;
+
+			/* An anonymous mapping has no path: the %n then lies
+			 * beyond this line, scanf having skipped the newline. */
+			if ((size_t)name_at > line_len)
+				return -ENOENT;
+			len = line_len - (size_t)name_at;
+			if (len == 0 || name[0] != '/' || len >= path_len)
+				return -ENOENT;
+			memcpy(path, name, len);
+			path[len] = '\0';
+			*offset = addr - start + off;
+			return 0;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What each trigger benchmark needs and how it drives its trigger: one
+ * table, read by the plugin's callbacks and checked by the unit tests.
+ * Plain data, no libbpf: the unit tests compile this file on its own.
+ */
+#ifndef BENCHCORE_TRIGGER_SPEC_H
+#define BENCHCORE_TRIGGER_SPEC_H
+
+#include <benchcore/attach.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define BC_TRIG_BATCH_DEFAULT 100
+#define BC_TRIG_BATCH_MAX 1000
+
+/* What a producer does once per loop iteration (one "run"). */
+enum bc_trig_driver {
+	/* getpgid() counted in user space: no BPF at all. */
+	BC_TRIG_DRV_SYSCALL_COUNT = 1,
+	/* A call of the nop target counted in user space: no BPF at all. */
+	BC_TRIG_DRV_USER_COUNT,
+	/* BPF_PROG_TEST_RUN of a driver looping batch_iters times: the
+	 * self-counting one, the helper-calling one or the kfunc-calling
+	 * one (which fires bpf_test_run:bpf_trigger_tp). */
+	BC_TRIG_DRV_KERNEL_COUNT,
+	BC_TRIG_DRV_HELPER,
+	BC_TRIG_DRV_KFUNC,
+	/* A call of a user-space function carrying a uprobe. */
+	BC_TRIG_DRV_UPROBED_CALL,
+	/* BPF_PROG_TEST_RUN of the counting program: on the producer's CPU,
+	 * or with BPF_F_TEST_RUN_ON_CPU on the next CPU (an IPI). */
+	BC_TRIG_DRV_TESTRUN,
+	BC_TRIG_DRV_TESTRUN_ON_CPU,
+	/* sched_setaffinity() to the next CPU, then getpgid(). */
+	BC_TRIG_DRV_SYSCALL_ON_CPU,
+};
+
+/* The user-space function a uprobe benchmark probes. */
+enum bc_trig_target {
+	BC_TRIG_TARGET_NONE = 0,
+	BC_TRIG_TARGET_NOP,	/* first instruction: nop */
+	BC_TRIG_TARGET_PUSH,	/* first instruction: push */
+	BC_TRIG_TARGET_RET,	/* first instruction: ret */
+};
+
+struct bc_trig_spec {
+	const char *name;		/* "trig-tp", as in the plugin descriptor */
+	enum bc_trig_driver driver;
+	/* The attach type under test; 0 when nothing is attached (the
+	 * baselines and the test-run benchmarks run their program directly).
+	 * Never substituted: if the kernel refuses it, the benchmark is
+	 * unavailable. */
+	enum bc_attach_kind kind;
+	const char *prog;		/* BPF program under test, or NULL */
+	const char *driver_prog;	/* program BPF_PROG_TEST_RUN runs, or NULL */
+	const char *attach_point;	/* named in the report */
+	enum bc_trig_target target;	/* uprobe benchmarks only */
+	bool batched;			/* one run = --trig-batch-iters hits */
+	bool needs_bpf;			/* loads anything at all (root) */
+	bool needs_tracefs;		/* tp/... attach goes through tracefs */
+};
+
+extern const struct bc_trig_spec bc_trig_specs[];
+extern const size_t bc_trig_spec_cnt;
+
+/* NULL when no benchmark has that name. */
+const struct bc_trig_spec *bc_trig_spec_find(const char *name);
+
+/* Names an attach kind for people: "fentry", "kprobe.multi". */
+const char *bc_trig_kind_name(enum bc_attach_kind kind);
+
+/* Parses a kernel CPU list ("0-3,8,10-11", as in
+ * /sys/devices/system/cpu/online) into ascending cpus[]. Returns the
+ * number of CPUs, or -EINVAL for malformed text, -E2BIG when more than
+ * max CPUs are listed. */
+int bc_trig_parse_cpulist(const char *text, unsigned int *cpus, unsigned int max);
+
+/* Finds the mapping in a /proc/<pid>/maps text that holds addr and gives
+ * the file it maps and the file offset of addr: what a uprobe attaches
+ * to. Returns 0, or -ENOENT when no file-backed mapping holds addr. */
+int bc_trig_file_offset(const char *maps, unsigned long addr, char *path, size_t path_len,
+			unsigned long *offset);
+
+#endif /* BENCHCORE_TRIGGER_SPEC_H */
