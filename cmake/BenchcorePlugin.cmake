@@ -10,6 +10,12 @@
 # Builds <name>.so as a MODULE with hidden visibility, so that the only
 # symbol it exports is the `benchcore_plugin` descriptor, into
 # ${BENCHCORE_PLUGIN_OUTPUT_DIR}.
+#
+# The same file serves out-of-tree plugins (installed with the CMake
+# package): there benchcoreConfig.cmake sets BENCHCORE_LIBRARY_TARGET to the
+# imported benchcore::benchcore, and BENCHCORE_PLUGIN_INSTALL so that the
+# plugin is installed into ${BENCHCORE_PLUGIN_INSTALL_DIR}. In-tree plugins
+# are installed by BenchcoreInstall.cmake instead.
 function(benchcore_add_plugin)
 	cmake_parse_arguments(ARG "" "NAME" "SOURCES;LIBRARIES;BPF_SOURCES" ${ARGN})
 	if(NOT ARG_NAME OR NOT ARG_SOURCES)
@@ -26,8 +32,17 @@ function(benchcore_add_plugin)
 		OUTPUT_NAME "${ARG_NAME}"
 		C_VISIBILITY_PRESET hidden
 		LIBRARY_OUTPUT_DIRECTORY "${BENCHCORE_PLUGIN_OUTPUT_DIR}")
-	target_link_libraries(${target} PRIVATE libbenchcore ${ARG_LIBRARIES})
+	if(BENCHCORE_LIBRARY_TARGET)
+		target_link_libraries(${target} PRIVATE ${BENCHCORE_LIBRARY_TARGET} ${ARG_LIBRARIES})
+	else()
+		target_link_libraries(${target} PRIVATE libbenchcore ${ARG_LIBRARIES})
+	endif()
 	target_link_options(${target} PRIVATE "-Wl,--no-undefined")
+	if(BENCHCORE_PLUGIN_INSTALL)
+		# <libdir>/benchcore/plugins -> <libdir>, where libbenchcore is.
+		set_target_properties(${target} PROPERTIES INSTALL_RPATH "$ORIGIN/../..")
+		install(TARGETS ${target} LIBRARY DESTINATION "${BENCHCORE_PLUGIN_INSTALL_DIR}")
+	endif()
 	foreach(bpf_src IN LISTS ARG_BPF_SOURCES)
 		get_filename_component(bpf_stem "${bpf_src}" NAME)
 		string(REGEX REPLACE "\\..*$" "" bpf_stem "${bpf_stem}")

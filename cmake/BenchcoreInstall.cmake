@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# Install rules: the CLI, libbenchcore (soname = ABI major), the public and
+# BPF-side headers, the in-tree plugins, the CMake package and benchcore.pc.
+#
+# Everything installed is relocatable: binaries find libbenchcore through
+# $ORIGIN-relative RPATHs, the CMake package computes its paths from its own
+# location, benchcore.pc from ${pcfiledir}, and the loader finds the plugin
+# directory from the executable's own path. So `cmake --install --prefix X`
+# and moving the installed tree afterwards both keep working.
+include_guard(GLOBAL)
+include(CMakePackageConfigHelpers)
+
+set(BENCHCORE_CMAKE_INSTALL_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/benchcore")
+set(BENCHCORE_BPF_HEADER_INSTALL_DIR "${CMAKE_INSTALL_INCLUDEDIR}/benchcore/bpf")
+
+file(STRINGS "${PROJECT_SOURCE_DIR}/include/benchcore/benchcore.h" _bc_abi_minor
+     REGEX "^#define BC_ABI_MINOR")
+string(REGEX REPLACE ".*BC_ABI_MINOR ([0-9]+).*" "\\1" BENCHCORE_ABI_MINOR "${_bc_abi_minor}")
+
+# "$ORIGIN/<path from dir to libdir>", for binaries installed into dir.
+function(_bc_origin_rpath out dir)
+	if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+		# An absolute libdir cannot move with the tree anyway.
+		set(${out} "${CMAKE_INSTALL_LIBDIR}" PARENT_SCOPE)
+		return()
+	endif()
+	file(RELATIVE_PATH rel "/prefix/${dir}" "/prefix/${CMAKE_INSTALL_LIBDIR}")
+	if(rel STREQUAL "")
+		set(${out} "$ORIGIN" PARENT_SCOPE)
+	else()
+		set(${out} "$ORIGIN/${rel}" PARENT_SCOPE)
+	endif()
+endfunction()
+
+# ------------------------------------------------------- CLI and library
+_bc_origin_rpath(_bc_bin_rpath "${CMAKE_INSTALL_BINDIR}")
+set_target_properties(benchcore PROPERTIES
+	INSTALL_RPATH "${_bc_bin_rpath}"
+	EXPORT_NAME cli)
+set_target_properties(libbenchcore PROPERTIES EXPORT_NAME benchcore)
+
+install(TARGETS benchcore libbenchcore EXPORT benchcoreTargets
+	RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
+	LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}"
+	INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/benchcore"
+	DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
+	FILES_MATCHING PATTERN "*.h")
+
+# Shared BPF-side headers, so that an out-of-tree .bpf.c can include what
+# the in-tree ones do. vmlinux.h is machine-specific and generated on the
+# plugin author's machine instead.
+if(DEFINED BENCHCORE_BPF_INCLUDE_DIR AND IS_DIRECTORY "${BENCHCORE_BPF_INCLUDE_DIR}")
+	set(_bc_bpf_headers "${BENCHCORE_BPF_INCLUDE_DIR}")
+else()
+	set(_bc_bpf_headers "${PROJECT_SOURCE_DIR}/bpf")
+endif()
+install(DIRECTORY "${_bc_bpf_headers}/"
+	DESTINATION "${BENCHCORE_BPF_HEADER_INSTALL_DIR}"
+	FILES_MATCHING PATTERN "*.h"
+	PATTERN "vmlinux.h" EXCLUDE
+	PATTERN "*.skel.h" EXCLUDE)
+
+# ------------------------------------------------------- in-tree plugins
+# Every MODULE target named benchcore_plugin_<name> under plugins/, found by
+# walking the directories, so a new plugin is installed without an edit here.
+function(_bc_collect_plugins dir out)
+	get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+	get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+	set(found "")
+	foreach(t IN LISTS targets)
+		if(t MATCHES "^benchcore_plugin_")
+			list(APPEND found ${t})
+		endif()
+	endforeach()
+	foreach(d IN LISTS subdirs)
+		_bc_collect_plugins("${d}" sub)
+		list(APPEND found ${sub})
+	endforeach()
+	set(${out} "${found}" PARENT_SCOPE)
+endfunction()
+
+_bc_collect_plugins("${PROJECT_SOURCE_DIR}/plugins" _bc_plugins)
+foreach(t IN LISTS _bc_plugins)
+	# <libdir>/benchcore/plugins -> <libdir>
+	set_target_properties(${t} PROPERTIES INSTALL_RPATH "$ORIGIN/../..")
+	install(TARGETS ${t} LIBRARY DESTINATION "${BENCHCORE_PLUGIN_INSTALL_DIR}")
+endforeach()
+
+# ------------------------------------------------------- CMake package
+install(EXPORT benchcoreTargets
+	NAMESPACE benchcore::
+	DESTINATION "${BENCHCORE_CMAKE_INSTALL_DIR}")
+
+configure_package_config_file(
+	"${CMAKE_CURRENT_LIST_DIR}/benchcoreConfig.cmake.in"
+	"${PROJECT_BINARY_DIR}/cmake/benchcoreConfig.cmake"
+	INSTALL_DESTINATION "${BENCHCORE_CMAKE_INSTALL_DIR}"
+	PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_INCLUDEDIR
+		  BENCHCORE_BPF_HEADER_INSTALL_DIR BENCHCORE_PLUGIN_INSTALL_DIR)
+
+# 0.x releases may break the CMake API between minors; the plugin ABI has
+# its own version, checked by the loader at run time.
+write_basic_package_version_file(
+	"${PROJECT_BINARY_DIR}/cmake/benchcoreConfigVersion.cmake"
+	VERSION "${PROJECT_VERSION}"
+	COMPATIBILITY SameMinorVersion)
+
+# The same files the in-tree plugins are built with.
+set(_bc_cmake_files
+	"${PROJECT_BINARY_DIR}/cmake/benchcoreConfig.cmake"
+	"${PROJECT_BINARY_DIR}/cmake/benchcoreConfigVersion.cmake"
+	"${CMAKE_CURRENT_LIST_DIR}/BenchcorePlugin.cmake")
+if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/BenchcoreBpf.cmake")
+	list(APPEND _bc_cmake_files "${CMAKE_CURRENT_LIST_DIR}/BenchcoreBpf.cmake")
+endif()
+install(FILES ${_bc_cmake_files} DESTINATION "${BENCHCORE_CMAKE_INSTALL_DIR}")
+
+# ------------------------------------------------------- pkg-config
+set(_bc_pc_dir "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+if(IS_ABSOLUTE "${_bc_pc_dir}")
+	set(BENCHCORE_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+else()
+	file(RELATIVE_PATH _bc_pc_up "/prefix/${_bc_pc_dir}" "/prefix")
+	set(BENCHCORE_PC_PREFIX "\${pcfiledir}/${_bc_pc_up}")
+endif()
+foreach(_bc_dir LIBDIR INCLUDEDIR)
+	if(IS_ABSOLUTE "${CMAKE_INSTALL_${_bc_dir}}")
+		set(BENCHCORE_PC_${_bc_dir} "${CMAKE_INSTALL_${_bc_dir}}")
+	else()
+		set(BENCHCORE_PC_${_bc_dir} "\${prefix}/${CMAKE_INSTALL_${_bc_dir}}")
+	endif()
+endforeach()
+configure_file("${CMAKE_CURRENT_LIST_DIR}/benchcore.pc.in"
+	"${PROJECT_BINARY_DIR}/benchcore.pc" @ONLY)
+install(FILES "${PROJECT_BINARY_DIR}/benchcore.pc" DESTINATION "${_bc_pc_dir}")
+
+# ------------------------------------------------------- docs and example
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/examples/hello-plugin"
+	DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples")
+foreach(_bc_doc writing-plugins.md plugin-abi.md)
+	if(EXISTS "${PROJECT_SOURCE_DIR}/docs/${_bc_doc}")
+		install(FILES "${PROJECT_SOURCE_DIR}/docs/${_bc_doc}"
+			DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+	endif()
+endforeach()

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The SDK as a plugin author meets it: install benchcore to a fresh
+ * prefix, build the example plugin from the installed copy of its sources
+ * against that prefix alone, run it through the installed benchcore (with
+ * --plugin-dir, then from the default plugin directory), and move the whole
+ * tree to check that nothing in it remembers where it was installed.
+ *
+ * The tests run in order and build on each other's results; each asserts
+ * its own step, so a failure names the step that broke.
+ */
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "sdk_util.h"
+
+#define SDK_XSTR(x) #x
+#define SDK_STR(x) SDK_XSTR(x)
+
+static char work[1024];		/* everything this test makes */
+static char prefix[PATH_MAX];	/* where benchcore is installed */
+static char moved[PATH_MAX];	/* where the installed tree is moved to */
+static char hello_src[PATH_MAX];
+static char hello_build[PATH_MAX];
+
+#define RUN(res, ...)                                                    \
+	do {                                                             \
+		assert_int_equal(sdk_run((res), work, __VA_ARGS__), 0);  \
+	} while (0)
+
+/* Fails the test with the command's output when its status is not `want`. */
+static void expect_status(const struct sdk_out *res, int want)
+{
+	if (res->status != want) {
+		sdk_out_dump(res);
+		fail_msg("exit status %d, expected %d", res->status, want);
+	}
+}
+
+static void expect_contains(const struct sdk_out *res, const char *text, const char *needle)
+{
+	if (!strstr(text, needle)) {
+		sdk_out_dump(res);
+		fail_msg("output lacks '%s'", needle);
+	}
+}
+
+/* Runs BENCH for one second through the benchcore installed in `root` and
+ * returns the summary's mean hits rate. */
+static double run_hits(const char *root, const char *extra, const char *bench)
+{
+	struct sdk_out res;
+	double hits;
+
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' %s run %s -w0 -d1 --format json", root,
+	    extra, bench);
+	expect_status(&res, 0);
+	hits = sdk_json_summary_mean(res.out, "hits");
+	if (hits <= 0) {
+		sdk_out_dump(&res);
+		fail_msg("%s: summary hits mean %g, expected > 0", bench, hits);
+	}
+	sdk_out_free(&res);
+	return hits;
+}
+
+static void expect_file(const char *root, const char *rel)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (!sdk_exists(path))
+		fail_msg("%s is missing", path);
+}
+
+static int group_setup(void **state)
+{
+	struct sdk_out res;
+
+	(void)state;
+	/* The test must see only what it installs. */
+	unsetenv("BENCHCORE_PLUGIN_PATH");
+	unsetenv("CMAKE_PREFIX_PATH");
+	unsetenv("PKG_CONFIG_PATH");
+
+	snprintf(work, sizeof(work), "%s/tests/sdk-work", BC_TEST_BUILD_DIR);
+	snprintf(prefix, sizeof(prefix), "%s/prefix", work);
+	snprintf(moved, sizeof(moved), "%s/moved/tree", work);
+	snprintf(hello_src, sizeof(hello_src), "%s/hello-src", work);
+	snprintf(hello_build, sizeof(hello_build), "%s/hello-build", work);
+	if (sdk_rm_rf(work) || mkdir(work, 0755) || chdir(work)) {
+		fprintf(stderr, "cannot make %s\n", work);
+		return -1;
+	}
+	if (sdk_run(&res, work, "'%s' --install '%s' --prefix '%s'", BC_SDK_CMAKE,
+		    BC_TEST_BUILD_DIR, prefix))
+		return -1;
+	if (res.status != 0) {
+		sdk_out_dump(&res);
+		sdk_out_free(&res);
+		return -1;
+	}
+	sdk_out_free(&res);
+	return 0;
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	if (!getenv("BC_SDK_KEEP"))
+		sdk_rm_rf(work);
+	return 0;
+}
+
+static void test_installed_layout(void **state)
+{
+	struct sdk_out res;
+	char lib[PATH_MAX + 64];
+
+	(void)state;
+	expect_file(prefix, BC_SDK_BINDIR "/benchcore");
+	expect_file(prefix, BC_SDK_LIBDIR "/libbenchcore.so");
+	expect_file(prefix, BC_SDK_INCLUDEDIR "/benchcore/benchcore.h");
+	expect_file(prefix, BC_SDK_INCLUDEDIR "/benchcore/attach.h");
+	expect_file(prefix, BC_SDK_INCLUDEDIR "/benchcore/bpf/benchcore.bpf.h");
+	expect_file(prefix, BC_SDK_LIBDIR "/benchcore/plugins/count.so");
+	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/benchcoreConfig.cmake");
+	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/benchcoreConfigVersion.cmake");
+	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/benchcoreTargets.cmake");
+	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/BenchcorePlugin.cmake");
+	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/BenchcoreBpf.cmake");
+	expect_file(prefix, BC_SDK_LIBDIR "/pkgconfig/benchcore.pc");
+	expect_file(prefix, BC_SDK_DOCDIR "/examples/hello-plugin/CMakeLists.txt");
+
+	/* The soname follows the ABI major: a core that breaks plugins is a
+	 * different library file. */
+	snprintf(lib, sizeof(lib), "%s/%s/libbenchcore.so", prefix, BC_SDK_LIBDIR);
+	RUN(&res, "readelf -d '%s'", lib);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "[libbenchcore.so." SDK_STR(BC_SDK_ABI_MAJOR) "]");
+	sdk_out_free(&res);
+
+	/* Relocatable: the binaries find libbenchcore relative to themselves. */
+	RUN(&res, "readelf -d '%s/" BC_SDK_BINDIR "/benchcore' '%s/" BC_SDK_LIBDIR
+	    "/benchcore/plugins/count.so'", prefix, prefix);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "[$ORIGIN/../" BC_SDK_LIBDIR "]");
+	expect_contains(&res, res.out, "[$ORIGIN/../..]");
+	sdk_out_free(&res);
+}
+
+static void test_example_builds_against_prefix_alone(void **state)
+{
+	struct sdk_out res;
+
+	(void)state;
+	/* The installed copy of the example, so that no path into benchcore's
+	 * source tree is anywhere in the build. */
+	RUN(&res, "cp -R '%s/" BC_SDK_DOCDIR "/examples/hello-plugin' '%s'", prefix, hello_src);
+	expect_status(&res, 0);
+	sdk_out_free(&res);
+
+	RUN(&res, "'%s' -S '%s' -B '%s' -DCMAKE_PREFIX_PATH='%s' -DCMAKE_C_COMPILER='%s'",
+	    BC_SDK_CMAKE, hello_src, hello_build, prefix, BC_SDK_C_COMPILER);
+	expect_status(&res, 0);
+	sdk_out_free(&res);
+
+	RUN(&res, "'%s' --build '%s'", BC_SDK_CMAKE, hello_build);
+	expect_status(&res, 0);
+	sdk_out_free(&res);
+	expect_file(hello_build, "plugins/hello.so");
+
+	/* Hidden visibility: the descriptor is the only symbol it exports
+	 * (the linker's _init/_fini aside). */
+	RUN(&res, "nm -D --defined-only '%s/plugins/hello.so' | awk '{print $3}' | "
+	    "grep -v -x -e _init -e _fini", hello_build);
+	expect_status(&res, 0);
+	if (strcmp(res.out, "benchcore_plugin\n") != 0) {
+		sdk_out_dump(&res);
+		fail_msg("hello.so exports more than benchcore_plugin");
+	}
+	sdk_out_free(&res);
+}
+
+static void test_run_with_plugin_dir(void **state)
+{
+	char extra[PATH_MAX + 32];
+	struct sdk_out res;
+
+	(void)state;
+	snprintf(extra, sizeof(extra), "--plugin-dir '%s/plugins'", hello_build);
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' %s list", prefix, extra);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "hello:hello-tp");
+	sdk_out_free(&res);
+
+	run_hits(prefix, extra, "hello:hello-tp");
+}
+
+static void test_pkg_config(void **state)
+{
+	char want[PATH_MAX * 2], got[PATH_MAX], *nl;
+	struct sdk_out res;
+
+	(void)state;
+	RUN(&res, "PKG_CONFIG_PATH='%s/" BC_SDK_LIBDIR "/pkgconfig' pkg-config "
+	    "--variable=plugindir benchcore", prefix);
+	expect_status(&res, 0);
+	nl = strchr(res.out, '\n');
+	if (nl)
+		*nl = '\0';
+	snprintf(want, sizeof(want), "%s/" BC_SDK_LIBDIR "/benchcore/plugins", prefix);
+	if (!realpath(res.out, got) || strcmp(got, want) != 0) {
+		sdk_out_dump(&res);
+		fail_msg("plugindir '%s', expected '%s'", res.out, want);
+	}
+	sdk_out_free(&res);
+
+	/* A plugin built with nothing but pkg-config's flags loads too. */
+	RUN(&res, "mkdir -p pc-plugins && export PKG_CONFIG_PATH='%s/" BC_SDK_LIBDIR "/pkgconfig' && "
+	    "'%s' -shared -fPIC -fvisibility=hidden -DABI_FIXTURE_NAME='\"pcplug\"' "
+	    "$(pkg-config --cflags benchcore) '%s/tests/sdk/abi_plugin.c' "
+	    "-o pc-plugins/pcplug.so -Wl,--no-undefined $(pkg-config --libs benchcore)",
+	    prefix, BC_SDK_C_COMPILER, BC_TEST_SOURCE_DIR);
+	expect_status(&res, 0);
+	sdk_out_free(&res);
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' --plugin-dir pc-plugins list", prefix);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "pcplug:spin");
+	sdk_out_free(&res);
+}
+
+static void test_install_into_default_dir(void **state)
+{
+	struct sdk_out res;
+
+	(void)state;
+	RUN(&res, "'%s' --install '%s'", BC_SDK_CMAKE, hello_build);
+	expect_status(&res, 0);
+	sdk_out_free(&res);
+	expect_file(prefix, BC_SDK_LIBDIR "/benchcore/plugins/hello.so");
+
+	/* No flags: the installed benchcore finds its own plugins and the
+	 * one installed next to them. */
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' list", prefix);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "hello:hello-tp");
+	expect_contains(&res, res.out, "count:count-local");
+	sdk_out_free(&res);
+
+	run_hits(prefix, "", "hello:hello-tp");
+}
+
+static void test_relocated_tree(void **state)
+{
+	char parent[PATH_MAX + 16], want[PATH_MAX * 2];
+	struct sdk_out res;
+
+	(void)state;
+	snprintf(parent, sizeof(parent), "%s/moved", work);
+	assert_int_equal(mkdir(parent, 0755), 0);
+	assert_int_equal(rename(prefix, moved), 0);
+
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' list", moved);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "hello:hello-tp");
+	expect_contains(&res, res.out, "count:count-local");
+	sdk_out_free(&res);
+
+	run_hits(moved, "", "count:count-local");
+	run_hits(moved, "", "hello:hello-tp");
+
+	/* The package files follow the tree as well. */
+	RUN(&res, "PKG_CONFIG_PATH='%s/" BC_SDK_LIBDIR "/pkgconfig' pkg-config "
+	    "--variable=plugindir benchcore", moved);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "moved/tree/");
+	sdk_out_free(&res);
+
+	RUN(&res, "'%s' -S '%s' -B '%s-moved' -DCMAKE_PREFIX_PATH='%s' -DCMAKE_C_COMPILER='%s' && "
+	    "grep '^BENCHCORE_PLUGIN_INSTALL_DIR:' '%s-moved/CMakeCache.txt'",
+	    BC_SDK_CMAKE, hello_src, hello_build, moved, BC_SDK_C_COMPILER, hello_build);
+	expect_status(&res, 0);
+	snprintf(want, sizeof(want), "=%s/" BC_SDK_LIBDIR "/benchcore/plugins\n", moved);
+	expect_contains(&res, res.out, want);
+	sdk_out_free(&res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_installed_layout),
+		cmocka_unit_test(test_example_builds_against_prefix_alone),
+		cmocka_unit_test(test_run_with_plugin_dir),
+		cmocka_unit_test(test_pkg_config),
+		cmocka_unit_test(test_install_into_default_dir),
+		cmocka_unit_test(test_relocated_tree),
+	};
+
+	if (!BC_SDK_BPF) {
+		printf("skipped: BPF support is off in this build (BENCHCORE_BPF=OFF), "
+		       "and the example plugin has a BPF program\n");
+		return 77;
+	}
+	sdk_require_root("running the example plugin");
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
