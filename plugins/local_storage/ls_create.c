@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * local-storage-create: how fast local storage is created and destroyed.
+ *
+ * Each producer creates --batch-size threads (task storage) or sockets
+ * (socket storage) and then ends them all; a BPF program gives every new
+ * thread or socket of this process one storage element, which the kernel
+ * frees when its owner goes. BPF also counts the kmalloc() calls made while
+ * an element is being created.
+ *
+ * The default is task storage, unlike the kernel runner's socket: socket
+ * storage is created from an LSM hook, which kernels without BPF
+ * trampolines (fentry/lsm refused) cannot attach; task storage works there.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include <bpf/libbpf.h>
+
+#include <benchcore/attach.h>
+
+#include "ls_internal.h"
+#include "ls_create.skel.h"
+
+enum ls_storage_type {
+	LS_STORAGE_TASK,
+	LS_STORAGE_SOCKET,
+};
+
+struct ls_create_state {
+	enum ls_storage_type type;
+	unsigned long batch;
+	struct ls_create *skel;
+	struct bpf_link *create_link;
+	struct bpf_link *kmalloc_link;
+	/* Thread or socket creations that failed in user space, per producer. */
+	struct bc_line_counter *owner_errs;
+	unsigned int producer_cnt;
+};
+
+static const struct bc_attach_point ls_task_point = {
+	.sz = sizeof(struct bc_attach_point), .name = "tp_btf/sched_process_fork",
+	.kind = BC_ATTACH_TP_BTF, .prog_name = "ls_task_create",
+};
+
+static const struct bc_attach_point ls_sk_point = {
+	.sz = sizeof(struct bc_attach_point), .name = "lsm.s/socket_post_create",
+	.kind = BC_ATTACH_LSM, .prog_name = "ls_sk_create",
+};
+
+/* Returns -1 for a value validate() must refuse. */
+static int ls_storage_type_of(const char *text)
+{
+	if (!text || !strcmp(text, "task"))
+		return LS_STORAGE_TASK;
+	if (!strcmp(text, "socket"))
+		return LS_STORAGE_SOCKET;
+	return -1;
+}
+
+static int ls_create_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+{
+	struct ls_create_state *st = cookie;
+	struct bpf_program *target;
+	struct ls_create *skel;
+	int err;
+
+	(void)ctx;
+	skel = ls_create__open();
+	if (!skel)
+		return -errno;
+	/* The candidate and the kmalloc counter; not the other storage's
+	 * program, which this kernel may refuse. */
+	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
+	if (!err)
+		err = bpf_program__set_autoload(skel->progs.ls_kmalloc, true);
+	if (err)
+		goto err_out;
+	target = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
+	skel->rodata->bc_tgid = getpid();
+	err = ls_create__load(skel);
+	if (err)
+		goto err_out;
+	st->create_link = bpf_program__attach(target);
+	if (!st->create_link) {
+		err = -errno;
+		goto err_out;
+	}
+	st->kmalloc_link = bpf_program__attach(skel->progs.ls_kmalloc);
+	if (!st->kmalloc_link) {
+		err = -errno;
+		goto err_out;
+	}
+	st->skel = skel;
+	return 0;
+
+err_out:
+	bpf_link__destroy(st->create_link);
+	st->create_link = NULL;
+	ls_create__destroy(skel);
+	return err;
+}
+
+static void ls_create_detach(struct ls_create_state *st)
+{
+	bpf_link__destroy(st->kmalloc_link);
+	st->kmalloc_link = NULL;
+	bpf_link__destroy(st->create_link);
+	st->create_link = NULL;
+	ls_create__destroy(st->skel);
+	st->skel = NULL;
+}
+
+static int ls_create_attach(struct bc_ctx *ctx, struct ls_create_state *st)
+{
+	const struct bc_attach_point *pt = st->type == LS_STORAGE_SOCKET ? &ls_sk_point : &ls_task_point;
+	int idx;
+
+	idx = bc_attach_first(ctx, pt, 1, ls_create_try, st);
+	return idx < 0 ? idx : 0;
+}
+
+static int ls_create_probe(struct bc_ctx *ctx)
+{
+	struct ls_create_state st = { 0 };
+	int type = ls_storage_type_of(ls_opts.storage_type);
+	int err;
+
+	/* A bad --storage-type is validate()'s to report, as a usage error. */
+	if (type < 0)
+		return 0;
+	st.type = type;
+	err = ls_create_attach(ctx, &st);
+	if (err)
+		return err;
+	ls_create_detach(&st);
+	return 0;
+}
+
+static int ls_create_validate(struct bc_ctx *ctx)
+{
+	unsigned long batch = LS_DEF_BATCH_SIZE;
+
+	if (ls_storage_type_of(ls_opts.storage_type) < 0)
+		return bc_usage_error(ctx, "--storage-type '%s': expected 'task' or 'socket'",
+				      ls_opts.storage_type);
+	return ls_parse_uint_opt(ctx, "batch-size", ls_opts.batch_size, 1, LS_MAX_BATCH_SIZE,
+				 &batch);
+}
+
+static int ls_create_setup(struct bc_ctx *ctx)
+{
+	struct ls_create_state *st;
+	int err;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
+	bc_ctx_set_data(ctx, st);
+	st->type = ls_storage_type_of(ls_opts.storage_type);
+	st->batch = LS_DEF_BATCH_SIZE;
+	err = ls_parse_uint_opt(ctx, "batch-size", ls_opts.batch_size, 1, LS_MAX_BATCH_SIZE,
+				&st->batch);
+	if (err)
+		return err;
+	st->producer_cnt = bc_ctx_producer_cnt(ctx);
+	st->owner_errs = bc_line_counters_alloc(st->producer_cnt);
+	if (!st->owner_errs)
+		return bc_error(ctx, -ENOMEM, "allocating %u error counters", st->producer_cnt);
+	return ls_create_attach(ctx, st);
+}
+
+static void *ls_thread_exits(void *arg)
+{
+	return arg;
+}
+
+static int ls_task_producer(struct ls_create_state *st, struct bc_ctx *ctx, struct bc_thread *t)
+{
+	uint64_t *errs = &st->owner_errs[t->idx].value;
+	pthread_t *thr;
+	int *ok;
+	unsigned long i;
+
+	thr = calloc(st->batch, sizeof(*thr));
+	ok = calloc(st->batch, sizeof(*ok));
+	if (!thr || !ok) {
+		free(thr);
+		free(ok);
+		return bc_error(ctx, -ENOMEM, "allocating a batch of %lu threads", st->batch);
+	}
+	while (!bc_thread_should_stop(t)) {
+		for (i = 0; i < st->batch; i++) {
+			ok[i] = pthread_create(&thr[i], NULL, ls_thread_exits, NULL) == 0;
+			if (!ok[i])
+				__atomic_fetch_add(errs, 1, __ATOMIC_RELAXED);
+		}
+		for (i = 0; i < st->batch; i++)
+			if (ok[i])
+				pthread_join(thr[i], NULL);
+	}
+	free(thr);
+	free(ok);
+	return 0;
+}
+
+static int ls_socket_producer(struct ls_create_state *st, struct bc_ctx *ctx, struct bc_thread *t)
+{
+	uint64_t *errs = &st->owner_errs[t->idx].value;
+	unsigned long i;
+	int *fds;
+
+	fds = calloc(st->batch, sizeof(*fds));
+	if (!fds)
+		return bc_error(ctx, -ENOMEM, "allocating a batch of %lu sockets", st->batch);
+	while (!bc_thread_should_stop(t)) {
+		for (i = 0; i < st->batch; i++) {
+			fds[i] = socket(AF_INET6, SOCK_DGRAM, 0);
+			if (fds[i] < 0)
+				__atomic_fetch_add(errs, 1, __ATOMIC_RELAXED);
+		}
+		for (i = 0; i < st->batch; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+	}
+	free(fds);
+	return 0;
+}
+
+static int ls_create_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct ls_create_state *st = bc_ctx_data(ctx);
+
+	if (st->type == LS_STORAGE_SOCKET)
+		return ls_socket_producer(st, ctx, t);
+	return ls_task_producer(st, ctx, t);
+}
+
+static int ls_create_measure(struct bc_ctx *ctx, double *values)
+{
+	struct ls_create_state *st = bc_ctx_data(ctx);
+	uint64_t owner = 0;
+	unsigned int i;
+
+	for (i = 0; i < st->producer_cnt; i++)
+		owner += __atomic_load_n(&st->owner_errs[i].value, __ATOMIC_RELAXED);
+	values[0] = (double)__atomic_load_n(&st->skel->bss->creates, __ATOMIC_RELAXED);
+	values[1] = (double)__atomic_load_n(&st->skel->bss->kmallocs, __ATOMIC_RELAXED);
+	values[2] = (double)(owner + __atomic_load_n(&st->skel->bss->create_errs, __ATOMIC_RELAXED));
+	return 0;
+}
+
+static void ls_create_teardown(struct bc_ctx *ctx)
+{
+	struct ls_create_state *st = bc_ctx_data(ctx);
+
+	if (!st)
+		return;
+	ls_create_detach(st);
+	free(st->owner_errs);
+	free(st);
+	bc_ctx_set_data(ctx, NULL);
+}
+
+/* The kernel runner's shape: thousands of creations per second, per
+ * producer, and allocations per creation. */
+static int ls_create_format_iter(struct bc_ctx *ctx, const double *rates, char *buf, size_t len)
+{
+	unsigned int prods = bc_ctx_producer_cnt(ctx);
+
+	snprintf(buf, len, "creates %8.3lfk/s (%7.3lfk/prod), %3.2lf kmallocs/create%s",
+		 rates[0] / 1e3, rates[0] / 1e3 / (prods ? prods : 1),
+		 rates[0] > 0 ? rates[1] / rates[0] : 0.0,
+		 rates[2] > 0 ? ", creation errors" : "");
+	return 0;
+}
+
+static int ls_create_format_summary(struct bc_ctx *ctx, const double *means, const double *stddevs,
+				    char *buf, size_t len)
+{
+	unsigned int prods = bc_ctx_producer_cnt(ctx);
+
+	snprintf(buf, len, "creates %8.3lf \u00b1 %5.3lfk/s (%7.3lfk/prod), %4.2lf kmallocs/create, %.0lf errors/s",
+		 means[0] / 1e3, stddevs[0] / 1e3, means[0] / 1e3 / (prods ? prods : 1),
+		 means[0] > 0 ? means[1] / means[0] : 0.0, means[2]);
+	return 0;
+}
+
+static const struct bc_metric_desc ls_create_metrics[] = {
+	BC_METRIC("creates", "ops", BC_METRIC_COUNTER),
+	BC_METRIC("kmallocs", "calls", BC_METRIC_COUNTER),
+	BC_METRIC("create_errs", "errors", BC_METRIC_COUNTER),
+};
+
+const struct bc_bench_desc ls_bench_create = {
+	.sz = sizeof(struct bc_bench_desc),
+	.name = "local-storage-create",
+	.description = "creation and destruction rate of task (or socket) local storage, kmallocs per creation",
+	.producers = { .min = 1, .max = 0, .def = 1 },
+	.consumers = { .min = 0, .max = 0, .def = 0 },
+	.metrics = ls_create_metrics,
+	.metric_cnt = sizeof(ls_create_metrics) / sizeof(ls_create_metrics[0]),
+	.layout = BC_LAYOUT_CUSTOM,
+	.probe = ls_create_probe,
+	.validate = ls_create_validate,
+	.setup = ls_create_setup,
+	.producer = ls_create_producer,
+	.measure = ls_create_measure,
+	.teardown = ls_create_teardown,
+	.format_iter = ls_create_format_iter,
+	.format_summary = ls_create_format_summary,
+};

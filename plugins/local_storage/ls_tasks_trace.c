@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * local-storage-tasks-trace: RCU Tasks Trace grace periods while task
+ * local storage churns among many tasks.
+ *
+ * --nr_procs sleeper processes wake at random and call getpgid(); so does
+ * the producer, in a loop. Each call creates and deletes a task-storage
+ * element, and each deletion queues an RCU Tasks Trace callback, whose
+ * grace periods must then scan every task. Measured: the grace-period
+ * latency (BPF timestamps at the kthread's pre-GP and post-GP steps) and
+ * the rcu_tasks_trace kthread's system time per grace period.
+ *
+ * The two timestamps need fentry on rcu_tasks_trace_pregp_step and
+ * rcu_tasks_trace_postgp: no tracepoint marks RCU Tasks Trace grace periods
+ * (rcu:rcu_grace_period covers the tree RCU flavours, and only with
+ * CONFIG_RCU_TRACE). Where fentry is refused the benchmark is unavailable.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <bpf/libbpf.h>
+
+#include <benchcore/attach.h>
+
+#include "ls_internal.h"
+#include "ls_tasks_trace.skel.h"
+
+struct ls_tt_state {
+	struct ls_tasks_trace *skel;
+	struct bpf_link *links[3];	/* churn, GP start, GP end */
+	int last_err;			/* the kernel's answer to the last try */
+	bool gp_only;			/* probing: load the GP programs alone */
+	pid_t *children;
+	unsigned long child_cnt;
+	unsigned long kthread_pid;	/* 0: not found, stime reported as 0 */
+	unsigned long long stime0;
+};
+
+static const struct bc_attach_point ls_tt_gp_point = {
+	.sz = sizeof(struct bc_attach_point),
+	.name = "fentry/rcu_tasks_trace_pregp_step+rcu_tasks_trace_postgp",
+	.kind = BC_ATTACH_FENTRY, .prog_name = NULL,
+};
+
+static const struct bc_attach_point ls_tt_churn_points[] = {
+	{ .sz = sizeof(struct bc_attach_point), .name = "fentry/getpgid",
+	  .kind = BC_ATTACH_FENTRY, .prog_name = "ls_churn_fentry" },
+	{ .sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getpgid",
+	  .kind = BC_ATTACH_TP, .prog_name = "ls_churn_tp" },
+	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/sys_enter",
+	  .kind = BC_ATTACH_RAW_TP, .prog_name = "ls_churn_raw_tp" },
+};
+
+static void ls_tt_detach(struct ls_tt_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(st->links) / sizeof(st->links[0]); i++) {
+		bpf_link__destroy(st->links[i]);
+		st->links[i] = NULL;
+	}
+	ls_tasks_trace__destroy(st->skel);
+	st->skel = NULL;
+}
+
+/* Loads the GP programs and, unless probing, the churn program `pt` names;
+ * attaches them all, or leaves nothing behind. */
+static int ls_tt_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+{
+	struct ls_tt_state *st = cookie;
+	struct bpf_program *prog, *churn = NULL;
+	int err;
+
+	(void)ctx;
+	st->skel = ls_tasks_trace__open();
+	if (!st->skel)
+		return st->last_err = -errno;
+	bpf_object__for_each_program(prog, st->skel->obj) {
+		bool on = !st->gp_only && pt->prog_name &&
+			  !strcmp(bpf_program__name(prog), pt->prog_name);
+
+		if (on)
+			churn = prog;
+		bpf_program__set_autoload(prog, on || prog == st->skel->progs.ls_gp_start ||
+						prog == st->skel->progs.ls_gp_end);
+	}
+	st->skel->rodata->bc_tgid = getpid();
+	st->skel->rodata->getpgid_nr = SYS_getpgid;
+	err = ls_tasks_trace__load(st->skel);
+	if (err)
+		goto err_out;
+	st->links[1] = bpf_program__attach(st->skel->progs.ls_gp_start);
+	if (!st->links[1])
+		goto err_errno;
+	st->links[2] = bpf_program__attach(st->skel->progs.ls_gp_end);
+	if (!st->links[2])
+		goto err_errno;
+	if (churn) {
+		st->links[0] = bpf_program__attach(churn);
+		if (!st->links[0])
+			goto err_errno;
+	}
+	return 0;
+
+err_errno:
+	err = -errno;
+err_out:
+	ls_tt_detach(st);
+	return st->last_err = err;
+}
+
+static int ls_tt_unavailable(struct bc_ctx *ctx, int err)
+{
+	return bc_unavailable(ctx, "RCU Tasks Trace grace periods are timed with fentry on rcu_tasks_trace_pregp_step and rcu_tasks_trace_postgp, which this kernel refused (%s%s); no tracepoint marks those grace periods, so there is no equivalent attach point",
+			      ls_strerror(err),
+			      err == -EPERM ? ": BPF trampolines unavailable" : "");
+}
+
+static int ls_tt_probe(struct bc_ctx *ctx)
+{
+	struct ls_tt_state st = { .gp_only = true };
+	int idx;
+
+	idx = bc_attach_first(ctx, &ls_tt_gp_point, 1, ls_tt_try, &st);
+	if (idx == -EOPNOTSUPP)
+		return ls_tt_unavailable(ctx, st.last_err);
+	if (idx < 0)
+		return idx;
+	ls_tt_detach(&st);
+	return 0;
+}
+
+static int ls_tt_validate(struct bc_ctx *ctx)
+{
+	unsigned long v = 0;
+	int err;
+
+	err = ls_parse_uint_opt(ctx, "nr_procs", ls_opts.nr_procs, 1, LS_MAX_NR_PROCS, &v);
+	if (err)
+		return err;
+	return ls_parse_uint_opt(ctx, "kthread_pid", ls_opts.kthread_pid, 1, ls_pid_max(), &v);
+}
+
+/* The kthread is named after the flavour ("rcu_tasks_trace_kthread", or
+ * "rcu_tasks_trace" on older kernels); comm keeps 15 characters of it. */
+static unsigned long ls_tt_find_kthread(void)
+{
+	unsigned long pid = 0;
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir("/proc");
+	if (!d)
+		return 0;
+	while (!pid && (de = readdir(d))) {
+		char path[300], comm[32] = "";
+		FILE *f;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "rcu_tasks_trace", 15))
+			pid = strtoul(de->d_name, NULL, 10);
+		fclose(f);
+	}
+	closedir(d);
+	return pid;
+}
+
+/* System time, in clock ticks, from /proc/<pid>/stat (field 15). */
+static int ls_tt_stime(unsigned long pid, unsigned long long *out)
+{
+	char path[64], buf[1024], *p;
+	size_t n;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%lu/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* comm may hold spaces and parentheses: fields restart after the last ')'. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -EINVAL;
+	for (i = 0; i < 12 && p; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%llu", out) != 1)
+		return -EINVAL;
+	return 0;
+}
+
+/* Runs in a child forked from a threaded process: async-signal-safe calls
+ * only, and _exit() rather than returning into the parent's code. */
+static void __attribute__((noreturn)) ls_tt_sleeper(pid_t parent)
+{
+	unsigned int seed = (unsigned int)getpid();
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+		_exit(0);
+	for (;;) {
+		struct timespec ts = { 0, 0 };
+
+		seed = seed * 1103515245u + 12345u;
+		ts.tv_sec = (seed >> 16) % 4;
+		nanosleep(&ts, NULL);
+		syscall(SYS_getpgid);
+	}
+}
+
+static void ls_tt_reap(struct ls_tt_state *st)
+{
+	unsigned long i;
+
+	for (i = 0; i < st->child_cnt; i++)
+		kill(st->children[i], SIGKILL);
+	for (i = 0; i < st->child_cnt; i++)
+		while (waitpid(st->children[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	st->child_cnt = 0;
+}
+
+static int ls_tt_spawn(struct bc_ctx *ctx, struct ls_tt_state *st, unsigned long cnt)
+{
+	pid_t parent = getpid(), pid;
+
+	st->children = calloc(cnt, sizeof(*st->children));
+	if (!st->children)
+		return bc_error(ctx, -ENOMEM, "allocating %lu child pids", cnt);
+	while (st->child_cnt < cnt) {
+		pid = fork();
+		if (pid < 0)
+			return bc_error(ctx, -errno, "forking sleeper %lu of %lu: %s (see --nr_procs)",
+					st->child_cnt + 1, cnt, strerror(errno));
+		if (pid == 0)
+			ls_tt_sleeper(parent);
+		st->children[st->child_cnt++] = pid;
+	}
+	bc_info("local-storage-tasks-trace: %lu sleeper processes running", cnt);
+	return 0;
+}
+
+static int ls_tt_setup(struct bc_ctx *ctx)
+{
+	char point[256];
+	struct ls_tt_state *st;
+	unsigned long nr_procs = LS_DEF_NR_PROCS;
+	int idx, err;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
+	bc_ctx_set_data(ctx, st);
+	err = ls_parse_uint_opt(ctx, "nr_procs", ls_opts.nr_procs, 1, LS_MAX_NR_PROCS, &nr_procs);
+	if (err)
+		return err;
+	err = ls_parse_uint_opt(ctx, "kthread_pid", ls_opts.kthread_pid, 1, ls_pid_max(),
+				&st->kthread_pid);
+	if (err)
+		return err;
+	if (!st->kthread_pid)
+		st->kthread_pid = ls_tt_find_kthread();
+	if (!st->kthread_pid)
+		bc_warn("local-storage-tasks-trace: no rcu_tasks_trace kthread found; ticks per grace period will read 0 (pass --kthread_pid)");
+	else if (ls_tt_stime(st->kthread_pid, &st->stime0))
+		return bc_error(ctx, -ENOENT, "--kthread_pid %lu: cannot read /proc/%lu/stat",
+				st->kthread_pid, st->kthread_pid);
+
+	idx = bc_attach_first(ctx, ls_tt_churn_points,
+			      sizeof(ls_tt_churn_points) / sizeof(ls_tt_churn_points[0]),
+			      ls_tt_try, st);
+	if (idx == -EOPNOTSUPP && st->last_err)
+		return ls_tt_unavailable(ctx, st->last_err);
+	if (idx < 0)
+		return idx;
+	snprintf(point, sizeof(point), "%s, %s", ls_tt_churn_points[idx].name, ls_tt_gp_point.name);
+	bc_ctx_set_attach_point(ctx, point);
+	return ls_tt_spawn(ctx, st, nr_procs);
+}
+
+static int ls_tt_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	(void)ctx;
+	while (!bc_thread_should_stop(t))
+		syscall(SYS_getpgid);
+	return 0;
+}
+
+static int ls_tt_measure(struct bc_ctx *ctx, double *values)
+{
+	struct ls_tt_state *st = bc_ctx_data(ctx);
+	unsigned long long stime = st->stime0;
+
+	if (__atomic_load_n(&st->skel->bss->unexpected, __ATOMIC_RELAXED))
+		return bc_error(ctx, -EPROTO, "a post-grace-period step ran without its pre-grace-period step: the timings cannot be trusted");
+	if (st->kthread_pid && ls_tt_stime(st->kthread_pid, &stime))
+		return bc_error(ctx, -ESRCH, "the rcu_tasks_trace kthread (pid %lu) went away",
+				st->kthread_pid);
+	values[0] = (double)__atomic_load_n(&st->skel->bss->gp_ns, __ATOMIC_RELAXED);
+	values[1] = (double)__atomic_load_n(&st->skel->bss->gp_ct, __ATOMIC_RELAXED);
+	values[2] = (double)(stime - st->stime0);
+	return 0;
+}
+
+static void ls_tt_teardown(struct bc_ctx *ctx)
+{
+	struct ls_tt_state *st = bc_ctx_data(ctx);
+
+	if (!st)
+		return;
+	ls_tt_reap(st);
+	free(st->children);
+	ls_tt_detach(st);
+	free(st);
+	bc_ctx_set_data(ctx, NULL);
+}
+
+static const struct bc_metric_desc ls_tt_metrics[] = {
+	BC_METRIC("gp_ns", "ns", BC_METRIC_COUNTER),
+	BC_METRIC("gp_ct", "grace periods", BC_METRIC_COUNTER),
+	BC_METRIC("stime", "ticks", BC_METRIC_COUNTER),
+};
+
+const struct bc_bench_desc ls_bench_tasks_trace = {
+	.sz = sizeof(struct bc_bench_desc),
+	.name = "local-storage-tasks-trace",
+	.description = "RCU Tasks Trace grace-period latency and kthread ticks under task-storage churn by --nr_procs processes",
+	.producers = { .min = 1, .max = 1, .def = 1 },
+	.consumers = { .min = 0, .max = 0, .def = 0 },
+	.metrics = ls_tt_metrics,
+	.metric_cnt = sizeof(ls_tt_metrics) / sizeof(ls_tt_metrics[0]),
+	.layout = BC_LAYOUT_GRACE_PERIOD,
+	.probe = ls_tt_probe,
+	.validate = ls_tt_validate,
+	.setup = ls_tt_setup,
+	.producer = ls_tt_producer,
+	.measure = ls_tt_measure,
+	.teardown = ls_tt_teardown,
+};
