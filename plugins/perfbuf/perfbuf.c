@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * perfbuf plugin: the per-CPU BPF perf buffer, the transport the BPF ring
+ * buffer was designed to replace, measured the way the kernel's own runner
+ * measures it so that the two plugins' tables line up.
+ *
+ *   pb-libbpf  libbpf's perf_buffer with a raw event callback
+ *              (perf_buffer__new_raw: the cheapest path libbpf offers)
+ *   pb-custom  our own epoll loop over the per-CPU rings, reading records
+ *              in place and publishing each ring's tail once per wakeup;
+ *              the rings are reached only through libbpf's public API
+ *              (perf_buffer__buffer_cnt/__buffer/__buffer_fd)
+ *
+ * The producer is perfbuf.bpf.c: each getpgid() of this process writes a
+ * batch of 8-byte records; hits are counted by the consumer, drops in BPF.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/perf_event.h>
+#include <bpf/libbpf.h>
+
+#include <benchcore/attach.h>
+#include <benchcore/benchcore.h>
+
+#include "bufbench.h"
+#include "pb_ring.h"
+#include "perfbuf.skel.h"
+
+/*
+ * The options (--rb-b2b, --rb-batch-cnt, --rb-sampled, --rb-sample-rate,
+ * --pb-size, ...) are plugins/common's, shared with ringbuf: bc_buf_opts.
+ *
+ * The verifier walks the BPF batch loop once per record and gives up past
+ * about 8k records on 6.x kernels ("the sequence of 8193 jumps is too
+ * complex"); refusing more up front turns a puzzling load failure into a
+ * usage message.
+ */
+#define PB_MAX_BATCH 8000u
+
+/* ----------------------------------------------------------- run state */
+
+struct pb_state {
+	struct perfbuf *skel;
+	struct bpf_link *link;
+	struct perf_buffer *pb;
+	/* Written by the consumer, read by measure(): alone on its line. */
+	struct bc_line_counter *hits;
+	/* The consumer's running total; only the consumer touches it. */
+	uint64_t cons_hits;
+	/* pb-custom only */
+	int epoll_fd;
+	struct pb_ring *rings;
+	struct epoll_event *events;
+	size_t ring_cnt;
+};
+
+static void pb_publish_hits(struct pb_state *st)
+{
+	__atomic_store_n(&st->hits->value, st->cons_hits, __ATOMIC_RELAXED);
+}
+
+static enum bpf_perf_event_ret pb_libbpf_event(void *cookie, int cpu, struct perf_event_header *e)
+{
+	struct pb_state *st = cookie;
+
+	(void)cpu;
+	/* Lost records are the BPF side's drops, already counted there. */
+	if (e->type == PERF_RECORD_SAMPLE)
+		st->cons_hits++;
+	return LIBBPF_PERF_EVENT_CONT;
+}
+
+/*
+ * One software BPF-output event per CPU. Without --rb-sampled the consumer
+ * is woken for every record (libbpf's own default); with it, only every
+ * sample_rate records, which is what the ring buffer's sampled mode is
+ * compared against.
+ */
+static struct perf_buffer *pb_buffer_new(struct perfbuf *skel, struct pb_state *st)
+{
+	struct perf_event_attr attr;
+	unsigned long rate = bc_buf_opts.sampled ? bc_buf_opts.sample_rate : 1;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
+	attr.sample_type = PERF_SAMPLE_RAW;
+	attr.sample_period = rate;
+	attr.wakeup_events = rate;
+	return perf_buffer__new_raw(bpf_map__fd(skel->maps.perfbuf), bc_buf_opts.pb_pages, &attr,
+				    pb_libbpf_event, st, NULL);
+}
+
+/*
+ * One attach candidate: open, load only this candidate's program, attach.
+ * Leaves nothing behind on failure and returns the kernel's answer, which
+ * bc_attach_first() judges (refusal: try the next candidate).
+ */
+static int pb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+{
+	struct pb_state *st = cookie;
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	struct perfbuf *skel;
+	int err;
+
+	skel = perfbuf__open();
+	if (!skel)
+		return bc_error(ctx, -errno, "opening the perfbuf BPF object failed: %s",
+				strerror(errno));
+	skel->rodata->batch_cnt = bc_buf_opts.batch_cnt;
+	skel->rodata->bc_tgid = getpid();
+	skel->rodata->getpgid_nr = bc_buf_getpgid_nr();
+
+	/* Only this candidate's program: a refused fentry must not fail the
+	 * whole object when the tracepoint is what we are trying. */
+	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
+	if (err)
+		goto out;
+	prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
+	if (pt->kind == BC_ATTACH_FENTRY) {
+		err = bpf_program__set_attach_target(prog, 0, bc_buf_fentry_target());
+		if (err)
+			goto out;
+	}
+	err = perfbuf__load(skel);
+	if (err)
+		goto out;
+	link = bpf_program__attach(prog);
+	if (!link) {
+		err = -errno;
+		goto out;
+	}
+	st->skel = skel;
+	st->link = link;
+	return 0;
+out:
+	perfbuf__destroy(skel);
+	return err;
+}
+
+/* pb-custom: our own epoll set over libbpf's per-CPU rings. */
+static int pb_rings_open(struct bc_ctx *ctx, struct pb_state *st)
+{
+	size_t page_size = sysconf(_SC_PAGESIZE);
+	size_t i, cnt = perf_buffer__buffer_cnt(st->pb);
+	int err;
+
+	st->rings = calloc(cnt, sizeof(*st->rings));
+	st->events = calloc(cnt, sizeof(*st->events));
+	if (!st->rings || !st->events)
+		return bc_error(ctx, -ENOMEM, "out of memory for %zu perf rings", cnt);
+	st->ring_cnt = cnt;
+
+	st->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (st->epoll_fd < 0)
+		return bc_error(ctx, -errno, "epoll_create1 failed: %s", strerror(errno));
+
+	for (i = 0; i < cnt; i++) {
+		struct epoll_event ev = { .events = EPOLLIN, .data.u64 = i };
+		size_t size;
+		void *base;
+		int fd;
+
+		err = perf_buffer__buffer(st->pb, (int)i, &base, &size);
+		if (err)
+			return bc_error(ctx, err, "perf buffer %zu: no mapping: %s", i,
+					strerror(-err));
+		err = pb_ring_init(&st->rings[i], base, page_size, size);
+		if (err)
+			return bc_error(ctx, err, "perf buffer %zu: unexpected size %zu", i, size);
+		fd = perf_buffer__buffer_fd(st->pb, i);
+		if (fd < 0)
+			return bc_error(ctx, fd, "perf buffer %zu: no event fd: %s", i,
+					strerror(-fd));
+		if (epoll_ctl(st->epoll_fd, EPOLL_CTL_ADD, fd, &ev))
+			return bc_error(ctx, -errno, "perf buffer %zu: epoll_ctl failed: %s", i,
+					strerror(errno));
+	}
+	return 0;
+}
+
+/* ----------------------------------------------------------- callbacks */
+
+static int pb_probe(struct bc_ctx *ctx)
+{
+	if (geteuid() != 0)
+		return bc_unavailable(ctx, "needs root: it loads BPF programs and opens perf events");
+	return 0;
+}
+
+static int pb_validate(struct bc_ctx *ctx)
+{
+	int err = bc_buf_validate(ctx, &bc_buf_opts, BC_BUF_PERFBUF);
+
+	if (err)
+		return err;
+	if (bc_buf_opts.batch_cnt > PB_MAX_BATCH)
+		return bc_usage_error(ctx,
+				      "--rb-batch-cnt %u: at most %u for perfbuf (the BPF verifier walks the batch loop record by record)",
+				      bc_buf_opts.batch_cnt, PB_MAX_BATCH);
+	return 0;
+}
+
+static void pb_teardown(struct bc_ctx *ctx)
+{
+	struct pb_state *st = bc_ctx_data(ctx);
+
+	if (!st)
+		return;
+	/* Stop the producer first, so nothing writes into what we free. */
+	bpf_link__destroy(st->link);
+	if (st->epoll_fd >= 0)
+		close(st->epoll_fd);
+	perf_buffer__free(st->pb);
+	perfbuf__destroy(st->skel);
+	free(st->rings);
+	free(st->events);
+	free(st->hits);
+	free(st);
+	bc_ctx_set_data(ctx, NULL);
+}
+
+static int pb_setup_common(struct bc_ctx *ctx, bool custom)
+{
+	struct pb_state *st;
+	int err;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	st->epoll_fd = -1;
+	bc_ctx_set_data(ctx, st);
+
+	st->hits = bc_line_counters_alloc(1);
+	if (!st->hits)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+
+	err = bc_attach_first(ctx, bc_buf_attach_points, BC_BUF_ATTACH_CNT, pb_try_attach, st);
+	if (err < 0)
+		return err;
+
+	/*
+	 * The program is live, but only this process's getpgid() fires it and
+	 * no producer runs before setup returns, so no batch can fall into an
+	 * empty map slot (and be counted as drops) before the buffer exists.
+	 * A failure here is ours, not the kernel refusing an attach point.
+	 */
+	st->pb = pb_buffer_new(st->skel, st);
+	if (!st->pb)
+		return bc_error(ctx, -errno, "creating the perf buffer (%u pages per CPU) failed: %s",
+				bc_buf_opts.pb_pages, strerror(errno));
+	if (custom)
+		return pb_rings_open(ctx, st);
+	return 0;
+}
+
+static int pb_libbpf_setup(struct bc_ctx *ctx)
+{
+	return pb_setup_common(ctx, false);
+}
+
+static int pb_custom_setup(struct bc_ctx *ctx)
+{
+	return pb_setup_common(ctx, true);
+}
+
+static int pb_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	const struct timespec idle = { .tv_nsec = 20 * 1000 * 1000 };
+
+	(void)ctx;
+	if (bc_buf_opts.b2b) {
+		/* One batch to start the ping-pong; the consumer does the rest. */
+		bc_buf_trigger_batch();
+		while (!bc_thread_should_stop(t))
+			nanosleep(&idle, NULL);
+		return 0;
+	}
+	while (!bc_thread_should_stop(t))
+		bc_buf_trigger_batch();
+	return 0;
+}
+
+/* The 100 ms poll timeout is how a consumer with nothing to read still sees
+ * the stop flag in time. */
+#define PB_POLL_MS 100
+
+static int pb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct pb_state *st = bc_ctx_data(ctx);
+	int err;
+
+	while (!bc_thread_should_stop(t)) {
+		err = perf_buffer__poll(st->pb, PB_POLL_MS);
+		if (err < 0 && err != -EINTR)
+			return bc_error(ctx, err, "perf_buffer__poll failed: %s", strerror(-err));
+		pb_publish_hits(st);
+		if (bc_buf_opts.b2b)
+			bc_buf_trigger_batch();
+	}
+	return 0;
+}
+
+static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct pb_state *st = bc_ctx_data(ctx);
+	struct pb_ring_counts counts = { 0 };
+	int i, n;
+	long err;
+
+	while (!bc_thread_should_stop(t)) {
+		n = epoll_wait(st->epoll_fd, st->events, (int)st->ring_cnt, PB_POLL_MS);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return bc_error(ctx, -errno, "epoll_wait on the perf buffers failed: %s",
+					strerror(errno));
+		}
+		for (i = 0; i < n; i++) {
+			uint64_t idx = st->events[i].data.u64;
+
+			err = pb_ring_drain(&st->rings[idx], &counts);
+			if (err < 0)
+				return bc_error(ctx, (int)err,
+						"perf buffer %llu holds a malformed record",
+						(unsigned long long)idx);
+		}
+		st->cons_hits = counts.samples;
+		pb_publish_hits(st);
+		if (bc_buf_opts.b2b)
+			bc_buf_trigger_batch();
+	}
+	return 0;
+}
+
+static int pb_measure(struct bc_ctx *ctx, double *values)
+{
+	struct pb_state *st = bc_ctx_data(ctx);
+	size_t slots = sizeof(st->skel->bss->drops) / sizeof(st->skel->bss->drops[0]);
+
+	values[0] = (double)__atomic_load_n(&st->hits->value, __ATOMIC_RELAXED);
+	values[1] = (double)bc_line_counters_sum(st->skel->bss->drops, slots);
+	return 0;
+}
+
+/* ----------------------------------------------------------- descriptor */
+
+static const struct bc_metric_desc pb_metrics[] = {
+	BC_METRIC("hits", "records", BC_METRIC_COUNTER),
+	BC_METRIC("drops", "records", BC_METRIC_COUNTER),
+};
+
+#define PB_BENCH(name_, desc_, setup_, consumer_)                                  \
+	{                                                                          \
+		.sz = sizeof(struct bc_bench_desc), .name = (name_),               \
+		.description = (desc_),                                            \
+		.producers = { .min = 1, .max = 0, .def = 1 },                      \
+		.consumers = { .min = 1, .max = 1, .def = 1 },                      \
+		.metrics = pb_metrics,                                             \
+		.metric_cnt = sizeof(pb_metrics) / sizeof(pb_metrics[0]),          \
+		.layout = BC_LAYOUT_HITS_DROPS, .probe = pb_probe,                 \
+		.validate = pb_validate, .setup = (setup_), .producer = pb_producer, \
+		.consumer = (consumer_), .measure = pb_measure,                    \
+		.teardown = pb_teardown,                                           \
+	}
+
+static const struct bc_bench_desc pb_libbpf_bench =
+	PB_BENCH("pb-libbpf", "BPF perf buffer read with libbpf's perf_buffer (raw event callback)",
+		 pb_libbpf_setup, pb_libbpf_consumer);
+static const struct bc_bench_desc pb_custom_bench =
+	PB_BENCH("pb-custom", "BPF perf buffer read by a custom epoll loop, tail published per wakeup",
+		 pb_custom_setup, pb_custom_consumer);
+
+static const struct bc_bench_desc *const pb_benches[] = {
+	&pb_libbpf_bench,
+	&pb_custom_bench,
+	NULL,
+};
+
+BENCHCORE_PLUGIN(.name = "perfbuf", .version = "1.0",
+		 .description = "BPF perf buffer throughput (per-CPU perf rings), as in the kernel's bench",
+		 .argp = &bc_buf_argp, .benches = pb_benches);
