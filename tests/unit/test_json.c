@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The JSON writer and parser, and the run report rendered from a hand-built
+ * result and parsed back: what `benchcore compare` and scripts rely on.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "bc_internal.h"
+#include "fake_result.h"
+#include "json.h"
+
+static char *out;
+static size_t out_len;
+
+static FILE *mem_open(void)
+{
+	FILE *f;
+
+	free(out);
+	out = NULL;
+	f = open_memstream(&out, &out_len);
+	assert_non_null(f);
+	return f;
+}
+
+static int free_out(void **state)
+{
+	(void)state;
+	free(out);
+	out = NULL;
+	return 0;
+}
+
+static struct bc_json *parse_ok(const char *text)
+{
+	char err[256];
+	struct bc_json *v = bc_json_parse(text, strlen(text), err, sizeof(err));
+
+	if (!v)
+		fail_msg("parse of %s failed: %s", text, err);
+	return v;
+}
+
+static void parse_err(const char *text, const char *msg)
+{
+	char err[256];
+
+	errno = 0;
+	assert_null(bc_json_parse(text, strlen(text), err, sizeof(err)));
+	assert_int_equal(errno, EINVAL);
+	if (strcmp(err, msg))
+		fail_msg("input %s: got \"%s\", want \"%s\"", text, err, msg);
+}
+
+static void test_writer(void **state)
+{
+	struct bc_json_writer w;
+	FILE *f = mem_open();
+
+	(void)state;
+	bc_jw_init(&w, f);
+	bc_jw_obj_begin(&w, NULL);
+	bc_jw_str(&w, "s", "q\"b\\n\nt\tc\x01 \xc2\xb1");
+	bc_jw_num(&w, "nan", NAN);
+	bc_jw_num(&w, "inf", INFINITY);
+	bc_jw_num(&w, "int", 42);
+	bc_jw_num(&w, "frac", 0.1);
+	bc_jw_int(&w, "neg", -7);
+	bc_jw_bool(&w, "t", true);
+	bc_jw_null(&w, "z");
+	bc_jw_str(&w, "nullstr", NULL);
+	bc_jw_arr_begin(&w, "empty");
+	bc_jw_arr_end(&w);
+	bc_jw_arr_begin(&w, "a");
+	bc_jw_uint(&w, NULL, 1);
+	bc_jw_obj_begin(&w, NULL);
+	bc_jw_obj_end(&w);
+	bc_jw_arr_end(&w);
+	bc_jw_obj_end(&w);
+	assert_int_equal(bc_jw_finish(&w), 0);
+	fclose(f);
+
+	assert_string_equal(out,
+			    "{\n"
+			    "  \"s\": \"q\\\"b\\\\n\\nt\\tc\\u0001 \xc2\xb1\",\n"
+			    "  \"nan\": null,\n"
+			    "  \"inf\": null,\n"
+			    "  \"int\": 42,\n"
+			    "  \"frac\": 0.10000000000000001,\n"
+			    "  \"neg\": -7,\n"
+			    "  \"t\": true,\n"
+			    "  \"z\": null,\n"
+			    "  \"nullstr\": null,\n"
+			    "  \"empty\": [],\n"
+			    "  \"a\": [\n"
+			    "    1,\n"
+			    "    {}\n"
+			    "  ]\n"
+			    "}\n");
+}
+
+static void test_writer_misuse(void **state)
+{
+	struct bc_json_writer w;
+	FILE *f = mem_open();
+
+	(void)state;
+	bc_jw_init(&w, f);
+	bc_jw_obj_begin(&w, NULL);
+	bc_jw_num(&w, NULL, 1);		/* a member without a key */
+	assert_int_equal(bc_jw_finish(&w), -EINVAL);
+	fclose(f);
+
+	f = mem_open();
+	bc_jw_init(&w, f);
+	bc_jw_arr_begin(&w, NULL);	/* never closed */
+	assert_int_equal(bc_jw_finish(&w), -EINVAL);
+	fclose(f);
+}
+
+static void test_round_trip(void **state)
+{
+	const char *s = "tab\there \"quoted\" back\\slash \x01 \xe2\x82\xac";
+	const double nums[] = { 0, -1, 1e-300, 123456789.125, 1.0 / 3, 6.02e23 };
+	struct bc_json_writer w;
+	struct bc_json *v;
+	FILE *f = mem_open();
+	size_t i;
+
+	(void)state;
+	bc_jw_init(&w, f);
+	bc_jw_obj_begin(&w, NULL);
+	bc_jw_str(&w, "key \"with\" quotes", s);
+	bc_jw_arr_begin(&w, "nums");
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		bc_jw_num(&w, NULL, nums[i]);
+	bc_jw_arr_end(&w);
+	bc_jw_obj_end(&w);
+	assert_int_equal(bc_jw_finish(&w), 0);
+	fclose(f);
+
+	v = parse_ok(out);
+	assert_string_equal(bc_json_str(bc_json_get(v, "key \"with\" quotes")), s);
+	assert_int_equal(bc_json_len(bc_json_get(v, "nums")), 6);
+	for (i = 0; i < 6; i++)
+		assert_true(bc_json_num(bc_json_at(bc_json_get(v, "nums"), i), NAN) == nums[i]);
+	bc_json_free(v);
+}
+
+static void test_parser_values(void **state)
+{
+	struct bc_json *v;
+
+	(void)state;
+	v = parse_ok(" {\"a\": [1, -2.5e3, true, false, null, \"x\\u00e9\\ud83d\\ude00\\/\"],"
+		     " \"b\": {}, \"c\": [] } ");
+	assert_int_equal(v->type, BC_JSON_OBJECT);
+	assert_int_equal(bc_json_len(v), 3);
+	assert_true(bc_json_num(bc_json_at(bc_json_get(v, "a"), 0), 0) == 1);
+	assert_true(bc_json_num(bc_json_at(bc_json_get(v, "a"), 1), 0) == -2500);
+	assert_true(bc_json_bool(bc_json_at(bc_json_get(v, "a"), 2), false));
+	assert_false(bc_json_bool(bc_json_at(bc_json_get(v, "a"), 3), true));
+	assert_true(bc_json_is_null(bc_json_at(bc_json_get(v, "a"), 4)));
+	assert_string_equal(bc_json_str(bc_json_at(bc_json_get(v, "a"), 5)),
+			    "x\xc3\xa9\xf0\x9f\x98\x80/");
+	assert_int_equal(bc_json_get(v, "b")->type, BC_JSON_OBJECT);
+	assert_int_equal(bc_json_len(bc_json_get(v, "c")), 0);
+	/* Wrong types and missing keys give NULL / the default, not a crash. */
+	assert_null(bc_json_get(v, "missing"));
+	assert_null(bc_json_str(bc_json_get(v, "b")));
+	assert_true(bc_json_num(bc_json_get(v, "a"), 7) == 7);
+	assert_null(bc_json_at(bc_json_get(v, "a"), 6));
+	assert_null(bc_json_get(NULL, "a"));
+	bc_json_free(v);
+
+	v = parse_ok("\"a\\u0000b\"");
+	assert_int_equal(v->string_len, 3);
+	bc_json_free(v);
+}
+
+static void test_parser_errors(void **state)
+{
+	char deep[2100];
+
+	(void)state;
+	parse_err("", "offset 0: expected a value, found the end of the input (truncated?)");
+	parse_err("{\"a\": 1", "offset 7: expected ',' or '}' in an object, found the end of the "
+		  "input (truncated?)");
+	parse_err("{\"a\": [1, 2", "offset 11: expected ',' or ']' in an array, found the end of "
+		  "the input (truncated?)");
+	parse_err("{\"a\" 1}", "offset 5: expected ':' after the key \"a\", found '1'");
+	parse_err("{1: 2}", "offset 1: expected a string key in an object, found '1'");
+	parse_err("[1,]", "offset 3: expected a value, found ']'");
+	parse_err("{\"a\": \"abc", "offset 6: string never ends (truncated input?)");
+	parse_err("[01]", "offset 2: expected ',' or ']' in an array, found '1'");
+	parse_err("[1.]", "offset 3: expected a digit after the decimal point");
+	parse_err("[-]", "offset 2: expected a digit in a number");
+	parse_err("[1e]", "offset 3: expected a digit in the exponent");
+	parse_err("[tru]", "offset 1: expected a value (object, array, string, number, true, "
+		  "false or null)");
+	parse_err("[NaN]", "offset 1: expected a value, found 'N'");
+	parse_err("\"\\x\"", "offset 2: unknown escape '\\x' in a string");
+	parse_err("\"\\u12\"", "offset 3: \\u must be followed by four hex digits");
+	parse_err("\"\\ud83d\"", "offset 7: lone UTF-16 high surrogate \\ud83d");
+	parse_err("\"a\nb\"", "offset 2: control character 0x0a inside a string (escape it)");
+	parse_err("{} x", "offset 3: unexpected 'x' after the document");
+	parse_err("{}{}", "offset 2: unexpected '{' after the document");
+
+	memset(deep, '[', sizeof(deep) - 1);
+	deep[sizeof(deep) - 1] = '\0';
+	parse_err(deep, "offset 512: nesting deeper than 512 levels");
+}
+
+static void test_parse_file(void **state)
+{
+	char path[] = "/tmp/bc-test-json-XXXXXX", err[512];
+	struct bc_json *v;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("{\"a\": [1, 2", f);
+	fclose(f);
+	assert_null(bc_json_parse_file(path, err, sizeof(err)));
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "offset 11: expected ',' or ']'"));
+	f = fopen(path, "w");
+	fputs("{\"a\": [1, 2]}\n", f);
+	fclose(f);
+	v = bc_json_parse_file(path, err, sizeof(err));
+	assert_non_null(v);
+	assert_int_equal(bc_json_len(bc_json_get(v, "a")), 2);
+	bc_json_free(v);
+	unlink(path);
+	assert_null(bc_json_parse_file(path, err, sizeof(err)));
+	assert_int_equal(errno, ENOENT);
+}
+
+static void test_report_round_trip(void **state)
+{
+	const struct bc_json *ctx, *cfg, *it, *sum, *hits, *st;
+	struct fake_result fr;
+	struct bc_json *doc;
+	FILE *f = mem_open();
+
+	(void)state;
+	fake_result_init(&fr, BC_LAYOUT_HITS_DROPS);
+	fr.res.exit_status = BC_EXIT_OK;
+	assert_int_equal(bc_report_json(f, &fr.cfg, &fr.res), 0);
+	fclose(f);
+	doc = parse_ok(out);
+
+	assert_string_equal(bc_json_str(bc_json_get(doc, "benchcore_version")), bc_version());
+	ctx = bc_json_get(doc, "context");
+	assert_non_null(bc_json_str(bc_json_get(ctx, "date")));
+	assert_int_equal(strlen(bc_json_str(bc_json_get(ctx, "date"))), 20);	/* ...T..:..:..Z */
+	assert_non_null(bc_json_str(bc_json_get(ctx, "host")));
+	assert_non_null(bc_json_str(bc_json_get(ctx, "kernel_release")));
+	assert_non_null(bc_json_str(bc_json_get(ctx, "cpu_model")));
+	assert_true(bc_json_num(bc_json_get(ctx, "cpu_count"), 0) >= 1);
+	assert_int_equal(bc_json_get(ctx, "hypervisor")->type, BC_JSON_BOOL);
+	assert_non_null(bc_json_str(bc_json_get(ctx, "libbpf_version")));
+
+	assert_string_equal(bc_json_str(bc_json_get(bc_json_get(doc, "plugin"), "name")), "fake");
+	assert_string_equal(bc_json_str(bc_json_get(bc_json_get(doc, "plugin"), "version")), "1.2");
+	assert_string_equal(bc_json_str(bc_json_get(doc, "benchmark")), "fake-bench");
+	assert_string_equal(bc_json_str(bc_json_get(doc, "attach_point")),
+			    "tp/syscalls/sys_enter_getpgid");
+
+	cfg = bc_json_get(doc, "config");
+	assert_true(bc_json_num(bc_json_get(cfg, "producers"), 0) == 2);
+	assert_true(bc_json_num(bc_json_get(cfg, "warmup_sec"), 0) == 1);
+	assert_true(bc_json_num(bc_json_get(cfg, "duration_sec"), 0) == 5);
+	assert_true(bc_json_bool(bc_json_get(cfg, "affinity"), false));
+	assert_string_equal(bc_json_str(bc_json_get(cfg, "prod_cpus")), "0-1");
+	assert_true(bc_json_is_null(bc_json_get(cfg, "cons_cpus")));
+	assert_string_equal(bc_json_str(bc_json_get(bc_json_get(cfg, "plugin_options"),
+						    "rb-batch-cnt")), "50");
+	assert_true(bc_json_bool(bc_json_get(bc_json_get(cfg, "plugin_options"), "rb-sampled"),
+				 false));
+
+	assert_int_equal(bc_json_len(bc_json_get(doc, "metrics")), FAKE_METRICS);
+	assert_string_equal(bc_json_str(bc_json_get(bc_json_at(bc_json_get(doc, "metrics"), 0),
+						    "kind")), "counter");
+
+	assert_int_equal(bc_json_len(bc_json_get(doc, "iterations")), FAKE_ITERS);
+	it = bc_json_at(bc_json_get(doc, "iterations"), 0);
+	assert_true(bc_json_bool(bc_json_get(it, "warmup"), false));
+	it = bc_json_at(bc_json_get(doc, "iterations"), 2);
+	assert_false(bc_json_bool(bc_json_get(it, "warmup"), true));
+	assert_true(bc_json_num(bc_json_get(it, "length_sec"), 0) == 1);
+	/* Plain events per second: no M scaling in JSON. */
+	assert_true(bc_json_num(bc_json_get(bc_json_get(it, "values"), "hits"), 0) == 1.2e6);
+	assert_true(bc_json_num(bc_json_get(bc_json_get(it, "cpu"), "producer_user_sec"), 0) == 1.5);
+
+	sum = bc_json_get(doc, "summary");
+	hits = bc_json_get(sum, "hits");
+	assert_string_equal(bc_json_str(bc_json_get(hits, "unit")), "ops/s");
+	assert_true(fabs(bc_json_num(bc_json_get(hits, "mean"), 0) - 1.2e6) < 1e-3);
+	assert_true(fabs(bc_json_num(bc_json_get(hits, "stddev"), 0) - 0.2e6) < 1e-3);
+	assert_true(bc_json_num(bc_json_get(hits, "min"), 0) == 1.0e6);
+	assert_true(bc_json_num(bc_json_get(hits, "median"), 0) == 1.2e6);
+	assert_true(bc_json_num(bc_json_get(hits, "max"), 0) == 1.4e6);
+	assert_true(bc_json_num(bc_json_get(hits, "n"), 0) == 3);
+
+	assert_true(bc_json_num(bc_json_get(bc_json_get(bc_json_get(doc, "cpu_utilisation"),
+							"producer"), "mean"), 0) == 2);
+	assert_true(fabs(bc_json_num(bc_json_get(bc_json_get(bc_json_get(doc, "cpu_utilisation"),
+							     "per_cpu_second"), "hits"), 0) -
+			 0.6e6) < 1e-3);
+
+	assert_string_equal(bc_json_str(bc_json_at(bc_json_get(doc, "warnings"), 0)),
+			    "a \"quoted\" warning\twith a tab");
+	st = bc_json_get(doc, "status");
+	assert_true(bc_json_num(bc_json_get(st, "exit_status"), -1) == 0);
+	assert_false(bc_json_bool(bc_json_get(st, "interrupted"), true));
+	assert_true(bc_json_is_null(bc_json_get(st, "reason")));
+
+	bc_json_free(doc);
+	fake_result_fini(&fr);
+}
+
+static void test_report_no_iterations(void **state)
+{
+	struct fake_result fr;
+	struct bc_json *doc;
+	FILE *f = mem_open();
+
+	(void)state;
+	fake_result_init(&fr, BC_LAYOUT_OPS);
+	fr.res.iter_cnt = 0;
+	fr.res.ctx = NULL;
+	fr.res.exit_status = BC_EXIT_INTERRUPTED;
+	fr.res.interrupted = true;
+	snprintf(fr.res.reason, sizeof(fr.res.reason), "interrupted by SIGINT");
+	bc_stats_summarise(&fr.res);
+	assert_int_equal(bc_report_json(f, &fr.cfg, &fr.res), 0);
+	fclose(f);
+	doc = parse_ok(out);
+	/* Nothing measured: null, never NaN (which is not JSON). */
+	assert_true(bc_json_is_null(bc_json_get(bc_json_get(bc_json_get(doc, "summary"), "hits"),
+						"mean")));
+	assert_true(bc_json_is_null(bc_json_get(doc, "attach_point")));
+	assert_true(bc_json_num(bc_json_get(bc_json_get(doc, "status"), "exit_status"), 0) == 130);
+	assert_string_equal(bc_json_str(bc_json_get(bc_json_get(doc, "status"), "reason")),
+			    "interrupted by SIGINT");
+	bc_json_free(doc);
+	fake_result_fini(&fr);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_writer, free_out),
+		cmocka_unit_test_teardown(test_writer_misuse, free_out),
+		cmocka_unit_test_teardown(test_round_trip, free_out),
+		cmocka_unit_test(test_parser_values),
+		cmocka_unit_test(test_parser_errors),
+		cmocka_unit_test(test_parse_file),
+		cmocka_unit_test_teardown(test_report_round_trip, free_out),
+		cmocka_unit_test_teardown(test_report_no_iterations, free_out),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
