@@ -82,6 +82,10 @@ static const struct bc_bench_desc spin_bench = {
 	.producer = spin_producer,
 	.measure = spin_measure,
 	.teardown = spin_teardown,
+#ifdef ABI_FIXTURE_SET_FUTURE_FIELD
+	/* A member the current core does not know, set. */
+	.future_field = 1,
+#endif
 };
 
 static const struct bc_bench_desc *const spin_benches[] = {

@@ -7,8 +7,12 @@
  *                    appended since, so its sz is smaller
  *   abi_newer_minor  the next minor, with a member appended
  *   abi_other_major  the next major
- * The current core must load and run the first two, refuse the last two
- * with the documented one-line messages, and keep loading the others.
+ *   abi_grown_zero   the current version, but the bench descriptor has a
+ *                    member this core does not know, left zero
+ *   abi_grown_set    the same with that member set
+ * The current core must load and run abi_current, abi_older and
+ * abi_grown_zero, refuse the others with the documented one-line messages,
+ * and keep loading the rest.
  */
 #include <dlfcn.h>
 #include <limits.h>
@@ -66,6 +70,16 @@ static void other_major_line(char *buf, size_t len)
 		 BC_SDK_ABI_MINOR);
 }
 
+static void grown_set_line(char *buf, size_t len)
+{
+	snprintf(buf, len,
+		 "benchcore: %s/abi_grown_set.so: benchmark #0 descriptor is %zu bytes and sets "
+		 "fields this core does not know (it knows %zu bytes); built against a newer "
+		 "benchcore?\n",
+		 BC_SDK_ABI_DIR, sizeof(struct bc_bench_desc) + sizeof(unsigned long),
+		 sizeof(struct bc_bench_desc));
+}
+
 /* The fixtures must really be what their names say, or the rest proves
  * nothing: read their descriptors directly. */
 static void test_fixtures_pretend_what_they_claim(void **state)
@@ -79,6 +93,8 @@ static void test_fixtures_pretend_what_they_claim(void **state)
 		{ "abi_older.so", BC_SDK_ABI_MAJOR, BC_SDK_OLDER_MINOR, -1 },
 		{ "abi_newer_minor.so", BC_SDK_ABI_MAJOR, BC_SDK_ABI_MINOR + 1, 1 },
 		{ "abi_other_major.so", BC_SDK_ABI_MAJOR + 1, BC_SDK_ABI_MINOR, 0 },
+		{ "abi_grown_zero.so", BC_SDK_ABI_MAJOR, BC_SDK_ABI_MINOR, 1 },
+		{ "abi_grown_set.so", BC_SDK_ABI_MAJOR, BC_SDK_ABI_MINOR, 1 },
 	};
 	char path[PATH_MAX];
 	size_t i;
@@ -121,9 +137,13 @@ static void test_list_loads_compatible_refuses_others(void **state)
 	expect_in(&res, res.out, "abi_older:spin", true);
 	expect_in(&res, res.out, "abi_newer_minor:", false);
 	expect_in(&res, res.out, "abi_other_major:", false);
+	expect_in(&res, res.out, "abi_grown_zero:spin", true);
+	expect_in(&res, res.out, "abi_grown_set:", false);
 	newer_minor_line(line, sizeof(line));
 	expect_in(&res, res.err, line, true);
 	other_major_line(line, sizeof(line));
+	expect_in(&res, res.err, line, true);
+	grown_set_line(line, sizeof(line));
 	expect_in(&res, res.err, line, true);
 	sdk_out_free(&res);
 }
@@ -149,6 +169,13 @@ static void test_older_minor_runs(void **state)
 	(void)state;
 	run_spin("abi_older");
 	run_spin("abi_current");
+}
+
+/* libbpf opts style: bytes past what the core knows are fine while zero. */
+static void test_unknown_zero_tail_runs(void **state)
+{
+	(void)state;
+	run_spin("abi_grown_zero");
 }
 
 static void test_refused_plugin_cannot_run(void **state)
@@ -179,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_fixtures_pretend_what_they_claim),
 		cmocka_unit_test(test_list_loads_compatible_refuses_others),
 		cmocka_unit_test(test_older_minor_runs),
+		cmocka_unit_test(test_unknown_zero_tail_runs),
 		cmocka_unit_test(test_refused_plugin_cannot_run),
 	};
 
