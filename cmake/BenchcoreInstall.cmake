@@ -49,6 +49,11 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/benchcore"
 	DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
 	FILES_MATCHING PATTERN "*.h")
 
+# The shipped suites: core/suite.c finds them in <prefix>/<datadir>/benchcore/suites.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/suites/"
+	DESTINATION "${CMAKE_INSTALL_DATADIR}/benchcore/suites"
+	FILES_MATCHING PATTERN "*.suite")
+
 # Shared BPF-side headers, so that an out-of-tree .bpf.c can include what
 # the in-tree ones do. vmlinux.h is machine-specific and generated on the
 # plugin author's machine instead.

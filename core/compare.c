@@ -1,0 +1,923 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * `benchcore compare BASE.json NEW.json`: match the runs of two result
+ * documents (a run, a sweep or a suite) by benchmark + configuration and say,
+ * per metric, how the mean moved and whether the move is larger than the
+ * run-to-run noise of the per-iteration samples.
+ *
+ * The significance tests are implemented here rather than pulled from a
+ * library: Welch's t-test (unequal variances; p from the Student-t CDF through
+ * the regularized incomplete beta function) and the Mann-Whitney U test
+ * (normal approximation with tie and continuity corrections). Both are
+ * two-sided.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bc_internal.h"
+#include "json.h"
+
+/* ------------------------------------------------------------ numerics */
+
+/* Continued fraction of the incomplete beta function, evaluated with the
+ * modified Lentz method; converges quickly for x < (a + 1) / (a + b + 2). */
+static double incbeta_cf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
+	int m;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1.0 / d;
+	h = d;
+	for (m = 1; m <= 500; m++) {
+		double m2 = 2.0 * m, num, delta;
+
+		/* even step */
+		num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
+		d = 1.0 + num * d;
+		c = 1.0 + num / c;
+		if (fabs(d) < tiny)
+			d = tiny;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1.0 / d;
+		h *= d * c;
+
+		/* odd step */
+		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
+		d = 1.0 + num * d;
+		c = 1.0 + num / c;
+		if (fabs(d) < tiny)
+			d = tiny;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1.0 / d;
+		delta = d * c;
+		h *= delta;
+		if (fabs(delta - 1.0) < eps)
+			break;
+	}
+	return h;
+}
+
+double bc_incbeta(double a, double b, double x)
+{
+	double lfront;
+
+	if (!(a > 0.0) || !(b > 0.0) || isnan(x))
+		return NAN;
+	if (x <= 0.0)
+		return 0.0;
+	if (x >= 1.0)
+		return 1.0;
+	lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+	/* The fraction converges on the side of the mode; use the symmetry
+	 * I_x(a, b) = 1 - I_{1-x}(b, a) on the other side. */
+	if (x < (a + 1.0) / (a + b + 2.0))
+		return exp(lfront) * incbeta_cf(a, b, x) / a;
+	return 1.0 - exp(lfront) * incbeta_cf(b, a, 1.0 - x) / b;
+}
+
+double bc_student_t_p2(double t, double df)
+{
+	if (isnan(t) || !(df > 0.0))
+		return NAN;
+	if (isinf(t))
+		return 0.0;
+	/* P(|T| > |t|) = I_{df / (df + t^2)}(df / 2, 1 / 2) */
+	return bc_incbeta(df / 2.0, 0.5, df / (df + t * t));
+}
+
+static void mean_var(const double *xs, size_t n, double *mean, double *var)
+{
+	double m = 0.0, ss = 0.0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m += xs[i];
+	m /= (double)n;
+	for (i = 0; i < n; i++)
+		ss += (xs[i] - m) * (xs[i] - m);
+	*mean = m;
+	*var = n > 1 ? ss / (double)(n - 1) : 0.0;
+}
+
+int bc_welch_test(const double *a, size_t na, const double *b, size_t nb,
+		  struct bc_sig_result *out)
+{
+	double ma, va, mb, vb, sa, sb, se2;
+
+	memset(out, 0, sizeof(*out));
+	out->test = "welch";
+	if (na < BC_SIG_MIN_SAMPLES || nb < BC_SIG_MIN_SAMPLES)
+		return -EDOM;
+	mean_var(a, na, &ma, &va);
+	mean_var(b, nb, &mb, &vb);
+	sa = va / (double)na;
+	sb = vb / (double)nb;
+	se2 = sa + sb;
+	if (se2 == 0.0) {
+		/* No noise at all: any difference is exact, none is none. */
+		out->df = (double)(na + nb - 2);
+		out->statistic = mb == ma ? 0.0 : copysign(INFINITY, mb - ma);
+		out->p = mb == ma ? 1.0 : 0.0;
+		out->valid = true;
+		return 0;
+	}
+	out->statistic = (mb - ma) / sqrt(se2);
+	/* Welch-Satterthwaite degrees of freedom */
+	out->df = se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+	out->p = bc_student_t_p2(out->statistic, out->df);
+	out->valid = true;
+	return 0;
+}
+
+struct ranked {
+	double x;
+	int group;
+};
+
+static int ranked_cmp(const void *pa, const void *pb)
+{
+	const struct ranked *a = pa, *b = pb;
+
+	return (a->x > b->x) - (a->x < b->x);
+}
+
+int bc_mann_whitney_test(const double *a, size_t na, const double *b, size_t nb,
+			 struct bc_sig_result *out)
+{
+	size_t n = na + nb, i, j;
+	double r1 = 0.0, ties = 0.0, u1, mu, sigma2, diff;
+	struct ranked *all;
+
+	memset(out, 0, sizeof(*out));
+	out->test = "mann-whitney";
+	if (na < BC_SIG_MIN_SAMPLES || nb < BC_SIG_MIN_SAMPLES)
+		return -EDOM;
+	all = calloc(n, sizeof(*all));
+	if (!all)
+		return -ENOMEM;
+	for (i = 0; i < na; i++)
+		all[i] = (struct ranked){ a[i], 0 };
+	for (i = 0; i < nb; i++)
+		all[na + i] = (struct ranked){ b[i], 1 };
+	qsort(all, n, sizeof(*all), ranked_cmp);
+
+	/* Tied values share the average of the ranks they span. */
+	for (i = 0; i < n; i = j) {
+		double rank, t;
+
+		for (j = i + 1; j < n && all[j].x == all[i].x; j++)
+			;
+		rank = (double)(i + 1 + j) / 2.0;
+		t = (double)(j - i);
+		ties += t * t * t - t;
+		for (size_t k = i; k < j; k++)
+			if (all[k].group == 0)
+				r1 += rank;
+	}
+	free(all);
+
+	u1 = r1 - (double)na * (double)(na + 1) / 2.0;
+	mu = (double)na * (double)nb / 2.0;
+	sigma2 = (double)na * (double)nb / 12.0 *
+		 ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
+	out->statistic = u1;
+	out->df = 0.0;
+	out->valid = true;
+	if (sigma2 <= 0.0) {
+		/* Every sample has the same value. */
+		out->p = 1.0;
+		return 0;
+	}
+	/* continuity correction: U moves in steps of one */
+	diff = fabs(u1 - mu) - 0.5;
+	if (diff < 0.0)
+		diff = 0.0;
+	out->p = erfc(diff / sqrt(sigma2) / M_SQRT2);
+	if (out->p > 1.0)
+		out->p = 1.0;
+	return 0;
+}
+
+/* ------------------------------------------------------------ documents */
+
+struct cmp_metric {
+	char *name;
+	char *unit;
+	bool rate;
+	double mean, stddev;
+	unsigned int n;		/* from the summary */
+	double *samples;	/* measured (non-warm-up) iterations */
+	size_t sample_cnt;
+};
+
+struct cmp_run {
+	char *bench;
+	char *config;		/* "producers=1 consumers=0 nr_maps=16" */
+	struct cmp_metric *metrics;
+	size_t metric_cnt;
+	bool matched;
+};
+
+struct cmp_doc {
+	const char *path;
+	struct bc_json *json;
+	struct cmp_run *runs;
+	size_t run_cnt;
+	const struct bc_json *context;	/* the first run's */
+};
+
+/* Not part of what was measured: the same configuration run for longer is
+ * still the same configuration. */
+static bool config_key_ignored(const char *key)
+{
+	return !strcmp(key, "warmup_sec") || !strcmp(key, "duration_sec") ||
+	       !strcmp(key, "format") || !strcmp(key, "output");
+}
+
+static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(*buf ? *buf + *len : NULL, *buf ? *cap - *len : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return -EINVAL;
+		if (*buf && *len + (size_t)n < *cap) {
+			*len += (size_t)n;
+			return 0;
+		}
+		{
+			size_t ncap = (*cap ? *cap * 2 : 128) + (size_t)n;
+			char *nb = realloc(*buf, ncap);
+
+			if (!nb)
+				return -ENOMEM;
+			if (!*buf)
+				nb[0] = '\0';
+			*buf = nb;
+			*cap = ncap;
+		}
+	}
+}
+
+static int append_value(char **buf, size_t *len, size_t *cap, const char *key,
+			const struct bc_json *v)
+{
+	const char *sep = *len ? " " : "";
+
+	switch (v->type) {
+	case BC_JSON_NULL:
+		return 0;	/* not set */
+	case BC_JSON_BOOL:
+		/* a flag that is off is the same as one never given */
+		return v->boolean ? append(buf, len, cap, "%s%s", sep, key) : 0;
+	case BC_JSON_NUMBER:
+		return append(buf, len, cap, "%s%s=%.15g", sep, key, v->number);
+	case BC_JSON_STRING:
+		return append(buf, len, cap, "%s%s=%s", sep, key, v->string);
+	default:
+		return 0;
+	}
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(**(char *const *const *)a, **(char *const *const *)b);
+}
+
+/* The configuration as one canonical line: core options in the document's
+ * order, then the plugin's options sorted by name. */
+static char *config_line(const struct bc_json *cfg)
+{
+	const struct bc_json *popts = bc_json_get(cfg, "plugin_options");
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	int ret = append(&buf, &len, &cap, "%s", "");
+
+	for (size_t i = 0; !ret && cfg && cfg->type == BC_JSON_OBJECT && i < cfg->cnt; i++) {
+		if (cfg->items[i] == popts || config_key_ignored(cfg->keys[i]))
+			continue;
+		ret = append_value(&buf, &len, &cap, cfg->keys[i], cfg->items[i]);
+	}
+	if (!ret && popts && popts->type == BC_JSON_OBJECT && popts->cnt) {
+		char ***order = calloc(popts->cnt, sizeof(*order));
+
+		if (!order) {
+			free(buf);
+			return NULL;
+		}
+		for (size_t i = 0; i < popts->cnt; i++)
+			order[i] = &popts->keys[i];
+		qsort(order, popts->cnt, sizeof(*order), key_cmp);
+		for (size_t k = 0; !ret && k < popts->cnt; k++) {
+			size_t i = (size_t)(order[k] - popts->keys);
+			const struct bc_json *v = popts->items[i];
+
+			/* a plugin flag is recorded with a null value */
+			if (v->type == BC_JSON_NULL)
+				ret = append(&buf, &len, &cap, "%s%s", len ? " " : "", popts->keys[i]);
+			else
+				ret = append_value(&buf, &len, &cap, popts->keys[i], v);
+		}
+		free(order);
+	}
+	if (ret) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void cmp_run_free(struct cmp_run *r)
+{
+	for (size_t i = 0; i < r->metric_cnt; i++) {
+		free(r->metrics[i].name);
+		free(r->metrics[i].unit);
+		free(r->metrics[i].samples);
+	}
+	free(r->metrics);
+	free(r->bench);
+	free(r->config);
+}
+
+static void cmp_doc_free(struct cmp_doc *d)
+{
+	for (size_t i = 0; i < d->run_cnt; i++)
+		cmp_run_free(&d->runs[i]);
+	free(d->runs);
+	bc_json_free(d->json);
+	memset(d, 0, sizeof(*d));
+}
+
+static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, char *err, size_t err_len)
+{
+	const struct bc_json *summary = bc_json_get(doc, "summary"),
+			     *iters = bc_json_get(doc, "iterations");
+	struct cmp_run *runs, *r;
+	char bench[256];
+
+	if (!summary || summary->type != BC_JSON_OBJECT || bc_run_doc_bench(doc, bench, sizeof(bench))) {
+		snprintf(err, err_len, "a run without a benchmark name or a \"summary\" object");
+		return -EINVAL;
+	}
+	runs = realloc(d->runs, (d->run_cnt + 1) * sizeof(*runs));
+	if (!runs)
+		return -ENOMEM;
+	d->runs = runs;
+	r = &d->runs[d->run_cnt++];
+	memset(r, 0, sizeof(*r));
+	if (!d->context)
+		d->context = bc_json_get(doc, "context");
+	r->bench = strdup(bench);
+	r->config = config_line(bc_run_doc_config(doc));
+	r->metrics = calloc(summary->cnt + 1, sizeof(*r->metrics));
+	if (!r->bench || !r->config || !r->metrics)
+		return -ENOMEM;
+	for (size_t i = 0; i < summary->cnt; i++) {
+		const struct bc_json *s = summary->items[i];
+		struct cmp_metric *m = &r->metrics[r->metric_cnt];
+		const char *unit = bc_json_str(bc_json_get(s, "unit"));
+
+		if (s->type != BC_JSON_OBJECT || !bc_json_get(s, "mean"))
+			continue;
+		m->name = strdup(summary->keys[i]);
+		m->unit = unit ? strdup(unit) : NULL;
+		if (!m->name || (unit && !m->unit))
+			return -ENOMEM;
+		r->metric_cnt++;
+		m->rate = bc_run_doc_metric_is_rate(doc, m->name, s);
+		m->mean = bc_json_num(bc_json_get(s, "mean"), NAN);
+		m->stddev = bc_json_num(bc_json_get(s, "stddev"), NAN);
+		m->n = (unsigned int)bc_json_num(bc_json_get(s, "n"), 0);
+		m->samples = calloc(bc_json_len(iters) + 1, sizeof(*m->samples));
+		if (!m->samples)
+			return -ENOMEM;
+		for (size_t k = 0; k < bc_json_len(iters); k++) {
+			const struct bc_json *it = bc_json_at(iters, k),
+					     *v = bc_json_get(bc_json_get(it, "values"), m->name);
+
+			if (bc_json_bool(bc_json_get(it, "warmup"), false) || !v ||
+			    v->type != BC_JSON_NUMBER)
+				continue;
+			m->samples[m->sample_cnt++] = v->number;
+		}
+	}
+	return 0;
+}
+
+static int cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_t err_len)
+{
+	const struct bc_json *runs;
+	char why[256] = "";
+	int ret = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->json = bc_json_parse_file(path, why, sizeof(why));
+	if (!d->json) {
+		snprintf(err, err_len, "%s", why);
+		return -EINVAL;
+	}
+	runs = bc_json_get(d->json, "runs");
+	if (runs && runs->type == BC_JSON_ARRAY) {
+		/* a sweep or a suite: every row that produced a result */
+		for (size_t i = 0; !ret && i < runs->cnt; i++) {
+			const struct bc_json *res = bc_json_get(runs->items[i], "result");
+
+			if (res && res->type == BC_JSON_OBJECT)
+				ret = cmp_add_run(d, res, why, sizeof(why));
+		}
+	} else if (d->json->type == BC_JSON_OBJECT && bc_json_get(d->json, "summary")) {
+		ret = cmp_add_run(d, d->json, why, sizeof(why));
+	} else {
+		snprintf(why, sizeof(why),
+			 "not a benchcore result (expected a run, sweep or suite JSON document)");
+		ret = -EINVAL;
+	}
+	if (ret == -ENOMEM)
+		snprintf(why, sizeof(why), "out of memory");
+	if (ret)
+		snprintf(err, err_len, "'%s': %s", path, why);
+	return ret;
+}
+
+/* ------------------------------------------------------------ comparison */
+
+enum cmp_test {
+	CMP_WELCH,
+	CMP_MANN_WHITNEY,
+};
+
+struct cmp_opts {
+	enum cmp_test test;
+	double alpha;
+	enum bc_table_format format;
+	FILE *out;
+};
+
+/* Welch's test from summary statistics alone, for documents that carry no
+ * per-iteration samples. */
+static int welch_from_stats(double ma, double sa, unsigned int na, double mb, double sb,
+			    unsigned int nb, struct bc_sig_result *out)
+{
+	double va = sa * sa / na, vb = sb * sb / nb, se2 = va + vb;
+
+	memset(out, 0, sizeof(*out));
+	out->test = "welch";
+	if (na < BC_SIG_MIN_SAMPLES || nb < BC_SIG_MIN_SAMPLES || isnan(se2))
+		return -EDOM;
+	out->valid = true;
+	if (se2 == 0.0) {
+		out->df = (double)(na + nb - 2);
+		out->statistic = mb == ma ? 0.0 : copysign(INFINITY, mb - ma);
+		out->p = mb == ma ? 1.0 : 0.0;
+		return 0;
+	}
+	out->statistic = (mb - ma) / sqrt(se2);
+	out->df = se2 * se2 / (va * va / (na - 1) + vb * vb / (nb - 1));
+	out->p = bc_student_t_p2(out->statistic, out->df);
+	return 0;
+}
+
+static void cmp_metric_test(const struct cmp_opts *o, const struct cmp_metric *a,
+			    const struct cmp_metric *b, struct bc_sig_result *sig)
+{
+	bool samples = a->sample_cnt >= BC_SIG_MIN_SAMPLES && b->sample_cnt >= BC_SIG_MIN_SAMPLES;
+
+	if (samples && o->test == CMP_MANN_WHITNEY)
+		bc_mann_whitney_test(a->samples, a->sample_cnt, b->samples, b->sample_cnt, sig);
+	else if (samples)
+		bc_welch_test(a->samples, a->sample_cnt, b->samples, b->sample_cnt, sig);
+	else if (a->sample_cnt || b->sample_cnt)
+		/* samples there, but too few of them */
+		welch_from_stats(a->mean, a->stddev, (unsigned int)a->sample_cnt, b->mean,
+				 b->stddev, (unsigned int)b->sample_cnt, sig);
+	else
+		welch_from_stats(a->mean, a->stddev, a->n, b->mean, b->stddev, b->n, sig);
+}
+
+static const char *verdict(const struct cmp_opts *o, const struct bc_sig_result *sig)
+{
+	if (!sig->valid)
+		return "too few samples";
+	return sig->p < o->alpha ? "significant" : "not significant";
+}
+
+static double change_pct(double base, double new)
+{
+	if (base == 0.0)
+		return new == 0.0 ? 0.0 : NAN;
+	return (new - base) / fabs(base) * 100.0;
+}
+
+static void fmt_value(const struct cmp_metric *m, double v, char *buf, size_t len)
+{
+	if (m->rate)
+		snprintf(buf, len, "%.3fM/s", v / 1e6);
+	else
+		snprintf(buf, len, "%.3f %s", v, m->unit ? m->unit : "");
+}
+
+static void fmt_change(double pct, char *buf, size_t len)
+{
+	if (isnan(pct))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%+.2f%%", pct);
+}
+
+static void fmt_sig(const struct cmp_opts *o, const struct bc_sig_result *sig, char *buf,
+		    size_t len)
+{
+	if (!sig->valid)
+		snprintf(buf, len, "too few samples");
+	else
+		snprintf(buf, len, "%s p=%.3g (%s)", sig->test, sig->p, verdict(o, sig));
+}
+
+static void md_cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc(' ', f);
+}
+
+static void csv_cell(FILE *f, const char *s, bool last)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+static const char *ctx_str(const struct bc_json *ctx, const char *key, char *buf, size_t len)
+{
+	const struct bc_json *v = bc_json_get(ctx, key);
+
+	if (v && v->type == BC_JSON_NUMBER) {
+		snprintf(buf, len, "%.15g", v->number);
+		return buf;
+	}
+	return bc_json_str(v);
+}
+
+/* Different kernels, CPUs or CPU counts make any difference suspect. */
+static size_t context_warnings(const struct cmp_doc *a, const struct cmp_doc *b, char warn[][512])
+{
+	static const struct {
+		const char *key, *what;
+	} keys[] = {
+		{ "kernel_release", "kernel" },
+		{ "cpu_model", "CPU model" },
+		{ "cpu_count", "CPU count" },
+		{ "hypervisor", "hypervisor" },
+	};
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char ba[64], bb[64];
+		const char *va = ctx_str(a->context, keys[i].key, ba, sizeof(ba)),
+			   *vb = ctx_str(b->context, keys[i].key, bb, sizeof(bb));
+		const struct bc_json *ja = bc_json_get(a->context, keys[i].key),
+				     *jb = bc_json_get(b->context, keys[i].key);
+
+		if (ja && jb && ja->type == BC_JSON_BOOL && jb->type == BC_JSON_BOOL) {
+			va = ja->boolean ? "yes" : "no";
+			vb = jb->boolean ? "yes" : "no";
+		}
+		if (!va || !vb || !strcmp(va, vb))
+			continue;
+		snprintf(warn[n++], 512, "%s differs: base %s, new %s", keys[i].what, va, vb);
+	}
+	return n;
+}
+
+static struct cmp_run *find_match(struct cmp_doc *d, const struct cmp_run *r)
+{
+	for (size_t i = 0; i < d->run_cnt; i++) {
+		struct cmp_run *c = &d->runs[i];
+
+		if (!c->matched && !strcmp(c->bench, r->bench) && !strcmp(c->config, r->config))
+			return c;
+	}
+	return NULL;
+}
+
+static const struct cmp_metric *find_metric(const struct cmp_run *r, const char *name)
+{
+	for (size_t i = 0; i < r->metric_cnt; i++)
+		if (!strcmp(r->metrics[i].name, name))
+			return &r->metrics[i];
+	return NULL;
+}
+
+static void emit_only(const struct cmp_opts *o, struct bc_json_writer *w, const char *which,
+		      const struct cmp_doc *d)
+{
+	FILE *f = o->out;
+
+	for (size_t i = 0; i < d->run_cnt; i++) {
+		const struct cmp_run *r = &d->runs[i];
+
+		if (r->matched)
+			continue;
+		switch (o->format) {
+		case BC_TABLE_TEXT:
+			fprintf(f, "only in %s (%s): %s%s%s\n", which, d->path, r->bench,
+				*r->config ? " " : "", r->config);
+			break;
+		case BC_TABLE_MARKDOWN:
+			md_cell(f, r->bench);
+			md_cell(f, r->config);
+			fprintf(f, "| | | | | only in %s |\n", which);
+			break;
+		case BC_TABLE_CSV:
+			csv_cell(f, r->bench, false);
+			csv_cell(f, r->config, false);
+			fprintf(f, ",,,,,,,,,only in %s\n", which);
+			break;
+		case BC_TABLE_JSON:
+			bc_jw_obj_begin(w, NULL);
+			bc_jw_str(w, "benchmark", r->bench);
+			bc_jw_str(w, "configuration", r->config);
+			bc_jw_obj_end(w);
+			break;
+		}
+	}
+}
+
+static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct cmp_doc *new)
+{
+	char warn[8][512];
+	size_t warn_cnt = context_warnings(base, new, warn), matched = 0;
+	struct bc_json_writer w;
+	FILE *f = o->out;
+
+	for (size_t i = 0; i < warn_cnt; i++)
+		fprintf(stderr, "benchcore: warning: %s; the comparison is suspect\n", warn[i]);
+	switch (o->format) {
+	case BC_TABLE_TEXT:
+		fprintf(f, "%-16s %14s %14s %9s  %s\n", "metric", "base", "new", "change",
+			"significance");
+		break;
+	case BC_TABLE_MARKDOWN:
+		fputs("| benchmark | configuration | metric | base | new | change | significance |\n"
+		      "| --- | --- | --- | ---: | ---: | ---: | --- |\n",
+		      f);
+		break;
+	case BC_TABLE_CSV:
+		fputs("benchmark,configuration,metric,unit,base_mean,new_mean,change_pct,test,p_value,"
+		      "n_base,n_new,verdict\n",
+		      f);
+		break;
+	case BC_TABLE_JSON:
+		bc_jw_init(&w, f);
+		bc_jw_obj_begin(&w, NULL);
+		bc_jw_str(&w, "base", base->path);
+		bc_jw_str(&w, "new", new->path);
+		bc_jw_str(&w, "test", o->test == CMP_WELCH ? "welch" : "mann-whitney");
+		bc_jw_num(&w, "alpha", o->alpha);
+		bc_jw_arr_begin(&w, "warnings");
+		for (size_t i = 0; i < warn_cnt; i++)
+			bc_jw_str(&w, NULL, warn[i]);
+		bc_jw_arr_end(&w);
+		bc_jw_arr_begin(&w, "comparisons");
+		break;
+	}
+
+	for (size_t i = 0; i < base->run_cnt; i++) {
+		struct cmp_run *a = &base->runs[i], *b = find_match(new, a);
+
+		if (!b)
+			continue;
+		a->matched = b->matched = true;
+		matched++;
+		if (o->format == BC_TABLE_TEXT)
+			fprintf(f, "%s%s%s\n", a->bench, *a->config ? " " : "", a->config);
+		for (size_t k = 0; k < a->metric_cnt; k++) {
+			const struct cmp_metric *ma = &a->metrics[k], *mb = find_metric(b, ma->name);
+			char vb[64], vn[64], ch[32], sg[128];
+			struct bc_sig_result sig;
+			double pct;
+
+			if (!mb)
+				continue;
+			cmp_metric_test(o, ma, mb, &sig);
+			pct = change_pct(ma->mean, mb->mean);
+			fmt_value(ma, ma->mean, vb, sizeof(vb));
+			fmt_value(mb, mb->mean, vn, sizeof(vn));
+			fmt_change(pct, ch, sizeof(ch));
+			fmt_sig(o, &sig, sg, sizeof(sg));
+			switch (o->format) {
+			case BC_TABLE_TEXT:
+				fprintf(f, "  %-14s %14s %14s %9s  %s\n", ma->name, vb, vn, ch, sg);
+				break;
+			case BC_TABLE_MARKDOWN:
+				md_cell(f, a->bench);
+				md_cell(f, a->config);
+				md_cell(f, ma->name);
+				md_cell(f, vb);
+				md_cell(f, vn);
+				md_cell(f, ch);
+				md_cell(f, sg);
+				fputs("|\n", f);
+				break;
+			case BC_TABLE_CSV:
+				csv_cell(f, a->bench, false);
+				csv_cell(f, a->config, false);
+				csv_cell(f, ma->name, false);
+				csv_cell(f, ma->unit ? ma->unit : "", false);
+				fprintf(f, "%.17g,%.17g,", ma->mean, mb->mean);
+				if (isnan(pct))
+					fputc(',', f);
+				else
+					fprintf(f, "%.6f,", pct);
+				if (sig.valid)
+					fprintf(f, "%s,%.6g,", sig.test, sig.p);
+				else
+					fputs(",,", f);
+				fprintf(f, "%zu,%zu,%s\n",
+					ma->sample_cnt ? ma->sample_cnt : ma->n,
+					mb->sample_cnt ? mb->sample_cnt : mb->n, verdict(o, &sig));
+				break;
+			case BC_TABLE_JSON:
+				bc_jw_obj_begin(&w, NULL);
+				bc_jw_str(&w, "benchmark", a->bench);
+				bc_jw_str(&w, "configuration", a->config);
+				bc_jw_str(&w, "metric", ma->name);
+				bc_jw_str(&w, "unit", ma->unit);
+				bc_jw_num(&w, "base_mean", ma->mean);
+				bc_jw_num(&w, "new_mean", mb->mean);
+				bc_jw_num(&w, "change_pct", pct);
+				bc_jw_str(&w, "test", sig.valid ? sig.test : NULL);
+				bc_jw_num(&w, "p_value", sig.valid ? sig.p : NAN);
+				bc_jw_uint(&w, "n_base", ma->sample_cnt ? ma->sample_cnt : ma->n);
+				bc_jw_uint(&w, "n_new", mb->sample_cnt ? mb->sample_cnt : mb->n);
+				bc_jw_str(&w, "verdict", verdict(o, &sig));
+				bc_jw_obj_end(&w);
+				break;
+			}
+		}
+	}
+
+	if (o->format == BC_TABLE_JSON) {
+		bc_jw_arr_end(&w);
+		bc_jw_arr_begin(&w, "only_in_base");
+	}
+	emit_only(o, &w, "base", base);
+	if (o->format == BC_TABLE_JSON) {
+		bc_jw_arr_end(&w);
+		bc_jw_arr_begin(&w, "only_in_new");
+	}
+	emit_only(o, &w, "new", new);
+	if (o->format == BC_TABLE_JSON) {
+		bc_jw_arr_end(&w);
+		bc_jw_obj_end(&w);
+		if (bc_jw_finish(&w))
+			return BC_EXIT_FAILED;
+	}
+	if (!matched)
+		fprintf(stderr, "benchcore: warning: no run of %s matches one of %s (same benchmark and configuration)\n",
+			base->path, new->path);
+	fflush(f);
+	return BC_EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- command */
+
+static int compare_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int compare_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("benchcore: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return BC_EXIT_USAGE;
+}
+
+static void compare_help(FILE *f)
+{
+	fputs("Usage: benchcore compare BASE.json NEW.json [options]\n\n"
+	      "Matches the runs of two result documents (a run, a sweep or a suite, written\n"
+	      "with --format json) by benchmark and configuration, and prints per metric the\n"
+	      "base and new means, the change, and whether it is significant.\n\n"
+	      "  --test TEST      welch (default) or mann-whitney, on the per-iteration samples\n"
+	      "  --alpha P        significance level (default 0.05)\n"
+	      "  --format FMT     text (default), json, csv or markdown\n"
+	      "  --output FILE    write the table to FILE\n",
+	      f);
+}
+
+static const char *cmp_opt_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strncmp(argv[*i], name, len) && argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (strcmp(argv[*i], name))
+		return NULL;
+	if (*i + 1 >= argc)
+		return "";
+	return argv[++*i];
+}
+
+int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
+{
+	struct cmp_opts o = { .test = CMP_WELCH, .alpha = 0.05, .out = stdout };
+	const char *paths[2] = { NULL, NULL }, *output = NULL, *v;
+	struct cmp_doc docs[2] = {};
+	char err[512];
+	size_t path_cnt = 0;
+	int ret;
+
+	(void)env;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			compare_help(stdout);
+			return BC_EXIT_OK;
+		} else if ((v = cmp_opt_value(argc, argv, &i, "--format"))) {
+			if (bc_table_format_parse(v, &o.format))
+				return compare_usage("--format '%s': expected text, json, csv or markdown", v);
+		} else if ((v = cmp_opt_value(argc, argv, &i, "--output"))) {
+			output = v;
+		} else if ((v = cmp_opt_value(argc, argv, &i, "--test"))) {
+			if (!strcmp(v, "welch") || !strcmp(v, "t"))
+				o.test = CMP_WELCH;
+			else if (!strcmp(v, "mann-whitney") || !strcmp(v, "mwu") || !strcmp(v, "u"))
+				o.test = CMP_MANN_WHITNEY;
+			else
+				return compare_usage("--test '%s': expected welch or mann-whitney", v);
+		} else if ((v = cmp_opt_value(argc, argv, &i, "--alpha"))) {
+			char *end;
+
+			o.alpha = strtod(v, &end);
+			if (!*v || *end || !(o.alpha > 0.0 && o.alpha < 1.0))
+				return compare_usage("--alpha '%s': expected a probability between 0 and 1, e.g. 0.05", v);
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return compare_usage("compare: unknown option '%s' (see benchcore compare --help)",
+					     argv[i]);
+		} else if (path_cnt < 2) {
+			paths[path_cnt++] = argv[i];
+		} else {
+			return compare_usage("compare: expected two files, BASE.json NEW.json; '%s' is a third",
+					     argv[i]);
+		}
+	}
+	if (path_cnt != 2)
+		return compare_usage("compare: expected two files: compare BASE.json NEW.json");
+	for (size_t i = 0; i < 2; i++) {
+		if (cmp_doc_load(&docs[i], paths[i], err, sizeof(err))) {
+			ret = compare_usage("compare: %s", err);
+			goto out;
+		}
+	}
+	if (output) {
+		o.out = *output ? fopen(output, "we") : NULL;
+		if (!o.out) {
+			ret = compare_usage("--output '%s': %s", output,
+					    *output ? strerror(errno) : "expected a file name");
+			goto out;
+		}
+	}
+	ret = compare_docs(&o, &docs[0], &docs[1]);
+	if (o.out != stdout)
+		fclose(o.out);
+out:
+	cmp_doc_free(&docs[0]);
+	cmp_doc_free(&docs[1]);
+	return ret;
+}

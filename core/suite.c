@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Suites: `benchcore suite NAME | --suite-file PATH | --list`.
+ *
+ * A suite is the kernel's run_bench_*.sh scripts as data: a small text file
+ * with one line per item,
+ *
+ *   # a comment; the first one describes the suite in `suite --list`
+ *   header Single-producer, parallel producer
+ *   run ringbuf:rb-libbpf -c1 --label rb-libbpf
+ *   run ringbuf:rb-custom -c1 --sweep rb-sample-rate=1,5,10 --label 'rb-sampled-{rb-sample-rate}'
+ *
+ * so users write their own without shell loops and sed. Every run goes
+ * through the sweep batch (one child process per row), so a benchmark that
+ * is unavailable here, or crashes, is one row that says why.
+ */
+#include <dirent.h>
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bc_internal.h"
+
+#ifndef BENCHCORE_BINDIR
+#define BENCHCORE_BINDIR "bin"
+#endif
+#ifndef BENCHCORE_DATADIR
+#define BENCHCORE_DATADIR "share"
+#endif
+
+#define BC_SUITE_EXT ".suite"
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------- parsing */
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && strchr(" \t\r\n", end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static int suite_add(struct bc_suite *s, struct bc_suite_item *item)
+{
+	struct bc_suite_item *items = realloc(s->items, (s->item_cnt + 1) * sizeof(*items));
+
+	if (!items)
+		return -ENOMEM;
+	s->items = items;
+	s->items[s->item_cnt++] = *item;
+	return 0;
+}
+
+int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err, size_t err_len)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned int lineno = 0;
+	int ret = 0;
+
+	memset(suite, 0, sizeof(*suite));
+	suite->path = strdup(path);
+	if (!suite->path)
+		return -ENOMEM;
+	while (!ret && getline(&line, &cap, f) >= 0) {
+		struct bc_suite_item item = { .line = ++lineno };
+		char *s = trim(line), *rest;
+		size_t kw_len;
+
+		if (*s == '#') {
+			if (!suite->description && !suite->item_cnt && *trim(s + 1))
+				suite->description = strdup(trim(s + 1));
+			continue;
+		}
+		if (!*s)
+			continue;
+		kw_len = strcspn(s, " \t");
+		rest = trim(s + kw_len);
+		if (kw_len == 6 && !strncmp(s, "header", 6)) {
+			if (!*rest) {
+				set_err(err, err_len, "%s:%u: 'header' needs a title", path, lineno);
+				ret = -EINVAL;
+				break;
+			}
+			item.kind = BC_SUITE_HEADER;
+			item.text = strdup(rest);
+			ret = item.text ? suite_add(suite, &item) : -ENOMEM;
+			if (ret)
+				free(item.text);
+		} else if (kw_len == 3 && !strncmp(s, "run", 3)) {
+			char why[128] = "";
+
+			item.kind = BC_SUITE_RUN;
+			ret = bc_split_words(rest, &item.args, &item.arg_cnt, why, sizeof(why));
+			if (ret == -EINVAL)
+				set_err(err, err_len, "%s:%u: %s", path, lineno, why);
+			if (!ret && !item.arg_cnt) {
+				set_err(err, err_len, "%s:%u: 'run' needs a benchmark: run PLUGIN:BENCH [options]",
+					path, lineno);
+				ret = -EINVAL;
+			}
+			if (!ret)
+				ret = suite_add(suite, &item);
+			if (ret)
+				bc_words_free(item.args, item.arg_cnt);
+		} else {
+			s[kw_len] = '\0';
+			set_err(err, err_len,
+				"%s:%u: unknown line '%s'; expected 'header TITLE', 'run PLUGIN:BENCH [options]' or '# comment'",
+				path, lineno, s);
+			ret = -EINVAL;
+		}
+	}
+	free(line);
+	if (!ret && !suite->item_cnt) {
+		set_err(err, err_len, "%s: the suite has no 'run' lines", path);
+		ret = -EINVAL;
+	}
+	if (ret)
+		bc_suite_free(suite);
+	return ret;
+}
+
+int bc_suite_load(const char *path, struct bc_suite *suite, char *err, size_t err_len)
+{
+	FILE *f = fopen(path, "re");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		set_err(err, err_len, "suite file '%s': %s", path, strerror(errno));
+		return ret;
+	}
+	ret = bc_suite_parse(path, f, suite, err, err_len);
+	fclose(f);
+	return ret;
+}
+
+void bc_suite_free(struct bc_suite *suite)
+{
+	for (size_t i = 0; i < suite->item_cnt; i++) {
+		free(suite->items[i].text);
+		bc_words_free(suite->items[i].args, suite->items[i].arg_cnt);
+	}
+	free(suite->items);
+	free(suite->path);
+	free(suite->description);
+	memset(suite, 0, sizeof(*suite));
+}
+
+/* ------------------------------------------------------------ location */
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* Strips the install's bindir from the executable's directory: what is left
+ * is the prefix, wherever the tree was moved. */
+static bool exe_prefix(char *buf, size_t len)
+{
+	const char *bindir = BENCHCORE_BINDIR;
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+	size_t blen = strlen(bindir), dlen;
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	dlen = strlen(buf);
+	if (bindir[0] == '/' || dlen < blen + 1 || strcmp(buf + dlen - blen, bindir) ||
+	    buf[dlen - blen - 1] != '/')
+		return false;
+	buf[dlen - blen - 1] = '\0';
+	return true;
+}
+
+int bc_suite_dir(char *buf, size_t len)
+{
+	const char *env = getenv("BENCHCORE_SUITE_PATH");
+	char prefix[PATH_MAX];
+
+	if (env && *env) {
+		snprintf(buf, len, "%s", env);
+		return 0;
+	}
+	if (exe_prefix(prefix, sizeof(prefix))) {
+		snprintf(buf, len, "%s/%s/benchcore/suites", prefix, BENCHCORE_DATADIR);
+		if (is_dir(buf))
+			return 0;
+	}
+#ifdef BENCHCORE_SOURCE_DIR
+	/* Run from the build tree: the suites are the source tree's. */
+	snprintf(buf, len, "%s/suites", BENCHCORE_SOURCE_DIR);
+	if (is_dir(buf))
+		return 0;
+#endif
+	buf[0] = '\0';
+	return -ENOENT;
+}
+
+/* ------------------------------------------------------------- commands */
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
+{
+	char **names = NULL;
+	size_t cnt = 0;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		fprintf(stderr, "benchcore: suite directory '%s': %s\n", dir, strerror(errno));
+		return BC_EXIT_FAILED;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name), elen = strlen(BC_SUITE_EXT);
+		char **grown;
+
+		if (len <= elen || strcmp(de->d_name + len - elen, BC_SUITE_EXT))
+			continue;
+		grown = realloc(names, (cnt + 1) * sizeof(*names));
+		if (!grown)
+			break;
+		names = grown;
+		names[cnt] = strndup(de->d_name, len - elen);
+		if (names[cnt])
+			cnt++;
+	}
+	closedir(d);
+	qsort(names, cnt, sizeof(*names), name_cmp);
+
+	if (fmt == BC_TABLE_JSON)
+		fputs("{\n  \"suites\": [", out);
+	else if (fmt == BC_TABLE_CSV)
+		fputs("name,description,path\n", out);
+	else if (fmt == BC_TABLE_MARKDOWN)
+		fputs("| suite | description |\n| --- | --- |\n", out);
+	for (size_t i = 0; i < cnt; i++) {
+		char path[PATH_MAX + 300], err[256];
+		struct bc_suite s;
+		const char *desc = "";
+
+		snprintf(path, sizeof(path), "%s/%s%s", dir, names[i], BC_SUITE_EXT);
+		if (bc_suite_load(path, &s, err, sizeof(err)))
+			memset(&s, 0, sizeof(s));
+		else if (s.description)
+			desc = s.description;
+		switch (fmt) {
+		case BC_TABLE_TEXT:
+			fprintf(out, "%-20s %s\n", names[i], s.path ? desc : err);
+			break;
+		case BC_TABLE_MARKDOWN:
+			fprintf(out, "| %s | %s |\n", names[i], s.path ? desc : err);
+			break;
+		case BC_TABLE_CSV:
+			/* names and descriptions are ours: no commas in names */
+			fprintf(out, "%s,\"%s\",%s\n", names[i], s.path ? desc : err, path);
+			break;
+		case BC_TABLE_JSON:
+			fprintf(out, "%s\n    {\"name\": \"%s\", \"description\": \"%s\", \"path\": \"%s\"}",
+				i ? "," : "", names[i], s.path ? desc : "", path);
+			break;
+		}
+		bc_suite_free(&s);
+		free(names[i]);
+	}
+	if (fmt == BC_TABLE_JSON)
+		fputs("\n  ]\n}\n", out);
+	free(names);
+	return BC_EXIT_OK;
+}
+
+static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("benchcore: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return BC_EXIT_USAGE;
+}
+
+/* Takes an option's value from "--opt=V" or the next word. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strncmp(argv[*i], name, len) && argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (strcmp(argv[*i], name))
+		return NULL;
+	if (*i + 1 >= argc)
+		return "";
+	return argv[++*i];
+}
+
+static void suite_help(FILE *f)
+{
+	fputs("Usage: benchcore [--plugin-dir DIR]... suite NAME [options] [run options]\n"
+	      "       benchcore suite --suite-file PATH [options] [run options]\n"
+	      "       benchcore suite --list\n\n"
+	      "Runs every line of a suite, each in its own child process, and prints one row\n"
+	      "per run. Run options (e.g. -w1 -d3) are added to every run of the suite.\n\n"
+	      "  --list                 the shipped suites\n"
+	      "  --suite-file PATH      run the suite in PATH\n"
+	      "  --format FMT           text (default), json, csv or markdown\n"
+	      "  --output FILE          write the table or document to FILE\n"
+	      "  --run-timeout SEC      kill a run after SEC (default: warm-up + duration + 20)\n"
+	      "  -q, --quiet            no progress lines\n"
+	      "  -v, --verbose          relay every run's own output to stderr\n",
+	      f);
+}
+
+int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
+{
+	const char *name = NULL, *file = NULL, *output = NULL, *v;
+	enum bc_table_format fmt = BC_TABLE_TEXT;
+	struct bc_batch_opts bo = { .kind = "suite" };
+	char dir[PATH_MAX], path[PATH_MAX + 300], err[512] = "";
+	char **extra = calloc((size_t)argc + 1, sizeof(*extra));
+	size_t extra_cnt = 0;
+	struct bc_suite suite = {};
+	struct bc_batch *batch = NULL;
+	const char *section = NULL;
+	bool list = false;
+	FILE *out = stdout;
+	int ret = BC_EXIT_OK;
+
+	if (!extra)
+		return BC_EXIT_FAILED;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--list")) {
+			list = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			suite_help(stdout);
+			goto out;
+		} else if ((v = opt_value(argc, argv, &i, "--suite-file"))) {
+			file = v;
+		} else if ((v = opt_value(argc, argv, &i, "--format"))) {
+			if (bc_table_format_parse(v, &fmt)) {
+				ret = usage("--format '%s': expected text, json, csv or markdown", v);
+				goto out;
+			}
+		} else if ((v = opt_value(argc, argv, &i, "--output"))) {
+			output = v;
+		} else if ((v = opt_value(argc, argv, &i, "--run-timeout"))) {
+			char *end;
+
+			bo.timeout_sec = strtod(v, &end);
+			if (!*v || *end || !(bo.timeout_sec > 0)) {
+				ret = usage("--run-timeout '%s': expected a number of seconds above 0", v);
+				goto out;
+			}
+		} else if (a[0] != '-' && !name && !file && !extra_cnt) {
+			name = a;
+		} else {
+			if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+				bo.quiet = true;
+			if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
+				bo.verbose = true;
+			extra[extra_cnt++] = argv[i];
+		}
+	}
+	if (!output || !*output) {
+		if (output) {
+			ret = usage("--output: expected a file name");
+			goto out;
+		}
+	} else {
+		out = fopen(output, "we");
+		if (!out) {
+			ret = usage("--output '%s': %s", output, strerror(errno));
+			out = stdout;
+			goto out;
+		}
+	}
+	if (file && !*file) {
+		ret = usage("--suite-file: expected a file name");
+		goto out;
+	}
+	if (list || (!name && !file)) {
+		if (bc_suite_dir(dir, sizeof(dir))) {
+			fprintf(stderr, "benchcore: no suite directory found; set BENCHCORE_SUITE_PATH or use --suite-file PATH\n");
+			ret = list ? BC_EXIT_FAILED : BC_EXIT_USAGE;
+			goto out;
+		}
+		if (!list) {
+			ret = usage("suite: expected a suite NAME, --suite-file PATH or --list");
+			goto out;
+		}
+		ret = suite_list(dir, fmt, out);
+		goto out;
+	}
+	if (name && file) {
+		ret = usage("suite: give a suite NAME or --suite-file PATH, not both");
+		goto out;
+	}
+	if (name) {
+		if (strchr(name, '/')) {
+			ret = usage("suite '%s': a suite name has no '/'; use --suite-file PATH for a file", name);
+			goto out;
+		}
+		if (bc_suite_dir(dir, sizeof(dir))) {
+			ret = usage("suite '%s': no suite directory found; set BENCHCORE_SUITE_PATH or use --suite-file PATH",
+				    name);
+			goto out;
+		}
+		snprintf(path, sizeof(path), "%s/%s%s", dir, name, BC_SUITE_EXT);
+		if (access(path, R_OK)) {
+			ret = usage("suite '%s': no such suite in %s; `benchcore suite --list` shows them",
+				    name, dir);
+			goto out;
+		}
+		file = path;
+	}
+	if (bc_suite_load(file, &suite, err, sizeof(err))) {
+		ret = usage("%s", err);
+		goto out;
+	}
+
+	bo.name = name ? name : file;
+	bo.env = env;
+	bo.extra_args = extra;
+	bo.extra_cnt = extra_cnt;
+	bo.format = fmt;
+	bo.out = out;
+	batch = bc_batch_new(&bo);
+	if (!batch) {
+		fprintf(stderr, "benchcore: cannot find the benchcore executable to run the suite\n");
+		ret = BC_EXIT_FAILED;
+		goto out;
+	}
+	/* Plan every row first: a typo on the last line costs nothing. */
+	for (size_t i = 0; i < suite.item_cnt; i++) {
+		const struct bc_suite_item *it = &suite.items[i];
+
+		if (it->kind == BC_SUITE_HEADER) {
+			section = it->text;
+			continue;
+		}
+		if (bc_batch_add_run(batch, section, it->args, it->arg_cnt, err, sizeof(err))) {
+			ret = usage("%s:%u: %s", suite.path, it->line, err);
+			goto out;
+		}
+	}
+	ret = bc_batch_execute(batch);
+	if (ret < 0) {
+		fprintf(stderr, "benchcore: suite: %s\n", strerror(-ret));
+		ret = BC_EXIT_FAILED;
+	}
+out:
+	bc_batch_free(batch);
+	bc_suite_free(&suite);
+	free(extra);
+	if (out != stdout)
+		fclose(out);
+	return ret;
+}

@@ -1,0 +1,1564 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Sweeps: `benchcore run BENCH --sweep OPTION=V1,V2,...` and the batch of
+ * child runs that suites reuse.
+ *
+ * Every combination runs in its own child process (the benchcore binary
+ * itself, with --format json): a benchmark that crashes, hangs or refuses
+ * its options costs its own row, never the rest of the table, and leaves
+ * nothing loaded in the parent. The parent reads the child's JSON document
+ * and renders one row per run, the way the kernel's run_bench_*.sh scripts
+ * print them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bc_internal.h"
+#include "json.h"
+
+/* Setup, teardown and process start on top of warm-up + duration. */
+#define BC_SWEEP_TIMEOUT_MARGIN_SEC 20.0
+/* How long a child has to exit on SIGTERM before it gets SIGKILL. */
+#define BC_SWEEP_KILL_GRACE_SEC 2.0
+#define BC_SWEEP_NAME_WIDTH 20
+
+/* ---------------------------------------------------------- string vec */
+
+struct strv {
+	char **v;
+	size_t cnt, cap;
+};
+
+static int strv_push_owned(struct strv *s, char *str)
+{
+	if (!str)
+		return -ENOMEM;
+	if (s->cnt + 2 > s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		char **v = realloc(s->v, cap * sizeof(*v));
+
+		if (!v) {
+			free(str);
+			return -ENOMEM;
+		}
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->cnt++] = str;
+	s->v[s->cnt] = NULL;
+	return 0;
+}
+
+static int strv_push(struct strv *s, const char *str)
+{
+	return strv_push_owned(s, strdup(str));
+}
+
+static void strv_free(struct strv *s)
+{
+	for (size_t i = 0; i < s->cnt; i++)
+		free(s->v[i]);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+/* ------------------------------------------------------------- formats */
+
+int bc_table_format_parse(const char *text, enum bc_table_format *fmt)
+{
+	static const struct {
+		const char *name;
+		enum bc_table_format fmt;
+	} names[] = {
+		{ "text", BC_TABLE_TEXT },	{ "json", BC_TABLE_JSON },
+		{ "csv", BC_TABLE_CSV },	{ "markdown", BC_TABLE_MARKDOWN },
+		{ "md", BC_TABLE_MARKDOWN },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(text, names[i].name)) {
+			*fmt = names[i].fmt;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* ---------------------------------------------------------- sweep axes */
+
+static int split_list(const char *text, struct strv *out)
+{
+	const char *p = text;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		int err;
+
+		if (!len)
+			return -EINVAL;
+		err = strv_push_owned(out, strndup(p, len));
+		if (err)
+			return err;
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+int bc_sweep_axis_parse(const char *spec, struct bc_sweep_axis *ax, char *err, size_t err_len)
+{
+	struct strv names = {}, values = {};
+	const char *eq = strchr(spec, '=');
+	char *lhs = NULL;
+	int ret;
+
+	memset(ax, 0, sizeof(*ax));
+	if (!eq || eq == spec) {
+		set_err(err, err_len,
+			"--sweep '%s': expected OPTION=V1,V2,... (e.g. producers=1,2)", spec);
+		return -EINVAL;
+	}
+	lhs = strndup(spec, (size_t)(eq - spec));
+	if (!lhs)
+		return -ENOMEM;
+	ret = split_list(lhs, &names);
+	if (ret == -EINVAL)
+		set_err(err, err_len, "--sweep '%s': empty option name before '='", spec);
+	if (!ret) {
+		ret = split_list(eq + 1, &values);
+		if (ret == -EINVAL)
+			set_err(err, err_len,
+				"--sweep '%s': empty value; expected OPTION=V1,V2,...", spec);
+	}
+	for (size_t i = 0; !ret && i < names.cnt; i++) {
+		char *n = names.v[i];
+
+		/* "--producers=1,2" and "producers=1,2" mean the same. */
+		while (*n == '-')
+			memmove(n, n + 1, strlen(n));
+		if (!*n || strpbrk(n, " \t")) {
+			set_err(err, err_len,
+				"--sweep '%s': '%s' is not an option name", spec, names.v[i]);
+			ret = -EINVAL;
+		}
+	}
+	free(lhs);
+	if (ret) {
+		strv_free(&names);
+		strv_free(&values);
+		return ret;
+	}
+	ax->names = names.v;
+	ax->name_cnt = names.cnt;
+	ax->values = values.v;
+	ax->value_cnt = values.cnt;
+	return 0;
+}
+
+void bc_sweep_axis_free(struct bc_sweep_axis *ax)
+{
+	struct strv n = { ax->names, ax->name_cnt, 0 }, v = { ax->values, ax->value_cnt, 0 };
+
+	strv_free(&n);
+	strv_free(&v);
+	memset(ax, 0, sizeof(*ax));
+}
+
+size_t bc_sweep_combination_cnt(const struct bc_sweep_axis *axes, size_t cnt)
+{
+	size_t total = 1;
+
+	for (size_t i = 0; i < cnt; i++)
+		total *= axes[i].value_cnt;
+	return total;
+}
+
+void bc_sweep_combination(const struct bc_sweep_axis *axes, size_t cnt, size_t idx,
+			  size_t *choice)
+{
+	/* Mixed radix, last axis fastest: the nested loops a script writes. */
+	for (size_t i = cnt; i-- > 0;) {
+		choice[i] = idx % axes[i].value_cnt;
+		idx /= axes[i].value_cnt;
+	}
+}
+
+char *bc_sweep_option_arg(const char *name, const char *value, bool *skip)
+{
+	char *arg = NULL;
+
+	*skip = false;
+	/* Flags (--rb-sampled) are swept with on/off. */
+	if (!strcmp(value, "off")) {
+		*skip = true;
+		return NULL;
+	}
+	if (!strcmp(value, "on"))
+		return asprintf(&arg, strlen(name) == 1 ? "-%s" : "--%s", name) < 0 ? NULL : arg;
+	if (strlen(name) == 1)
+		return asprintf(&arg, "-%s%s", name, value) < 0 ? NULL : arg;
+	return asprintf(&arg, "--%s=%s", name, value) < 0 ? NULL : arg;
+}
+
+/* -------------------------------------------------------- child process */
+
+static volatile sig_atomic_t bc_sweep_stop;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	bc_sweep_stop = 1;
+}
+
+static double now_sec(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int read_fd_all(int fd, char **buf, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *b = malloc(cap);
+
+	if (!b)
+		return -ENOMEM;
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		free(b);
+		return -errno;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			char *nb = realloc(b, cap * 2);
+
+			if (!nb) {
+				free(b);
+				return -ENOMEM;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		r = read(fd, b + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(b);
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+/* Waits up to `sec` for pid; returns true when it has been reaped. */
+static bool wait_for(pid_t pid, int *status, double sec)
+{
+	double deadline = now_sec() + sec;
+
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid)
+			return true;
+		if (r < 0 && errno != EINTR)
+			return true;
+		if (now_sec() >= deadline)
+			return false;
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+}
+
+int bc_child_run(const char *path, char *const argv[], double timeout_sec,
+		 struct bc_child_result *res)
+{
+	int out_fd = -1, err_fd = -1, status = 0, ret = 0;
+	double start, deadline;
+	pid_t pid;
+
+	memset(res, 0, sizeof(*res));
+	out_fd = memfd_create("benchcore-child-stdout", MFD_CLOEXEC);
+	err_fd = memfd_create("benchcore-child-stderr", MFD_CLOEXEC);
+	if (out_fd < 0 || err_fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	fflush(NULL);
+	start = now_sec();
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (pid == 0) {
+		int null_fd = open("/dev/null", O_RDONLY);
+
+		/* Own process group: a timeout kills whatever the run forked
+		 * too, and the terminal's Ctrl-C reaches the parent only, which
+		 * then stops the child itself. */
+		setpgid(0, 0);
+		if (null_fd >= 0)
+			dup2(null_fd, STDIN_FILENO);
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(err_fd, STDERR_FILENO);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execv(path, argv);
+		dprintf(STDERR_FILENO, "benchcore: cannot run %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	/* Both sides set the group, so a kill right after fork finds it. */
+	setpgid(pid, pid);
+
+	deadline = timeout_sec > 0 ? start + timeout_sec : INFINITY;
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			ret = -errno;
+			goto out;
+		}
+		if (bc_sweep_stop || now_sec() >= deadline) {
+			if (bc_sweep_stop)
+				res->interrupted = true;
+			else
+				res->timed_out = true;
+			/* SIGINT is what the runner treats as "stop and report
+			 * what you have"; SIGKILL when it does not listen. */
+			kill(-pid, res->interrupted ? SIGINT : SIGTERM);
+			if (!wait_for(pid, &status, BC_SWEEP_KILL_GRACE_SEC)) {
+				kill(-pid, SIGKILL);
+				waitpid(pid, &status, 0);
+			}
+			break;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	/* Anything the run forked and left behind goes with it. */
+	if (res->timed_out || res->interrupted)
+		kill(-pid, SIGKILL);
+	res->elapsed_sec = now_sec() - start;
+	if (WIFEXITED(status)) {
+		res->exited = true;
+		res->exit_code = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		res->term_signal = WTERMSIG(status);
+	}
+	ret = read_fd_all(out_fd, &res->out, &res->out_len);
+	if (!ret)
+		ret = read_fd_all(err_fd, &res->err, &res->err_len);
+out:
+	if (out_fd >= 0)
+		close(out_fd);
+	if (err_fd >= 0)
+		close(err_fd);
+	if (ret)
+		bc_child_result_free(res);
+	return ret;
+}
+
+void bc_child_result_free(struct bc_child_result *res)
+{
+	free(res->out);
+	free(res->err);
+	res->out = res->err = NULL;
+	res->out_len = res->err_len = 0;
+}
+
+/* ---------------------------------------------------------------- words */
+
+int bc_split_words(const char *line, char ***words, size_t *cnt, char *err, size_t err_len)
+{
+	struct strv out = {};
+	const char *p = line;
+	char *word = NULL;
+	int ret = 0;
+
+	*words = NULL;
+	*cnt = 0;
+	word = malloc(strlen(line) + 1);
+	if (!word)
+		return -ENOMEM;
+	for (;;) {
+		size_t n = 0;
+		char quote = 0;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p)
+			break;
+		for (; *p; p++) {
+			if (quote) {
+				if (*p == quote) {
+					quote = 0;
+				} else if (*p == '\\' && quote == '"' && p[1]) {
+					word[n++] = *++p;
+				} else {
+					word[n++] = *p;
+				}
+				continue;
+			}
+			if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+				break;
+			if (*p == '\'' || *p == '"')
+				quote = *p;
+			else if (*p == '\\' && p[1])
+				word[n++] = *++p;
+			else
+				word[n++] = *p;
+		}
+		if (quote) {
+			set_err(err, err_len, "unterminated %c quote", quote);
+			ret = -EINVAL;
+			break;
+		}
+		word[n] = '\0';
+		ret = strv_push(&out, word);
+		if (ret)
+			break;
+	}
+	free(word);
+	if (ret) {
+		strv_free(&out);
+		return ret;
+	}
+	*words = out.v;
+	*cnt = out.cnt;
+	return 0;
+}
+
+void bc_words_free(char **words, size_t cnt)
+{
+	struct strv s = { words, cnt, 0 };
+
+	strv_free(&s);
+}
+
+/* --------------------------------------------------------------- batch */
+
+enum row_status {
+	ROW_PLANNED = 0,
+	ROW_OK,
+	ROW_UNAVAILABLE,
+	ROW_INVALID,
+	ROW_FAILED,
+	ROW_CRASHED,
+	ROW_TIMEOUT,
+	ROW_INTERRUPTED,
+};
+
+static const char *const row_status_names[] = {
+	[ROW_PLANNED] = "not run",	[ROW_OK] = "ok",
+	[ROW_UNAVAILABLE] = "unavailable", [ROW_INVALID] = "invalid",
+	[ROW_FAILED] = "failed",	[ROW_CRASHED] = "crashed",
+	[ROW_TIMEOUT] = "timeout",	[ROW_INTERRUPTED] = "interrupted",
+};
+
+struct row_metric {
+	char *name;
+	char *unit;
+	bool rate;		/* a counter's rate (events per second) */
+	double mean, stddev, min, median, max;
+};
+
+struct row {
+	char *section;		/* the suite header it belongs to, or NULL */
+	char *label;
+	struct strv args;	/* the run's own words (after "run") */
+	struct strv combo_args;	/* the combination's options */
+	struct strv opt_names;	/* the combination, for reports */
+	struct strv opt_values;
+	double timeout_sec;
+
+	enum row_status status;
+	int exit_code;
+	char *reason;
+	double elapsed_sec;
+	char *json;		/* the child's document, verbatim */
+	char *bench;		/* "plugin:bench" from the document */
+	unsigned int producers;
+	struct row_metric *metrics;
+	size_t metric_cnt;
+};
+
+struct bc_batch {
+	struct bc_batch_opts opts;
+	char exe[PATH_MAX];
+	struct row *rows;
+	size_t row_cnt, row_cap;
+	int name_width;
+	const char *cur_section;
+	bool section_open;
+	struct strv sweep_specs;	/* for the JSON document */
+};
+
+struct bc_batch *bc_batch_new(const struct bc_batch_opts *opts)
+{
+	struct bc_batch *b = calloc(1, sizeof(*b));
+	ssize_t n;
+
+	if (!b)
+		return NULL;
+	b->opts = *opts;
+	if (!b->opts.out)
+		b->opts.out = stdout;
+	b->name_width = BC_SWEEP_NAME_WIDTH;
+	/* The child is this very binary, whatever name it was started by. */
+	n = readlink("/proc/self/exe", b->exe, sizeof(b->exe) - 1);
+	if (n <= 0) {
+		free(b);
+		return NULL;
+	}
+	b->exe[n] = '\0';
+	return b;
+}
+
+static void row_free(struct row *r)
+{
+	free(r->section);
+	free(r->label);
+	strv_free(&r->args);
+	strv_free(&r->combo_args);
+	strv_free(&r->opt_names);
+	strv_free(&r->opt_values);
+	free(r->reason);
+	free(r->json);
+	free(r->bench);
+	for (size_t i = 0; i < r->metric_cnt; i++) {
+		free(r->metrics[i].name);
+		free(r->metrics[i].unit);
+	}
+	free(r->metrics);
+}
+
+void bc_batch_free(struct bc_batch *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->row_cnt; i++)
+		row_free(&b->rows[i]);
+	free(b->rows);
+	strv_free(&b->sweep_specs);
+	free(b);
+}
+
+static struct row *batch_new_row(struct bc_batch *b)
+{
+	if (b->row_cnt == b->row_cap) {
+		size_t cap = b->row_cap ? b->row_cap * 2 : 16;
+		struct row *rows = realloc(b->rows, cap * sizeof(*rows));
+
+		if (!rows)
+			return NULL;
+		b->rows = rows;
+		b->row_cap = cap;
+	}
+	memset(&b->rows[b->row_cnt], 0, sizeof(b->rows[0]));
+	return &b->rows[b->row_cnt++];
+}
+
+/* Options the parent owns: the child must write JSON to its stdout. */
+static bool is_output_opt(const char *arg, bool *takes_value)
+{
+	static const char *const names[] = { "--format", "--output" };
+
+	for (size_t i = 0; i < 2; i++) {
+		size_t len = strlen(names[i]);
+
+		if (!strncmp(arg, names[i], len) && (arg[len] == '\0' || arg[len] == '=')) {
+			*takes_value = arg[len] == '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Where the benchmark name is among a run's words: the first one that looks
+ * like PLUGIN:BENCH, else the first that is neither an option nor the value
+ * of a core option given as a separate word. */
+static int find_bench(char *const *args, size_t cnt)
+{
+	static const char *const with_value[] = {
+		"-w", "-d", "-p", "-c", "--warmup", "--duration", "--producers", "--consumers",
+		"--prod-affinity", "--cons-affinity", "--plugin-dir", "--sweep", "--label",
+	};
+	int first = -1;
+
+	for (size_t i = 0; i < cnt; i++) {
+		bool is_value = false;
+
+		if (args[i][0] == '-')
+			continue;
+		for (size_t j = 0; i && j < sizeof(with_value) / sizeof(with_value[0]); j++)
+			is_value |= !strcmp(args[i - 1], with_value[j]);
+		if (is_value)
+			continue;
+		if (strchr(args[i], ':'))
+			return (int)i;
+		if (first < 0)
+			first = (int)i;
+	}
+	return first;
+}
+
+/* "{name}" in a label template becomes that option's value. */
+static char *expand_label(const char *tmpl, const struct strv *names, const struct strv *values)
+{
+	size_t cap = strlen(tmpl) + 1, n = 0;
+	char *out;
+
+	for (size_t i = 0; i < values->cnt; i++)
+		cap += strlen(values->v[i]) * 4;
+	out = malloc(cap);
+	if (!out)
+		return NULL;
+	for (const char *p = tmpl; *p;) {
+		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+		bool done = false;
+
+		for (size_t i = 0; close && i < names->cnt; i++) {
+			size_t len = strlen(names->v[i]);
+
+			if ((size_t)(close - p - 1) == len && !strncmp(p + 1, names->v[i], len) &&
+			    n + strlen(values->v[i]) < cap) {
+				n += (size_t)sprintf(out + n, "%s", values->v[i]);
+				p = close + 1;
+				done = true;
+				break;
+			}
+		}
+		if (!done && n + 1 < cap)
+			out[n++] = *p++;
+		else if (!done)
+			p++;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static char *default_label(const char *kind, const char *bench, const struct strv *names,
+			   const struct strv *values)
+{
+	size_t len = strlen(bench) + 2;
+	bool is_sweep = !strcmp(kind, "sweep");
+	char *out;
+
+	for (size_t i = 0; i < names->cnt; i++)
+		len += strlen(names->v[i]) + strlen(values->v[i]) + 2;
+	out = malloc(len);
+	if (!out)
+		return NULL;
+	/* A sweep's rows all share the benchmark, named in its title; a
+	 * suite's rows are named like the kernel's tables: "rb-libbpf". */
+	if (!is_sweep && strchr(bench, ':'))
+		bench = strchr(bench, ':') + 1;
+	strcpy(out, is_sweep && names->cnt ? "" : bench);
+	for (size_t i = 0; i < names->cnt; i++) {
+		if (*out)
+			strcat(out, " ");
+		strcat(out, names->v[i]);
+		strcat(out, "=");
+		strcat(out, values->v[i]);
+	}
+	return out;
+}
+
+int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_t arg_cnt,
+		     char *err, size_t err_len)
+{
+	struct bc_sweep_axis *axes = NULL;
+	struct strv pass = {};
+	size_t axis_cnt = 0, combos, *choice = NULL;
+	const char *label_tmpl = NULL, *bench = NULL;
+	int ret = 0, bench_idx = find_bench(args, arg_cnt);
+
+	/* The benchmark goes first in the child's command line, so that
+	 * suite-wide options can come between it and the line's own. */
+	if (bench_idx >= 0) {
+		bench = args[bench_idx];
+		ret = strv_push(&pass, bench);
+	}
+	for (size_t i = 0; i < arg_cnt && !ret; i++) {
+		const char *a = args[i], *val = NULL;
+		bool takes_value;
+
+		if (!strcmp(a, "--sweep") || !strcmp(a, "--label")) {
+			if (i + 1 >= arg_cnt) {
+				set_err(err, err_len, "%s: expected a value after it", a);
+				ret = -EINVAL;
+				break;
+			}
+			val = args[++i];
+		} else if (!strncmp(a, "--sweep=", 8) || !strncmp(a, "--label=", 8)) {
+			val = a + 8;
+		} else if (is_output_opt(a, &takes_value)) {
+			/* The parent owns the output; the child writes JSON. */
+			if (takes_value)
+				i++;
+			continue;
+		} else {
+			if ((int)i != bench_idx)
+				ret = strv_push(&pass, a);
+			continue;
+		}
+		if (!strncmp(a, "--label", 7)) {
+			label_tmpl = val;
+			continue;
+		}
+		{
+			struct bc_sweep_axis *na = realloc(axes, (axis_cnt + 1) * sizeof(*axes));
+
+			if (!na) {
+				ret = -ENOMEM;
+				break;
+			}
+			axes = na;
+			ret = bc_sweep_axis_parse(val, &axes[axis_cnt], err, err_len);
+			if (!ret)
+				axis_cnt++;
+			if (!ret && !strcmp(b->opts.kind, "sweep"))
+				ret = strv_push(&b->sweep_specs, val);
+		}
+	}
+	if (!ret && !bench) {
+		set_err(err, err_len, "run: expected a benchmark name (PLUGIN:BENCH) first");
+		ret = -EINVAL;
+	}
+	combos = bc_sweep_combination_cnt(axes, axis_cnt);
+	if (!ret) {
+		choice = calloc(axis_cnt + 1, sizeof(*choice));
+		if (!choice)
+			ret = -ENOMEM;
+	}
+	for (size_t c = 0; !ret && c < combos; c++) {
+		struct row *r = batch_new_row(b);
+		int len;
+
+		if (!r) {
+			ret = -ENOMEM;
+			break;
+		}
+		bc_sweep_combination(axes, axis_cnt, c, choice);
+		for (size_t i = 0; !ret && i < pass.cnt; i++)
+			ret = strv_push(&r->args, pass.v[i]);
+		for (size_t i = 0; !ret && i < axis_cnt; i++) {
+			const char *value = axes[i].values[choice[i]];
+
+			for (size_t j = 0; !ret && j < axes[i].name_cnt; j++) {
+				bool skip;
+				char *arg = bc_sweep_option_arg(axes[i].names[j], value, &skip);
+
+				if (!skip)
+					ret = strv_push_owned(&r->combo_args, arg);
+				if (!ret)
+					ret = strv_push(&r->opt_names, axes[i].names[j]);
+				if (!ret)
+					ret = strv_push(&r->opt_values, value);
+			}
+		}
+		if (!ret && section) {
+			r->section = strdup(section);
+			if (!r->section)
+				ret = -ENOMEM;
+		}
+		if (!ret) {
+			r->label = label_tmpl ? expand_label(label_tmpl, &r->opt_names, &r->opt_values)
+					      : default_label(b->opts.kind, bench, &r->opt_names,
+							      &r->opt_values);
+			if (!r->label)
+				ret = -ENOMEM;
+		}
+		len = r->label ? (int)strlen(r->label) : 0;
+		if (len >= b->name_width)
+			b->name_width = len + 1;
+	}
+	for (size_t i = 0; i < axis_cnt; i++)
+		bc_sweep_axis_free(&axes[i]);
+	free(axes);
+	free(choice);
+	strv_free(&pass);
+	return ret;
+}
+
+/* The warm-up and duration a run will use (the last one given wins, as in
+ * the CLI), for its default timeout. */
+static double run_length_sec(char *const *args, size_t cnt)
+{
+	double w = 1.0, d = 5.0;
+
+	for (size_t i = 0; i < cnt; i++) {
+		const char *a = args[i], *v = NULL;
+		double *dst = NULL;
+
+		if (!strcmp(a, "-w") || !strcmp(a, "--warmup")) {
+			dst = &w;
+			v = i + 1 < cnt ? args[i + 1] : NULL;
+		} else if (!strcmp(a, "-d") || !strcmp(a, "--duration")) {
+			dst = &d;
+			v = i + 1 < cnt ? args[i + 1] : NULL;
+		} else if (!strncmp(a, "--warmup=", 9)) {
+			dst = &w;
+			v = a + 9;
+		} else if (!strncmp(a, "--duration=", 11)) {
+			dst = &d;
+			v = a + 11;
+		} else if (a[0] == '-' && (a[1] == 'w' || a[1] == 'd') && a[2]) {
+			dst = a[1] == 'w' ? &w : &d;
+			v = a + 2;
+		}
+		if (dst && v) {
+			char *end;
+			double x = strtod(v, &end);
+
+			if (end != v && x >= 0 && isfinite(x))
+				*dst = x;
+		}
+	}
+	return w + d;
+}
+
+/* The line of the child's stderr that says why it stopped: the last one the
+ * CLI prefixed with "benchcore:", else the last non-empty one. */
+static char *child_reason(const char *err)
+{
+	const char *best = NULL, *last = NULL, *p = err;
+	size_t best_len = 0, last_len = 0;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len && !(len == 1 && p[0] == '\r')) {
+			last = p;
+			last_len = len;
+			if (!strncmp(p, "benchcore:", 10)) {
+				best = p;
+				best_len = len;
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	if (!best) {
+		best = last;
+		best_len = last_len;
+	}
+	if (!best)
+		return strdup("no reason given");
+	if (!strncmp(best, "benchcore: ", 11)) {
+		best += 11;
+		best_len -= 11;
+	}
+	while (best_len && (best[best_len - 1] == '\r' || best[best_len - 1] == ' '))
+		best_len--;
+	return strndup(best, best_len);
+}
+
+static int row_parse_doc(struct row *r, char *err, size_t err_len);
+
+static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_result *cr)
+{
+	char perr[256] = "";
+	int n = 0;
+
+	r->elapsed_sec = cr->elapsed_sec;
+	r->exit_code = cr->exited ? cr->exit_code : -1;
+	if (cr->interrupted) {
+		r->status = ROW_INTERRUPTED;
+		r->reason = strdup("interrupted");
+	} else if (cr->timed_out) {
+		r->status = ROW_TIMEOUT;
+		n = asprintf(&r->reason, "timed out after %.0f s, killed (--run-timeout SEC)",
+			     r->timeout_sec);
+	} else if (!cr->exited) {
+		r->status = ROW_CRASHED;
+		n = asprintf(&r->reason, "crashed: killed by signal %d (%s)", cr->term_signal,
+			     strsignal(cr->term_signal));
+	} else if (cr->exit_code == BC_EXIT_OK) {
+		r->json = cr->out;
+		cr->out = NULL;
+		if (row_parse_doc(r, perr, sizeof(perr))) {
+			r->status = ROW_FAILED;
+			n = asprintf(&r->reason, "its output is not a benchcore run document: %s",
+				     perr);
+		} else {
+			r->status = ROW_OK;
+		}
+	} else {
+		r->status = cr->exit_code == BC_EXIT_UNAVAILABLE ? ROW_UNAVAILABLE
+			    : cr->exit_code == BC_EXIT_USAGE     ? ROW_INVALID
+			    : cr->exit_code == BC_EXIT_INTERRUPTED ? ROW_INTERRUPTED
+								   : ROW_FAILED;
+		r->reason = child_reason(cr->err);
+		/* A run stopped half-way still wrote what it measured. */
+		if (cr->out_len && cr->exit_code == BC_EXIT_INTERRUPTED) {
+			r->json = cr->out;
+			cr->out = NULL;
+			if (row_parse_doc(r, perr, sizeof(perr))) {
+				free(r->json);
+				r->json = NULL;
+			}
+		}
+	}
+	if (n < 0)
+		r->reason = NULL;
+	(void)b;
+}
+
+/* ------------------------------------------------------------ rendering */
+
+static void json_str(FILE *f, const char *s)
+{
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_str(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void md_str(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+/* Operations (not events such as ring-buffer records) have a latency: the
+ * kernel runner's ops and local-storage lines print it. */
+static bool metric_has_latency(const struct row_metric *m)
+{
+	return m->rate && m->unit && !strncmp(m->unit, "ops", 3);
+}
+
+/* "hits 12.345 ± 0.123 M/s (6.172 M/prod), drops 0.000 ± 0.000 M/s" */
+static void row_summary(const struct row *r, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->metric_cnt && n < len; i++) {
+		const struct row_metric *m = &r->metrics[i];
+		const char *sep = i ? ", " : "";
+
+		if (m->rate) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%s %.3f ± %.3f M/s", sep, m->name,
+					      m->mean / 1e6, m->stddev / 1e6);
+			if (i == 0 && r->producers && n < len)
+				n += (size_t)snprintf(buf + n, len - n, " (%.3f M/prod)",
+						      m->mean / 1e6 / r->producers);
+			if (i == 0 && metric_has_latency(m) && m->mean > 0 && n < len)
+				n += (size_t)snprintf(buf + n, len - n, ", latency %.3f ns/op",
+						      1e9 * (r->producers ? r->producers : 1) /
+							      m->mean);
+		} else {
+			n += (size_t)snprintf(buf + n, len - n, "%s%s %.3f ± %.3f %s", sep, m->name,
+					      m->mean, m->stddev, m->unit ? m->unit : "");
+		}
+	}
+}
+
+static void row_status_text(const struct row *r, char *buf, size_t len)
+{
+	if (r->status == ROW_OK)
+		row_summary(r, buf, len);
+	else
+		snprintf(buf, len, "%s: %s", row_status_names[r->status],
+			 r->reason ? r->reason : "no reason given");
+}
+
+static void batch_section_start(struct bc_batch *b, const struct row *r)
+{
+	FILE *f = b->opts.out;
+	const char *s = r->section;
+
+	if (b->section_open && ((!s && !b->cur_section) ||
+				(s && b->cur_section && !strcmp(s, b->cur_section))))
+		return;
+	b->section_open = true;
+	b->cur_section = s;
+	if (b->opts.format == BC_TABLE_TEXT && s) {
+		size_t len = strlen(s);
+
+		/* the kernel run scripts' header(): a blank line, the title,
+		 * and a rule as long as it */
+		fprintf(f, "\n%s\n", s);
+		for (size_t i = 0; i < len; i++)
+			fputc('=', f);
+		fputc('\n', f);
+	} else if (b->opts.format == BC_TABLE_MARKDOWN) {
+		if (s) {
+			fputs("\n### ", f);
+			md_str(f, s);
+			fputs("\n", f);
+		}
+		fputs("\n| run | result |\n| --- | --- |\n", f);
+	}
+}
+
+static void row_options_joined(const struct row *r, char *buf, size_t len, const char *sep)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->opt_names.cnt && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", i ? sep : "",
+				      r->opt_names.v[i], r->opt_values.v[i]);
+}
+
+static void csv_num(FILE *f, double x)
+{
+	fprintf(f, ",%.17g", x);
+}
+
+static void row_render_stream(struct bc_batch *b, const struct row *r)
+{
+	FILE *f = b->opts.out;
+	char buf[2048], opts[1024];
+
+	switch (b->opts.format) {
+	case BC_TABLE_TEXT:
+		batch_section_start(b, r);
+		row_status_text(r, buf, sizeof(buf));
+		fprintf(f, "%-*s %s\n", b->name_width, r->label, buf);
+		break;
+	case BC_TABLE_MARKDOWN:
+		batch_section_start(b, r);
+		row_status_text(r, buf, sizeof(buf));
+		fputs("| ", f);
+		md_str(f, r->label);
+		fputs(" | ", f);
+		md_str(f, buf);
+		fputs(" |\n", f);
+		break;
+	case BC_TABLE_CSV:
+		row_options_joined(r, opts, sizeof(opts), ";");
+		for (size_t i = 0; i < (r->metric_cnt ? r->metric_cnt : 1); i++) {
+			const struct row_metric *m = r->metric_cnt ? &r->metrics[i] : NULL;
+
+			csv_str(f, r->section);
+			fputc(',', f);
+			csv_str(f, r->label);
+			fputc(',', f);
+			csv_str(f, r->bench ? r->bench : r->args.v[0]);
+			fputc(',', f);
+			csv_str(f, opts);
+			fprintf(f, ",%s,", row_status_names[r->status]);
+			csv_str(f, r->reason);
+			fputc(',', f);
+			if (m) {
+				csv_str(f, m->name);
+				fputc(',', f);
+				csv_str(f, m->unit);
+				csv_num(f, m->mean);
+				csv_num(f, m->stddev);
+				csv_num(f, m->min);
+				csv_num(f, m->median);
+				csv_num(f, m->max);
+			} else {
+				fputs(",,,,,,", f);
+			}
+			fputc('\n', f);
+		}
+		break;
+	case BC_TABLE_JSON:
+		break;
+	}
+	fflush(f);
+}
+
+static void batch_render_json(struct bc_batch *b)
+{
+	FILE *f = b->opts.out;
+
+	fputs("{\n  \"kind\": ", f);
+	json_str(f, b->opts.kind);
+	fputs(",\n  \"name\": ", f);
+	json_str(f, b->opts.name);
+	fputs(",\n  \"benchcore_version\": ", f);
+	json_str(f, bc_version());
+	if (b->sweep_specs.cnt) {
+		fputs(",\n  \"sweep\": [", f);
+		for (size_t i = 0; i < b->sweep_specs.cnt; i++) {
+			fputs(i ? ", " : "", f);
+			json_str(f, b->sweep_specs.v[i]);
+		}
+		fputs("]", f);
+	}
+	fputs(",\n  \"runs\": [", f);
+	for (size_t i = 0, shown = 0; i < b->row_cnt; i++) {
+		const struct row *r = &b->rows[i];
+
+		if (r->status == ROW_PLANNED)
+			continue;
+		fputs(shown++ ? ",\n    {" : "\n    {", f);
+		fputs("\n      \"section\": ", f);
+		json_str(f, r->section);
+		fputs(",\n      \"label\": ", f);
+		json_str(f, r->label);
+		fputs(",\n      \"benchmark\": ", f);
+		json_str(f, r->bench ? r->bench : r->args.v[0]);
+		fputs(",\n      \"options\": {", f);
+		for (size_t j = 0; j < r->opt_names.cnt; j++) {
+			fputs(j ? ", " : "", f);
+			json_str(f, r->opt_names.v[j]);
+			fputs(": ", f);
+			json_str(f, r->opt_values.v[j]);
+		}
+		fputs("},\n      \"args\": [", f);
+		for (size_t j = 0; j < r->args.cnt + r->combo_args.cnt; j++) {
+			fputs(j ? ", " : "", f);
+			json_str(f, j < r->args.cnt ? r->args.v[j] : r->combo_args.v[j - r->args.cnt]);
+		}
+		fprintf(f, "],\n      \"status\": \"%s\",\n      \"exit_status\": %d,"
+			   "\n      \"reason\": ",
+			row_status_names[r->status], r->exit_code);
+		json_str(f, r->reason);
+		fprintf(f, ",\n      \"elapsed_sec\": %.3f,\n      \"timeout_sec\": %.3f",
+			r->elapsed_sec, r->timeout_sec);
+		fputs(",\n      \"result\": ", f);
+		if (r->json) {
+			size_t len = strlen(r->json);
+
+			while (len && strchr(" \t\r\n", r->json[len - 1]))
+				len--;
+			fwrite(r->json, 1, len, f);
+		} else {
+			fputs("null", f);
+		}
+		fputs("\n    }", f);
+	}
+	fputs("\n  ]\n}\n", f);
+	fflush(f);
+}
+
+static void csv_header(FILE *f)
+{
+	fputs("section,label,benchmark,options,status,reason,metric,unit,mean,stddev,min,median,max\n",
+	      f);
+}
+
+/* ------------------------------------------------------------ execution */
+
+static int batch_status(const struct bc_batch *b)
+{
+	size_t ok = 0, unavailable = 0, invalid = 0, bad = 0;
+
+	for (size_t i = 0; i < b->row_cnt; i++) {
+		switch (b->rows[i].status) {
+		case ROW_INTERRUPTED:
+		case ROW_PLANNED:
+			return BC_EXIT_INTERRUPTED;
+		case ROW_OK:
+			ok++;
+			break;
+		case ROW_UNAVAILABLE:
+			unavailable++;
+			break;
+		case ROW_INVALID:
+			invalid++;
+			break;
+		default:
+			bad++;
+			break;
+		}
+	}
+	/* One kind of outcome for every row: the status a single run of it
+	 * would have had; a mix with failures: failed. Unavailable rows
+	 * beside ones that ran are expected (a suite on a limited kernel). */
+	if (!b->row_cnt || ok + unavailable == b->row_cnt)
+		return ok || !b->row_cnt ? BC_EXIT_OK : BC_EXIT_UNAVAILABLE;
+	if (invalid == b->row_cnt)
+		return BC_EXIT_USAGE;
+	return BC_EXIT_FAILED;
+}
+
+static int batch_child_argv(const struct bc_batch *b, const struct row *r, struct strv *argv)
+{
+	int ret = strv_push(argv, b->exe);
+	const struct bc_cli_env *env = b->opts.env;
+
+	for (size_t i = 0; !ret && env && i < env->plugin_dir_cnt; i++) {
+		ret = strv_push(argv, "--plugin-dir");
+		if (!ret)
+			ret = strv_push(argv, env->plugin_dirs[i]);
+	}
+	if (!ret && env && env->allow_unsafe)
+		ret = strv_push(argv, "--allow-unsafe-plugins");
+	if (!ret)
+		ret = strv_push(argv, "run");
+	/* The benchmark and the line's options, then the ones given to the
+	 * suite command, then the combination: the CLI lets a later option
+	 * win, so the user overrides a suite's line and the sweep both. */
+	for (size_t i = 0; !ret && i < r->args.cnt; i++)
+		ret = strv_push(argv, r->args.v[i]);
+	for (size_t i = 0; !ret && i < b->opts.extra_cnt; i++)
+		ret = strv_push(argv, b->opts.extra_args[i]);
+	for (size_t i = 0; !ret && i < r->combo_args.cnt; i++)
+		ret = strv_push(argv, r->combo_args.v[i]);
+	if (!ret && env && env->verbosity > 0)
+		ret = strv_push(argv, "-v");
+	if (!ret)
+		ret = strv_push(argv, "--format");
+	if (!ret)
+		ret = strv_push(argv, "json");
+	return ret;
+}
+
+int bc_batch_execute(struct bc_batch *b)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal }, old_int, old_term;
+	bool progress = !b->opts.quiet && isatty(STDERR_FILENO) &&
+			(b->opts.format != BC_TABLE_TEXT || !isatty(fileno(b->opts.out)));
+	int ret = 0;
+
+	bc_sweep_stop = 0;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	if (b->opts.format == BC_TABLE_CSV)
+		csv_header(b->opts.out);
+
+	for (size_t i = 0; i < b->row_cnt && !bc_sweep_stop; i++) {
+		struct row *r = &b->rows[i];
+		struct bc_child_result cr;
+		struct strv argv = {};
+
+		ret = batch_child_argv(b, r, &argv);
+		if (ret)
+			break;
+		r->timeout_sec = b->opts.timeout_sec > 0
+					 ? b->opts.timeout_sec
+					 : run_length_sec(argv.v, argv.cnt) + BC_SWEEP_TIMEOUT_MARGIN_SEC;
+		if (progress)
+			fprintf(stderr, "benchcore: [%zu/%zu] %s\n", i + 1, b->row_cnt, r->label);
+		ret = bc_child_run(b->exe, argv.v, r->timeout_sec, &cr);
+		strv_free(&argv);
+		if (ret) {
+			r->status = ROW_FAILED;
+			if (asprintf(&r->reason, "cannot start a child run: %s", strerror(-ret)) < 0)
+				r->reason = NULL;
+			ret = 0;
+		} else {
+			/* -v: the child's progress and log are the parent's. */
+			if (b->opts.verbose && cr.err_len)
+				fwrite(cr.err, 1, cr.err_len, stderr);
+			row_classify(b, r, &cr);
+			bc_child_result_free(&cr);
+		}
+		row_render_stream(b, r);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (ret)
+		return ret;
+	if (b->opts.format == BC_TABLE_JSON)
+		batch_render_json(b);
+	if (bc_sweep_stop && b->opts.format != BC_TABLE_JSON)
+		fprintf(stderr, "benchcore: interrupted; %s rows above were measured\n",
+			b->opts.kind);
+	return batch_status(b);
+}
+
+/* ------------------------------------------------------------ run --sweep */
+
+bool bc_sweep_requested(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--sweep") || !strncmp(argv[i], "--sweep=", 8))
+			return true;
+	}
+	return false;
+}
+
+static int sweep_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int sweep_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("benchcore: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return BC_EXIT_USAGE;
+}
+
+/* Takes an option's value from "--opt=V" or the next word. */
+static const char *sweep_opt_value(int argc, char **argv, int *i, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strncmp(argv[*i], name, len) && argv[*i][len] == '=')
+		return argv[*i] + len + 1;
+	if (strcmp(argv[*i], name))
+		return NULL;
+	if (*i + 1 >= argc)
+		return "";
+	return argv[++*i];
+}
+
+int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv)
+{
+	struct bc_batch_opts bo = { .kind = "sweep", .env = env };
+	char **words = calloc((size_t)argc + 1, sizeof(*words));
+	const char *output = NULL, *v, *bench = NULL;
+	enum bc_table_format fmt = BC_TABLE_TEXT;
+	struct bc_batch *batch = NULL;
+	size_t word_cnt = 0;
+	char err[512] = "";
+	FILE *out = stdout;
+	int ret;
+
+	if (!words)
+		return BC_EXIT_FAILED;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if ((v = sweep_opt_value(argc, argv, &i, "--format"))) {
+			if (bc_table_format_parse(v, &fmt)) {
+				ret = sweep_usage("--format '%s': expected text, json, csv or markdown", v);
+				goto out;
+			}
+		} else if ((v = sweep_opt_value(argc, argv, &i, "--output"))) {
+			output = v;
+		} else if ((v = sweep_opt_value(argc, argv, &i, "--run-timeout"))) {
+			char *end;
+
+			bo.timeout_sec = strtod(v, &end);
+			if (!*v || *end || !(bo.timeout_sec > 0)) {
+				ret = sweep_usage("--run-timeout '%s': expected a number of seconds above 0", v);
+				goto out;
+			}
+		} else {
+			if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
+				bo.quiet = true;
+			if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
+				bo.verbose = true;
+			words[word_cnt++] = argv[i];
+		}
+	}
+	if (output) {
+		if (!*output) {
+			ret = sweep_usage("--output: expected a file name");
+			goto out;
+		}
+		out = fopen(output, "we");
+		if (!out) {
+			out = stdout;
+			ret = sweep_usage("--output '%s': %s", output, strerror(errno));
+			goto out;
+		}
+	}
+	if (find_bench(words, word_cnt) < 0) {
+		ret = sweep_usage("run: expected a benchmark name (PLUGIN:BENCH)");
+		goto out;
+	}
+	bench = words[find_bench(words, word_cnt)];
+	bo.name = bench;
+	bo.format = fmt;
+	bo.out = out;
+	batch = bc_batch_new(&bo);
+	if (!batch) {
+		ret = BC_EXIT_FAILED;
+		fprintf(stderr, "benchcore: cannot find the benchcore executable to run the sweep\n");
+		goto out;
+	}
+	if (bc_batch_add_run(batch, bench, words, word_cnt, err, sizeof(err))) {
+		ret = sweep_usage("%s", err);
+		goto out;
+	}
+	ret = bc_batch_execute(batch);
+	if (ret < 0) {
+		fprintf(stderr, "benchcore: sweep: %s\n", strerror(-ret));
+		ret = BC_EXIT_FAILED;
+	}
+out:
+	bc_batch_free(batch);
+	free(words);
+	if (out != stdout)
+		fclose(out);
+	return ret;
+}
+
+/* ------------------------------------------------- reading a run document */
+
+/* The first of several spellings a document may use for one member. */
+static const struct bc_json *get_any(const struct bc_json *obj, const char *const *keys)
+{
+	for (; *keys; keys++) {
+		const struct bc_json *v = bc_json_get(obj, *keys);
+
+		if (v)
+			return v;
+	}
+	return NULL;
+}
+
+int bc_run_doc_bench(const struct bc_json *doc, char *buf, size_t len)
+{
+	static const char *const bench_keys[] = { "benchmark", "bench", NULL };
+	const struct bc_json *b = get_any(doc, bench_keys), *p = bc_json_get(doc, "plugin");
+	const char *bench = bc_json_str(b), *plugin = bc_json_str(p);
+
+	if (!bench)
+		bench = bc_json_str(bc_json_get(b, "name"));
+	if (!plugin)
+		plugin = bc_json_str(bc_json_get(p, "name"));
+	if (!plugin)
+		plugin = bc_json_str(bc_json_get(b, "plugin"));
+	if (!bench)
+		return -ENOENT;
+	if (plugin && !strchr(bench, ':'))
+		snprintf(buf, len, "%s:%s", plugin, bench);
+	else
+		snprintf(buf, len, "%s", bench);
+	return 0;
+}
+
+const struct bc_json *bc_run_doc_config(const struct bc_json *doc)
+{
+	static const char *const keys[] = { "config", "configuration", NULL };
+
+	return get_any(doc, keys);
+}
+
+bool bc_run_doc_metric_is_rate(const struct bc_json *doc, const char *name,
+			       const struct bc_json *summary_entry)
+{
+	const struct bc_json *metrics = bc_json_get(doc, "metrics");
+	const char *kind = bc_json_str(bc_json_get(summary_entry, "kind"));
+
+	for (size_t i = 0; !kind && i < bc_json_len(metrics); i++) {
+		const struct bc_json *m = metrics->type == BC_JSON_OBJECT
+						  ? (!strcmp(metrics->keys[i], name) ? metrics->items[i]
+										     : NULL)
+						  : bc_json_at(metrics, i);
+		const char *mname = bc_json_str(bc_json_get(m, "name"));
+
+		if (m && (metrics->type == BC_JSON_OBJECT || (mname && !strcmp(mname, name))))
+			kind = bc_json_str(bc_json_get(m, "kind"));
+	}
+	/* Counters become rates; a document that does not say is about
+	 * counters, as every layout but the custom ones is. */
+	return !kind || !strcmp(kind, "counter") || !strcmp(kind, "rate");
+}
+
+static int row_parse_doc(struct row *r, char *err, size_t err_len)
+{
+	struct bc_json *doc = bc_json_parse(r->json, strlen(r->json), err, err_len);
+	const struct bc_json *summary, *cfg;
+	char bench[256];
+	int ret = 0;
+
+	if (!doc)
+		return -EINVAL;
+	summary = bc_json_get(doc, "summary");
+	if (!summary || summary->type != BC_JSON_OBJECT) {
+		set_err(err, err_len, "no \"summary\" object");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!bc_run_doc_bench(doc, bench, sizeof(bench)))
+		r->bench = strdup(bench);
+	cfg = bc_run_doc_config(doc);
+	r->producers = (unsigned int)bc_json_num(bc_json_get(cfg, "producers"),
+						 bc_json_num(bc_json_get(doc, "producers"), 0));
+	r->metrics = calloc(summary->cnt + 1, sizeof(*r->metrics));
+	if (!r->metrics) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < summary->cnt; i++) {
+		const struct bc_json *s = summary->items[i];
+		struct row_metric *m = &r->metrics[r->metric_cnt];
+		const char *unit = bc_json_str(bc_json_get(s, "unit"));
+
+		if (s->type != BC_JSON_OBJECT || !bc_json_get(s, "mean"))
+			continue;	/* e.g. CPU utilisation blocks of another shape */
+		m->name = strdup(summary->keys[i]);
+		m->unit = unit ? strdup(unit) : NULL;
+		m->rate = bc_run_doc_metric_is_rate(doc, summary->keys[i], s);
+		m->mean = bc_json_num(bc_json_get(s, "mean"), NAN);
+		m->stddev = bc_json_num(bc_json_get(s, "stddev"), NAN);
+		m->min = bc_json_num(bc_json_get(s, "min"), NAN);
+		m->median = bc_json_num(bc_json_get(s, "median"), NAN);
+		m->max = bc_json_num(bc_json_get(s, "max"), NAN);
+		r->metric_cnt++;
+	}
+out:
+	bc_json_free(doc);
+	return ret;
+}
