@@ -90,6 +90,50 @@ struct bc_plugin_set {
 	size_t failed_cnt;		/* files refused (each said in one line) */
 };
 
+struct bc_loader_opts {
+	const char *const *dirs;	/* every --plugin-dir, in order */
+	size_t dir_cnt;
+	bool allow_unsafe;		/* --allow-unsafe-plugins */
+	/* Search only `dirs`: no BENCHCORE_PLUGIN_PATH and no directories
+	 * relative to the executable (tests want a closed world). */
+	bool only_dirs;
+};
+
+/*
+ * Search order: dirs, then BENCHCORE_PLUGIN_PATH (colon-separated), then
+ * plugins/ beside the executable, then <prefix>/<libdir>/benchcore/plugins
+ * computed from the executable's location (relocatable). Fills a malloc'd
+ * array of malloc'd paths, duplicates (by realpath) and missing optional
+ * directories left in: bc_plugins_load() skips them and says why with -v.
+ */
+struct bc_search_dir {
+	char *path;
+	bool explicit_dir;		/* from --plugin-dir: must exist */
+};
+int bc_plugin_search_dirs(const struct bc_loader_opts *opts, struct bc_search_dir **dirs,
+			  size_t *cnt);
+void bc_plugin_search_dirs_free(struct bc_search_dir *dirs, size_t cnt);
+
+/*
+ * dlopen()s every *.so of every search directory, sorted by name. A file
+ * that cannot be used costs one line "benchcore: <file>: <reason>" and a
+ * failed_cnt increment; the others still load. Returns 0, or -ENOENT /
+ * -ENOTDIR when a --plugin-dir does not name a directory (said in one line).
+ */
+int bc_plugins_load(struct bc_plugin_set *set, const struct bc_loader_opts *opts);
+/* Loads the plugins of one directory (no dedup against other dirs). */
+int bc_plugins_load_dir(struct bc_plugin_set *set, const char *dir, bool allow_unsafe);
+/* dlclose()s everything and frees the set. */
+void bc_plugins_unload(struct bc_plugin_set *set);
+
+/*
+ * Finds "PLUGIN:BENCH", or a bare "BENCH" when exactly one plugin has it.
+ * Returns 0, -ENOENT (unknown) or -ENOTUNIQ (ambiguous: err lists the
+ * candidates); err gets one line without the "benchcore: " prefix.
+ */
+int bc_bench_resolve(const struct bc_plugin_set *set, const char *name,
+		     const struct bc_bench **bench, char *err, size_t err_len);
+
 /* ------------------------------------------------------------ context */
 
 /* One per run (and one per `list` probe). Defined here so that the runner
@@ -193,9 +237,63 @@ void bc_sysinfo_get(struct bc_sysinfo *si);
 bool bc_sysinfo_hypervisor(void);
 unsigned int bc_sysinfo_online_cpus(void);
 
+/* ---------------------------------------------------------------- cli */
+
+/* What every subcommand gets: the global options, and the plugins once a
+ * command asked for them (bc_cli_load_plugins). */
+struct bc_cli_env {
+	const char *exe;		/* argv[0] of benchcore itself */
+	const char **plugin_dirs;	/* every --plugin-dir, in order */
+	size_t plugin_dir_cnt;
+	bool allow_unsafe;		/* --allow-unsafe-plugins */
+	int verbosity;			/* -1 quiet, 0 normal, 1+ verbose */
+	bool plugins_loaded;
+	int load_err;
+	struct bc_plugin_set plugins;
+};
+
+/* A subcommand (cli.c's table): argv[0] is its name; returns an exit status. */
+typedef int (*bc_cli_cmd_fn)(struct bc_cli_env *env, int argc, char **argv);
+
+/* Loads the plugins on first use; 0, or a negative errno (already said). */
+int bc_cli_load_plugins(struct bc_cli_env *env);
+/* "benchcore 0.1.0 (plugin ABI 1.0, libbpf v1.1)" */
+void bc_cli_print_version(FILE *f);
+/* Runs one parsed benchmark: progress, report, reason line; returns the
+ * exit status (enum bc_exit_status). */
+int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench);
+
+/* options.c: `run`'s command line. Returns 0 (cfg and bench filled),
+ * BC_OPTIONS_DONE (--help/--version answered: exit 0) or an exit status. */
+#define BC_OPTIONS_DONE (-1)
+int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_config *cfg,
+			 const struct bc_bench **bench);
+void bc_options_free(struct bc_config *cfg);	/* the plugin option records */
+
+/* Finds the words of a `run` command line that may name the benchmark
+ * (non-options, skipping the values of core options) before any plugin is
+ * known, and the -v/-q/--help it holds. */
+#define BC_PRESCAN_MAX 64
+struct bc_run_prescan {
+	const char *cands[BC_PRESCAN_MAX];
+	size_t cand_cnt;
+	int verbosity;
+	bool help;		/* --help, --usage or --version: no benchmark needed */
+};
+void bc_run_prescan(int argc, char **argv, struct bc_run_prescan *ps);
+
+/* Value checks shared by every command; each says what is wrong in one line
+ * ("benchcore: --duration 'abc': expected ...") and returns -EINVAL. */
+int bc_parse_seconds(const char *opt, const char *text, bool allow_zero, double *out);
+int bc_parse_uint(const char *opt, const char *text, unsigned int min, unsigned int max,
+		  const char *what, unsigned int *out);
+int bc_parse_format(const char *opt, const char *text, enum bc_format *out);
+
 /* --------------------------------------------------------------- log */
 
 void bc_log_set_verbosity(int verbosity);	/* also routes libbpf's output */
+int bc_log_verbosity_get(void);
+void bc_log_set_file(FILE *f);			/* NULL = stderr; for tests */
 
 /* ------------------------------------------------------------ attach.c */
 
@@ -220,159 +318,5 @@ bool bc_attach_is_refusal(int err);
 /* strerror() that also names ENOTSUPP (524) and libbpf's own codes. */
 const char *bc_attach_strerror(int err, char *buf, size_t len);
 
-/* ------------------------------------- compare.c, sweep.c, suite.c */
-
-/* Output formats of `run --sweep`, `suite` and `compare`. */
-enum bc_table_format {
-	BC_TABLE_TEXT = 0,
-	BC_TABLE_JSON,
-	BC_TABLE_CSV,
-	BC_TABLE_MARKDOWN,
-};
-
-/* Accepts text, json, csv, markdown (or md). */
-int bc_table_format_parse(const char *text, enum bc_table_format *fmt);
-
-/* Significance of the difference between two sets of per-iteration samples
- * (compare.c). Fewer than BC_SIG_MIN_SAMPLES on either side: -EDOM. */
-#define BC_SIG_MIN_SAMPLES 3
-
-struct bc_sig_result {
-	const char *test;	/* "welch" or "mann-whitney" */
-	double statistic;	/* Welch: t of (b - a); Mann-Whitney: U of a */
-	double df;		/* Welch-Satterthwaite degrees of freedom */
-	double p;		/* two-sided */
-	bool valid;
-};
-
-double bc_incbeta(double a, double b, double x);	/* regularized I_x(a, b) */
-double bc_student_t_p2(double t, double df);		/* P(|T| >= |t|) */
-int bc_welch_test(const double *a, size_t na, const double *b, size_t nb,
-		  struct bc_sig_result *out);
-int bc_mann_whitney_test(const double *a, size_t na, const double *b, size_t nb,
-			 struct bc_sig_result *out);
-
-/* One `--sweep NAME[,NAME...]=V1,V2,...` axis (sweep.c). Several names share
- * each value (zipped), e.g. rb-batch-cnt,rb-sample-rate=1,5,10. */
-struct bc_sweep_axis {
-	char **names;
-	size_t name_cnt;
-	char **values;
-	size_t value_cnt;
-};
-
-int bc_sweep_axis_parse(const char *spec, struct bc_sweep_axis *ax, char *err, size_t err_len);
-void bc_sweep_axis_free(struct bc_sweep_axis *ax);
-/* Number of combinations of the cartesian product (1 for no axes). */
-size_t bc_sweep_combination_cnt(const struct bc_sweep_axis *axes, size_t cnt);
-/* choice[i] = value index of axes[i] in combination idx; the first axis is
- * the outermost loop. */
-void bc_sweep_combination(const struct bc_sweep_axis *axes, size_t cnt, size_t idx,
-			  size_t *choice);
-/* The command-line form of one option value: "--name=value", "-p2" for a
- * one-letter name, "--name" for the value "on", nothing for "off". Returns
- * a malloc()ed string, or NULL with *skip set for "off". */
-char *bc_sweep_option_arg(const char *name, const char *value, bool *skip);
-
-/* A child run of the benchcore binary (sweep.c). */
-struct bc_child_result {
-	bool exited;		/* normal exit: exit_code is valid */
-	int exit_code;
-	int term_signal;	/* killed by this signal (0: none) */
-	bool timed_out;
-	bool interrupted;	/* the parent was asked to stop */
-	double elapsed_sec;
-	char *out;		/* captured stdout, NUL-terminated */
-	size_t out_len;
-	char *err;		/* captured stderr, NUL-terminated */
-	size_t err_len;
-};
-
-/* Runs path with argv (NULL-terminated) in its own process group, stdin from
- * /dev/null, stdout and stderr captured. After timeout_sec (<= 0: none) the
- * group gets SIGTERM, and SIGKILL after a grace period. */
-int bc_child_run(const char *path, char *const argv[], double timeout_sec,
-		 struct bc_child_result *res);
-void bc_child_result_free(struct bc_child_result *res);
-
-/* Reading a run document (sweep.c; compare.c uses them too). */
-struct bc_json;
-/* "plugin:bench" of a run document; -ENOENT when it names none. */
-int bc_run_doc_bench(const struct bc_json *doc, char *buf, size_t len);
-const struct bc_json *bc_run_doc_config(const struct bc_json *doc);
-/* Is this summary entry a counter's rate (events/s) rather than a gauge? */
-bool bc_run_doc_metric_is_rate(const struct bc_json *doc, const char *name,
-			       const struct bc_json *summary_entry);
-
-/* Splits a suite line into words: blanks separate, '...' and "..." quote,
- * backslash escapes. Returns -EINVAL with a reason on unbalanced quotes. */
-int bc_split_words(const char *line, char ***words, size_t *cnt, char *err, size_t err_len);
-void bc_words_free(char **words, size_t cnt);
-
-/* A parsed suite file (suite.c). */
-enum bc_suite_item_kind {
-	BC_SUITE_HEADER = 1,
-	BC_SUITE_RUN,
-};
-
-struct bc_suite_item {
-	enum bc_suite_item_kind kind;
-	unsigned int line;	/* 1-based, for messages */
-	char *text;		/* header text */
-	char **args;		/* run: the words after "run" */
-	size_t arg_cnt;
-};
-
-struct bc_suite {
-	char *path;
-	char *description;	/* the first comment line, if any */
-	struct bc_suite_item *items;
-	size_t item_cnt;
-};
-
-int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err, size_t err_len);
-int bc_suite_load(const char *path, struct bc_suite *suite, char *err, size_t err_len);
-void bc_suite_free(struct bc_suite *suite);
-/* The directory the shipped suites are read from: $BENCHCORE_SUITE_PATH,
- * the source tree's suites/ when run from the build tree, or
- * <datadir>/benchcore/suites relative to the executable. */
-int bc_suite_dir(char *buf, size_t len);
-
-/* Subcommands (bc_cli_cmd_fn): argv[0] is the subcommand name ("run" for a
- * sweep); the global options in env (--plugin-dir ...) go to every child. */
-struct bc_cli_env;
-int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv);
-int bc_suite_main(struct bc_cli_env *env, int argc, char **argv);
-int bc_compare_main(struct bc_cli_env *env, int argc, char **argv);
-/* True when run arguments ask for a sweep (contain --sweep). */
-bool bc_sweep_requested(int argc, char **argv);
-
-/* A batch of child runs, one table row each, shared by sweep and suite. */
-struct bc_batch;
-
-struct bc_batch_opts {
-	const char *kind;		/* "sweep" or "suite" */
-	const char *name;		/* the benchmark or the suite */
-	const struct bc_cli_env *env;	/* global options, for every child */
-	char **extra_args;		/* appended to every run */
-	size_t extra_cnt;
-	double timeout_sec;		/* <= 0: warm-up + duration + margin */
-	enum bc_table_format format;
-	FILE *out;
-	bool quiet;
-	bool verbose;			/* relay each child's stderr */
-};
-
-struct bc_batch *bc_batch_new(const struct bc_batch_opts *opts);
-/* Plans the rows of one run line (the words after "run"): takes out
- * --sweep SPEC and --label TEMPLATE and expands the combinations. Usage
- * errors: -EINVAL with a one-line reason. */
-int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_t arg_cnt,
-		     char *err, size_t err_len);
-/* Runs every planned row in turn, writing the table; returns the exit
- * status: 0 when every row ran or was unavailable, 1 when a row failed,
- * 3 when every row was unavailable, 130 when interrupted. */
-int bc_batch_execute(struct bc_batch *b);
-void bc_batch_free(struct bc_batch *b);
 
 #endif /* BENCHCORE_INTERNAL_H */

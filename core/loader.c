@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The plugin loader: dlopen()s plugin files, checks the ABI version and the
+ * descriptor sizes, and copies every descriptor into the core's own layout,
+ * so the rest of the core never has to think about which minor version a
+ * plugin was built against (libbpf opts style: read only the bytes the
+ * plugin's `sz` covers, accept a larger struct only if its tail is zero).
+ *
+ * A plugin that cannot be used costs one line naming the file and the
+ * reason; the other plugins still load.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bc_internal.h"
+
+#define BC_OFFSETOFEND(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+
+/*
+ * The smallest descriptors this core accepts: the fields it cannot do
+ * without. Anything past them is optional and reads as zero when a plugin
+ * built against an older minor does not have it.
+ */
+#define BC_PLUGIN_DESC_MIN_SZ BC_OFFSETOFEND(struct bc_plugin_desc, benches)
+#define BC_BENCH_DESC_MIN_SZ BC_OFFSETOFEND(struct bc_bench_desc, measure)
+#define BC_METRIC_DESC_MIN_SZ BC_OFFSETOFEND(struct bc_metric_desc, kind)
+/* The version fields sit at the same place in every major version. */
+#define BC_PLUGIN_DESC_VERSION_SZ BC_OFFSETOFEND(struct bc_plugin_desc, abi_minor)
+/* Larger than any descriptor will ever grow: a garbage `sz`, not a newer
+ * plugin. Keeps the zero-tail check from walking off into other memory. */
+#define BC_DESC_MAX_SZ 4096
+
+#define BC_UNSAFE_HINT "(use --allow-unsafe-plugins to load anyway)"
+
+struct bc_load_err {
+	char msg[BC_REASON_LEN];
+};
+
+static int bc_fail(struct bc_load_err *e, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bc_fail(struct bc_load_err *e, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+/* ------------------------------------------------------------ security */
+
+/*
+ * Benchmarks run as root: whoever can write a plugin file, or the directory
+ * it is in, can run code as root. Refuse both unless the user says so.
+ */
+static int bc_check_owner_mode(const char *path, const struct stat *st, bool is_dir,
+			       struct bc_load_err *e)
+{
+	const char *what = is_dir ? "directory" : "file";
+	uid_t me = getuid();
+
+	(void)path;
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return bc_fail(e, -EPERM,
+			       "%s is writable by group or others; a writable plugin %s gives root to anyone who can write there " BC_UNSAFE_HINT,
+			       what, what);
+	if (st->st_uid != 0 && st->st_uid != me)
+		return bc_fail(e, -EPERM,
+			       "%s is owned by uid %u, neither root nor the invoking user (uid %u); a plugin %s someone else controls gives them root " BC_UNSAFE_HINT,
+			       what, (unsigned int)st->st_uid, (unsigned int)me, what);
+	return 0;
+}
+
+static int bc_check_dir_safe(const char *dir, bool allow_unsafe, struct bc_load_err *e)
+{
+	struct stat st;
+
+	if (stat(dir, &st))
+		return bc_fail(e, -errno, "%s", strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return bc_fail(e, -ENOTDIR, "not a directory");
+	if (allow_unsafe)
+		return 0;
+	return bc_check_owner_mode(dir, &st, true, e);
+}
+
+static int bc_check_file_safe(const char *path, bool allow_unsafe, struct bc_load_err *e)
+{
+	char real[PATH_MAX], *slash;
+	struct stat st;
+	int err;
+
+	if (stat(path, &st))
+		return bc_fail(e, -errno, "%s", strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return bc_fail(e, -EINVAL, "not a regular file");
+	if (allow_unsafe)
+		return 0;
+	err = bc_check_owner_mode(path, &st, false, e);
+	if (err)
+		return err;
+	/* A symlink into another directory: that directory matters too. */
+	if (!realpath(path, real))
+		return bc_fail(e, -errno, "%s", strerror(errno));
+	slash = strrchr(real, '/');
+	if (slash && slash != real) {
+		*slash = '\0';
+		if (stat(real, &st))
+			return bc_fail(e, -errno, "%s: %s", real, strerror(errno));
+		err = bc_check_owner_mode(real, &st, true, e);
+		if (err) {
+			char inner[BC_REASON_LEN];
+
+			snprintf(inner, sizeof(inner), "%s", e->msg);
+			return bc_fail(e, err, "links into %s, whose %s", real, inner);
+		}
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------- descriptor copies */
+
+/*
+ * Copies a plugin's descriptor of `src_sz` bytes into the core's `dst_sz`
+ * layout: a smaller one leaves the newer fields zero, a larger one is
+ * accepted only when every byte this core does not know is zero.
+ */
+static int bc_copy_sized(void *dst, size_t dst_sz, const void *src, size_t src_sz, size_t min_sz,
+			 const char *what, struct bc_load_err *e)
+{
+	const unsigned char *tail = (const unsigned char *)src + dst_sz;
+	size_t i;
+
+	if (src_sz < min_sz)
+		return bc_fail(e, -EINVAL, "%s is too small (sz %zu, at least %zu expected)", what,
+			       src_sz, min_sz);
+	if (src_sz > BC_DESC_MAX_SZ)
+		return bc_fail(e, -EINVAL, "%s has an implausible size (sz %zu)", what, src_sz);
+	memset(dst, 0, dst_sz);
+	if (src_sz > dst_sz) {
+		for (i = 0; i < src_sz - dst_sz; i++) {
+			if (tail[i])
+				return bc_fail(e, -EOPNOTSUPP,
+					       "%s is %zu bytes and sets fields this core does not know (it knows %zu bytes); built against a newer benchcore?",
+					       what, src_sz, dst_sz);
+		}
+		memcpy(dst, src, dst_sz);
+	} else {
+		memcpy(dst, src, src_sz);
+	}
+	*(size_t *)dst = dst_sz;	/* every descriptor starts with sz */
+	return 0;
+}
+
+static int bc_check_range(const char *bench, const char *who, const struct bc_thread_range *r,
+			  struct bc_load_err *e)
+{
+	if (r->max && r->min > r->max)
+		return bc_fail(e, -EINVAL, "benchmark '%s': %s range min %u is above max %u", bench,
+			       who, r->min, r->max);
+	if (r->def < r->min || (r->max && r->def > r->max))
+		return bc_fail(e, -EINVAL, "benchmark '%s': default of %u %s is outside its range %u..%u",
+			       bench, r->def, who, r->min, r->max);
+	return 0;
+}
+
+static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
+{
+	const struct bc_bench_desc *d = &b->desc;
+	const char *name = d->name;
+	const unsigned char *base = (const unsigned char *)d->metrics;
+	size_t stride, i, j;
+	char what[128];
+	int err;
+
+	if (d->metric_cnt == 0)
+		return 0;
+	if (!d->metrics)
+		return bc_fail(e, -EINVAL, "benchmark '%s' declares %u metrics but metrics is NULL",
+			       name, d->metric_cnt);
+	stride = d->metrics[0].sz;
+	if (stride < BC_METRIC_DESC_MIN_SZ || stride > BC_DESC_MAX_SZ)
+		return bc_fail(e, -EINVAL, "benchmark '%s': metric descriptor size %zu is invalid",
+			       name, stride);
+	b->metrics = calloc(d->metric_cnt, sizeof(*b->metrics));
+	if (!b->metrics)
+		return bc_fail(e, -ENOMEM, "out of memory");
+	for (i = 0; i < d->metric_cnt; i++) {
+		const struct bc_metric_desc *src = (const void *)(base + i * stride);
+		struct bc_metric_desc *m = &b->metrics[i];
+
+		snprintf(what, sizeof(what), "benchmark '%s': metric #%zu descriptor", name, i);
+		if (src->sz != stride)
+			return bc_fail(e, -EINVAL, "%s has sz %zu, but metrics[0] has %zu", what,
+				       src->sz, stride);
+		err = bc_copy_sized(m, sizeof(*m), src, src->sz, BC_METRIC_DESC_MIN_SZ, what, e);
+		if (err)
+			return err;
+		if (!m->name || !m->name[0])
+			return bc_fail(e, -EINVAL, "benchmark '%s': metric #%zu has an empty name",
+				       name, i);
+		if (m->kind != BC_METRIC_COUNTER && m->kind != BC_METRIC_GAUGE)
+			return bc_fail(e, -EINVAL, "benchmark '%s': metric '%s' has unknown kind %d",
+				       name, m->name, (int)m->kind);
+		if (!m->unit)
+			m->unit = "";
+		for (j = 0; j < i; j++) {
+			if (!strcmp(b->metrics[j].name, m->name))
+				return bc_fail(e, -EINVAL, "benchmark '%s': duplicate metric name '%s'",
+					       name, m->name);
+		}
+	}
+	/* The rest of the core indexes the normalised copy. */
+	b->desc.metrics = b->metrics;
+	return 0;
+}
+
+static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, size_t idx,
+			 struct bc_load_err *e)
+{
+	struct bc_bench_desc *d = &b->desc;
+	char what[64];
+	int err;
+
+	snprintf(what, sizeof(what), "benchmark #%zu descriptor", idx);
+	err = bc_copy_sized(d, sizeof(*d), src, src->sz, BC_BENCH_DESC_MIN_SZ, what, e);
+	if (err)
+		return err;
+	if (!d->name || !d->name[0])
+		return bc_fail(e, -EINVAL, "benchmark #%zu has an empty name", idx);
+	if (strchr(d->name, ':'))
+		return bc_fail(e, -EINVAL, "benchmark name '%s' contains ':'", d->name);
+	if (!d->description)
+		d->description = "";
+	if (!d->producer)
+		return bc_fail(e, -EINVAL, "benchmark '%s' has no producer callback", d->name);
+	if (!d->measure)
+		return bc_fail(e, -EINVAL, "benchmark '%s' has no measure callback", d->name);
+	err = bc_check_range(d->name, "producers", &d->producers, e);
+	if (!err)
+		err = bc_check_range(d->name, "consumers", &d->consumers, e);
+	if (err)
+		return err;
+	if (!d->consumer && d->consumers.min > 0)
+		return bc_fail(e, -EINVAL, "benchmark '%s' needs consumers but has no consumer callback",
+			       d->name);
+	if ((unsigned int)d->layout > BC_LAYOUT_CUSTOM)
+		return bc_fail(e, -EINVAL, "benchmark '%s' has unknown report layout %d", d->name,
+			       (int)d->layout);
+	if (d->layout == BC_LAYOUT_CUSTOM && (!d->format_iter || !d->format_summary))
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s' uses the custom layout without format_iter and format_summary",
+			       d->name);
+	return bc_copy_metrics(b, e);
+}
+
+static void bc_plugin_release(struct bc_plugin *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->bench_cnt; i++)
+		free(p->benches[i].metrics);
+	free(p->benches);
+	free(p->path);
+	if (p->handle)
+		dlclose(p->handle);
+	memset(p, 0, sizeof(*p));
+}
+
+static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
+			  struct bc_load_err *e)
+{
+	struct bc_plugin_desc *d = &p->desc;
+	size_t cnt, i, j;
+	int err;
+
+	if (src->sz < BC_PLUGIN_DESC_VERSION_SZ)
+		return bc_fail(e, -EINVAL, "plugin descriptor is too small (sz %zu)", src->sz);
+	if (src->abi_major != BC_ABI_MAJOR)
+		return bc_fail(e, -EPROTO,
+			       "built for plugin ABI %u.%u, but this benchcore implements ABI %u.%u; a different major version is incompatible (rebuild the plugin against this benchcore)",
+			       src->abi_major, src->abi_minor, BC_ABI_MAJOR, BC_ABI_MINOR);
+	if (src->abi_minor > BC_ABI_MINOR)
+		return bc_fail(e, -EPROTO,
+			       "built for plugin ABI %u.%u, newer than this benchcore's ABI %u.%u (update benchcore, or rebuild the plugin against this version)",
+			       src->abi_major, src->abi_minor, BC_ABI_MAJOR, BC_ABI_MINOR);
+	err = bc_copy_sized(d, sizeof(*d), src, src->sz, BC_PLUGIN_DESC_MIN_SZ, "plugin descriptor", e);
+	if (err)
+		return err;
+	if (!d->name || !d->name[0])
+		return bc_fail(e, -EINVAL, "plugin has an empty name");
+	if (strpbrk(d->name, ": \t/"))
+		return bc_fail(e, -EINVAL, "plugin name '%s' contains ':', '/' or a blank", d->name);
+	if (!d->version)
+		d->version = "";
+	if (!d->description)
+		d->description = "";
+	if (!d->benches || !d->benches[0])
+		return bc_fail(e, -EINVAL, "plugin '%s' declares no benchmarks", d->name);
+
+	for (cnt = 0; d->benches[cnt]; cnt++)
+		;
+	p->benches = calloc(cnt, sizeof(*p->benches));
+	if (!p->benches)
+		return bc_fail(e, -ENOMEM, "out of memory");
+	for (i = 0; i < cnt; i++) {
+		err = bc_copy_bench(&p->benches[i], d->benches[i], i, e);
+		p->bench_cnt = i + 1;	/* so that release frees its metrics */
+		if (err)
+			return err;
+		for (j = 0; j < i; j++) {
+			if (!strcmp(p->benches[j].desc.name, p->benches[i].desc.name))
+				return bc_fail(e, -EINVAL, "duplicate benchmark name '%s'",
+					       p->benches[i].desc.name);
+		}
+	}
+	return 0;
+}
+
+/* dlerror() repeats the file name; the caller already prints it. */
+static const char *bc_dlerror_short(const char *path)
+{
+	const char *msg = dlerror();
+	size_t len = strlen(path);
+
+	if (!msg)
+		return "unknown error";
+	if (!strncmp(msg, path, len) && !strncmp(msg + len, ": ", 2))
+		return msg + len + 2;
+	return msg;
+}
+
+static int bc_open_plugin(struct bc_plugin *p, const char *path, struct bc_load_err *e)
+{
+	const struct bc_plugin_desc *src;
+
+	memset(p, 0, sizeof(*p));
+	p->path = strdup(path);
+	if (!p->path)
+		return bc_fail(e, -ENOMEM, "out of memory");
+	/* RTLD_NOW: a missing symbol is this file's refusal now, not a crash
+	 * in the middle of a run. RTLD_LOCAL: two plugins may both define
+	 * static-looking helpers with the same name. */
+	p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!p->handle)
+		return bc_fail(e, -ENOEXEC, "not a loadable shared object: %s", bc_dlerror_short(path));
+	dlerror();
+	src = dlsym(p->handle, BC_PLUGIN_SYMBOL);
+	if (!src)
+		return bc_fail(e, -ENOENT, "does not export the '%s' symbol (not a benchcore plugin?)",
+			       BC_PLUGIN_SYMBOL);
+	return bc_copy_plugin(p, src, e);
+}
+
+/* ------------------------------------------------------------- the set */
+
+/* bench->plugin points into set->plugins, which moves when it grows. */
+static void bc_plugin_set_fixup(struct bc_plugin_set *set)
+{
+	size_t i, j;
+
+	for (i = 0; i < set->cnt; i++)
+		for (j = 0; j < set->plugins[i].bench_cnt; j++)
+			set->plugins[i].benches[j].plugin = &set->plugins[i];
+}
+
+static const struct bc_plugin *bc_plugin_set_find(const struct bc_plugin_set *set, const char *name,
+						  size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < set->cnt; i++) {
+		const char *pn = set->plugins[i].desc.name;
+
+		if (strlen(pn) == len && !strncmp(pn, name, len))
+			return &set->plugins[i];
+	}
+	return NULL;
+}
+
+/*
+ * Loads one file. `first_in_dir` is the index of the first plugin loaded
+ * from the current directory: a name clash with an earlier directory is
+ * shadowing (the search order at work), one within the directory is an
+ * error worth a line.
+ */
+static void bc_load_file(struct bc_plugin_set *set, const char *path, bool allow_unsafe,
+			 size_t first_in_dir)
+{
+	const struct bc_plugin *prev;
+	struct bc_plugin p, *grown;
+	struct bc_load_err e = { { 0 } };
+	int err;
+
+	err = bc_check_file_safe(path, allow_unsafe, &e);
+	if (err) {
+		bc_warn("%s: %s", path, e.msg);
+		set->failed_cnt++;
+		return;
+	}
+	err = bc_open_plugin(&p, path, &e);
+	if (err) {
+		bc_warn("%s: %s", path, e.msg);
+		bc_plugin_release(&p);
+		set->failed_cnt++;
+		return;
+	}
+	prev = bc_plugin_set_find(set, p.desc.name, strlen(p.desc.name));
+	if (prev) {
+		if ((size_t)(prev - set->plugins) >= first_in_dir) {
+			bc_warn("%s: plugin name '%s' is already used by %s in the same directory; skipped",
+				path, p.desc.name, prev->path);
+			set->failed_cnt++;
+		} else {
+			bc_debug("%s: plugin '%s' is shadowed by %s (found earlier in the search path); skipped",
+				 path, p.desc.name, prev->path);
+		}
+		bc_plugin_release(&p);
+		return;
+	}
+	grown = realloc(set->plugins, (set->cnt + 1) * sizeof(*grown));
+	if (!grown) {
+		bc_warn("%s: out of memory", path);
+		bc_plugin_release(&p);
+		set->failed_cnt++;
+		return;
+	}
+	set->plugins = grown;
+	set->plugins[set->cnt++] = p;
+	bc_plugin_set_fixup(set);
+	bc_debug("%s: loaded plugin '%s' %s (%zu benchmarks)", path, p.desc.name, p.desc.version,
+		 p.bench_cnt);
+}
+
+static int bc_so_filter(const struct dirent *d)
+{
+	size_t len = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && len > 3 && !strcmp(d->d_name + len - 3, ".so");
+}
+
+/* Byte order, not the locale's: the load order must not depend on LANG. */
+static int bc_name_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int bc_load_dir(struct bc_plugin_set *set, const char *dir, bool allow_unsafe)
+{
+	struct bc_load_err e = { { 0 } };
+	struct dirent **names;
+	size_t first = set->cnt;
+	char path[PATH_MAX];
+	int n, i, err;
+
+	err = bc_check_dir_safe(dir, allow_unsafe, &e);
+	if (err) {
+		bc_warn("%s: %s", dir, e.msg);
+		set->failed_cnt++;
+		return err;
+	}
+	n = scandir(dir, &names, bc_so_filter, bc_name_cmp);
+	if (n < 0) {
+		err = -errno;
+		bc_warn("%s: cannot list the directory: %s", dir, strerror(errno));
+		set->failed_cnt++;
+		return err;
+	}
+	for (i = 0; i < n; i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name) >= (int)sizeof(path))
+			bc_warn("%s/%s: path too long", dir, names[i]->d_name);
+		else
+			bc_load_file(set, path, allow_unsafe, first);
+		free(names[i]);
+	}
+	free(names);
+	return 0;
+}
+
+int bc_plugins_load_dir(struct bc_plugin_set *set, const char *dir, bool allow_unsafe)
+{
+	return bc_load_dir(set, dir, allow_unsafe);
+}
+
+int bc_plugins_load(struct bc_plugin_set *set, const struct bc_loader_opts *opts)
+{
+	struct bc_search_dir *dirs = NULL;
+	char **seen = NULL;
+	size_t cnt = 0, seen_cnt = 0, i, j;
+	struct stat st;
+	int err;
+
+	err = bc_plugin_search_dirs(opts, &dirs, &cnt);
+	if (err)
+		return err;
+	/* A --plugin-dir that is not there is the user's typo: say so before
+	 * anything is loaded, rather than silently finding nothing. */
+	for (i = 0; i < cnt; i++) {
+		if (!dirs[i].explicit_dir)
+			continue;
+		if (stat(dirs[i].path, &st)) {
+			err = -errno;
+			bc_warn("--plugin-dir '%s': %s; expected a directory of plugin .so files",
+				dirs[i].path, strerror(errno));
+		} else if (!S_ISDIR(st.st_mode)) {
+			err = -ENOTDIR;
+			bc_warn("--plugin-dir '%s': not a directory; expected a directory of plugin .so files",
+				dirs[i].path);
+		}
+		if (err)
+			goto out;
+	}
+	seen = calloc(cnt ? cnt : 1, sizeof(*seen));
+	if (!seen) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < cnt; i++) {
+		char *real = realpath(dirs[i].path, NULL);
+		bool dup = false;
+
+		if (!real) {
+			bc_debug("plugin directory %s: %s; skipped", dirs[i].path, strerror(errno));
+			continue;
+		}
+		for (j = 0; j < seen_cnt && !dup; j++)
+			dup = !strcmp(seen[j], real);
+		if (dup) {
+			bc_debug("plugin directory %s: already searched (it is %s); skipped", dirs[i].path,
+				 real);
+			free(real);
+			continue;
+		}
+		seen[seen_cnt++] = real;
+		bc_debug("searching plugin directory %s", dirs[i].path);
+		bc_load_dir(set, dirs[i].path, opts->allow_unsafe);
+	}
+out:
+	for (i = 0; i < seen_cnt; i++)
+		free(seen[i]);
+	free(seen);
+	bc_plugin_search_dirs_free(dirs, cnt);
+	return err;
+}
+
+void bc_plugins_unload(struct bc_plugin_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->cnt; i++)
+		bc_plugin_release(&set->plugins[i]);
+	free(set->plugins);
+	memset(set, 0, sizeof(*set));
+}
+
+/* ------------------------------------------------------ name resolution */
+
+static void bc_list_benches(const struct bc_plugin *p, char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < p->bench_cnt && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? ", " : "",
+					p->benches[i].desc.name);
+}
+
+int bc_bench_resolve(const struct bc_plugin_set *set, const char *name,
+		     const struct bc_bench **bench, char *err, size_t err_len)
+{
+	const char *colon = strchr(name, ':');
+	const struct bc_bench *found = NULL;
+	char cands[BC_REASON_LEN] = "";
+	size_t i, j, off = 0, hits = 0;
+
+	*bench = NULL;
+	if (colon) {
+		const struct bc_plugin *p = bc_plugin_set_find(set, name, (size_t)(colon - name));
+
+		if (!p) {
+			snprintf(err, err_len, "unknown plugin '%.*s' in '%s'; `benchcore list` shows what is available",
+				 (int)(colon - name), name, name);
+			return -ENOENT;
+		}
+		for (j = 0; j < p->bench_cnt; j++) {
+			if (!strcmp(p->benches[j].desc.name, colon + 1)) {
+				*bench = &p->benches[j];
+				return 0;
+			}
+		}
+		bc_list_benches(p, cands, sizeof(cands));
+		snprintf(err, err_len, "unknown benchmark '%s'; plugin %s has: %s", name, p->desc.name,
+			 cands);
+		return -ENOENT;
+	}
+	for (i = 0; i < set->cnt; i++) {
+		const struct bc_plugin *p = &set->plugins[i];
+
+		for (j = 0; j < p->bench_cnt; j++) {
+			if (strcmp(p->benches[j].desc.name, name))
+				continue;
+			found = &p->benches[j];
+			if (off < sizeof(cands))
+				off += (size_t)snprintf(cands + off, sizeof(cands) - off, "%s%s:%s",
+							hits ? ", " : "", p->desc.name, name);
+			hits++;
+		}
+	}
+	if (hits == 1) {
+		*bench = found;
+		return 0;
+	}
+	if (hits > 1) {
+		snprintf(err, err_len, "benchmark '%s' is ambiguous: %s; name one as PLUGIN:BENCH", name,
+			 cands);
+		/* ENOTUNIQ: "name not unique", exactly this case. */
+		return -ENOTUNIQ;
+	}
+	snprintf(err, err_len, "unknown benchmark '%s'; `benchcore list` shows what is available", name);
+	return -ENOENT;
+}
