@@ -341,6 +341,14 @@ static void bc_sample_cpu(struct bc_run_state *st, struct bc_iteration *it)
 
 /* ------------------------------------------------------------- threads */
 
+/* Only before the threads start: nothing else writes the ctx then. */
+static void bc_ctx_clear_reason(struct bc_ctx *ctx)
+{
+	ctx->reason[0] = '\0';
+	ctx->unavailable = false;
+	ctx->usage_error = false;
+}
+
 static int bc_start_threads(struct bc_run_state *st)
 {
 	sigset_t block, old;
@@ -542,13 +550,20 @@ static void bc_environment_warnings(struct bc_run_state *st)
 {
 	unsigned int online = bc_sysinfo_online_cpus();
 	unsigned int threads = st->worker_cnt;
+	cpu_set_t mask;
+
+	/* taskset or a cgroup may leave fewer CPUs than are online. */
+	CPU_ZERO(&mask);
+	if (!sched_getaffinity(0, sizeof(mask), &mask) && CPU_COUNT(&mask) > 0 &&
+	    (unsigned int)CPU_COUNT(&mask) < online)
+		online = (unsigned int)CPU_COUNT(&mask);
 
 	if (bc_sysinfo_hypervisor())
 		bc_add_warning(st->res, "running under a hypervisor: other guests and the host "
 			       "share these CPUs, so numbers move between runs");
 	/* The sampler sleeps; only the benchmark's own threads compete. */
 	if (threads > online)
-		bc_add_warning(st->res, "%u threads (%u producers, %u consumers) on %u online "
+		bc_add_warning(st->res, "%u threads (%u producers, %u consumers) on %u usable "
 			       "CPUs: threads share CPUs, so the rates measure the scheduler too",
 			       threads, st->ctx->producer_cnt, st->ctx->consumer_cnt, online);
 }
@@ -634,6 +649,9 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 		err = bench->desc.setup(st.ctx);
 	if (err || bc_signalled)
 		goto teardown;
+	/* A probe that fell back (its refused candidates said so in ctx) still
+	 * succeeded: a later failure must not inherit that reason or flag. */
+	bc_ctx_clear_reason(st.ctx);
 
 	err = bc_start_threads(&st);
 	if (!err) {

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,13 +23,15 @@
 #include <cmocka.h>
 
 #include "bc_internal.h"
+#include "json.h"
 
 /* What the callbacks saw; reset before every test. */
 static struct {
 	int probe_calls, validate_calls, setup_calls, teardown_calls, producer_calls;
 	int consumer_calls, measure_calls;
 	int setup_err, probe_err, producer_err;
-	bool probe_unavailable, send_sigint;
+	bool probe_unavailable, send_sigint, measure_fails, probe_fell_back, silent_err;
+	unsigned int seen_producers, seen_consumers;
 	int producer_cpu[4], consumer_cpu[4];
 	int producer_on[4], consumer_on[4];
 	struct bc_line_counter *hits;
@@ -39,13 +42,18 @@ static int fake_probe(struct bc_ctx *ctx)
 	fk.probe_calls++;
 	if (fk.probe_unavailable)
 		return bc_unavailable(ctx, "fake kernel lacks the fake feature");
+	/* What an attach helper does when its first candidate is refused. */
+	if (fk.probe_fell_back)
+		bc_unavailable(ctx, "fentry refused, fell back to a tracepoint");
 	return 0;
 }
 
 static int fake_validate(struct bc_ctx *ctx)
 {
-	(void)ctx;
 	fk.validate_calls++;
+	fk.seen_producers = bc_ctx_producer_cnt(ctx);
+	fk.seen_consumers = bc_ctx_consumer_cnt(ctx);
+	assert_string_equal(bc_ctx_bench_name(ctx), "fake");
 	return 0;
 }
 
@@ -76,6 +84,8 @@ static int fake_producer(struct bc_ctx *ctx, struct bc_thread *t)
 		fk.producer_cpu[t->idx] = t->cpu;
 		fk.producer_on[t->idx] = sched_getcpu();
 	}
+	if (fk.producer_err && fk.silent_err)
+		return fk.producer_err;
 	if (fk.producer_err)
 		return bc_error(ctx, fk.producer_err, "fake producer %u gave up", t->idx);
 	if (fk.send_sigint)
@@ -103,6 +113,8 @@ static int fake_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 static int fake_measure(struct bc_ctx *ctx, double *values)
 {
 	fk.measure_calls++;
+	if (fk.measure_fails && fk.measure_calls > 1)
+		return bc_error(ctx, -EIO, "fake counters vanished");
 	values[0] = (double)bc_line_counters_sum(bc_ctx_data(ctx), 4);
 	values[1] = 0;
 	values[2] = 42.5;
@@ -417,6 +429,100 @@ static void test_line_counters(void **state)
 	free(c);
 }
 
+static void test_measure_error(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	fk.measure_fails = true;
+	short_config(&cfg, 0, 3);
+	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
+	assert_int_equal(res.exit_status, BC_EXIT_FAILED);
+	assert_string_equal(res.reason, "measure: fake counters vanished");
+	assert_int_equal(res.iter_cnt, 0);
+	assert_int_equal(fk.teardown_calls, 1);
+	bc_run_result_free(&res);
+}
+
+static void test_consumers_and_counts(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	short_config(&cfg, 0, 1);
+	cfg.producers = 2;
+	cfg.consumers = 2;
+	assert_int_equal(bc_run(&cfg, &b, &res, NULL, NULL), 0);
+	assert_int_equal(fk.seen_producers, 2);
+	assert_int_equal(fk.seen_consumers, 2);
+	assert_int_equal(fk.producer_calls, 2);
+	assert_int_equal(fk.consumer_calls, 2);
+	assert_int_equal(res.producer_cnt, 2);
+	assert_int_equal(res.consumer_cnt, 2);
+	/* Four threads on this machine's CPUs: said when they outnumber them. */
+	if (bc_sysinfo_online_cpus() < 4) {
+		size_t i;
+		bool found = false;
+
+		for (i = 0; i < res.warning_cnt; i++)
+			found |= strstr(res.warnings[i], "4 threads (2 producers, 2 consumers)") != NULL;
+		assert_true(found);
+	}
+	bc_run_result_free(&res);
+}
+
+static void test_run_then_json(void **state)
+{
+	struct bc_bench b = fake_bench();
+	const struct bc_json *hits;
+	struct bc_run_result res;
+	struct bc_config cfg;
+	struct bc_json *doc;
+	char *buf = NULL, err[256];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	short_config(&cfg, 1, 1);
+	assert_int_equal(bc_run(&cfg, &b, &res, NULL, NULL), 0);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(bc_report_json(f, &cfg, &res), 0);
+	fclose(f);
+	doc = bc_json_parse(buf, len, err, sizeof(err));
+	assert_non_null(doc);
+	assert_int_equal(bc_json_len(bc_json_get(doc, "iterations")), 2);
+	hits = bc_json_get(bc_json_get(doc, "summary"), "hits");
+	assert_true(bc_json_num(bc_json_get(hits, "mean"), 0) > 0);
+	assert_true(bc_json_num(bc_json_get(hits, "n"), 0) == 1);
+	assert_string_equal(bc_json_str(bc_json_get(doc, "attach_point")), "tp/fake/fake_event");
+	assert_true(bc_json_num(bc_json_get(bc_json_get(doc, "status"), "exit_status"), -1) == 0);
+	bc_json_free(doc);
+	free(buf);
+	bc_run_result_free(&res);
+}
+
+static void test_stale_reason_not_inherited(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	fk.probe_fell_back = true;
+	fk.producer_err = -EIO;
+	fk.silent_err = true;
+	short_config(&cfg, 0, 2);
+	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
+	assert_int_equal(res.exit_status, BC_EXIT_FAILED);
+	assert_string_equal(res.reason, "producer 0 failed: Input/output error");
+	bc_run_result_free(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +539,10 @@ int main(void)
 		cmocka_unit_test_setup(test_affinity_scheme, reset),
 		cmocka_unit_test_setup(test_affinity_beyond_cpus, reset),
 		cmocka_unit_test_setup(test_interrupted, reset),
+		cmocka_unit_test_setup(test_measure_error, reset),
+		cmocka_unit_test_setup(test_consumers_and_counts, reset),
+		cmocka_unit_test_setup(test_run_then_json, reset),
+		cmocka_unit_test_setup(test_stale_reason_not_inherited, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
