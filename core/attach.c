@@ -6,6 +6,7 @@
  * precheck callbacks, so tests can play any kernel.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,6 +75,27 @@ static void bc_attach_point_get(const struct bc_attach_point *pts, size_t i,
 	memcpy(out, p, stride < sizeof(*out) ? stride : sizeof(*out));
 }
 
+/*
+ * `run` probes a benchmark and then sets it up: the same choice twice. Say
+ * it at info once per benchmark and attach point; repeats go to debug.
+ */
+static void bc_attach_log_choice(const char *bench, const char *name, const char *reasons)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static char last[256];
+	char key[256];
+	bool repeat;
+
+	snprintf(key, sizeof(key), "%s\n%s", bench, name);
+	pthread_mutex_lock(&lock);
+	repeat = strcmp(key, last) == 0;
+	snprintf(last, sizeof(last), "%s", key);
+	pthread_mutex_unlock(&lock);
+
+	bc_log(repeat ? BC_LOG_DEBUG : BC_LOG_INFO, "%s: attached at %s%s%s%s", bench, name,
+	       reasons[0] ? " (refused before it: " : "", reasons, reasons[0] ? ")" : "");
+}
+
 int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt,
 		     bc_attach_try_fn try_fn, void *cookie,
 		     bc_attach_precheck_fn precheck, void *precheck_cookie)
@@ -115,11 +137,7 @@ int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size
 			err = -err;
 		if (!err) {
 			bc_ctx_set_attach_point(ctx, name);
-			if (reasons[0])
-				bc_info("%s: attached at %s (refused before it: %s)", bench, name,
-					reasons);
-			else
-				bc_info("%s: attached at %s", bench, name);
+			bc_attach_log_choice(bench, name, reasons);
 			return (int)i;
 		}
 		bc_attach_strerror(err, errbuf, sizeof(errbuf));
@@ -149,10 +167,33 @@ static int bc_attach_precheck_default(const struct bc_attach_point *pt, char *wh
 	return err;
 }
 
+/*
+ * While probing, a refused candidate is expected, not a problem: libbpf's
+ * warnings about it (and its verifier log) go to debug (-v), and the user
+ * gets our one line naming each candidate's reason instead.
+ */
+static int bc_attach_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[1024];
+
+	(void)level;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	bc_debug("%s", line);
+	return 0;
+}
+
 int bc_attach_first(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt,
 		    bc_attach_try_fn try_fn, void *cookie)
 {
-	return bc_attach_select(ctx, pts, cnt, try_fn, cookie, bc_attach_precheck_default, NULL);
+	libbpf_print_fn_t prev;
+	int ret;
+
+	/* setup() and probe() run before any benchmark thread: nothing else
+	 * prints through libbpf meanwhile. */
+	prev = libbpf_set_print(bc_attach_libbpf_print);
+	ret = bc_attach_select(ctx, pts, cnt, try_fn, cookie, bc_attach_precheck_default, NULL);
+	libbpf_set_print(prev);
+	return ret;
 }
 
 int bc_bpf_autoload_only(struct bpf_object *obj, const char *prog_name)

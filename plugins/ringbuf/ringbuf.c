@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * ringbuf plugin: the BPF ring buffer benchmarks the ring buffer was
+ * designed and justified with (kernel commit "bpf: Add BPF ringbuf and
+ * perf buffer benchmarks").
+ *
+ *   rb-libbpf  libbpf's ring_buffer manager consumes the records
+ *   rb-custom  our own consumer (rb_walk.c): epoll + a walk over the mmapped
+ *              pages that publishes the consumer position once per batch
+ *
+ * Producer: every getpgid() of this process runs a BPF program that writes
+ * --rb-batch-cnt 8-byte records (ringbuf.bpf.c). Hits are records consumed,
+ * drops are records the BPF side could not write.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <benchcore/attach.h>
+#include <benchcore/benchcore.h>
+
+#include "bufbench.h"
+#include "rb_walk.h"
+#include "ringbuf.skel.h"
+
+struct rb_state {
+	struct ringbuf *skel;
+	bool custom;
+	const struct bc_buf_opts *opts;
+	/* Written by the one consumer thread, read by measure(). */
+	uint64_t hits;
+
+	/* rb-libbpf */
+	struct ring_buffer *rb;
+
+	/* rb-custom */
+	int epoll_fd;
+	void *cons_page;
+	void *prod_pages;
+	size_t prod_len;
+	struct rb_walk_ring ring;
+};
+
+static const struct bc_metric_desc rb_metrics[] = {
+	BC_METRIC("hits", "records", BC_METRIC_COUNTER),
+	BC_METRIC("drops", "records", BC_METRIC_COUNTER),
+};
+
+static int rb_validate(struct bc_ctx *ctx)
+{
+	return bc_buf_validate(ctx, &bc_buf_opts, BC_BUF_RINGBUF);
+}
+
+/* One attach candidate: a fresh skeleton each time, because a libbpf object
+ * whose load failed cannot be loaded again. */
+static int rb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+{
+	struct rb_state *st = cookie;
+	const struct bc_buf_opts *o = st->opts;
+	struct ringbuf *skel;
+	int err;
+
+	(void)ctx;
+	skel = ringbuf__open();
+	if (!skel)
+		return -errno;
+	skel->rodata->bc_tgid = (__u32)getpid();
+	skel->rodata->batch_cnt = o->batch_cnt;
+	skel->rodata->use_output = o->use_output;
+	skel->rodata->getpgid_nr = bc_buf_getpgid_nr();
+	/* The kernel runner's rule: wake the consumer only once rate records
+	 * (16 bytes each with the header) are waiting. */
+	skel->rodata->wakeup_data_size =
+		o->sampled ? (__u64)o->sample_rate * BC_BUF_RB_RECORD_BYTES : 0;
+
+	err = bpf_map__set_max_entries(skel->maps.ringbuf, (__u32)o->rb_size);
+	if (!err)
+		err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
+	if (!err && pt->kind == BC_ATTACH_FENTRY)
+		err = bpf_program__set_attach_target(skel->progs.bench_fentry, 0,
+						     bc_buf_fentry_target());
+	if (!err)
+		err = ringbuf__load(skel);
+	if (!err)
+		err = ringbuf__attach(skel);
+	if (err) {
+		ringbuf__destroy(skel);
+		return err;
+	}
+	st->skel = skel;
+	return 0;
+}
+
+static int rb_libbpf_sample(void *cookie, void *data, size_t len)
+{
+	struct rb_state *st = cookie;
+
+	(void)data;
+	(void)len;
+	/* Single writer: a relaxed load/store pair, no locked instruction. */
+	__atomic_store_n(&st->hits, __atomic_load_n(&st->hits, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+	return 0;
+}
+
+static int rb_custom_map(struct bc_ctx *ctx, struct rb_state *st)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int fd = bpf_map__fd(st->skel->maps.ringbuf);
+	struct epoll_event ev = { .events = EPOLLIN };
+
+	st->cons_page = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (st->cons_page == MAP_FAILED) {
+		st->cons_page = NULL;
+		return bc_error(ctx, -errno, "mmap of the ring buffer's consumer page: %s",
+				strerror(errno));
+	}
+	/* Producer page, then the data area mapped twice by the kernel. */
+	st->prod_len = page + 2 * (size_t)st->opts->rb_size;
+	st->prod_pages = mmap(NULL, st->prod_len, PROT_READ, MAP_SHARED, fd, page);
+	if (st->prod_pages == MAP_FAILED) {
+		st->prod_pages = NULL;
+		return bc_error(ctx, -errno, "mmap of the ring buffer's data pages: %s",
+				strerror(errno));
+	}
+	st->ring.consumer_pos = st->cons_page;
+	st->ring.producer_pos = st->prod_pages;
+	st->ring.data = (const unsigned char *)st->prod_pages + page;
+	st->ring.mask = st->opts->rb_size - 1;
+
+	st->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (st->epoll_fd < 0)
+		return bc_error(ctx, -errno, "epoll_create1: %s", strerror(errno));
+	if (epoll_ctl(st->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0)
+		return bc_error(ctx, -errno, "epoll_ctl on the ring buffer: %s", strerror(errno));
+	return 0;
+}
+
+static void rb_teardown(struct bc_ctx *ctx)
+{
+	struct rb_state *st = bc_ctx_data(ctx);
+
+	if (!st)
+		return;
+	ring_buffer__free(st->rb);
+	if (st->epoll_fd >= 0)
+		close(st->epoll_fd);
+	if (st->prod_pages)
+		munmap(st->prod_pages, st->prod_len);
+	if (st->cons_page)
+		munmap(st->cons_page, (size_t)sysconf(_SC_PAGESIZE));
+	/* Detaches and unloads the program, frees the maps. */
+	ringbuf__destroy(st->skel);
+	free(st);
+	bc_ctx_set_data(ctx, NULL);
+}
+
+static int rb_setup_common(struct bc_ctx *ctx, bool custom)
+{
+	struct rb_state *st;
+	int err;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	st->custom = custom;
+	st->opts = &bc_buf_opts;
+	st->epoll_fd = -1;
+	bc_ctx_set_data(ctx, st);
+
+	err = bc_attach_first(ctx, bc_buf_attach_points, BC_BUF_ATTACH_CNT, rb_try_attach, st);
+	if (err < 0)
+		return err;
+
+	if (custom)
+		return rb_custom_map(ctx, st);
+	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.ringbuf), rb_libbpf_sample, st,
+				  NULL);
+	if (!st->rb)
+		return bc_error(ctx, -errno, "ring_buffer__new: %s", strerror(errno));
+	return 0;
+}
+
+static int rb_libbpf_setup(struct bc_ctx *ctx)
+{
+	return rb_setup_common(ctx, false);
+}
+
+static int rb_custom_setup(struct bc_ctx *ctx)
+{
+	return rb_setup_common(ctx, true);
+}
+
+/* list: can a producer be attached here at all? Leaves nothing loaded. */
+static int rb_probe(struct bc_ctx *ctx)
+{
+	struct rb_state st = { .opts = &bc_buf_opts, .epoll_fd = -1 };
+	int err;
+
+	err = bc_attach_first(ctx, bc_buf_attach_points, BC_BUF_ATTACH_CNT, rb_try_attach, &st);
+	ringbuf__destroy(st.skel);
+	return err < 0 ? err : 0;
+}
+
+static int rb_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	const struct timespec nap = { .tv_nsec = 10 * 1000 * 1000 };
+	struct rb_state *st = bc_ctx_data(ctx);
+
+	if (st->opts->b2b) {
+		/* The first batch; from then on the consumer triggers each
+		 * next one once it has drained the previous. */
+		bc_buf_trigger_batch();
+		while (!bc_thread_should_stop(t))
+			nanosleep(&nap, NULL);
+		return 0;
+	}
+	while (!bc_thread_should_stop(t))
+		bc_buf_trigger_batch();
+	return 0;
+}
+
+static int rb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct rb_state *st = bc_ctx_data(ctx);
+	int n;
+
+	while (!bc_thread_should_stop(t)) {
+		/* 100 ms: the stop flag is looked at even when idle. */
+		n = ring_buffer__poll(st->rb, 100);
+		if (n < 0 && n != -EINTR)
+			return bc_error(ctx, n, "ring_buffer__poll: %s", strerror(-n));
+		if (st->opts->b2b)
+			bc_buf_trigger_batch();
+	}
+	return 0;
+}
+
+static int rb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct rb_state *st = bc_ctx_data(ctx);
+	struct rb_walk_counts counts = { 0 };
+	struct epoll_event ev;
+	int n;
+
+	while (!bc_thread_should_stop(t)) {
+		if (st->opts->b2b)
+			bc_buf_trigger_batch();
+		n = epoll_wait(st->epoll_fd, &ev, 1, 100);
+		if (n < 0 && errno != EINTR)
+			return bc_error(ctx, -errno, "epoll_wait: %s", strerror(errno));
+		/* Also on a timeout: cheap, and nothing can get stuck behind
+		 * a wakeup the sampled mode chose not to send. */
+		rb_walk(&st->ring, &counts, NULL, NULL);
+		__atomic_store_n(&st->hits, counts.records, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static int rb_measure(struct bc_ctx *ctx, double *values)
+{
+	struct rb_state *st = bc_ctx_data(ctx);
+
+	values[0] = (double)__atomic_load_n(&st->hits, __ATOMIC_RELAXED);
+	values[1] = (double)bc_line_counters_sum(st->skel->bss->drops,
+						  sizeof(st->skel->bss->drops) / sizeof(st->skel->bss->drops[0]));
+	return 0;
+}
+
+#define RB_BENCH(name_, desc_, setup_, consumer_)                              \
+	{                                                                      \
+		.sz = sizeof(struct bc_bench_desc), .name = (name_),           \
+		.description = (desc_),                                        \
+		.producers = { .min = 1, .max = 0, .def = 1 },                 \
+		.consumers = { .min = 1, .max = 1, .def = 1 },                 \
+		.metrics = rb_metrics,                                         \
+		.metric_cnt = sizeof(rb_metrics) / sizeof(rb_metrics[0]),      \
+		.layout = BC_LAYOUT_HITS_DROPS, .probe = rb_probe,             \
+		.validate = rb_validate, .setup = (setup_),                    \
+		.producer = rb_producer, .consumer = (consumer_),              \
+		.measure = rb_measure, .teardown = rb_teardown,                \
+	}
+
+static const struct bc_bench_desc rb_libbpf_bench =
+	RB_BENCH("rb-libbpf", "BPF ring buffer consumed with libbpf's ring_buffer__poll()",
+		 rb_libbpf_setup, rb_libbpf_consumer);
+static const struct bc_bench_desc rb_custom_bench =
+	RB_BENCH("rb-custom", "BPF ring buffer consumed by a custom epoll + mmap consumer",
+		 rb_custom_setup, rb_custom_consumer);
+
+static const struct bc_bench_desc *const rb_benches[] = {
+	&rb_libbpf_bench,
+	&rb_custom_bench,
+	NULL,
+};
+
+BENCHCORE_PLUGIN(.name = "ringbuf", .version = "1.0",
+		 .description = "BPF ring buffer throughput (rb-libbpf, rb-custom)",
+		 .argp = &bc_buf_argp, .benches = rb_benches);
