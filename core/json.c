@@ -158,6 +158,23 @@ void bc_jw_str(struct bc_json_writer *w, const char *key, const char *val)
 		fputs("null", w->f);
 }
 
+/* The shortest of %.15g..%.17g that reads back as the same double: 0.1, not
+ * 0.10000000000000001 (17 digits always round-trip). */
+static void bc_jw_shortest(FILE *f, double val)
+{
+	char buf[32];
+	int prec;
+
+	for (prec = 15; prec < 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, val);
+		if (strtod(buf, NULL) == val)
+			break;
+	}
+	if (prec == 17)
+		snprintf(buf, sizeof(buf), "%.17g", val);
+	fputs(buf, f);
+}
+
 void bc_jw_num(struct bc_json_writer *w, const char *key, double val)
 {
 	if (!bc_jw_prefix(w, key))
@@ -167,7 +184,7 @@ void bc_jw_num(struct bc_json_writer *w, const char *key, double val)
 	else if (val == floor(val) && fabs(val) < 1e15)
 		fprintf(w->f, "%.0f", val);	/* integral values read as integers */
 	else
-		fprintf(w->f, "%.17g", val);	/* round-trips every double */
+		bc_jw_shortest(w->f, val);
 }
 
 void bc_jw_int(struct bc_json_writer *w, const char *key, long long val)

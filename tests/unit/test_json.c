@@ -98,7 +98,7 @@ static void test_writer(void **state)
 			    "  \"nan\": null,\n"
 			    "  \"inf\": null,\n"
 			    "  \"int\": 42,\n"
-			    "  \"frac\": 0.10000000000000001,\n"
+			    "  \"frac\": 0.1,\n"
 			    "  \"neg\": -7,\n"
 			    "  \"t\": true,\n"
 			    "  \"z\": null,\n"
