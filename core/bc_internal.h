@@ -319,4 +319,159 @@ bool bc_attach_is_refusal(int err);
 const char *bc_attach_strerror(int err, char *buf, size_t len);
 
 
+/* ------------------------------------- compare.c, sweep.c, suite.c */
+
+/* Output formats of `run --sweep`, `suite` and `compare`. */
+enum bc_table_format {
+	BC_TABLE_TEXT = 0,
+	BC_TABLE_JSON,
+	BC_TABLE_CSV,
+	BC_TABLE_MARKDOWN,
+};
+
+/* Accepts text, json, csv, markdown (or md). */
+int bc_table_format_parse(const char *text, enum bc_table_format *fmt);
+
+/* Significance of the difference between two sets of per-iteration samples
+ * (compare.c). Fewer than BC_SIG_MIN_SAMPLES on either side: -EDOM. */
+#define BC_SIG_MIN_SAMPLES 3
+
+struct bc_sig_result {
+	const char *test;	/* "welch" or "mann-whitney" */
+	double statistic;	/* Welch: t of (b - a); Mann-Whitney: U of a */
+	double df;		/* Welch-Satterthwaite degrees of freedom */
+	double p;		/* two-sided */
+	bool valid;
+};
+
+double bc_incbeta(double a, double b, double x);	/* regularized I_x(a, b) */
+double bc_student_t_p2(double t, double df);		/* P(|T| >= |t|) */
+int bc_welch_test(const double *a, size_t na, const double *b, size_t nb,
+		  struct bc_sig_result *out);
+int bc_mann_whitney_test(const double *a, size_t na, const double *b, size_t nb,
+			 struct bc_sig_result *out);
+
+/* One `--sweep NAME[,NAME...]=V1,V2,...` axis (sweep.c). Several names share
+ * each value (zipped), e.g. rb-batch-cnt,rb-sample-rate=1,5,10. */
+struct bc_sweep_axis {
+	char **names;
+	size_t name_cnt;
+	char **values;
+	size_t value_cnt;
+};
+
+int bc_sweep_axis_parse(const char *spec, struct bc_sweep_axis *ax, char *err, size_t err_len);
+void bc_sweep_axis_free(struct bc_sweep_axis *ax);
+/* Number of combinations of the cartesian product (1 for no axes). */
+size_t bc_sweep_combination_cnt(const struct bc_sweep_axis *axes, size_t cnt);
+/* choice[i] = value index of axes[i] in combination idx; the first axis is
+ * the outermost loop. */
+void bc_sweep_combination(const struct bc_sweep_axis *axes, size_t cnt, size_t idx,
+			  size_t *choice);
+/* The command-line form of one option value: "--name=value", "-p2" for a
+ * one-letter name, "--name" for the value "on", nothing for "off". Returns
+ * a malloc()ed string, or NULL with *skip set for "off". */
+char *bc_sweep_option_arg(const char *name, const char *value, bool *skip);
+
+/* A child run of the benchcore binary (sweep.c). */
+struct bc_child_result {
+	bool exited;		/* normal exit: exit_code is valid */
+	int exit_code;
+	int term_signal;	/* killed by this signal (0: none) */
+	bool timed_out;
+	bool interrupted;	/* the parent was asked to stop */
+	double elapsed_sec;
+	char *out;		/* captured stdout, NUL-terminated */
+	size_t out_len;
+	char *err;		/* captured stderr, NUL-terminated */
+	size_t err_len;
+};
+
+/* Runs path with argv (NULL-terminated) in its own process group, stdin from
+ * /dev/null, stdout and stderr captured. After timeout_sec (<= 0: none) the
+ * group gets SIGTERM, and SIGKILL after a grace period. */
+int bc_child_run(const char *path, char *const argv[], double timeout_sec,
+		 struct bc_child_result *res);
+void bc_child_result_free(struct bc_child_result *res);
+
+/* Reading a run document (sweep.c; compare.c uses them too). */
+struct bc_json;
+/* "plugin:bench" of a run document; -ENOENT when it names none. */
+int bc_run_doc_bench(const struct bc_json *doc, char *buf, size_t len);
+const struct bc_json *bc_run_doc_config(const struct bc_json *doc);
+/* Is this summary entry a counter's rate (events/s) rather than a gauge? */
+bool bc_run_doc_metric_is_rate(const struct bc_json *doc, const char *name,
+			       const struct bc_json *summary_entry);
+
+/* Splits a suite line into words: blanks separate, '...' and "..." quote,
+ * backslash escapes. Returns -EINVAL with a reason on unbalanced quotes. */
+int bc_split_words(const char *line, char ***words, size_t *cnt, char *err, size_t err_len);
+void bc_words_free(char **words, size_t cnt);
+
+/* A parsed suite file (suite.c). */
+enum bc_suite_item_kind {
+	BC_SUITE_HEADER = 1,
+	BC_SUITE_RUN,
+};
+
+struct bc_suite_item {
+	enum bc_suite_item_kind kind;
+	unsigned int line;	/* 1-based, for messages */
+	char *text;		/* header text */
+	char **args;		/* run: the words after "run" */
+	size_t arg_cnt;
+};
+
+struct bc_suite {
+	char *path;
+	char *description;	/* the first comment line, if any */
+	struct bc_suite_item *items;
+	size_t item_cnt;
+};
+
+int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err, size_t err_len);
+int bc_suite_load(const char *path, struct bc_suite *suite, char *err, size_t err_len);
+void bc_suite_free(struct bc_suite *suite);
+/* The directory the shipped suites are read from: $BENCHCORE_SUITE_PATH,
+ * the source tree's suites/ when run from the build tree, or
+ * <datadir>/benchcore/suites relative to the executable. */
+int bc_suite_dir(char *buf, size_t len);
+
+/* Subcommands (bc_cli_cmd_fn): argv[0] is the subcommand name ("run" for a
+ * sweep); the global options in env (--plugin-dir ...) go to every child. */
+struct bc_cli_env;
+int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv);
+int bc_suite_main(struct bc_cli_env *env, int argc, char **argv);
+int bc_compare_main(struct bc_cli_env *env, int argc, char **argv);
+/* True when run arguments ask for a sweep (contain --sweep). */
+bool bc_sweep_requested(int argc, char **argv);
+
+/* A batch of child runs, one table row each, shared by sweep and suite. */
+struct bc_batch;
+
+struct bc_batch_opts {
+	const char *kind;		/* "sweep" or "suite" */
+	const char *name;		/* the benchmark or the suite */
+	const struct bc_cli_env *env;	/* global options, for every child */
+	char **extra_args;		/* appended to every run */
+	size_t extra_cnt;
+	double timeout_sec;		/* <= 0: warm-up + duration + margin */
+	enum bc_table_format format;
+	FILE *out;
+	bool quiet;
+	bool verbose;			/* relay each child's stderr */
+};
+
+struct bc_batch *bc_batch_new(const struct bc_batch_opts *opts);
+/* Plans the rows of one run line (the words after "run"): takes out
+ * --sweep SPEC and --label TEMPLATE and expands the combinations. Usage
+ * errors: -EINVAL with a one-line reason. */
+int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_t arg_cnt,
+		     char *err, size_t err_len);
+/* Runs every planned row in turn, writing the table; returns the exit
+ * status: 0 when every row ran or was unavailable, 1 when a row failed,
+ * 3 when every row was unavailable, 130 when interrupted. */
+int bc_batch_execute(struct bc_batch *b);
+void bc_batch_free(struct bc_batch *b);
+
 #endif /* BENCHCORE_INTERNAL_H */

@@ -25,6 +25,8 @@ static const struct bc_cli_cmd {
 } bc_cli_cmds[] = {
 	{ "list", bc_cmd_list, "list every PLUGIN:BENCH, and why one cannot run here" },
 	{ "run", bc_cmd_run, "run one benchmark: run PLUGIN:BENCH [options] [plugin options]" },
+	{ "suite", bc_suite_main, "run a suite of benchmarks and sweeps: suite NAME, or --list" },
+	{ "compare", bc_compare_main, "compare two JSON results: compare BASE.json NEW.json" },
 };
 
 #define BC_CMD_CNT (sizeof(bc_cli_cmds) / sizeof(bc_cli_cmds[0]))
@@ -160,6 +162,9 @@ static int bc_cmd_run(struct bc_cli_env *env, int argc, char **argv)
 	struct bc_config cfg;
 	int status;
 
+	/* every combination in its own child process (sweep.c) */
+	if (bc_sweep_requested(argc, argv))
+		return bc_sweep_main(env, argc, argv);
 	bc_config_init(&cfg);
 	status = bc_options_parse_run(env, argc, argv, &cfg, &bench);
 	if (status == BC_OPTIONS_DONE)
