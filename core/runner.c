@@ -43,6 +43,9 @@ struct bc_worker {
 	int err;
 	/* Last CPU time read from /proc, in clock ticks. */
 	unsigned long long utime, stime;
+	clockid_t clk;			/* the thread's CPU-time clock */
+	bool has_clk;
+	long long cpu_ns;		/* last reading of clk */
 };
 
 struct bc_run_state {
@@ -270,10 +273,12 @@ static int bc_assign_cpus(struct bc_run_state *st)
 /* ------------------------------------------------------------ CPU time */
 
 /*
- * Per-thread user and system time come from /proc/self/task/<tid>/stat:
- * pthread_getcpuclockid() would give nanoseconds but only their sum, and the
- * split is the point (a consumer spinning in poll() is system time).
- * Resolution is one clock tick (usually 10 ms per 1 s interval).
+ * Per-thread CPU time: the total from the thread's CPU-time clock
+ * (pthread_getcpuclockid, nanoseconds), split into user and system time by
+ * the ratio /proc/self/task/<tid>/stat gives. The clock alone has no split,
+ * and the split is the point (a consumer spinning in poll() is system
+ * time); /proc alone counts in clock ticks, 10 ms in a 1 s interval, too
+ * coarse for a consumer that mostly sleeps.
  */
 static int bc_read_thread_times(int tid, unsigned long long *ut, unsigned long long *stt)
 {
@@ -315,8 +320,10 @@ static void bc_sample_cpu(struct bc_run_state *st, struct bc_iteration *it)
 
 	for (i = 0; i < st->worker_cnt; i++) {
 		struct bc_worker *w = &st->workers[i];
-		unsigned long long ut, stt;
-		double du, ds;
+		unsigned long long ut = w->utime, stt = w->stime;
+		double du, ds, total, user_frac;
+		struct timespec ts;
+		long long ns;
 		int tid;
 
 		tid = w->started ? __atomic_load_n(&w->tid, __ATOMIC_ACQUIRE) : 0;
@@ -327,14 +334,28 @@ static void bc_sample_cpu(struct bc_run_state *st, struct bc_iteration *it)
 		ds = stt >= w->stime ? (double)(stt - w->stime) / tck : 0;
 		w->utime = ut;
 		w->stime = stt;
+
+		total = du + ds;
+		if (w->has_clk && !clock_gettime(w->clk, &ts)) {
+			ns = (long long)ts.tv_sec * BC_NSEC_PER_SEC + ts.tv_nsec;
+			total = ns >= w->cpu_ns ? (double)(ns - w->cpu_ns) / BC_NSEC_PER_SEC : 0;
+			w->cpu_ns = ns;
+		}
+		/* No tick in this interval: the thread's ratio so far. */
+		if (du + ds > 0)
+			user_frac = du / (du + ds);
+		else if (ut + stt > 0)
+			user_frac = (double)ut / (double)(ut + stt);
+		else
+			user_frac = 1;
 		if (!it)
 			continue;
 		if (w->producer) {
-			it->prod_user_sec += du;
-			it->prod_sys_sec += ds;
+			it->prod_user_sec += total * user_frac;
+			it->prod_sys_sec += total * (1 - user_frac);
 		} else {
-			it->cons_user_sec += du;
-			it->cons_sys_sec += ds;
+			it->cons_user_sec += total * user_frac;
+			it->cons_sys_sec += total * (1 - user_frac);
 		}
 	}
 }
@@ -391,6 +412,7 @@ static int bc_start_threads(struct bc_run_state *st)
 			break;
 		}
 		w->started = true;
+		w->has_clk = !pthread_getcpuclockid(w->thread, &w->clk);
 	}
 
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
