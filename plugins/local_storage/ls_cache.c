@@ -72,8 +72,6 @@ static enum ls_cache_mode ls_cache_mode_of(const struct bc_ctx *ctx)
 /* Turns the options into numbers; every message names the value. */
 static int ls_cache_cfg_get(struct bc_ctx *ctx, struct ls_cache_cfg *cfg)
 {
-	int err;
-
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->mode = ls_cache_mode_of(ctx);
 	cfg->nr_maps = LS_DEF_NR_MAPS;
@@ -87,22 +85,19 @@ static int ls_cache_cfg_get(struct bc_ctx *ctx, struct ls_cache_cfg *cfg)
 			return bc_usage_error(ctx, "--nr_maps '%s': %s uses one hash map; leave --nr_maps out or pass 1",
 					      ls_opts.nr_maps, bc_ctx_bench_name(ctx));
 		cfg->nr_maps = 1;
-		err = ls_parse_uint_opt(ctx, "hashmap_nr_keys_used", ls_opts.hashmap_nr_keys_used,
-					1, ULONG_MAX, &cfg->keys_used);
-		if (err)
-			return err;
-		if (cfg->keys_used > cfg->hash_size)
-			return bc_usage_error(ctx, "--hashmap_nr_keys_used '%s': more keys than the hash map holds; it is sized to /proc/sys/kernel/pid_max, %lu (raise that to use more)",
-					      ls_opts.hashmap_nr_keys_used
-						      ? ls_opts.hashmap_nr_keys_used : "1000",
-					      cfg->hash_size);
-		return 0;
+		/* Keys are task ids: the map holds pid_max of them. */
+		if (cfg->hash_size < cfg->keys_used && !ls_opts.hashmap_nr_keys_used)
+			cfg->keys_used = cfg->hash_size;
+		return ls_parse_uint_opt(ctx, "hashmap_nr_keys_used", ls_opts.hashmap_nr_keys_used,
+					 1, cfg->hash_size,
+					 " (the hash map's size, which is /proc/sys/kernel/pid_max: raise that to use more keys)",
+					 &cfg->keys_used);
 	}
 
 	if (ls_opts.hashmap_nr_keys_used)
 		return bc_usage_error(ctx, "--hashmap_nr_keys_used '%s': only local-storage-cache-hashmap-control uses a hash map",
 				      ls_opts.hashmap_nr_keys_used);
-	return ls_parse_uint_opt(ctx, "nr_maps", ls_opts.nr_maps, 1, LS_MAX_NR_MAPS,
+	return ls_parse_uint_opt(ctx, "nr_maps", ls_opts.nr_maps, 1, LS_MAX_NR_MAPS, NULL,
 				 &cfg->nr_maps);
 }
 

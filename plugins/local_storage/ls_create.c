@@ -35,6 +35,7 @@ enum ls_storage_type {
 
 struct ls_create_state {
 	enum ls_storage_type type;
+	int last_err;			/* the kernel's answer to the last try */
 	unsigned long batch;
 	struct ls_create *skel;
 	struct bpf_link *create_link;
@@ -104,7 +105,7 @@ err_out:
 	bpf_link__destroy(st->create_link);
 	st->create_link = NULL;
 	ls_create__destroy(skel);
-	return err;
+	return st->last_err = err;
 }
 
 static void ls_create_detach(struct ls_create_state *st)
@@ -123,6 +124,10 @@ static int ls_create_attach(struct bc_ctx *ctx, struct ls_create_state *st)
 	int idx;
 
 	idx = bc_attach_first(ctx, pt, 1, ls_create_try, st);
+	if (idx == -EOPNOTSUPP && st->type == LS_STORAGE_SOCKET && st->last_err)
+		return bc_unavailable(ctx, "socket storage is created from lsm.s/socket_post_create, which this kernel refused (%s%s); --storage-type task works without it",
+				      ls_strerror(st->last_err),
+				      st->last_err == -EPERM ? ": BPF trampolines unavailable" : "");
 	return idx < 0 ? idx : 0;
 }
 
@@ -150,7 +155,7 @@ static int ls_create_validate(struct bc_ctx *ctx)
 	if (ls_storage_type_of(ls_opts.storage_type) < 0)
 		return bc_usage_error(ctx, "--storage-type '%s': expected 'task' or 'socket'",
 				      ls_opts.storage_type);
-	return ls_parse_uint_opt(ctx, "batch-size", ls_opts.batch_size, 1, LS_MAX_BATCH_SIZE,
+	return ls_parse_uint_opt(ctx, "batch-size", ls_opts.batch_size, 1, LS_MAX_BATCH_SIZE, NULL,
 				 &batch);
 }
 
@@ -165,7 +170,7 @@ static int ls_create_setup(struct bc_ctx *ctx)
 	bc_ctx_set_data(ctx, st);
 	st->type = ls_storage_type_of(ls_opts.storage_type);
 	st->batch = LS_DEF_BATCH_SIZE;
-	err = ls_parse_uint_opt(ctx, "batch-size", ls_opts.batch_size, 1, LS_MAX_BATCH_SIZE,
+	err = ls_parse_uint_opt(ctx, "batch-size", ls_opts.batch_size, 1, LS_MAX_BATCH_SIZE, NULL,
 				&st->batch);
 	if (err)
 		return err;

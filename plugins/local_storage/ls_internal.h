@@ -39,10 +39,12 @@ extern struct ls_opts ls_opts;
 /*
  * Parses `text` (an option's value) as a decimal integer in [min, max].
  * Returns 0, or bc_usage_error() naming the option, the value and the
- * expected range. A NULL text leaves *out at the caller's default.
+ * expected range, followed by `note` (where the bound comes from) if not
+ * NULL. A NULL text leaves *out at the caller's default.
  */
 int ls_parse_uint_opt(struct bc_ctx *ctx, const char *opt, const char *text,
-		      unsigned long min, unsigned long max, unsigned long *out);
+		      unsigned long min, unsigned long max, const char *note,
+		      unsigned long *out);
 
 /* /proc/sys/kernel/pid_max, or the kernel's default when unreadable. */
 unsigned long ls_pid_max(void);

@@ -74,7 +74,7 @@ static const struct argp ls_argp = {
 };
 
 int ls_parse_uint_opt(struct bc_ctx *ctx, const char *opt, const char *text,
-		      unsigned long min, unsigned long max, unsigned long *out)
+		      unsigned long min, unsigned long max, const char *note, unsigned long *out)
 {
 	unsigned long long v;
 	char *end;
@@ -85,11 +85,11 @@ int ls_parse_uint_opt(struct bc_ctx *ctx, const char *opt, const char *text,
 	v = strtoull(text, &end, 10);
 	/* strtoull() accepts a sign and wraps "-1": refuse anything but digits. */
 	if (text[0] < '0' || text[0] > '9' || *end || errno)
-		return bc_usage_error(ctx, "--%s '%s': expected an integer from %lu to %lu",
-				      opt, text, min, max);
+		return bc_usage_error(ctx, "--%s '%s': expected an integer from %lu to %lu%s",
+				      opt, text, min, max, note ? note : "");
 	if (v < min || v > max)
-		return bc_usage_error(ctx, "--%s '%s': out of range, expected %lu to %lu",
-				      opt, text, min, max);
+		return bc_usage_error(ctx, "--%s '%s': out of range, expected %lu to %lu%s",
+				      opt, text, min, max, note ? note : "");
 	*out = (unsigned long)v;
 	return 0;
 }

@@ -145,10 +145,10 @@ static int ls_tt_validate(struct bc_ctx *ctx)
 	unsigned long v = 0;
 	int err;
 
-	err = ls_parse_uint_opt(ctx, "nr_procs", ls_opts.nr_procs, 1, LS_MAX_NR_PROCS, &v);
+	err = ls_parse_uint_opt(ctx, "nr_procs", ls_opts.nr_procs, 1, LS_MAX_NR_PROCS, NULL, &v);
 	if (err)
 		return err;
-	return ls_parse_uint_opt(ctx, "kthread_pid", ls_opts.kthread_pid, 1, ls_pid_max(), &v);
+	return ls_parse_uint_opt(ctx, "kthread_pid", ls_opts.kthread_pid, 1, ls_pid_max(), NULL, &v);
 }
 
 /* The kthread is named after the flavour ("rcu_tasks_trace_kthread", or
@@ -267,10 +267,10 @@ static int ls_tt_setup(struct bc_ctx *ctx)
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
 	bc_ctx_set_data(ctx, st);
-	err = ls_parse_uint_opt(ctx, "nr_procs", ls_opts.nr_procs, 1, LS_MAX_NR_PROCS, &nr_procs);
+	err = ls_parse_uint_opt(ctx, "nr_procs", ls_opts.nr_procs, 1, LS_MAX_NR_PROCS, NULL, &nr_procs);
 	if (err)
 		return err;
-	err = ls_parse_uint_opt(ctx, "kthread_pid", ls_opts.kthread_pid, 1, ls_pid_max(),
+	err = ls_parse_uint_opt(ctx, "kthread_pid", ls_opts.kthread_pid, 1, ls_pid_max(), NULL,
 				&st->kthread_pid);
 	if (err)
 		return err;

@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Integration tests of the local-storage plugin through the real benchcore
+ * binary: short runs (-w0 -d1 --format json) with small map and key counts,
+ * the relation between hits and important_hits each variant must show, the
+ * unavailable reports this kernel must give, usage errors, and that no BPF
+ * program or map of the plugin outlives a run.
+ *
+ * No timing is asserted: the machine is a shared 2-CPU VM. Ratios of two
+ * counters of the same run are exact by construction and safe to assert.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include <bpf/bpf.h>
+
+#include "json.h"
+
+#define PLUGIN "local-storage:"
+#define RUN_TIMEOUT_SEC 120
+
+/* The plugin names every program and map it creates "ls_...". */
+#define OUR_PREFIX "ls_"
+
+struct run_out {
+	int status;	/* exit status, or -1 when it did not exit */
+	char *out;
+	char *err;
+};
+
+static char *slurp(const char *path)
+{
+	struct stat sb;
+	char *buf;
+	size_t n = 0;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f)
+		return strdup("");
+	if (fstat(fileno(f), &sb) == 0) {
+		buf = calloc(1, (size_t)sb.st_size + 1);
+		if (buf)
+			n = fread(buf, 1, (size_t)sb.st_size, f);
+		if (buf)
+			buf[n] = '\0';
+	} else {
+		buf = strdup("");
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Runs benchcore with the plugin directory and the given arguments
+ * (NULL-terminated), capturing stdout and stderr. */
+static void run_bc(struct run_out *r, ...)
+{
+	char out_path[] = "/tmp/bc-ls-out-XXXXXX", err_path[] = "/tmp/bc-ls-err-XXXXXX";
+	const char *argv[64];
+	int argc = 0, out_fd, err_fd, wstatus = 0;
+	const char *a;
+	time_t deadline;
+	va_list ap;
+	pid_t pid;
+
+	argv[argc++] = BC_TEST_BENCHCORE;
+	argv[argc++] = "--plugin-dir";
+	argv[argc++] = BC_TEST_PLUGIN_DIR;
+	va_start(ap, r);
+	while ((a = va_arg(ap, const char *)) && argc < 63)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+
+	out_fd = mkstemp(out_path);
+	err_fd = mkstemp(err_path);
+	assert_true(out_fd >= 0 && err_fd >= 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(out_fd, 1);
+		dup2(err_fd, 2);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	close(out_fd);
+	close(err_fd);
+	deadline = time(NULL) + RUN_TIMEOUT_SEC;
+	while (waitpid(pid, &wstatus, WNOHANG) == 0) {
+		if (time(NULL) > deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &wstatus, 0);
+			break;
+		}
+		usleep(20000);
+	}
+	r->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+	r->out = slurp(out_path);
+	r->err = slurp(err_path);
+	unlink(out_path);
+	unlink(err_path);
+
+	fprintf(stderr, "$");
+	for (argc = 0; argv[argc]; argc++)
+		fprintf(stderr, " %s", argv[argc]);
+	fprintf(stderr, "\n  -> exit %d\n  stderr: %s\n", r->status, r->err);
+}
+
+static void run_free(struct run_out *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+/* Depth-first search for the first member named `key`. */
+static const struct bc_json *find_key(const struct bc_json *v, const char *key)
+{
+	const struct bc_json *hit;
+	size_t i;
+
+	if (!v)
+		return NULL;
+	if (v->type == BC_JSON_OBJECT) {
+		hit = bc_json_get(v, key);
+		if (hit)
+			return hit;
+	}
+	if (v->type != BC_JSON_OBJECT && v->type != BC_JSON_ARRAY)
+		return NULL;
+	for (i = 0; i < v->cnt; i++) {
+		hit = find_key(v->items[i], key);
+		if (hit)
+			return hit;
+	}
+	return NULL;
+}
+
+static struct bc_json *parse_doc(const struct run_out *r)
+{
+	char err[256] = "";
+	struct bc_json *doc;
+
+	doc = bc_json_parse(r->out, strlen(r->out), err, sizeof(err));
+	if (!doc)
+		fprintf(stderr, "stdout is not JSON (%s):\n%s\n", err, r->out);
+	assert_non_null(doc);
+	return doc;
+}
+
+/* The summary mean of a metric (events per second for counters). */
+static double summary_mean(const struct bc_json *doc, const char *metric)
+{
+	const struct bc_json *summary = bc_json_get(doc, "summary");
+	const struct bc_json *m;
+
+	assert_non_null(summary);
+	m = find_key(summary, metric);
+	if (!m)
+		fprintf(stderr, "summary has no metric '%s'\n", metric);
+	assert_non_null(m);
+	return bc_json_num(bc_json_get(m, "mean"), -1.0);
+}
+
+static void assert_attach_point_named(const struct bc_json *doc)
+{
+	const char *pt = bc_json_str(find_key(doc, "attach_point"));
+
+	if (!pt || !pt[0])
+		fprintf(stderr, "the report names no attach point\n");
+	assert_true(pt && pt[0]);
+}
+
+/* --------------------------------------------- nothing left loaded */
+
+static unsigned int count_ours(int (*next_id)(__u32, __u32 *), int (*get_fd)(__u32), bool prog)
+{
+	unsigned int cnt = 0;
+	__u32 id = 0;
+
+	while (!next_id(id, &id)) {
+		struct bpf_prog_info pinfo;
+		struct bpf_map_info minfo;
+		__u32 len;
+		int fd, err;
+
+		fd = get_fd(id);
+		if (fd < 0)
+			continue;	/* freed meanwhile */
+		if (prog) {
+			memset(&pinfo, 0, sizeof(pinfo));
+			len = sizeof(pinfo);
+			err = bpf_obj_get_info_by_fd(fd, &pinfo, &len);
+			if (!err && !strncmp(pinfo.name, OUR_PREFIX, strlen(OUR_PREFIX)))
+				cnt++;
+		} else {
+			memset(&minfo, 0, sizeof(minfo));
+			len = sizeof(minfo);
+			err = bpf_obj_get_info_by_fd(fd, &minfo, &len);
+			if (!err && !strncmp(minfo.name, OUR_PREFIX, strlen(OUR_PREFIX)))
+				cnt++;
+		}
+		close(fd);
+	}
+	return cnt;
+}
+
+static void count_loaded(unsigned int *progs, unsigned int *maps)
+{
+	*progs = count_ours(bpf_prog_get_next_id, bpf_prog_get_fd_by_id, true);
+	*maps = count_ours(bpf_map_get_next_id, bpf_map_get_fd_by_id, false);
+}
+
+static unsigned int base_progs, base_maps;
+
+/*
+ * Other engineers' tests load BPF on this machine at the same time, so
+ * only the plugin's own objects (all named "ls_...") are counted. Maps are
+ * freed from a workqueue after their last reference goes, so wait a little
+ * for the count to come back.
+ */
+static int check_nothing_left(void **state)
+{
+	unsigned int progs = 0, maps = 0;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 100; i++) {
+		count_loaded(&progs, &maps);
+		if (progs == base_progs && maps == base_maps)
+			return 0;
+		usleep(50000);
+	}
+	fprintf(stderr, "left loaded after the run: %u ls_ programs (before: %u), %u ls_ maps (before: %u)\n",
+		progs, base_progs, maps, base_maps);
+	return -1;
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	count_loaded(&base_progs, &base_maps);
+	return 0;
+}
+
+/* ------------------------------------------------------------ runs */
+
+static void test_seq_get(void **state)
+{
+	struct run_out r;
+	struct bc_json *doc;
+	double hits, imp, nr_maps = 4;
+
+	(void)state;
+	run_bc(&r, "run", PLUGIN "local-storage-cache-seq-get", "-w0", "-d1", "--format", "json",
+	       "--nr_maps", "4", NULL);
+	assert_int_equal(r.status, 0);
+	doc = parse_doc(&r);
+	hits = summary_mean(doc, "hits");
+	imp = summary_mean(doc, "important_hits");
+	fprintf(stderr, "seq-get nr_maps 4: hits %.0f/s important %.0f/s\n", hits, imp);
+	assert_true(hits > 0);
+	/* Map 0 is one get in nr_maps. */
+	assert_true(imp >= hits * 0.5 / nr_maps && imp <= hits * 2.0 / nr_maps);
+	assert_attach_point_named(doc);
+	bc_json_free(doc);
+	run_free(&r);
+}
+
+static void test_int_get(void **state)
+{
+	struct run_out r;
+	struct bc_json *doc;
+	double hits, imp, nr_maps = 20;
+
+	(void)state;
+	run_bc(&r, "run", PLUGIN "local-storage-cache-int-get", "-w0", "-d1", "--format", "json",
+	       "--nr_maps", "20", NULL);
+	assert_int_equal(r.status, 0);
+	doc = parse_doc(&r);
+	hits = summary_mean(doc, "hits");
+	imp = summary_mean(doc, "important_hits");
+	fprintf(stderr, "int-get nr_maps 20: hits %.0f/s important %.0f/s\n", hits, imp);
+	assert_true(hits > 0);
+	/* 8 of every 27 gets go to map 0 with 20 maps, against 1 in 20 for
+	 * seq-get: require well over three times seq-get's share. */
+	assert_true(imp > hits * 3.0 / nr_maps);
+	assert_true(imp <= hits * 1.01);
+	assert_attach_point_named(doc);
+	bc_json_free(doc);
+	run_free(&r);
+}
+
+static void test_hashmap_control(void **state)
+{
+	struct run_out r;
+	struct bc_json *doc;
+	double hits, imp;
+
+	(void)state;
+	run_bc(&r, "run", PLUGIN "local-storage-cache-hashmap-control", "-w0", "-d1", "--format",
+	       "json", "--hashmap_nr_keys_used", "100", NULL);
+	assert_int_equal(r.status, 0);
+	doc = parse_doc(&r);
+	hits = summary_mean(doc, "hits");
+	imp = summary_mean(doc, "important_hits");
+	fprintf(stderr, "hashmap-control 100 keys: hits %.0f/s important %.0f/s\n", hits, imp);
+	assert_true(hits > 0);
+	/* One hash map: every lookup is a lookup of the "important" map. */
+	assert_true(imp >= hits * 0.9 && imp <= hits * 1.1);
+	assert_attach_point_named(doc);
+	bc_json_free(doc);
+	run_free(&r);
+}
+
+static void test_create_task(void **state)
+{
+	struct run_out r;
+	struct bc_json *doc;
+	double creates;
+
+	(void)state;
+	run_bc(&r, "run", PLUGIN "local-storage-create", "-w0", "-d1", "--format", "json",
+	       "--storage-type", "task", "--batch-size", "8", NULL);
+	assert_int_equal(r.status, 0);
+	doc = parse_doc(&r);
+	creates = summary_mean(doc, "creates");
+	fprintf(stderr, "create task: %.0f creates/s, %.2f kmallocs/create\n", creates,
+		creates > 0 ? summary_mean(doc, "kmallocs") / creates : 0.0);
+	assert_true(creates > 0);
+	assert_true(summary_mean(doc, "kmallocs") >= 0);
+	assert_attach_point_named(doc);
+	bc_json_free(doc);
+	run_free(&r);
+}
+
+/* Socket storage is created from an LSM hook: where the kernel refuses
+ * lsm programs (no BPF trampolines) the report must say so, status 3. */
+static void test_create_socket(void **state)
+{
+	struct run_out r;
+	struct bc_json *doc;
+
+	(void)state;
+	run_bc(&r, "run", PLUGIN "local-storage-create", "-w0", "-d1", "--format", "json",
+	       "--storage-type", "socket", NULL);
+	if (r.status == 0) {
+		doc = parse_doc(&r);
+		assert_true(summary_mean(doc, "creates") > 0);
+		bc_json_free(doc);
+	} else {
+		assert_int_equal(r.status, 3);
+		assert_non_null(strstr(r.err, "socket_post_create"));
+	}
+	run_free(&r);
+}
+
+/* Grace periods are timed with fentry on rcu_tasks_trace_pregp_step and
+ * _postgp, and no tracepoint gives the same timestamps: unavailable where
+ * fentry is refused, with the reason. */
+static void test_tasks_trace(void **state)
+{
+	struct run_out r;
+	struct bc_json *doc;
+
+	(void)state;
+	run_bc(&r, "run", PLUGIN "local-storage-tasks-trace", "-w0", "-d1", "--format", "json",
+	       "--nr_procs", "10", NULL);
+	if (r.status == 0) {
+		doc = parse_doc(&r);
+		assert_true(summary_mean(doc, "gp_ct") >= 0);
+		bc_json_free(doc);
+	} else {
+		assert_int_equal(r.status, 3);
+		assert_non_null(strstr(r.err, "rcu_tasks_trace_pregp_step"));
+		assert_non_null(strstr(r.err, "fentry"));
+	}
+	run_free(&r);
+}
+
+static void test_list_marks_tasks_trace(void **state)
+{
+	struct run_out r;
+	char line[2048] = "";
+	const char *p;
+
+	(void)state;
+	run_bc(&r, "list", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "local-storage:local-storage-cache-seq-get"));
+	assert_non_null(strstr(r.out, "local-storage:local-storage-create"));
+	p = strstr(r.out, "local-storage:local-storage-tasks-trace");
+	assert_non_null(p);
+	sscanf(p, "%2047[^\n]", line);
+	/* Where it is marked unavailable, its line gives the reason. */
+	if (strstr(line, "unavailable"))
+		assert_non_null(strstr(line, "rcu_tasks_trace_pregp_step"));
+	run_free(&r);
+}
+
+/* ------------------------------------------------------ bad input */
+
+static void expect_usage_error(const char *bench, const char *opt, const char *val,
+			       const char *quoted)
+{
+	struct run_out r;
+
+	run_bc(&r, "run", bench, "-w0", "-d1", opt, val, NULL);
+	assert_int_equal(r.status, 2);
+	/* The message names the option and the value given. */
+	assert_non_null(strstr(r.err, opt));
+	assert_non_null(strstr(r.err, quoted));
+	run_free(&r);
+}
+
+static void test_bad_options(void **state)
+{
+	char too_many[32], too_many_q[40];
+	unsigned long pid_max = 32768;
+	FILE *f;
+
+	(void)state;
+	expect_usage_error(PLUGIN "local-storage-cache-seq-get", "--nr_maps", "0", "'0'");
+	expect_usage_error(PLUGIN "local-storage-cache-seq-get", "--nr_maps", "1001", "'1001'");
+	expect_usage_error(PLUGIN "local-storage-cache-int-get", "--nr_maps", "ten", "'ten'");
+	expect_usage_error(PLUGIN "local-storage-cache-int-get", "--nr_maps", "-1", "'-1'");
+	expect_usage_error(PLUGIN "local-storage-cache-seq-get", "--hashmap_nr_keys_used", "10",
+			   "'10'");
+	expect_usage_error(PLUGIN "local-storage-cache-hashmap-control", "--nr_maps", "5", "'5'");
+	expect_usage_error(PLUGIN "local-storage-cache-hashmap-control", "--hashmap_nr_keys_used",
+			   "0", "'0'");
+
+	f = fopen("/proc/sys/kernel/pid_max", "r");
+	if (f) {
+		if (fscanf(f, "%lu", &pid_max) != 1)
+			pid_max = 32768;
+		fclose(f);
+	}
+	snprintf(too_many, sizeof(too_many), "%lu", pid_max + 1);
+	snprintf(too_many_q, sizeof(too_many_q), "'%lu'", pid_max + 1);
+	expect_usage_error(PLUGIN "local-storage-cache-hashmap-control", "--hashmap_nr_keys_used",
+			   too_many, too_many_q);
+
+	expect_usage_error(PLUGIN "local-storage-create", "--storage-type", "disk", "'disk'");
+	expect_usage_error(PLUGIN "local-storage-create", "--batch-size", "0", "'0'");
+}
+
+#define LS_TEST(fn) cmocka_unit_test_teardown(fn, check_nothing_left)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		LS_TEST(test_seq_get),
+		LS_TEST(test_int_get),
+		LS_TEST(test_hashmap_control),
+		LS_TEST(test_create_task),
+		LS_TEST(test_create_socket),
+		LS_TEST(test_tasks_trace),
+		LS_TEST(test_list_marks_tasks_trace),
+		LS_TEST(test_bad_options),
+	};
+
+	if (geteuid() != 0) {
+		printf("skipped: loading BPF programs needs root\n");
+		return 77;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		printf("skipped: no kernel BTF (/sys/kernel/btf/vmlinux): task storage and the skeletons need it\n");
+		return 77;
+	}
+	return cmocka_run_group_tests(tests, group_setup, NULL);
+}
