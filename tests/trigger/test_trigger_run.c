@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The trigger plugin through the real benchcore binary, for every benchmark
+ * in its requirement table:
+ *  - what this kernel supports (asked directly, independently of the
+ *    plugin) must run for one second (-w0 -d1 --format json) with hits > 0
+ *    and hits = runs x hits-per-run (the batch for batched drivers, else
+ *    1) within the slack of the sampling boundary, and name its attach
+ *    point;
+ *  - what it refuses must exit with status 3 and a reason naming the
+ *    attach type, and `list` must mark it unavailable;
+ *  - bad option values exit with status 2 naming the option;
+ *  - no bc_trig_* program is left loaded.
+ * Other engineers run BPF benchmarks on this machine at the same time, so
+ * the census counts only our programs (their names start with bc_trig_).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <bpf/libbpf_version.h>
+
+#include "pb_json.h"
+#include "trigger_spec.h"
+
+#define BC_SKIP 77
+#define EXIT_UNAVAILABLE 3
+#define EXIT_USAGE 2
+
+struct run_out {
+	int status;
+	char *out;
+	char *err;
+};
+
+static char *slurp_fd(int fd)
+{
+	size_t cap = 4096, len = 0;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	assert_non_null(buf);
+	lseek(fd, 0, SEEK_SET);
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len < 2) {
+			buf = realloc(buf, cap *= 2);
+			assert_non_null(buf);
+		}
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+static int tmp_fd(void)
+{
+	char path[] = "/tmp/bc-trigger-test-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	unlink(path);
+	return fd;
+}
+
+/* benchcore --plugin-dir <build>/plugins ARGS...; output to files so a
+ * chatty child never blocks on a pipe. */
+static void run_benchcore(struct run_out *r, const char *const *args)
+{
+	const char *argv[32];
+	int out_fd = tmp_fd(), err_fd = tmp_fd();
+	size_t n = 0;
+	pid_t pid;
+	int st;
+
+	argv[n++] = BC_TEST_BENCHCORE;
+	argv[n++] = "--plugin-dir";
+	argv[n++] = BC_TEST_PLUGIN_DIR;
+	while (*args && n < sizeof(argv) / sizeof(argv[0]) - 1)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(err_fd, STDERR_FILENO);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r->out = slurp_fd(out_fd);
+	r->err = slurp_fd(err_fd);
+	close(out_fd);
+	close(err_fd);
+}
+
+static void run_out_free(struct run_out *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static void dump(const char *what, const struct run_out *r)
+{
+	fprintf(stderr, "%s: exit status %d\n--- stdout\n%s\n--- stderr\n%s\n", what, r->status,
+		r->out, r->err);
+}
+
+/* ------------------------------------------------------ program census */
+
+static unsigned int count_our_progs(void)
+{
+	unsigned int ours = 0;
+	__u32 id = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;	/* gone in the meantime */
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
+		    strncmp(info.name, "bc_trig_", 8) == 0)
+			ours++;
+		close(fd);
+	}
+	return ours;
+}
+
+/*
+ * A dead process's programs go away from deferred work, and another
+ * engineer's `benchcore list` probes ours for a few milliseconds: give the
+ * census a bounded moment to come back to zero; a real leak never does.
+ */
+static unsigned int wait_for_none(void)
+{
+	const struct timespec nap = { .tv_nsec = 50 * 1000 * 1000 };
+	unsigned int n = 0;
+
+	for (int i = 0; i < 100; i++) {
+		n = count_our_progs();
+		if (n == 0)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	return n;
+}
+
+static void assert_none_left(const char *after)
+{
+	unsigned int n = wait_for_none();
+
+	if (n)
+		fail_msg("%u bc_trig_* BPF programs still loaded after %s", n, after);
+}
+
+/* ------------------------------------- what the kernel says, asked directly */
+
+/* A minimal program: r0 = 0; exit. */
+static const struct bpf_insn ret0[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+static int kernel_fentry_answer(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id, fd;
+
+	if (!btf)
+		return -ENOENT;
+	id = btf__find_by_name_kind(btf, "bpf_get_numa_node_id", BTF_KIND_FUNC);
+	btf__free(btf);
+	if (id < 0)
+		return id;
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
+		    .attach_btf_id = (__u32)id);
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "bc_tt_fentry", "GPL", ret0, 2, &opts);
+	if (fd < 0)
+		return fd;
+	close(fd);
+	return 0;
+}
+
+static int kernel_kprobe_multi_answer(void)
+{
+	const char *syms[] = { "bpf_get_numa_node_id" };
+	int fd, link;
+
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
+	fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "bc_tt_kmulti", "GPL", ret0, 2, &opts);
+	if (fd < 0)
+		return fd;
+	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = syms,
+		    .kprobe_multi.cnt = 1);
+	link = bpf_link_create(fd, 0, BPF_TRACE_KPROBE_MULTI, &lopts);
+	close(fd);
+	if (link < 0)
+		return link;
+	close(link);
+	return 0;
+}
+
+static struct {
+	bool fentry, kprobe, kprobe_multi, uprobe_multi;
+} kernel;
+
+static bool expect_available(const struct bc_trig_spec *s)
+{
+	switch (s->kind) {
+	case BC_ATTACH_FENTRY:
+	case BC_ATTACH_FEXIT:
+	case BC_ATTACH_FMOD_RET:
+		return kernel.fentry;
+	case BC_ATTACH_KPROBE:
+	case BC_ATTACH_KRETPROBE:
+		return kernel.kprobe;
+	case BC_ATTACH_KPROBE_MULTI:
+	case BC_ATTACH_KRETPROBE_MULTI:
+		return kernel.kprobe_multi;
+	case BC_ATTACH_UPROBE_MULTI:
+	case BC_ATTACH_URETPROBE_MULTI:
+		return kernel.uprobe_multi;
+	default:
+		/* tracepoints, raw_tp, uprobes, test runs: what every
+		 * machine this project supports has. */
+		return true;
+	}
+}
+
+/* ------------------------------------------------------------ checks */
+
+static double summary_mean(const struct tj *doc, const char *metric)
+{
+	char path[64];
+	const struct tj *v;
+
+	snprintf(path, sizeof(path), "summary.%s.mean", metric);
+	v = tj_path(doc, path);
+	if (!v || v->type != TJ_NUM)
+		fail_msg("no %s in the JSON summary", path);
+	return v->num;
+}
+
+/* Runs one benchmark and checks hits against the producers' own count. */
+static void check_run(const struct bc_trig_spec *s, const char *const *extra,
+		      unsigned int hits_per_run, unsigned int producers)
+{
+	const char *args[24] = { "run", NULL, "-w0", "-d1", "--format", "json" };
+	char name[96], prod[16];
+	size_t n = 6;
+	struct run_out r;
+	const struct tj *ap;
+	struct tj *doc;
+	double hits, runs, want, slack;
+
+	snprintf(name, sizeof(name), "trigger:%s", s->name);
+	args[1] = name;
+	snprintf(prod, sizeof(prod), "-p%u", producers);
+	args[n++] = prod;
+	while (extra && *extra)
+		args[n++] = *extra++;
+	args[n] = NULL;
+
+	run_benchcore(&r, args);
+	if (r.status != 0) {
+		dump(s->name, &r);
+		fail_msg("%s: expected to run here, exit status %d", s->name, r.status);
+	}
+	doc = tj_parse(r.out);
+	if (!doc) {
+		dump(s->name, &r);
+		fail_msg("%s: stdout is not one JSON document", s->name);
+	}
+	hits = summary_mean(doc, "hits");
+	runs = summary_mean(doc, "runs");
+	if (!(hits > 0) || !(runs > 0)) {
+		dump(s->name, &r);
+		fail_msg("%s: hits %.0f/s, runs %.0f/s: expected both > 0", s->name, hits, runs);
+	}
+	/*
+	 * measure() reads the producers' counts, then the BPF slots; what
+	 * completes in between, plus one run in flight per producer, is the
+	 * only difference allowed: 1% and a few runs' worth of hits.
+	 */
+	want = runs * hits_per_run;
+	slack = 0.01 * want + 4.0 * hits_per_run * producers;
+	if (fabs(hits - want) > slack) {
+		dump(s->name, &r);
+		fail_msg("%s: hits %.0f/s but runs %.0f/s x %u = %.0f/s (slack %.0f)", s->name,
+			 hits, runs, hits_per_run, want, slack);
+	}
+	ap = tj_find(doc, "attach_point");
+	if (!ap || ap->type != TJ_STR || !ap->str[0]) {
+		dump(s->name, &r);
+		fail_msg("%s: the JSON report names no attach point", s->name);
+	}
+	if (s->target != BC_TRIG_TARGET_NONE && s->kind) {
+		/* uprobe:<file>+0x<offset> (<function>), in our plugin */
+		assert_non_null(strstr(ap->str, "trigger.so+0x"));
+		assert_int_equal(strncmp(ap->str, bc_trig_kind_name(s->kind),
+					 strlen(bc_trig_kind_name(s->kind))), 0);
+	} else {
+		assert_string_equal(ap->str, s->attach_point);
+	}
+	tj_free(doc);
+	run_out_free(&r);
+	assert_none_left(s->name);
+}
+
+static void check_unavailable(const struct bc_trig_spec *s, const char *list_text)
+{
+	const char *args[] = { "run", NULL, "-w0", "-d1", NULL };
+	const char *kind = bc_trig_kind_name(s->kind);
+	char name[96];
+	const char *line;
+	struct run_out r;
+
+	snprintf(name, sizeof(name), "trigger:%s", s->name);
+	args[1] = name;
+	run_benchcore(&r, args);
+	if (r.status != EXIT_UNAVAILABLE || !strstr(r.err, kind)) {
+		dump(s->name, &r);
+		fail_msg("%s: expected exit status %d and a reason naming %s", s->name,
+			 EXIT_UNAVAILABLE, kind);
+	}
+	run_out_free(&r);
+	assert_none_left(s->name);
+
+	/* `list`: the benchmark's line says it is unavailable, and why. */
+	line = strstr(list_text, name);
+	if (!line)
+		fail_msg("`list` does not show %s", name);
+	{
+		const char *eol = strchr(line, '\n');
+		size_t len = eol ? (size_t)(eol - line) : strlen(line);
+		char *l = strndup(line, len);
+
+		assert_non_null(l);
+		if (!strstr(l, "unavailable") || !strstr(l, kind))
+			fail_msg("`list` line for %s does not say unavailable and why: %s",
+				 name, l);
+		free(l);
+	}
+}
+
+static char *list_text;
+
+static void test_every_benchmark(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
+		const struct bc_trig_spec *s = &bc_trig_specs[i];
+
+		fprintf(stderr, "# %s: expected %s here\n", s->name,
+			expect_available(s) ? "to run" : "unavailable");
+		if (expect_available(s))
+			check_run(s, NULL, s->batched ? BC_TRIG_BATCH_DEFAULT : 1, 1);
+		else
+			check_unavailable(s, list_text);
+	}
+}
+
+/* The batch option really sets the driver's loop count, for each driver. */
+static void test_batch_iters_option(void **state)
+{
+	const char *seven[] = { "--trig-batch-iters", "7", NULL };
+	const char *one[] = { "--trig-batch-iters", "1", NULL };
+	const char *max[] = { "--trig-batch-iters", "1000", NULL };
+
+	(void)state;
+	check_run(bc_trig_spec_find("trig-kernel-count"), seven, 7, 1);
+	check_run(bc_trig_spec_find("trig-tp"), one, 1, 1);
+	check_run(bc_trig_spec_find("trig-rawtp"), max, 1000, 1);
+}
+
+/* Two producers: the per-CPU slots must add up across CPUs. */
+static void test_two_producers(void **state)
+{
+	(void)state;
+	check_run(bc_trig_spec_find("trig-rawtp"), NULL, BC_TRIG_BATCH_DEFAULT, 2);
+	check_run(bc_trig_spec_find("trig-testrun-on-cpu"), NULL, 1, 2);
+}
+
+static void expect_usage_error(const char *const *args, const char *needle)
+{
+	struct run_out r;
+
+	run_benchcore(&r, args);
+	if (r.status != EXIT_USAGE || !strstr(r.err, needle)) {
+		dump(args[1], &r);
+		fail_msg("expected exit status %d and a message naming %s", EXIT_USAGE, needle);
+	}
+	run_out_free(&r);
+}
+
+static void test_bad_options(void **state)
+{
+	const char *zero[] = { "run", "trigger:trig-kernel-count", "-w0", "-d1",
+			       "--trig-batch-iters", "0", NULL };
+	const char *big[] = { "run", "trigger:trig-tp", "-w0", "-d1",
+			      "--trig-batch-iters", "1001", NULL };
+	const char *word[] = { "run", "trigger:trig-kernel-count", "-w0", "-d1",
+			       "--trig-batch-iters", "lots", NULL };
+	const char *cons[] = { "run", "trigger:trig-syscall-count", "-w0", "-d1", "-c1", NULL };
+
+	(void)state;
+	expect_usage_error(zero, "--trig-batch-iters '0'");
+	expect_usage_error(big, "--trig-batch-iters '1001'");
+	expect_usage_error(word, "--trig-batch-iters 'lots'");
+	assert_none_left("the usage errors");
+
+	/* -c1: refused before anything runs. The core decides the status
+	 * (it calls a consumer count without a consumer callback a
+	 * descriptor error, 1); what must hold is a refusal that says why. */
+	{
+		struct run_out r;
+
+		run_benchcore(&r, cons);
+		if (r.status == 0 || !strstr(r.err, "consumer")) {
+			dump("-c1", &r);
+			fail_msg("-c1 on a trigger benchmark must be refused, naming consumers");
+		}
+		run_out_free(&r);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_benchmark),
+		cmocka_unit_test(test_batch_iters_option),
+		cmocka_unit_test(test_two_producers),
+		cmocka_unit_test(test_bad_options),
+	};
+	const char *list_args[] = { "list", NULL };
+	struct run_out list;
+	int err, ret;
+
+	if (geteuid() != 0) {
+		printf("skipping: loading BPF programs needs root\n");
+		return BC_SKIP;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		printf("skipping: no kernel BTF at /sys/kernel/btf/vmlinux\n");
+		return BC_SKIP;
+	}
+	libbpf_set_print(NULL);
+	err = kernel_fentry_answer();
+	kernel.fentry = err == 0;
+	fprintf(stderr, "# kernel: fentry load %s\n", err ? strerror(-err) : "ok");
+	kernel.kprobe = access("/sys/bus/event_source/devices/kprobe", F_OK) == 0;
+	fprintf(stderr, "# kernel: kprobe PMU %s\n", kernel.kprobe ? "present" : "absent");
+	err = kernel_kprobe_multi_answer();
+	kernel.kprobe_multi = err == 0;
+	fprintf(stderr, "# kernel: kprobe.multi link %s\n", err ? strerror(-err) : "ok");
+	/* libbpf gained bpf_program__attach_uprobe_multi() in 1.3. */
+	kernel.uprobe_multi = LIBBPF_MAJOR_VERSION > 1 ||
+			      (LIBBPF_MAJOR_VERSION == 1 && LIBBPF_MINOR_VERSION >= 3);
+
+	if (wait_for_none() != 0) {
+		printf("skipping: bc_trig_* programs are already loaded by another process\n");
+		return BC_SKIP;
+	}
+	run_benchcore(&list, list_args);
+	if (list.status != 0) {
+		dump("list", &list);
+		return 1;
+	}
+	list_text = list.out;
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	run_out_free(&list);
+	return ret;
+}

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The trigger plugin's requirement table: every benchmark declares exactly
+ * the attach type its name promises (no substitution), drives it the way
+ * the kernel runner does, names programs that exist in trigger.bpf.c with
+ * the matching SEC(), and the exported descriptor lists the same
+ * benchmarks in the same order. Plus the two parsers the plugin relies on
+ * (CPU lists, /proc/self/maps). No BPF, no root.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <benchcore/benchcore.h>
+
+#include "trigger_spec.h"
+
+/* What each name promises, written down independently of the table. */
+static const struct {
+	const char *name;
+	enum bc_attach_kind kind;	/* 0: nothing attached */
+	enum bc_trig_driver driver;
+} expected[] = {
+	{ "trig-kernel-count", 0, BC_TRIG_DRV_KERNEL_COUNT },
+	{ "trig-syscall-count", 0, BC_TRIG_DRV_SYSCALL_COUNT },
+	{ "trig-usermode-count", 0, BC_TRIG_DRV_USER_COUNT },
+	{ "trig-tp", BC_ATTACH_TP, BC_TRIG_DRV_KFUNC },
+	{ "trig-rawtp", BC_ATTACH_RAW_TP, BC_TRIG_DRV_KFUNC },
+	{ "trig-fentry", BC_ATTACH_FENTRY, BC_TRIG_DRV_HELPER },
+	{ "trig-fexit", BC_ATTACH_FEXIT, BC_TRIG_DRV_HELPER },
+	{ "trig-fmodret", BC_ATTACH_FMOD_RET, BC_TRIG_DRV_KFUNC },
+	{ "trig-kprobe", BC_ATTACH_KPROBE, BC_TRIG_DRV_HELPER },
+	{ "trig-kretprobe", BC_ATTACH_KRETPROBE, BC_TRIG_DRV_HELPER },
+	{ "trig-kprobe-multi", BC_ATTACH_KPROBE_MULTI, BC_TRIG_DRV_HELPER },
+	{ "trig-kretprobe-multi", BC_ATTACH_KRETPROBE_MULTI, BC_TRIG_DRV_HELPER },
+	{ "trig-uprobe-nop", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-nop", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uprobe-push", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-push", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uprobe-ret", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-ret", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uprobe-multi-nop", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-multi-nop", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uprobe-multi-push", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-multi-push", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uprobe-multi-ret", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-multi-ret", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-testrun", 0, BC_TRIG_DRV_TESTRUN },
+	{ "trig-testrun-on-cpu", 0, BC_TRIG_DRV_TESTRUN_ON_CPU },
+	{ "trig-syscall-on-cpu", BC_ATTACH_TP, BC_TRIG_DRV_SYSCALL_ON_CPU },
+};
+
+#define EXPECTED_CNT (sizeof(expected) / sizeof(expected[0]))
+
+static void test_every_bench_declares_its_own_attach_type(void **state)
+{
+	(void)state;
+	assert_int_equal(bc_trig_spec_cnt, EXPECTED_CNT);
+	for (size_t i = 0; i < EXPECTED_CNT; i++) {
+		const struct bc_trig_spec *s = bc_trig_spec_find(expected[i].name);
+
+		if (!s)
+			fail_msg("%s has no requirement entry", expected[i].name);
+		if (s->kind != expected[i].kind || s->driver != expected[i].driver)
+			fail_msg("%s declares kind %d driver %d, expected kind %d driver %d",
+				 s->name, s->kind, s->driver, expected[i].kind,
+				 expected[i].driver);
+	}
+	assert_null(bc_trig_spec_find("trig-nope"));
+	assert_null(bc_trig_spec_find(NULL));
+}
+
+static void test_names_unique_and_baselines_first(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
+		assert_int_equal(strncmp(bc_trig_specs[i].name, "trig-", 5), 0);
+		for (size_t j = i + 1; j < bc_trig_spec_cnt; j++)
+			assert_string_not_equal(bc_trig_specs[i].name, bc_trig_specs[j].name);
+	}
+	/* The report order: every number has its reference above it. */
+	assert_string_equal(bc_trig_specs[0].name, "trig-kernel-count");
+	assert_string_equal(bc_trig_specs[1].name, "trig-syscall-count");
+	assert_string_equal(bc_trig_specs[2].name, "trig-usermode-count");
+}
+
+static void test_driver_and_batching_rules(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
+		const struct bc_trig_spec *s = &bc_trig_specs[i];
+		bool batched_driver = s->driver == BC_TRIG_DRV_KERNEL_COUNT ||
+				      s->driver == BC_TRIG_DRV_HELPER ||
+				      s->driver == BC_TRIG_DRV_KFUNC;
+		bool test_run = batched_driver || s->driver == BC_TRIG_DRV_TESTRUN ||
+				s->driver == BC_TRIG_DRV_TESTRUN_ON_CPU;
+
+		/* --trig-batch-iters applies exactly to the batched drivers. */
+		assert_int_equal(s->batched, batched_driver);
+		/* Whatever BPF_PROG_TEST_RUN runs must be named. */
+		assert_int_equal(s->driver_prog != NULL, test_run);
+		if (s->driver == BC_TRIG_DRV_KFUNC)
+			assert_string_equal(s->driver_prog, "bc_trig_driver_kfunc");
+		if (s->driver == BC_TRIG_DRV_HELPER)
+			assert_string_equal(s->driver_prog, "bc_trig_driver");
+		/* Only the two user-space baselines run without BPF. */
+		assert_int_equal(!s->needs_bpf, s->driver == BC_TRIG_DRV_SYSCALL_COUNT ||
+						 s->driver == BC_TRIG_DRV_USER_COUNT);
+		/* An attach type needs a program to attach, and vice versa. */
+		assert_int_equal(s->kind != 0, s->prog != NULL);
+		/* tp/... attaches through tracefs; nothing else needs it. */
+		assert_int_equal(s->needs_tracefs, s->kind == BC_ATTACH_TP);
+		assert_non_null(s->attach_point);
+		assert_true(s->attach_point[0] != '\0');
+	}
+}
+
+static bool is_uprobe_kind(enum bc_attach_kind k)
+{
+	return k == BC_ATTACH_UPROBE || k == BC_ATTACH_URETPROBE ||
+	       k == BC_ATTACH_UPROBE_MULTI || k == BC_ATTACH_URETPROBE_MULTI;
+}
+
+static void test_uprobe_targets_cover_every_case(void **state)
+{
+	unsigned int seen[BC_ATTACH_OTHER + 1][4] = { { 0 } };
+
+	(void)state;
+	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
+		const struct bc_trig_spec *s = &bc_trig_specs[i];
+
+		if (is_uprobe_kind(s->kind)) {
+			assert_int_not_equal(s->target, BC_TRIG_TARGET_NONE);
+			assert_string_equal(s->prog, "bc_trig_uprobe");
+			seen[s->kind][s->target]++;
+		} else if (s->driver != BC_TRIG_DRV_USER_COUNT) {
+			assert_int_equal(s->target, BC_TRIG_TARGET_NONE);
+		}
+	}
+	/* nop, push and ret, each under all four uprobe flavours, once. */
+	for (int k = BC_ATTACH_UPROBE; k <= BC_ATTACH_URETPROBE_MULTI; k++)
+		for (int t = BC_TRIG_TARGET_NOP; t <= BC_TRIG_TARGET_RET; t++)
+			assert_int_equal(seen[k][t], 1);
+}
+
+/* Reads a whole file; /proc files have no size, so read until EOF. */
+static char *read_text(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 4096, len = 0, n;
+	char *buf = malloc(cap);
+
+	if (!f)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	assert_non_null(buf);
+	while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+		len += n;
+		if (cap - len < 2) {
+			buf = realloc(buf, cap *= 2);
+			assert_non_null(buf);
+		}
+	}
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* The SEC() a program of this kind must carry in trigger.bpf.c. */
+static const char *sec_prefix(enum bc_attach_kind k)
+{
+	switch (k) {
+	case BC_ATTACH_FENTRY: return "SEC(\"?fentry/";
+	case BC_ATTACH_FEXIT: return "SEC(\"?fexit/";
+	case BC_ATTACH_FMOD_RET: return "SEC(\"?fmod_ret/";
+	case BC_ATTACH_KPROBE: return "SEC(\"?kprobe/";
+	case BC_ATTACH_KRETPROBE: return "SEC(\"?kretprobe/";
+	case BC_ATTACH_KPROBE_MULTI: return "SEC(\"?kprobe.multi/";
+	case BC_ATTACH_KRETPROBE_MULTI: return "SEC(\"?kretprobe.multi/";
+	case BC_ATTACH_TP: return "SEC(\"?tp/";
+	case BC_ATTACH_RAW_TP: return "SEC(\"?raw_tp/";
+	case BC_ATTACH_UPROBE:
+	case BC_ATTACH_URETPROBE:
+	case BC_ATTACH_UPROBE_MULTI:
+	case BC_ATTACH_URETPROBE_MULTI: return "SEC(\"?uprobe";
+	default: return "SEC(\"?raw_tp";	/* drivers, run by BPF_PROG_TEST_RUN */
+	}
+}
+
+/* The SEC() line right above "int <prog>(" must start with `want`. */
+static void assert_prog_section(const char *src, const char *prog, const char *want)
+{
+	char decl[128];
+	const char *at, *line;
+
+	snprintf(decl, sizeof(decl), "\nint %s(", prog);
+	at = strstr(src, decl);
+	if (!at)
+		fail_msg("trigger.bpf.c has no program %s", prog);
+	/* `at` is the newline ending the SEC() line: walk to its start. */
+	line = at;
+	while (line > src && line[-1] != '\n')
+		line--;
+	if (strncmp(line, want, strlen(want)) != 0)
+		fail_msg("program %s: expected %s...), found %.40s", prog, want, line);
+}
+
+static void test_programs_exist_with_matching_section(void **state)
+{
+	char *src = read_text(BC_TEST_SOURCE_DIR "/plugins/trigger/trigger.bpf.c");
+
+	(void)state;
+	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
+		const struct bc_trig_spec *s = &bc_trig_specs[i];
+
+		if (s->prog)
+			assert_prog_section(src, s->prog, sec_prefix(s->kind));
+		if (s->driver_prog)
+			assert_prog_section(src, s->driver_prog, sec_prefix(0));
+	}
+	free(src);
+}
+
+/* The exported descriptor: same benchmarks, same order, the metrics and
+ * layout the tests and reports rely on. */
+static void test_descriptor_matches_table(void **state)
+{
+	const struct bc_plugin_desc *pd;
+	size_t n = 0;
+	void *h;
+
+	(void)state;
+	h = dlopen(BC_TEST_PLUGIN_DIR "/trigger.so", RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		fail_msg("dlopen trigger.so: %s", dlerror());
+	pd = dlsym(h, BC_PLUGIN_SYMBOL);
+	assert_non_null(pd);
+	assert_string_equal(pd->name, "trigger");
+	assert_non_null(pd->argp);
+	for (const struct bc_bench_desc *const *b = pd->benches; *b; b++, n++) {
+		const struct bc_bench_desc *d = *b;
+
+		assert_true(n < bc_trig_spec_cnt);
+		assert_string_equal(d->name, bc_trig_specs[n].name);
+		assert_non_null(d->description);
+		assert_int_equal(d->layout, BC_LAYOUT_OPS);
+		assert_int_equal(d->producers.min, 1);
+		assert_int_equal(d->consumers.def, 0);
+		assert_int_equal(d->metric_cnt, 2);
+		assert_string_equal(d->metrics[0].name, "hits");
+		assert_int_equal(d->metrics[0].kind, BC_METRIC_COUNTER);
+		assert_string_equal(d->metrics[1].name, "runs");
+		assert_int_equal(d->metrics[1].kind, BC_METRIC_COUNTER);
+		assert_non_null(d->probe);
+		assert_non_null(d->validate);
+		assert_non_null(d->setup);
+		assert_non_null(d->producer);
+		assert_non_null(d->measure);
+		assert_non_null(d->teardown);
+	}
+	assert_int_equal(n, bc_trig_spec_cnt);
+	dlclose(h);
+}
+
+static void test_cpulist(void **state)
+{
+	unsigned int cpus[8];
+
+	(void)state;
+	assert_int_equal(bc_trig_parse_cpulist("0-1\n", cpus, 8), 2);
+	assert_int_equal(cpus[0], 0);
+	assert_int_equal(cpus[1], 1);
+	assert_int_equal(bc_trig_parse_cpulist("0,2-3,7", cpus, 8), 4);
+	assert_int_equal(cpus[1], 2);
+	assert_int_equal(cpus[2], 3);
+	assert_int_equal(cpus[3], 7);
+	assert_int_equal(bc_trig_parse_cpulist("5", cpus, 8), 1);
+	assert_int_equal(cpus[0], 5);
+
+	assert_int_equal(bc_trig_parse_cpulist("", cpus, 8), -EINVAL);
+	assert_int_equal(bc_trig_parse_cpulist("3-1", cpus, 8), -EINVAL);
+	assert_int_equal(bc_trig_parse_cpulist("1,,2", cpus, 8), -EINVAL);
+	assert_int_equal(bc_trig_parse_cpulist("-", cpus, 8), -EINVAL);
+	assert_int_equal(bc_trig_parse_cpulist("1,", cpus, 8), -EINVAL);
+	assert_int_equal(bc_trig_parse_cpulist("a", cpus, 8), -EINVAL);
+	assert_int_equal(bc_trig_parse_cpulist("0-2,1", cpus, 8), -EINVAL);
+	assert_int_equal(bc_trig_parse_cpulist(NULL, cpus, 8), -EINVAL);
+	assert_int_equal(bc_trig_parse_cpulist("0-3", cpus, 2), -E2BIG);
+}
+
+static void test_file_offset_from_maps(void **state)
+{
+	static const char maps[] =
+		"00400000-00452000 r-xp 00001000 08:02 173521      /usr/bin/dbus-daemon\n"
+		"7f0000000000-7f0000001000 rw-p 00000000 00:00 0 \n"
+		"7f0000001000-7f0000002000 r-xp 00000000 00:00 0\n"
+		"7f0000002000-7f0000003000 r-xp 00003000 08:02 42 /lib/x.so";
+	char path[PATH_MAX];
+	unsigned long off = 0;
+
+	(void)state;
+	assert_int_equal(bc_trig_file_offset(maps, 0x400100, path, sizeof(path), &off), 0);
+	assert_string_equal(path, "/usr/bin/dbus-daemon");
+	assert_int_equal(off, 0x1100);
+	/* Last line without a newline. */
+	assert_int_equal(bc_trig_file_offset(maps, 0x7f0000002010, path, sizeof(path), &off), 0);
+	assert_string_equal(path, "/lib/x.so");
+	assert_int_equal(off, 0x3010);
+	/* Anonymous mappings, with and without the trailing space. */
+	assert_int_equal(bc_trig_file_offset(maps, 0x7f0000000010, path, sizeof(path), &off),
+			 -ENOENT);
+	assert_int_equal(bc_trig_file_offset(maps, 0x7f0000001010, path, sizeof(path), &off),
+			 -ENOENT);
+	assert_int_equal(bc_trig_file_offset(maps, 0x10, path, sizeof(path), &off), -ENOENT);
+	assert_int_equal(bc_trig_file_offset(maps, 0x400100, path, 4, &off), -ENOENT);
+}
+
+/* Against the live process: a function of this test lies in its own
+ * executable, at an offset inside the file. */
+static void test_file_offset_live(void **state)
+{
+	char *maps = read_text("/proc/self/maps");
+	char path[PATH_MAX], exe[PATH_MAX];
+	unsigned long off = 0;
+	ssize_t n;
+
+	(void)state;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	assert_true(n > 0);
+	exe[n] = '\0';
+	assert_int_equal(bc_trig_file_offset(maps, (unsigned long)test_file_offset_live, path,
+					     sizeof(path), &off), 0);
+	assert_string_equal(path, exe);
+	assert_true(off > 0);
+	free(maps);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_bench_declares_its_own_attach_type),
+		cmocka_unit_test(test_names_unique_and_baselines_first),
+		cmocka_unit_test(test_driver_and_batching_rules),
+		cmocka_unit_test(test_uprobe_targets_cover_every_case),
+		cmocka_unit_test(test_programs_exist_with_matching_section),
+		cmocka_unit_test(test_descriptor_matches_table),
+		cmocka_unit_test(test_cpulist),
+		cmocka_unit_test(test_file_offset_from_maps),
+		cmocka_unit_test(test_file_offset_live),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
