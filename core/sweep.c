@@ -910,7 +910,7 @@ static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_resu
 			     r->timeout_sec);
 	} else if (!cr->exited) {
 		r->status = ROW_CRASHED;
-		n = asprintf(&r->reason, "crashed: killed by signal %d (%s)", cr->term_signal,
+		n = asprintf(&r->reason, "killed by signal %d (%s)", cr->term_signal,
 			     strsignal(cr->term_signal));
 	} else if (cr->exit_code == BC_EXIT_OK) {
 		r->json = cr->out;
