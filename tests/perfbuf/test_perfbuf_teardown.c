@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * teardown() must free everything setup() made, in the same process: the
+ * binary's exit would close our fds and hide a leak, so these runs go
+ * through the core's loader and runner in-process. After each run, no
+ * program using our "perfbuf" map may be loaded and this process must hold
+ * exactly the file descriptors it held before (perf event fds, the epoll
+ * fd, map and link fds all closed).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bc_internal.h"
+
+#define BC_SKIP 77
+
+static struct bc_plugin_set plugins;
+
+static unsigned int count_fds(void)
+{
+	unsigned int n = 0;
+	struct dirent *de;
+	DIR *d = opendir("/proc/self/fd");
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* Loaded programs that use a perf event array named "perfbuf" (ours). */
+static unsigned int count_our_progs(void)
+{
+	__u32 id = 0, map_ids[64], i;
+	unsigned int ours = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		info.nr_map_ids = sizeof(map_ids) / sizeof(map_ids[0]);
+		info.map_ids = (__u64)(uintptr_t)map_ids;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			for (i = 0; i < info.nr_map_ids && i < 64; i++) {
+				struct bpf_map_info mi;
+				__u32 mlen = sizeof(mi);
+				int mfd = bpf_map_get_fd_by_id(map_ids[i]);
+
+				if (mfd < 0)
+					continue;
+				memset(&mi, 0, sizeof(mi));
+				if (!bpf_obj_get_info_by_fd(mfd, &mi, &mlen) &&
+				    mi.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !strcmp(mi.name, "perfbuf"))
+					ours++;
+				close(mfd);
+			}
+		}
+		close(fd);
+	}
+	return ours;
+}
+
+/* Sets the plugin's options as the CLI would: one argp pass, which starts
+ * from the defaults (so one run's options do not leak into the next). */
+static void set_plugin_opts(const struct bc_bench *b, const char *const *opts)
+{
+	char *argv[16] = { "test" };
+	int argc = 1;
+
+	while (opts && *opts && argc < 15)
+		argv[argc++] = (char *)*opts++;
+	argv[argc] = NULL;
+	assert_int_equal(argp_parse(b->plugin->desc.argp, argc, argv,
+				    ARGP_NO_EXIT | ARGP_NO_HELP | ARGP_SILENT, NULL, NULL),
+			 0);
+}
+
+static void run_inproc(const char *name, const char *const *opts)
+{
+	const struct bc_bench *b = NULL;
+	struct bc_run_result res;
+	struct bc_config cfg;
+	unsigned int fds, progs;
+	char err[256];
+	int rc;
+
+	assert_int_equal(bc_bench_resolve(&plugins, name, &b, err, sizeof(err)), 0);
+	set_plugin_opts(b, opts);
+
+	bc_config_init(&cfg);
+	cfg.warmup_sec = 0;
+	cfg.duration_sec = 1;
+
+	fds = count_fds();
+	progs = count_our_progs();
+	rc = bc_run(&cfg, b, &res, NULL, NULL);
+	if (rc)
+		fail_msg("%s: run failed (%d, exit %d): %s", name, rc, res.exit_status, res.reason);
+	assert_true(res.iter_cnt > 0);
+	assert_true(res.summary[0].mean > 0);	/* hits */
+	assert_non_null(bc_ctx_attach_point(res.ctx));
+	bc_run_result_free(&res);
+
+	/* Right away, no waiting: teardown closed it all synchronously. */
+	assert_int_equal(count_our_progs(), progs);
+	assert_int_equal(count_fds(), fds);
+}
+
+static void test_libbpf_teardown(void **state)
+{
+	(void)state;
+	run_inproc("perfbuf:pb-libbpf", NULL);
+}
+
+static void test_custom_teardown(void **state)
+{
+	(void)state;
+	run_inproc("perfbuf:pb-custom", NULL);
+}
+
+static void test_custom_b2b_sampled_teardown(void **state)
+{
+	const char *opts[] = { "--rb-b2b", "--rb-sampled", "--rb-batch-cnt", "100",
+			       "--rb-sample-rate", "100", NULL };
+
+	(void)state;
+	run_inproc("perfbuf:pb-custom", opts);
+}
+
+/* Refused in validate(): nothing may have been set up, nothing leaks. */
+static void test_usage_error_leaves_nothing(void **state)
+{
+	const char *opts[] = { "--rb-sampled", "--rb-batch-cnt", "10", "--rb-sample-rate", "20",
+			       NULL };
+	const struct bc_bench *b = NULL;
+	struct bc_run_result res;
+	struct bc_config cfg;
+	unsigned int fds = count_fds(), progs = count_our_progs();
+	char err[256];
+
+	(void)state;
+	assert_int_equal(bc_bench_resolve(&plugins, "perfbuf:pb-libbpf", &b, err, sizeof(err)), 0);
+	set_plugin_opts(b, opts);
+	bc_config_init(&cfg);
+	cfg.warmup_sec = 0;
+	cfg.duration_sec = 1;
+	assert_int_not_equal(bc_run(&cfg, b, &res, NULL, NULL), 0);
+	assert_int_equal(res.exit_status, BC_EXIT_USAGE);
+	assert_non_null(strstr(res.reason, "--rb-sample-rate"));
+	bc_run_result_free(&res);
+	assert_int_equal(count_our_progs(), progs);
+	assert_int_equal(count_fds(), fds);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_usage_error_leaves_nothing),
+		cmocka_unit_test(test_libbpf_teardown),
+		cmocka_unit_test(test_custom_teardown),
+		cmocka_unit_test(test_custom_b2b_sampled_teardown),
+	};
+	int rc;
+
+	if (geteuid() != 0) {
+		printf("skip: the perfbuf benchmarks load BPF programs and need root\n");
+		return BC_SKIP;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		printf("skip: no kernel BTF at /sys/kernel/btf/vmlinux\n");
+		return BC_SKIP;
+	}
+	bc_log_set_verbosity(-1);
+	/* Other plugins in the directory may fail to load; perfbuf must not. */
+	bc_plugins_load_dir(&plugins, BC_TEST_PLUGIN_DIR, false);
+	rc = cmocka_run_group_tests_name("perfbuf teardown, in-process", tests, NULL, NULL);
+	bc_plugins_unload(&plugins);
+	return rc;
+}
