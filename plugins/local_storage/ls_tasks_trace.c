@@ -195,11 +195,12 @@ static int ls_tt_stime(unsigned long pid, unsigned long long *out)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
-	/* comm may hold spaces and parentheses: fields restart after the last ')'. */
+	/* comm may hold spaces and parentheses: count from the last ')', which
+	 * field 3 follows after one space; the 13th space precedes field 15. */
 	p = strrchr(buf, ')');
 	if (!p)
 		return -EINVAL;
-	for (i = 0; i < 12 && p; i++)
+	for (i = 0; i < 13 && p; i++)
 		p = strchr(p + 1, ' ');
 	if (!p || sscanf(p + 1, "%llu", out) != 1)
 		return -EINVAL;
