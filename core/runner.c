@@ -148,16 +148,19 @@ static void *bc_worker_main(void *arg)
 static int bc_check_range(struct bc_ctx *ctx, const char *opt, const char *what,
 			  unsigned int cnt, const struct bc_thread_range *r, const char *bench)
 {
+	/* "exactly 1 consumer", "1 to 4 producers" */
+	const char *s_max = r->max == 1 ? "" : "s", *s_min = r->min == 1 ? "" : "s";
+
 	if (cnt >= r->min && (!r->max || cnt <= r->max))
 		return 0;
 	if (r->max == r->min)
-		return bc_usage_error(ctx, "%s %u: benchmark '%s' runs with exactly %u %s",
-				      opt, cnt, bench, r->min, what);
+		return bc_usage_error(ctx, "%s %u: benchmark '%s' runs with exactly %u %s%s",
+				      opt, cnt, bench, r->min, what, s_min);
 	if (!r->max)
-		return bc_usage_error(ctx, "%s %u: benchmark '%s' needs at least %u %s", opt,
-				      cnt, bench, r->min, what);
-	return bc_usage_error(ctx, "%s %u: benchmark '%s' runs with %u to %u %s", opt, cnt,
-			      bench, r->min, r->max, what);
+		return bc_usage_error(ctx, "%s %u: benchmark '%s' needs at least %u %s%s", opt,
+				      cnt, bench, r->min, what, s_min);
+	return bc_usage_error(ctx, "%s %u: benchmark '%s' runs with %u to %u %s%s", opt, cnt,
+			      bench, r->min, r->max, what, s_max);
 }
 
 static int bc_check_threads(struct bc_run_state *st)
@@ -166,10 +169,10 @@ static int bc_check_threads(struct bc_run_state *st)
 	struct bc_ctx *ctx = st->ctx;
 	int err;
 
-	err = bc_check_range(ctx, "--producers", "producers", ctx->producer_cnt, &d->producers,
+	err = bc_check_range(ctx, "--producers", "producer", ctx->producer_cnt, &d->producers,
 			     d->name);
 	if (!err)
-		err = bc_check_range(ctx, "--consumers", "consumers", ctx->consumer_cnt,
+		err = bc_check_range(ctx, "--consumers", "consumer", ctx->consumer_cnt,
 				     &d->consumers, d->name);
 	if (err)
 		return err;
