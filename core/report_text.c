@@ -308,7 +308,7 @@ static void bc_spread_line(FILE *f, const struct bc_run_result *res)
 	/* Grace-period counters are only meaningful as the ratios above. */
 	if (!cnt || bc_layout(res) == BC_LAYOUT_GRACE_PERIOD)
 		return;
-	fprintf(f, "Spread over %u iterations:", res->summary[0].n);
+	fprintf(f, "Spread over %u iteration%s:", res->summary[0].n, res->summary[0].n == 1 ? "" : "s");
 	for (i = 0; i < cnt; i++) {
 		const struct bc_metric_desc *m = &res->bench->metrics[i];
 		const struct bc_metric_summary *s = &res->summary[i];

@@ -416,6 +416,9 @@ static int bc_start_threads(struct bc_run_state *st)
 		}
 		w->started = true;
 		w->has_clk = !pthread_getcpuclockid(w->thread, &w->clk);
+		if (w->t.cpu >= 0)
+			bc_debug("%s %u pinned to CPU %d", w->producer ? "producer" : "consumer",
+				 w->t.idx, w->t.cpu);
 	}
 
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -502,6 +505,8 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 	if (total_ticks == warm_ticks)
 		total_ticks++;
 
+	bc_debug("sampling %u ticks (%u warm-up), 1 s apart on CLOCK_MONOTONIC", total_ticks,
+		 warm_ticks);
 	err = bc_alloc_iters(res, total_ticks, d->metric_cnt);
 	prev_values = calloc(d->metric_cnt ? d->metric_cnt : 1, sizeof(double));
 	if (err || !prev_values) {
