@@ -894,6 +894,24 @@ static char *child_reason(const char *err)
 
 static int row_parse_doc(struct row *r, char *err, size_t err_len);
 
+/* "trigger:trig-fentry: unavailable ..." in a row that names the benchmark
+ * already: the row says it once. */
+static void strip_bench_prefix(struct row *r)
+{
+	const char *bench = r->args.cnt ? r->args.v[0] : NULL;
+	const char *bare = bench && strchr(bench, ':') ? strchr(bench, ':') + 1 : bench;
+	const char *names[] = { bench, bare };
+
+	for (size_t i = 0; r->reason && bench && i < 2; i++) {
+		size_t len = strlen(names[i]);
+
+		if (!strncmp(r->reason, names[i], len) && !strncmp(r->reason + len, ": ", 2)) {
+			memmove(r->reason, r->reason + len + 2, strlen(r->reason + len + 2) + 1);
+			return;
+		}
+	}
+}
+
 static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_result *cr)
 {
 	char perr[256] = "";
@@ -928,6 +946,11 @@ static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_resu
 			    : cr->exit_code == BC_EXIT_INTERRUPTED ? ROW_INTERRUPTED
 								   : ROW_FAILED;
 		r->reason = child_reason(cr->err);
+		strip_bench_prefix(r);
+		/* the row's status already says "unavailable:" */
+		if (r->status == ROW_UNAVAILABLE && r->reason &&
+		    !strncmp(r->reason, "unavailable on this kernel: ", 28))
+			memmove(r->reason, r->reason + 28, strlen(r->reason + 28) + 1);
 		/* A run stopped half-way still wrote what it measured. */
 		if (cr->out_len && cr->exit_code == BC_EXIT_INTERRUPTED) {
 			r->json = cr->out;
@@ -1333,6 +1356,14 @@ int bc_batch_execute(struct bc_batch *b)
 
 bool bc_sweep_requested(int argc, char **argv)
 {
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		/* help is the plain run's: core and plugin options */
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-?") ||
+		    !strcmp(argv[i], "--usage"))
+			return false;
+	}
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			break;
