@@ -72,12 +72,18 @@ static enum ls_cache_mode ls_cache_mode_of(const struct bc_ctx *ctx)
 /* Turns the options into numbers; every message names the value. */
 static int ls_cache_cfg_get(struct bc_ctx *ctx, struct ls_cache_cfg *cfg)
 {
+	int err;
+
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->mode = ls_cache_mode_of(ctx);
 	cfg->nr_maps = LS_DEF_NR_MAPS;
 	cfg->keys_used = LS_DEF_HASH_KEYS;
 	cfg->hash_size = ls_pid_max();
 
+	err = ls_check_opts(ctx, cfg->mode == LS_HASHMAP ? LS_USES_NR_MAPS | LS_USES_HASH_KEYS
+							  : LS_USES_NR_MAPS);
+	if (err)
+		return err;
 	if (cfg->mode == LS_HASHMAP) {
 		/* One hash map stands in for all the task-storage maps; the
 		 * kernel runner's script passes --nr_maps 1, so accept that. */
@@ -94,9 +100,6 @@ static int ls_cache_cfg_get(struct bc_ctx *ctx, struct ls_cache_cfg *cfg)
 					 &cfg->keys_used);
 	}
 
-	if (ls_opts.hashmap_nr_keys_used)
-		return bc_usage_error(ctx, "--hashmap_nr_keys_used '%s': only local-storage-cache-hashmap-control uses a hash map",
-				      ls_opts.hashmap_nr_keys_used);
 	return ls_parse_uint_opt(ctx, "nr_maps", ls_opts.nr_maps, 1, LS_MAX_NR_MAPS, NULL,
 				 &cfg->nr_maps);
 }

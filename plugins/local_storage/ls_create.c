@@ -151,7 +151,11 @@ static int ls_create_probe(struct bc_ctx *ctx)
 static int ls_create_validate(struct bc_ctx *ctx)
 {
 	unsigned long batch = LS_DEF_BATCH_SIZE;
+	int err;
 
+	err = ls_check_opts(ctx, LS_USES_STORAGE_TYPE | LS_USES_BATCH_SIZE);
+	if (err)
+		return err;
 	if (ls_storage_type_of(ls_opts.storage_type) < 0)
 		return bc_usage_error(ctx, "--storage-type '%s': expected 'task' or 'socket'",
 				      ls_opts.storage_type);

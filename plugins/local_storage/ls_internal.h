@@ -27,6 +27,20 @@ struct ls_opts {
 
 extern struct ls_opts ls_opts;
 
+/* Which options a benchmark takes, for ls_check_opts(). */
+enum {
+	LS_USES_NR_MAPS = 1u << 0,
+	LS_USES_HASH_KEYS = 1u << 1,
+	LS_USES_STORAGE_TYPE = 1u << 2,
+	LS_USES_BATCH_SIZE = 1u << 3,
+	LS_USES_NR_PROCS = 1u << 4,
+	LS_USES_KTHREAD_PID = 1u << 5,
+};
+
+/* One plugin parser serves five benchmarks: an option given to one that
+ * ignores it is a usage error rather than silently dropped. */
+int ls_check_opts(struct bc_ctx *ctx, unsigned int uses);
+
 /* Defaults, as in the kernel runner (except --storage-type, see ls_create.c). */
 #define LS_DEF_NR_MAPS 1000
 #define LS_DEF_HASH_KEYS 1000

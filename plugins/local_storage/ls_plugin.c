@@ -94,6 +94,34 @@ int ls_parse_uint_opt(struct bc_ctx *ctx, const char *opt, const char *text,
 	return 0;
 }
 
+int ls_check_opts(struct bc_ctx *ctx, unsigned int uses)
+{
+	const struct {
+		unsigned int bit;
+		const char *name;
+		const char *value;
+		const char *takers;
+	} opts[] = {
+		{ LS_USES_NR_MAPS, "nr_maps", ls_opts.nr_maps,
+		  "local-storage-cache-seq-get and -int-get" },
+		{ LS_USES_HASH_KEYS, "hashmap_nr_keys_used", ls_opts.hashmap_nr_keys_used,
+		  "local-storage-cache-hashmap-control" },
+		{ LS_USES_STORAGE_TYPE, "storage-type", ls_opts.storage_type, "local-storage-create" },
+		{ LS_USES_BATCH_SIZE, "batch-size", ls_opts.batch_size, "local-storage-create" },
+		{ LS_USES_NR_PROCS, "nr_procs", ls_opts.nr_procs, "local-storage-tasks-trace" },
+		{ LS_USES_KTHREAD_PID, "kthread_pid", ls_opts.kthread_pid,
+		  "local-storage-tasks-trace" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
+		if (opts[i].value && !(uses & opts[i].bit))
+			return bc_usage_error(ctx, "--%s '%s': %s does not take this option; it is for %s",
+					      opts[i].name, opts[i].value, bc_ctx_bench_name(ctx),
+					      opts[i].takers);
+	return 0;
+}
+
 unsigned long ls_pid_max(void)
 {
 	unsigned long v = 0;

@@ -145,6 +145,9 @@ static int ls_tt_validate(struct bc_ctx *ctx)
 	unsigned long v = 0;
 	int err;
 
+	err = ls_check_opts(ctx, LS_USES_NR_PROCS | LS_USES_KTHREAD_PID);
+	if (err)
+		return err;
 	err = ls_parse_uint_opt(ctx, "nr_procs", ls_opts.nr_procs, 1, LS_MAX_NR_PROCS, NULL, &v);
 	if (err)
 		return err;

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -226,10 +227,11 @@ static void count_loaded(unsigned int *progs, unsigned int *maps)
 static unsigned int base_progs, base_maps;
 
 /*
- * Other engineers' tests load BPF on this machine at the same time, so
- * only the plugin's own objects (all named "ls_...") are counted. Maps are
- * freed from a workqueue after their last reference goes, so wait a little
- * for the count to come back.
+ * Other test suites load BPF on this machine at the same time, so only the
+ * plugin's own objects (all named "ls_...") are counted, and main() holds a
+ * lock so that two copies of this test (other build trees) do not count
+ * each other's. Maps are freed from a workqueue after their last reference
+ * goes, so wait a little for the count to come back.
  */
 static int check_nothing_left(void **state)
 {
@@ -248,7 +250,7 @@ static int check_nothing_left(void **state)
 	return -1;
 }
 
-static int group_setup(void **state)
+static int count_before(void **state)
 {
 	(void)state;
 	count_loaded(&base_progs, &base_maps);
@@ -455,9 +457,15 @@ static void test_bad_options(void **state)
 
 	expect_usage_error(PLUGIN "local-storage-create", "--storage-type", "disk", "'disk'");
 	expect_usage_error(PLUGIN "local-storage-create", "--batch-size", "0", "'0'");
+	/* One parser serves every benchmark: another's option is refused. */
+	expect_usage_error(PLUGIN "local-storage-create", "--nr_maps", "5", "'5'");
+	expect_usage_error(PLUGIN "local-storage-cache-seq-get", "--batch-size", "5", "'5'");
 }
 
-#define LS_TEST(fn) cmocka_unit_test_teardown(fn, check_nothing_left)
+#define LS_TEST(fn) cmocka_unit_test_setup_teardown(fn, count_before, check_nothing_left)
+
+#define LOCK_PATH "/tmp/benchcore-local-storage-test.lock"
+
 
 int main(void)
 {
@@ -471,6 +479,7 @@ int main(void)
 		LS_TEST(test_list_marks_tasks_trace),
 		LS_TEST(test_bad_options),
 	};
+	int lock_fd;
 
 	if (geteuid() != 0) {
 		printf("skipped: loading BPF programs needs root\n");
@@ -480,5 +489,10 @@ int main(void)
 		printf("skipped: no kernel BTF (/sys/kernel/btf/vmlinux): task storage and the skeletons need it\n");
 		return 77;
 	}
-	return cmocka_run_group_tests(tests, group_setup, NULL);
+	lock_fd = open(LOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lock_fd < 0 || flock(lock_fd, LOCK_EX)) {
+		fprintf(stderr, "cannot lock %s: %s\n", LOCK_PATH, strerror(errno));
+		return 1;
+	}
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
