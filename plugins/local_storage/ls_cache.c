@@ -50,7 +50,7 @@ struct ls_cache_state {
  * trampolines are unavailable, the syscall tracepoint needs tracefs, and
  * raw_tp/sys_enter sees every syscall, so its program filters. */
 static const struct bc_attach_point ls_cache_points[] = {
-	{ .sz = sizeof(struct bc_attach_point), .name = "fentry/getpgid",
+	{ .sz = sizeof(struct bc_attach_point), .name = LS_FENTRY_GETPGID,
 	  .kind = BC_ATTACH_FENTRY, .prog_name = "ls_get_fentry" },
 	{ .sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getpgid",
 	  .kind = BC_ATTACH_TP, .prog_name = "ls_get_tp" },
