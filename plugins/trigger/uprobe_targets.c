@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The user-space functions the uprobe benchmarks probe. The kernel handles
- * the probed instruction differently depending on what it is: a nop can be
- * skipped, a push is emulated, anything else is single-stepped out of line;
- * a ret at the entry makes a uretprobe fire immediately after. So the first
+ * the probed instruction differently depending on what it is: x86 uprobes
+ * emulate a nop and a push in the kernel, while a ret (like most
+ * instructions) is single-stepped out of line. So the first
  * instruction of each target must be exactly that, whatever the compiler's
  * flags (-fcf-protection would put an endbr64 first, -O0 a frame setup):
  * on x86-64 they are written in assembly.
