@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -35,6 +36,9 @@
 
 /* The plugin names every program and map it creates "ls_...". */
 #define OUR_PREFIX "ls_"
+
+/* When non-zero, the child runs with this RLIMIT_NOFILE (soft and hard). */
+static rlim_t child_nofile;
 
 struct run_out {
 	int status;	/* exit status, or -1 when it did not exit */
@@ -92,6 +96,10 @@ static void run_bc(struct run_out *r, ...)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
+		struct rlimit rl = { child_nofile, child_nofile };
+
+		if (child_nofile && setrlimit(RLIMIT_NOFILE, &rl))
+			_exit(126);
 		dup2(out_fd, 1);
 		dup2(err_fd, 2);
 		execv(argv[0], (char *const *)argv);
@@ -277,6 +285,25 @@ static void test_seq_get(void **state)
 	/* Map 0 is one get in nr_maps. */
 	assert_true(imp >= hits * 0.5 / nr_maps && imp <= hits * 2.0 / nr_maps);
 	assert_attach_point_named(doc);
+	bc_json_free(doc);
+	run_free(&r);
+}
+
+/* 1000 maps must not need 1000 file descriptors: each map's fd is closed
+ * once the array-of-maps holds it. */
+static void test_many_maps_few_fds(void **state)
+{
+	struct run_out r;
+	struct bc_json *doc;
+
+	(void)state;
+	child_nofile = 64;
+	run_bc(&r, "run", PLUGIN "local-storage-cache-seq-get", "-w0", "-d1", "--format", "json",
+	       "--nr_maps", "1000", NULL);
+	child_nofile = 0;
+	assert_int_equal(r.status, 0);
+	doc = parse_doc(&r);
+	assert_true(summary_mean(doc, "hits") > 0);
 	bc_json_free(doc);
 	run_free(&r);
 }
@@ -471,6 +498,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		LS_TEST(test_seq_get),
+		LS_TEST(test_many_maps_few_fds),
 		LS_TEST(test_int_get),
 		LS_TEST(test_hashmap_control),
 		LS_TEST(test_create_task),
