@@ -56,6 +56,12 @@ static error_t hello_parse_opt(int key, char *arg, struct argp_state *state)
 
 	(void)state;
 	switch (key) {
+	case ARGP_KEY_INIT:
+		/* A fresh parse starts from the defaults, not from the last one. */
+		hello_opts.batch = 1;
+		hello_opts.batch_text = NULL;
+		hello_opts.batch_bad = false;
+		return 0;
 	case HELLO_OPT_BATCH:
 		hello_opts.batch_text = arg;
 		errno = 0;
