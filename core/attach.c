@@ -155,7 +155,7 @@ int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size
 static int bc_attach_precheck_default(const struct bc_attach_point *pt, char *why, size_t len,
 				      void *cookie)
 {
-	char hint[200];
+	char hint[256];
 	int err;
 
 	(void)cookie;
@@ -163,7 +163,7 @@ static int bc_attach_precheck_default(const struct bc_attach_point *pt, char *wh
 		return 0;
 	err = bc_tracefs_ensure(hint, sizeof(hint));
 	if (err)
-		snprintf(why, len, "tracefs is not mounted (%s)", hint);
+		snprintf(why, len, "%s", hint);
 	return err;
 }
 

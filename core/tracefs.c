@@ -5,6 +5,7 @@
  * unmounted. We run as root, so mount it rather than fail.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -18,42 +19,49 @@
  * then automounted below it on first access. */
 #define BC_DEBUGFS_TRACING "/sys/kernel/debug/tracing"
 
-static bool bc_tracefs_usable(const char *dir)
+/* 0 when dir/events is reachable, else the negative errno of the access. */
+static int bc_tracefs_check(const char *dir)
 {
 	char path[128];
 
 	snprintf(path, sizeof(path), "%s/events", dir);
-	return access(path, F_OK) == 0;
+	return access(path, F_OK) == 0 ? 0 : -errno;
 }
 
 int bc_tracefs_ensure(char *hint, size_t hint_len)
 {
+	const char *dir = BC_TRACEFS;
+	bool debugfs = false;
 	int err;
 
 	if (hint && hint_len)
 		hint[0] = '\0';
 	/* Look where libbpf will look, so "usable" means usable by it. */
 	if (access(BC_DEBUGFS_TRACING, F_OK) == 0) {
-		if (bc_tracefs_usable(BC_DEBUGFS_TRACING))
-			return 0;
-		err = -errno;
-		if (hint && hint_len)
-			snprintf(hint, hint_len, "%s/events: %s; run: mount -t tracefs nodev %s",
-				 BC_DEBUGFS_TRACING, strerror(-err), BC_DEBUGFS_TRACING);
-		return err ? err : -ENOENT;
+		dir = BC_DEBUGFS_TRACING;
+		debugfs = true;
 	}
-	if (bc_tracefs_usable(BC_TRACEFS))
+	err = bc_tracefs_check(dir);
+	if (!err)
 		return 0;
-	if (mount("nodev", BC_TRACEFS, "tracefs", 0, NULL) == 0) {
+	/* Mounted but not ours to read (tracefs is root-only): mounting
+	 * again would not help. */
+	if (err == -EACCES || err == -EPERM) {
+		if (hint && hint_len)
+			snprintf(hint, hint_len, "%s is not accessible: %s; run as root",
+				 dir, strerror(-err));
+		return err;
+	}
+	if (!debugfs && mount("nodev", BC_TRACEFS, "tracefs", 0, NULL) == 0) {
 		bc_info("mounted tracefs at %s (tracepoint programs need it)", BC_TRACEFS);
-		if (bc_tracefs_usable(BC_TRACEFS))
+		err = bc_tracefs_check(BC_TRACEFS);
+		if (!err)
 			return 0;
-		err = -ENOENT;
-	} else {
+	} else if (!debugfs) {
 		err = -errno;
 	}
 	if (hint && hint_len)
-		snprintf(hint, hint_len, "cannot mount tracefs at %s: %s; run as root: "
-			 "mount -t tracefs nodev %s", BC_TRACEFS, strerror(-err), BC_TRACEFS);
+		snprintf(hint, hint_len, "tracefs is not mounted at %s and mounting it failed: %s; "
+			 "run as root: mount -t tracefs nodev %s", dir, strerror(-err), dir);
 	return err;
 }
