@@ -169,9 +169,15 @@ static int bc_check_range(const char *bench, const char *who, const struct bc_th
 	if (r->max && r->min > r->max)
 		return bc_fail(e, -EINVAL, "benchmark '%s': %s range min %u is above max %u", bench,
 			       who, r->min, r->max);
-	if (r->def < r->min || (r->max && r->def > r->max))
-		return bc_fail(e, -EINVAL, "benchmark '%s': default of %u %s is outside its range %u..%u",
-			       bench, r->def, who, r->min, r->max);
+	if (r->def < r->min || (r->max && r->def > r->max)) {
+		char max[16] = "no limit";
+
+		if (r->max)
+			snprintf(max, sizeof(max), "%u", r->max);
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': default of %u %s is outside its range %u..%s", bench,
+			       r->def, who, r->min, max);
+	}
 	return 0;
 }
 
