@@ -445,7 +445,7 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 
 		err = bc_tracefs_ensure(hint, sizeof(hint));
 		if (err)
-			return bc_unavailable(ctx, "%s needs tracefs, which is not mounted: %s",
+			return bc_unavailable(ctx, "%s needs tracefs at /sys/kernel/tracing: %s",
 					      spec->attach_point, hint[0] ? hint : strerror(-err));
 	}
 	if (spec->driver == BC_TRIG_DRV_TESTRUN_ON_CPU || spec->driver == BC_TRIG_DRV_SYSCALL_ON_CPU) {
