@@ -64,13 +64,11 @@ static int bc_fail(struct bc_load_err *e, int err, const char *fmt, ...)
  * Benchmarks run as root: whoever can write a plugin file, or the directory
  * it is in, can run code as root. Refuse both unless the user says so.
  */
-static int bc_check_owner_mode(const char *path, const struct stat *st, bool is_dir,
-			       struct bc_load_err *e)
+static int bc_check_owner_mode(const struct stat *st, bool is_dir, struct bc_load_err *e)
 {
 	const char *what = is_dir ? "directory" : "file";
 	uid_t me = getuid();
 
-	(void)path;
 	if (st->st_mode & (S_IWGRP | S_IWOTH))
 		return bc_fail(e, -EPERM,
 			       "%s is writable by group or others; a writable plugin %s gives root to anyone who can write there " BC_UNSAFE_HINT,
@@ -92,7 +90,7 @@ static int bc_check_dir_safe(const char *dir, bool allow_unsafe, struct bc_load_
 		return bc_fail(e, -ENOTDIR, "not a directory");
 	if (allow_unsafe)
 		return 0;
-	return bc_check_owner_mode(dir, &st, true, e);
+	return bc_check_owner_mode(&st, true, e);
 }
 
 static int bc_check_file_safe(const char *path, bool allow_unsafe, struct bc_load_err *e)
@@ -107,7 +105,7 @@ static int bc_check_file_safe(const char *path, bool allow_unsafe, struct bc_loa
 		return bc_fail(e, -EINVAL, "not a regular file");
 	if (allow_unsafe)
 		return 0;
-	err = bc_check_owner_mode(path, &st, false, e);
+	err = bc_check_owner_mode(&st, false, e);
 	if (err)
 		return err;
 	/* A symlink into another directory: that directory matters too. */
@@ -118,7 +116,7 @@ static int bc_check_file_safe(const char *path, bool allow_unsafe, struct bc_loa
 		*slash = '\0';
 		if (stat(real, &st))
 			return bc_fail(e, -errno, "%s: %s", real, strerror(errno));
-		err = bc_check_owner_mode(real, &st, true, e);
+		err = bc_check_owner_mode(&st, true, e);
 		if (err) {
 			char inner[BC_REASON_LEN];
 
