@@ -210,6 +210,15 @@ static bool trig_is_refusal(int err)
 	return false;
 }
 
+/* strerror() for what the kernel returns, including its internal
+ * ENOTSUPP, which libc does not know ("Unknown error 524"). */
+static const char *trig_strerror(int err)
+{
+	if (err == -ENOTSUPP)
+		return "Operation not supported (ENOTSUPP)";
+	return strerror(-err);
+}
+
 static bool trig_path_exists(const char *path)
 {
 	return access(path, F_OK) == 0;
@@ -221,16 +230,16 @@ static int trig_driver_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spe
 {
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF and CAP_PERFMON) to load BPF "
-				      "programs: %s", strerror(-err));
+				      "programs: %s", trig_strerror(err));
 	if (spec->driver == BC_TRIG_DRV_KFUNC)
 		return bc_unavailable(ctx, "the raw_tp driver calling kfunc "
 				      "bpf_modify_return_test_tp() was refused by the kernel: %s "
-				      "(does this kernel have that kfunc?)", strerror(-err));
+				      "(does this kernel have that kfunc?)", trig_strerror(err));
 	if (trig_is_refusal(err))
 		return bc_unavailable(ctx, "raw_tp program %s refused by the kernel: %s",
-				      spec->driver_prog, strerror(-err));
+				      spec->driver_prog, trig_strerror(err));
 	return bc_error(ctx, err, "loading BPF program %s failed: %s", spec->driver_prog,
-			strerror(-err));
+			trig_strerror(err));
 }
 
 static int trig_prog_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spec, int err)
@@ -246,19 +255,16 @@ static int trig_prog_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spec,
 		if (err == -EPERM || err == -ENOTSUPP || err == -EOPNOTSUPP)
 			return bc_unavailable(ctx, "%s programs refused by the kernel: %s "
 					      "(BPF trampolines unavailable)", kind,
-					      strerror(-err));
+					      trig_strerror(err));
 		break;
 	default:
 		break;
 	}
-	if (err == -ENOTSUPP)
-		return bc_unavailable(ctx, "%s programs refused by the kernel: not supported "
-				      "(errno %d)", kind, -err);
 	if (trig_is_refusal(err))
 		return bc_unavailable(ctx, "%s programs refused by the kernel: %s", kind,
-				      strerror(-err));
+				      trig_strerror(err));
 	return bc_error(ctx, err, "loading %s program %s failed: %s", kind, spec->prog,
-			strerror(-err));
+			trig_strerror(err));
 }
 
 static int trig_attach_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spec, int err)
@@ -275,7 +281,7 @@ static int trig_attach_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spe
 		    !trig_path_exists("/sys/kernel/debug/tracing/kprobe_events"))
 			return bc_unavailable(ctx, "kprobes not supported by this kernel (no "
 					      "CONFIG_KPROBES): attaching %s failed: %s",
-					      spec->attach_point, strerror(-err));
+					      spec->attach_point, trig_strerror(err));
 		break;
 	case BC_ATTACH_KPROBE_MULTI:
 	case BC_ATTACH_KRETPROBE_MULTI:
@@ -283,23 +289,23 @@ static int trig_attach_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spe
 		if (err == -EOPNOTSUPP)
 			return bc_unavailable(ctx, "%s links not supported by this kernel (no "
 					      "CONFIG_FPROBE): attaching %s failed: %s", kind,
-					      spec->attach_point, strerror(-err));
+					      spec->attach_point, trig_strerror(err));
 		break;
 	case BC_ATTACH_UPROBE:
 	case BC_ATTACH_URETPROBE:
 		if (!trig_path_exists("/sys/bus/event_source/devices/uprobe"))
 			return bc_unavailable(ctx, "uprobes not supported by this kernel (no "
 					      "CONFIG_UPROBE_EVENTS): attaching %s failed: %s",
-					      spec->attach_point, strerror(-err));
+					      spec->attach_point, trig_strerror(err));
 		break;
 	default:
 		break;
 	}
 	if (trig_is_refusal(err))
 		return bc_unavailable(ctx, "%s attach refused by the kernel: attaching %s "
-				      "failed: %s", kind, spec->attach_point, strerror(-err));
+				      "failed: %s", kind, spec->attach_point, trig_strerror(err));
 	return bc_error(ctx, err, "attaching %s failed: %s", spec->attach_point,
-			strerror(-err));
+			trig_strerror(err));
 }
 
 static bool trig_is_multi_uprobe(const struct bc_trig_spec *spec)
@@ -422,9 +428,9 @@ static int trig_check_on_cpu(struct bc_ctx *ctx, struct trig_state *st)
 		return 0;
 	if (trig_is_refusal(err))
 		return bc_unavailable(ctx, "BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU (CPU %u) "
-				      "refused by the kernel: %s", opts.cpu, strerror(-err));
+				      "refused by the kernel: %s", opts.cpu, trig_strerror(err));
 	return bc_error(ctx, err, "BPF_PROG_TEST_RUN on CPU %u failed: %s", opts.cpu,
-			strerror(-err));
+			trig_strerror(err));
 }
 
 /* Everything a BPF benchmark needs, loaded and attached; on failure the
@@ -446,12 +452,12 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 		err = bc_tracefs_ensure(hint, sizeof(hint));
 		if (err)
 			return bc_unavailable(ctx, "%s needs tracefs at /sys/kernel/tracing: %s",
-					      spec->attach_point, hint[0] ? hint : strerror(-err));
+					      spec->attach_point, hint[0] ? hint : trig_strerror(err));
 	}
 	if (spec->driver == BC_TRIG_DRV_TESTRUN_ON_CPU || spec->driver == BC_TRIG_DRV_SYSCALL_ON_CPU) {
 		err = trig_online_cpus(st);
 		if (err)
-			return bc_error(ctx, err, "listing the online CPUs: %s", strerror(-err));
+			return bc_error(ctx, err, "listing the online CPUs: %s", trig_strerror(err));
 	}
 
 	err = trig_open_load(st, true);
@@ -620,7 +626,7 @@ static int trig_test_run_loop(struct bc_ctx *ctx, struct trig_state *st, struct 
 		err = bpf_prog_test_run_opts(st->driver_fd, &opts);
 		if (err)
 			return bc_error(ctx, err, "BPF_PROG_TEST_RUN of %s failed: %s",
-					st->spec->driver_prog, strerror(-err));
+					st->spec->driver_prog, trig_strerror(err));
 		trig_bump(runs);
 	}
 	return 0;
