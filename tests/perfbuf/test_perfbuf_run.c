@@ -7,9 +7,10 @@
  * perfbuf program is left loaded afterwards. Bad option values must exit
  * with status 2 and name the option.
  *
- * Other engineers run BPF benchmarks on this machine at the same time, so
- * "left loaded" counts only programs that use a perf event array map named
- * "perfbuf" (ours), not every program on the system.
+ * Other BPF users (another benchmark, a tracing tool) may load programs on
+ * the same machine meanwhile, so "left loaded" counts only programs that use a perf event array map named
+ * "perfbuf" (ours), not every program on the system. The JSON is read back
+ * with the core's own parser (core/json.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -29,7 +30,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "pb_json.h"
+#include "json.h"
 
 #define BC_SKIP 77
 
@@ -201,28 +202,14 @@ static bool is_attach_name(const char *s)
 	return false;
 }
 
-/* summary.<metric>.<field>, wherever the summary keeps its metrics. */
-static const struct tj *summary_field(const struct tj *doc, const char *metric, const char *field)
+static double summary_num(const struct bc_json *doc, const char *metric, const char *field)
 {
-	const struct tj *summary = tj_get(doc, "summary");
-	const struct tj *m;
+	const struct bc_json *v = bc_json_get(bc_json_get(bc_json_get(doc, "summary"), metric),
+					      field);
 
-	assert_non_null(summary);
-	m = tj_get(summary, metric);
-	if (!m)
-		m = tj_find(summary, metric);
-	if (!m)
-		fail_msg("no summary for metric '%s'", metric);
-	return tj_get(m, field);
-}
-
-static double summary_num(const struct tj *doc, const char *metric, const char *field)
-{
-	const struct tj *v = summary_field(doc, metric, field);
-
-	if (!v || v->type != TJ_NUM)
+	if (!v || v->type != BC_JSON_NUMBER)
 		fail_msg("summary.%s.%s missing or not a number", metric, field);
-	return v->num;
+	return v->number;
 }
 
 static void run_and_check(const char *bench, const char *const *extra, bool expect_no_drops)
@@ -230,9 +217,10 @@ static void run_and_check(const char *bench, const char *const *extra, bool expe
 	const char *args[24] = { "run", bench, "-w0", "-d1", "--format", "json" };
 	size_t n = 6;
 	unsigned int before, total;
-	const struct tj *ap;
+	char perr[256];
+	const char *ap;
 	struct run_out r;
-	struct tj *doc;
+	struct bc_json *doc;
 
 	while (extra && *extra)
 		args[n++] = *extra++;
@@ -243,24 +231,24 @@ static void run_and_check(const char *bench, const char *const *extra, bool expe
 	if (r.status != 0)
 		fail_msg("%s exited %d; stderr:\n%s", bench, r.status, r.err);
 
-	doc = tj_parse(r.out);
+	doc = bc_json_parse(r.out, strlen(r.out), perr, sizeof(perr));
 	if (!doc)
-		fail_msg("%s: stdout is not one JSON document:\n%s", bench, r.out);
+		fail_msg("%s: stdout is not one JSON document (%s):\n%s", bench, perr, r.out);
 
 	if (summary_num(doc, "hits", "mean") <= 0)
 		fail_msg("%s: no records reached the consumer:\n%s", bench, r.out);
 	if (expect_no_drops && summary_num(doc, "drops", "max") != 0)
 		fail_msg("%s: back-to-back run dropped records:\n%s", bench, r.out);
 
-	ap = tj_find(doc, "attach_point");
-	if (!ap || ap->type != TJ_STR || !is_attach_name(ap->str))
+	ap = bc_json_str(bc_json_get(doc, "attach_point"));
+	if (!ap || !is_attach_name(ap))
 		fail_msg("%s: no attach point named in the JSON report:\n%s", bench, r.out);
 	/* This kernel refuses fentry (see ENVIRONMENT.md); whichever won, the
 	 * helper must have recorded a real candidate. */
-	print_message("%s: attached at %s, hits %.0f/s, drops %.0f/s\n", bench, ap->str,
+	print_message("%s: attached at %s, hits %.0f/s, drops %.0f/s\n", bench, ap,
 		      summary_num(doc, "hits", "mean"), summary_num(doc, "drops", "mean"));
 
-	tj_free(doc);
+	bc_json_free(doc);
 	run_out_free(&r);
 	assert_no_new_progs(before);
 }
