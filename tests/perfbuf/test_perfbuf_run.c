@@ -8,9 +8,10 @@
  * with status 2 and name the option.
  *
  * Other BPF users (another benchmark, a tracing tool) may load programs on
- * the same machine meanwhile, so "left loaded" counts only programs that use a perf event array map named
- * "perfbuf" (ours), not every program on the system. The JSON is read back
- * with the core's own parser (core/json.h).
+ * the same machine meanwhile, so "left loaded" counts only programs that
+ * use a perf event array map named "perfbuf" (ours), not every program on
+ * the system. The JSON is read back with the core's own parser
+ * (core/json.h).
  */
 #include <errno.h>
 #include <fcntl.h>
