@@ -225,6 +225,7 @@ struct cmp_metric {
 struct cmp_run {
 	char *bench;
 	char *config;		/* "producers=1 consumers=0 nr_maps=16" */
+	const char *label;	/* the sweep's or suite's row name, if any */
 	struct cmp_metric *metrics;
 	size_t metric_cnt;
 	bool matched;
@@ -367,7 +368,8 @@ static void cmp_doc_free(struct cmp_doc *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, char *err, size_t err_len)
+static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char *label,
+		       char *err, size_t err_len)
 {
 	const struct bc_json *summary = bc_json_get(doc, "summary"),
 			     *iters = bc_json_get(doc, "iterations");
@@ -387,6 +389,7 @@ static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, char *err, 
 	if (!d->context)
 		d->context = bc_json_get(doc, "context");
 	r->bench = strdup(bench);
+	r->label = label;
 	r->config = config_line(bc_run_doc_config(doc));
 	r->metrics = calloc(summary->cnt + 1, sizeof(*r->metrics));
 	if (!r->bench || !r->config || !r->metrics)
@@ -443,10 +446,11 @@ static int cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_t e
 			const struct bc_json *res = bc_json_get(runs->items[i], "result");
 
 			if (res && res->type == BC_JSON_OBJECT)
-				ret = cmp_add_run(d, res, why, sizeof(why));
+				ret = cmp_add_run(d, res, bc_json_str(bc_json_get(runs->items[i], "label")),
+						  why, sizeof(why));
 		}
 	} else if (d->json->type == BC_JSON_OBJECT && bc_json_get(d->json, "summary")) {
-		ret = cmp_add_run(d, d->json, why, sizeof(why));
+		ret = cmp_add_run(d, d->json, NULL, why, sizeof(why));
 	} else {
 		snprintf(why, sizeof(why),
 			 "not a benchcore result (expected a run, sweep or suite JSON document)");
@@ -622,6 +626,39 @@ static size_t context_warnings(const struct cmp_doc *a, const struct cmp_doc *b,
 	return n;
 }
 
+static bool has_word(const char *text, const char *word, size_t len)
+{
+	for (const char *p = text; (p = strstr(p, word)); p++) {
+		if ((p == text || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/* Does the row's label say more than the benchmark and configuration do
+ * ("reserve" does; a sweep's "count-batch=8" or "rb-libbpf" does not)? */
+static bool label_adds(const struct cmp_run *r)
+{
+	const char *bare = strchr(r->bench, ':') ? strchr(r->bench, ':') + 1 : r->bench;
+	char word[256];
+
+	if (!r->label || !*r->label)
+		return false;
+	for (const char *p = r->label; *p;) {
+		size_t len = strcspn(p, " ");
+
+		if (len && len < sizeof(word)) {
+			memcpy(word, p, len);
+			word[len] = '\0';
+			if (strcmp(word, bare) && !has_word(r->config, word, len))
+				return true;
+		}
+		p += len;
+		p += strspn(p, " ");
+	}
+	return false;
+}
+
 static struct cmp_run *find_match(struct cmp_doc *d, const struct cmp_run *r)
 {
 	for (size_t i = 0; i < d->run_cnt; i++) {
@@ -722,8 +759,13 @@ static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct c
 			continue;
 		a->matched = b->matched = true;
 		matched++;
-		if (o->format == BC_TABLE_TEXT)
-			fprintf(f, "%s%s%s\n", a->bench, *a->config ? " " : "", a->config);
+		/* a suite's row name tells apart runs of one configuration */
+		if (o->format == BC_TABLE_TEXT) {
+			bool show = label_adds(a);
+
+			fprintf(f, "%s%s%s%s%s%s\n", a->bench, *a->config ? " " : "", a->config,
+				show ? "  [" : "", show ? a->label : "", show ? "]" : "");
+		}
 		for (size_t k = 0; k < a->metric_cnt; k++) {
 			const struct cmp_metric *ma = &a->metrics[k], *mb = find_metric(b, ma->name);
 			char vb[64], vn[64], ch[32], sg[128];
@@ -774,6 +816,7 @@ static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct c
 				bc_jw_obj_begin(&w, NULL);
 				bc_jw_str(&w, "benchmark", a->bench);
 				bc_jw_str(&w, "configuration", a->config);
+				bc_jw_str(&w, "label", a->label);
 				bc_jw_str(&w, "metric", ma->name);
 				bc_jw_str(&w, "unit", ma->unit);
 				bc_jw_num(&w, "base_mean", ma->mean);
