@@ -359,9 +359,40 @@ static void check_unavailable(const struct bc_trig_spec *s, const char *list_tex
 				 name, l);
 		free(l);
 	}
+	/* The same in `list --format json`, for scripts. */
+	{
+		const struct tj *b = list_json_bench(name);
+		const struct tj *avail = b ? tj_get(b, "available") : NULL;
+		const struct tj *why = b ? tj_get(b, "reason") : NULL;
+
+		if (!avail || avail->type != TJ_BOOL || avail->b)
+			fail_msg("`list --format json` does not mark %s unavailable", name);
+		if (!why || why->type != TJ_STR || !strstr(why->str, kind))
+			fail_msg("`list --format json` gives no reason naming %s for %s", kind,
+				 name);
+	}
 }
 
 static char *list_text;
+static struct tj *list_json;
+
+/* `list --format json`: plugins[].benchmarks[] with available and reason. */
+static const struct tj *list_json_bench(const char *full_name)
+{
+	const struct tj *plugins = tj_get(list_json, "plugins");
+
+	for (size_t i = 0; plugins && plugins->type == TJ_ARR && i < plugins->n; i++) {
+		const struct tj *benches = tj_get(plugins->items[i], "benchmarks");
+
+		for (size_t j = 0; benches && benches->type == TJ_ARR && j < benches->n; j++) {
+			const struct tj *name = tj_get(benches->items[j], "name");
+
+			if (name && name->type == TJ_STR && !strcmp(name->str, full_name))
+				return benches->items[j];
+		}
+	}
+	return NULL;
+}
 
 static void test_every_benchmark(void **state)
 {
@@ -451,7 +482,8 @@ int main(void)
 		cmocka_unit_test(test_bad_options),
 	};
 	const char *list_args[] = { "list", NULL };
-	struct run_out list;
+	const char *list_json_args[] = { "list", "--format", "json", NULL };
+	struct run_out list, list_js;
 	int err, ret;
 
 	if (geteuid() != 0) {
@@ -485,7 +517,15 @@ int main(void)
 		return 1;
 	}
 	list_text = list.out;
+	run_benchcore(&list_js, list_json_args);
+	list_json = list_js.status == 0 ? tj_parse(list_js.out) : NULL;
+	if (!list_json) {
+		dump("list --format json", &list_js);
+		return 1;
+	}
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	tj_free(list_json);
+	run_out_free(&list_js);
 	run_out_free(&list);
 	return ret;
 }
