@@ -135,6 +135,8 @@ if(BENCHCORE_BPF)
 				COMMAND "${BENCHCORE_BPFTOOL}" btf dump file /sys/kernel/btf/vmlinux
 					format c > "${_vmlinux_file}.tmp"
 				COMMAND "${CMAKE_COMMAND}" -E rename "${_vmlinux_file}.tmp" "${_vmlinux_file}"
+				# Booting another kernel changes the file: regenerate.
+				DEPENDS /sys/kernel/btf/vmlinux
 				COMMENT "Generating vmlinux.h from /sys/kernel/btf/vmlinux"
 				VERBATIM)
 			add_custom_target(benchcore_vmlinux_h DEPENDS "${_vmlinux_file}")
@@ -181,6 +183,12 @@ function(benchcore_bpf_skeleton target)
 		if(CMAKE_GENERATOR MATCHES "Ninja" OR CMAKE_VERSION VERSION_GREATER_EQUAL 3.20)
 			set(dep_args DEPFILE "${obj}.d")
 		endif()
+		# CMP0116 NEW: CMake rewrites clang's absolute target path in
+		# the depfile for Ninja; otherwise Ninja rebuilds every time.
+		if(POLICY CMP0116)
+			cmake_policy(PUSH)
+			cmake_policy(SET CMP0116 NEW)
+		endif()
 		add_custom_command(OUTPUT "${obj}"
 			COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
 			COMMAND "${BENCHCORE_BPF_CLANG}" -g -O2 -target bpf
@@ -193,6 +201,9 @@ function(benchcore_bpf_skeleton target)
 			${dep_args}
 			COMMENT "Compiling BPF object ${src_name}"
 			VERBATIM)
+		if(POLICY CMP0116)
+			cmake_policy(POP)
+		endif()
 		list(APPEND objs "${obj}")
 	endforeach()
 
