@@ -146,7 +146,7 @@ install(FILES "${PROJECT_BINARY_DIR}/benchcore.pc" DESTINATION "${_bc_pc_dir}")
 # ------------------------------------------------------- docs and example
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/examples/hello-plugin"
 	DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples")
-foreach(_bc_doc writing-plugins.md plugin-abi.md)
+foreach(_bc_doc writing-plugins.md plugin-abi.md cli.md bpf-build.md)
 	if(EXISTS "${PROJECT_SOURCE_DIR}/docs/${_bc_doc}")
 		install(FILES "${PROJECT_SOURCE_DIR}/docs/${_bc_doc}"
 			DESTINATION "${CMAKE_INSTALL_DOCDIR}")
