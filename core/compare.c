@@ -373,9 +373,13 @@ static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char 
 {
 	const struct bc_json *summary = bc_json_get(doc, "summary"),
 			     *iters = bc_json_get(doc, "iterations");
+	int status = (int)bc_json_num(bc_json_get(bc_json_get(doc, "status"), "exit_status"), 0);
 	struct cmp_run *runs, *r;
 	char bench[256];
 
+	/* a run that failed or was unavailable measured nothing to compare */
+	if (status != BC_EXIT_OK && status != BC_EXIT_INTERRUPTED)
+		return 0;
 	if (!summary || summary->type != BC_JSON_OBJECT || bc_run_doc_bench(doc, bench, sizeof(bench))) {
 		snprintf(err, err_len, "a run without a benchmark name or a \"summary\" object");
 		return -EINVAL;

@@ -894,6 +894,24 @@ static char *child_reason(const char *err)
 
 static int row_parse_doc(struct row *r, char *err, size_t err_len);
 
+/* status.reason of a run document, or NULL. */
+static char *doc_reason(const char *out, size_t len)
+{
+	struct bc_json *doc;
+	const char *reason;
+	char err[128];
+	char *ret = NULL;
+
+	if (!out || !len)
+		return NULL;
+	doc = bc_json_parse(out, len, err, sizeof(err));
+	reason = bc_json_str(bc_json_get(bc_json_get(doc, "status"), "reason"));
+	if (reason && *reason)
+		ret = strdup(reason);
+	bc_json_free(doc);
+	return ret;
+}
+
 /* "trigger:trig-fentry: unavailable ..." in a row that names the benchmark
  * already: the row says it once. */
 static void strip_bench_prefix(struct row *r)
@@ -945,21 +963,27 @@ static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_resu
 			    : cr->exit_code == BC_EXIT_USAGE     ? ROW_INVALID
 			    : cr->exit_code == BC_EXIT_INTERRUPTED ? ROW_INTERRUPTED
 								   : ROW_FAILED;
-		r->reason = child_reason(cr->err);
-		strip_bench_prefix(r);
+		/* The run's document, written for failed runs too, says why
+		 * in status.reason; an older core only said it on stderr. */
+		r->reason = doc_reason(cr->out, cr->out_len);
+		if (r->reason) {
+			r->json = cr->out;
+			cr->out = NULL;
+		} else {
+			r->reason = child_reason(cr->err);
+			strip_bench_prefix(r);
+		}
 		/* the row's status already says "unavailable:" */
 		if (r->status == ROW_UNAVAILABLE && r->reason &&
 		    !strncmp(r->reason, "unavailable on this kernel: ", 28))
 			memmove(r->reason, r->reason + 28, strlen(r->reason + 28) + 1);
 		/* A run stopped half-way still wrote what it measured. */
-		if (cr->out_len && cr->exit_code == BC_EXIT_INTERRUPTED) {
+		if (cr->out_len && cr->exit_code == BC_EXIT_INTERRUPTED && !r->json) {
 			r->json = cr->out;
 			cr->out = NULL;
-			if (row_parse_doc(r, perr, sizeof(perr))) {
-				free(r->json);
-				r->json = NULL;
-			}
 		}
+		if (r->json && cr->exit_code == BC_EXIT_INTERRUPTED)
+			row_parse_doc(r, perr, sizeof(perr));
 	}
 	if (n < 0)
 		r->reason = NULL;
