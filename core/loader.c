@@ -256,7 +256,7 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 		err = bc_check_range(d->name, "consumers", &d->consumers, e);
 	if (err)
 		return err;
-	if (!d->consumer && d->consumers.min > 0)
+	if (!d->consumer && (d->consumers.min > 0 || d->consumers.def > 0))
 		return bc_fail(e, -EINVAL, "benchmark '%s' needs consumers but has no consumer callback",
 			       d->name);
 	if ((unsigned int)d->layout > BC_LAYOUT_CUSTOM)

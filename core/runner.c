@@ -179,8 +179,11 @@ static int bc_check_threads(struct bc_run_state *st)
 	/* A descriptor bug, not the user's: exit status 1. */
 	if (ctx->producer_cnt && !d->producer)
 		return bc_error(ctx, -EINVAL, "benchmark '%s' has no producer callback", d->name);
+	/* The loader refuses a consumer-less descriptor that wants consumers,
+	 * so here the count came from -c: the user's error (status 2). */
 	if (ctx->consumer_cnt && !d->consumer)
-		return bc_error(ctx, -EINVAL, "benchmark '%s' has no consumer callback", d->name);
+		return bc_usage_error(ctx, "--consumers %u: benchmark '%s' runs producers only; expected 0",
+				      ctx->consumer_cnt, d->name);
 	if (d->metric_cnt && !d->measure)
 		return bc_error(ctx, -EINVAL, "benchmark '%s' has metrics but no measure callback",
 				d->name);

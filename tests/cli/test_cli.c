@@ -181,6 +181,10 @@ static void test_bad_duration(void **state)
 	assert_status_and_err(&r, BC_EXIT_USAGE,
 			      "benchcore: --warmup '-1': expected a number of seconds >= 0");
 	result_free(&r);
+	run(&r, "--plugin-dir", count_dir, "run", "count:count-local", "-c1", "-w0", "-d1", NULL);
+	assert_status_and_err(&r, BC_EXIT_USAGE,
+			      "benchcore: count:count-local: --consumers 1: benchmark 'count-local' runs producers only; expected 0");
+	result_free(&r);
 	run(&r, "--plugin-dir", count_dir, "run", "count:count-local", "-p", "x2", NULL);
 	assert_status_and_err(&r, BC_EXIT_USAGE, "benchcore: --producers 'x2': expected a whole number of threads");
 	result_free(&r);
