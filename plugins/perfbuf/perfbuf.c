@@ -35,12 +35,14 @@
  * The options (--rb-b2b, --rb-batch-cnt, --rb-sampled, --rb-sample-rate,
  * --pb-size, ...) are plugins/common's, shared with ringbuf: bc_buf_opts.
  *
- * The verifier walks the BPF batch loop once per record and gives up past
- * about 8k records on 6.x kernels ("the sequence of 8193 jumps is too
- * complex"); refusing more up front turns a puzzling load failure into a
- * usage message.
+ * The verifier walks the BPF batch loop once per record and refuses about
+ * 8190 records and more on 6.x kernels ("the sequence of 8193 jumps is too
+ * complex"). The shared option parser's cap must stay below that, or a
+ * large --rb-batch-cnt would fail at load time instead of as a usage error.
  */
 #define PB_MAX_BATCH 8000u
+_Static_assert(BC_BUF_BATCH_MAX <= PB_MAX_BATCH,
+	       "--rb-batch-cnt's shared cap exceeds what perfbuf.bpf.c's loop can load");
 
 /* ----------------------------------------------------------- run state */
 
@@ -197,15 +199,7 @@ static int pb_probe(struct bc_ctx *ctx)
 
 static int pb_validate(struct bc_ctx *ctx)
 {
-	int err = bc_buf_validate(ctx, &bc_buf_opts, BC_BUF_PERFBUF);
-
-	if (err)
-		return err;
-	if (bc_buf_opts.batch_cnt > PB_MAX_BATCH)
-		return bc_usage_error(ctx,
-				      "--rb-batch-cnt %u: at most %u for perfbuf (the BPF verifier walks the batch loop record by record)",
-				      bc_buf_opts.batch_cnt, PB_MAX_BATCH);
-	return 0;
+	return bc_buf_validate(ctx, &bc_buf_opts, BC_BUF_PERFBUF);
 }
 
 static void pb_teardown(struct bc_ctx *ctx)
