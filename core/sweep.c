@@ -939,7 +939,16 @@ static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_resu
 	r->exit_code = cr->exited ? cr->exit_code : -1;
 	if (cr->interrupted) {
 		r->status = ROW_INTERRUPTED;
-		r->reason = strdup("interrupted");
+		r->reason = strdup("interrupted by Ctrl-C");
+		/* the runner reports what it measured before it stopped */
+		if (cr->out_len) {
+			r->json = cr->out;
+			cr->out = NULL;
+			if (row_parse_doc(r, perr, sizeof(perr))) {
+				free(r->json);
+				r->json = NULL;
+			}
+		}
 	} else if (cr->timed_out) {
 		r->status = ROW_TIMEOUT;
 		n = asprintf(&r->reason, "timed out after %.0f s, killed (--run-timeout SEC)",
@@ -1076,11 +1085,18 @@ static void row_summary(const struct row *r, char *buf, size_t len)
 
 static void row_status_text(const struct row *r, char *buf, size_t len)
 {
-	if (r->status == ROW_OK)
+	size_t n;
+
+	if (r->status == ROW_OK) {
 		row_summary(r, buf, len);
-	else
+	} else if (r->status == ROW_INTERRUPTED && r->metric_cnt && !isnan(r->metrics[0].mean)) {
+		n = (size_t)snprintf(buf, len, "interrupted, so far: ");
+		if (n < len)
+			row_summary(r, buf + n, len - n);
+	} else {
 		snprintf(buf, len, "%s: %s", row_status_names[r->status],
 			 r->reason ? r->reason : "no reason given");
+	}
 }
 
 static void batch_section_start(struct bc_batch *b, const struct row *r)

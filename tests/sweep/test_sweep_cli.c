@@ -7,6 +7,7 @@
  * and compare against hand-written fixtures with known answers.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -348,6 +351,44 @@ static void test_bpf_sweep(void **state)
 	skip();
 }
 
+/* Ctrl-C: the run in progress stops, the rows so far are printed, 130. */
+static void test_sweep_interrupted(void **state)
+{
+	char out[512];
+	int status, fd;
+	pid_t pid;
+	FILE *f;
+	char buf[4096] = "";
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/interrupted.txt", tmpdir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0)
+			_exit(126);
+		dup2(fd, STDOUT_FILENO);
+		execl(BC_TEST_BENCHCORE, BC_TEST_BENCHCORE, "--plugin-dir", BC_TEST_PLUGIN_DIR, "run",
+		      "count:count-local", "-w0", "-d30", "--sweep", "producers=1,2", (char *)NULL);
+		_exit(127);
+	}
+	/* long enough for the first run to be under way */
+	sleep(3);
+	kill(pid, SIGINT);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), BC_EXIT_INTERRUPTED);
+	f = fopen(out, "r");
+	assert_non_null(f);
+	assert_true(fread(buf, 1, sizeof(buf) - 1, f) > 0);
+	fclose(f);
+	/* with what it measured before it stopped */
+	assert_non_null(strstr(buf, "producers=1          interrupted, so far: hits "));
+	/* the second combination never started */
+	assert_null(strstr(buf, "producers=2"));
+}
+
 /* ---------------------------------------------------------------- suites */
 
 static void test_suite_commands(void **state)
@@ -583,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_count_sweep_text_csv_markdown),
 		cmocka_unit_test(test_sweep_one_invalid_combination),
 		cmocka_unit_test(test_hung_crashing_unavailable),
+		cmocka_unit_test(test_sweep_interrupted),
 		cmocka_unit_test(test_suite_run_text),
 		cmocka_unit_test(test_bpf_sweep),
 	};
