@@ -35,7 +35,7 @@
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
 
-#include "pb_json.h"
+#include "json.h"
 #include "trigger_spec.h"
 
 #define BC_SKIP 77
@@ -247,16 +247,14 @@ static bool expect_available(const struct bc_trig_spec *s)
 
 /* ------------------------------------------------------------ checks */
 
-static double summary_mean(const struct tj *doc, const char *metric)
+static double summary_mean(const struct bc_json *doc, const char *metric)
 {
-	char path[64];
-	const struct tj *v;
+	const struct bc_json *v;
 
-	snprintf(path, sizeof(path), "summary.%s.mean", metric);
-	v = tj_path(doc, path);
-	if (!v || v->type != TJ_NUM)
-		fail_msg("no %s in the JSON summary", path);
-	return v->num;
+	v = bc_json_get(bc_json_get(bc_json_get(doc, "summary"), metric), "mean");
+	if (!v || v->type != BC_JSON_NUMBER)
+		fail_msg("no summary.%s.mean in the JSON report", metric);
+	return bc_json_num(v, 0);
 }
 
 /* Runs one benchmark and checks hits against the producers' own count. */
@@ -267,8 +265,9 @@ static void check_run(const struct bc_trig_spec *s, const char *const *extra,
 	char name[96], prod[16];
 	size_t n = 6;
 	struct run_out r;
-	const struct tj *ap;
-	struct tj *doc;
+	char perr[256];
+	const char *ap;
+	struct bc_json *doc;
 	double hits, runs, want, slack;
 
 	snprintf(name, sizeof(name), "trigger:%s", s->name);
@@ -284,10 +283,10 @@ static void check_run(const struct bc_trig_spec *s, const char *const *extra,
 		dump(s->name, &r);
 		fail_msg("%s: expected to run here, exit status %d", s->name, r.status);
 	}
-	doc = tj_parse(r.out);
+	doc = bc_json_parse(r.out, strlen(r.out), perr, sizeof(perr));
 	if (!doc) {
 		dump(s->name, &r);
-		fail_msg("%s: stdout is not one JSON document", s->name);
+		fail_msg("%s: stdout is not one JSON document: %s", s->name, perr);
 	}
 	hits = summary_mean(doc, "hits");
 	runs = summary_mean(doc, "runs");
@@ -307,25 +306,46 @@ static void check_run(const struct bc_trig_spec *s, const char *const *extra,
 		fail_msg("%s: hits %.0f/s but runs %.0f/s x %u = %.0f/s (slack %.0f)", s->name,
 			 hits, runs, hits_per_run, want, slack);
 	}
-	ap = tj_find(doc, "attach_point");
-	if (!ap || ap->type != TJ_STR || !ap->str[0]) {
+	ap = bc_json_str(bc_json_get(doc, "attach_point"));
+	if (!ap || !ap[0]) {
 		dump(s->name, &r);
 		fail_msg("%s: the JSON report names no attach point", s->name);
 	}
 	if (s->target != BC_TRIG_TARGET_NONE && s->kind) {
 		/* uprobe:<file>+0x<offset> (<function>), in our plugin */
-		assert_non_null(strstr(ap->str, "trigger.so+0x"));
-		assert_int_equal(strncmp(ap->str, bc_trig_kind_name(s->kind),
+		assert_non_null(strstr(ap, "trigger.so+0x"));
+		assert_int_equal(strncmp(ap, bc_trig_kind_name(s->kind),
 					 strlen(bc_trig_kind_name(s->kind))), 0);
 	} else {
-		assert_string_equal(ap->str, s->attach_point);
+		assert_string_equal(ap, s->attach_point);
 	}
-	tj_free(doc);
+	bc_json_free(doc);
 	run_out_free(&r);
 	assert_none_left(s->name);
 }
 
-static void check_unavailable(const struct bc_trig_spec *s, const char *list_text)
+static char *list_text;
+static struct bc_json *list_json;
+
+/* `list --format json`: plugins[].benchmarks[] with available and reason. */
+static const struct bc_json *list_json_bench(const char *full_name)
+{
+	const struct bc_json *plugins = bc_json_get(list_json, "plugins");
+
+	for (size_t i = 0; i < bc_json_len(plugins); i++) {
+		const struct bc_json *benches = bc_json_get(bc_json_at(plugins, i), "benchmarks");
+
+		for (size_t j = 0; j < bc_json_len(benches); j++) {
+			const char *name = bc_json_str(bc_json_get(bc_json_at(benches, j), "name"));
+
+			if (name && !strcmp(name, full_name))
+				return bc_json_at(benches, j);
+		}
+	}
+	return NULL;
+}
+
+static void check_unavailable(const struct bc_trig_spec *s)
 {
 	const char *args[] = { "run", NULL, "-w0", "-d1", NULL };
 	const char *kind = bc_trig_kind_name(s->kind);
@@ -361,37 +381,16 @@ static void check_unavailable(const struct bc_trig_spec *s, const char *list_tex
 	}
 	/* The same in `list --format json`, for scripts. */
 	{
-		const struct tj *b = list_json_bench(name);
-		const struct tj *avail = b ? tj_get(b, "available") : NULL;
-		const struct tj *why = b ? tj_get(b, "reason") : NULL;
+		const struct bc_json *b = list_json_bench(name);
+		const struct bc_json *avail = bc_json_get(b, "available");
+		const char *why = bc_json_str(bc_json_get(b, "reason"));
 
-		if (!avail || avail->type != TJ_BOOL || avail->b)
+		if (!avail || avail->type != BC_JSON_BOOL || bc_json_bool(avail, true))
 			fail_msg("`list --format json` does not mark %s unavailable", name);
-		if (!why || why->type != TJ_STR || !strstr(why->str, kind))
+		if (!why || !strstr(why, kind))
 			fail_msg("`list --format json` gives no reason naming %s for %s", kind,
 				 name);
 	}
-}
-
-static char *list_text;
-static struct tj *list_json;
-
-/* `list --format json`: plugins[].benchmarks[] with available and reason. */
-static const struct tj *list_json_bench(const char *full_name)
-{
-	const struct tj *plugins = tj_get(list_json, "plugins");
-
-	for (size_t i = 0; plugins && plugins->type == TJ_ARR && i < plugins->n; i++) {
-		const struct tj *benches = tj_get(plugins->items[i], "benchmarks");
-
-		for (size_t j = 0; benches && benches->type == TJ_ARR && j < benches->n; j++) {
-			const struct tj *name = tj_get(benches->items[j], "name");
-
-			if (name && name->type == TJ_STR && !strcmp(name->str, full_name))
-				return benches->items[j];
-		}
-	}
-	return NULL;
 }
 
 static void test_every_benchmark(void **state)
@@ -405,7 +404,7 @@ static void test_every_benchmark(void **state)
 		if (expect_available(s))
 			check_run(s, NULL, s->batched ? BC_TRIG_BATCH_DEFAULT : 1, 1);
 		else
-			check_unavailable(s, list_text);
+			check_unavailable(s);
 	}
 }
 
@@ -484,6 +483,7 @@ int main(void)
 	const char *list_args[] = { "list", NULL };
 	const char *list_json_args[] = { "list", "--format", "json", NULL };
 	struct run_out list, list_js;
+	char perr[256] = "";
 	int err, ret;
 
 	if (geteuid() != 0) {
@@ -518,13 +518,15 @@ int main(void)
 	}
 	list_text = list.out;
 	run_benchcore(&list_js, list_json_args);
-	list_json = list_js.status == 0 ? tj_parse(list_js.out) : NULL;
+	list_json = list_js.status == 0 ?
+		bc_json_parse(list_js.out, strlen(list_js.out), perr, sizeof(perr)) : NULL;
 	if (!list_json) {
 		dump("list --format json", &list_js);
+		fprintf(stderr, "parse error: %s\n", perr);
 		return 1;
 	}
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
-	tj_free(list_json);
+	bc_json_free(list_json);
 	run_out_free(&list_js);
 	run_out_free(&list);
 	return ret;
