@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "bc_internal.h"
+#include "json.h"
 
 #ifndef BENCHCORE_BINDIR
 #define BENCHCORE_BINDIR "bin"
@@ -234,6 +235,22 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static void csv_field(FILE *f, const char *s, char end)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+	fputc(end, f);
+}
+
 static int suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
 {
 	char **names = NULL;
@@ -286,12 +303,19 @@ static int suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
 			fprintf(out, "| %s | %s |\n", names[i], s.path ? desc : err);
 			break;
 		case BC_TABLE_CSV:
-			/* names and descriptions are ours: no commas in names */
-			fprintf(out, "%s,\"%s\",%s\n", names[i], s.path ? desc : err, path);
+			csv_field(out, names[i], ',');
+			csv_field(out, s.path ? desc : err, ',');
+			csv_field(out, path, '\n');
 			break;
 		case BC_TABLE_JSON:
-			fprintf(out, "%s\n    {\"name\": \"%s\", \"description\": \"%s\", \"path\": \"%s\"}",
-				i ? "," : "", names[i], s.path ? desc : "", path);
+			/* a user's suite directory may hold any name */
+			fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+			bc_json_write_string(out, names[i]);
+			fputs(", \"description\": ", out);
+			bc_json_write_string(out, s.path ? desc : "");
+			fputs(", \"path\": ", out);
+			bc_json_write_string(out, path);
+			fputs("}", out);
 			break;
 		}
 		bc_suite_free(&s);

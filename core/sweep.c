@@ -1003,24 +1003,10 @@ static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_resu
 
 static void json_str(FILE *f, const char *s)
 {
-	if (!s) {
+	if (s)
+		bc_json_write_string(f, s);
+	else
 		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
 }
 
 static void csv_str(FILE *f, const char *s)
