@@ -14,9 +14,7 @@ include(CMakePackageConfigHelpers)
 set(BENCHCORE_CMAKE_INSTALL_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/benchcore")
 set(BENCHCORE_BPF_HEADER_INSTALL_DIR "${CMAKE_INSTALL_INCLUDEDIR}/benchcore/bpf")
 
-file(STRINGS "${PROJECT_SOURCE_DIR}/include/benchcore/benchcore.h" _bc_abi_minor
-     REGEX "^#define BC_ABI_MINOR")
-string(REGEX REPLACE ".*BC_ABI_MINOR ([0-9]+).*" "\\1" BENCHCORE_ABI_MINOR "${_bc_abi_minor}")
+# BENCHCORE_ABI_MAJOR / BENCHCORE_ABI_MINOR come from the top-level CMakeLists.txt.
 
 # "$ORIGIN/<path from dir to libdir>", for binaries installed into dir.
 function(_bc_origin_rpath out dir)
