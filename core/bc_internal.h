@@ -332,6 +332,16 @@ enum bc_table_format {
 /* Accepts text, json, csv, markdown (or md). */
 int bc_table_format_parse(const char *text, enum bc_table_format *fmt);
 
+/* cli_util.c: "benchcore: <message>" on stderr; returns BC_EXIT_USAGE. */
+int bc_cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A one-line reason into err[len] (nothing when err is NULL). */
+void bc_set_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* The value of option `name` at argv[*i], from "--name=V" or the next word
+ * (then *i moves past it; "" when there is none); NULL when argv[*i] is
+ * another word. */
+const char *bc_cli_opt_value(int argc, char **argv, int *i, const char *name);
+
 /* Significance of the difference between two sets of per-iteration samples
  * (compare.c). Fewer than BC_SIG_MIN_SAMPLES on either side: -EDOM. */
 #define BC_SIG_MIN_SAMPLES 3
@@ -473,5 +483,14 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
  * 3 when every row was unavailable, 130 when interrupted. */
 int bc_batch_execute(struct bc_batch *b);
 void bc_batch_free(struct bc_batch *b);
+/* cli_util.c: the options `run --sweep` and `suite` share (--format,
+ * --output, --run-timeout) into bo; -q/-v are noted but left to pass on.
+ * Returns 1 when argv[*i] was one (its value taken), 0 when not, -EINVAL
+ * after a usage message. */
+int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,
+		     const char **output);
+/* *out: stdout without --output, else the file opened for writing; returns
+ * 0 or BC_EXIT_USAGE after a usage message (then *out is stdout). */
+int bc_batch_cli_output(const char *output, FILE **out);
 
 #endif /* BENCHCORE_INTERNAL_H */

@@ -862,20 +862,6 @@ static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct c
 
 /* ---------------------------------------------------------------- command */
 
-static int compare_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int compare_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("benchcore: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return BC_EXIT_USAGE;
-}
-
 static void compare_help(FILE *f)
 {
 	fputs("Usage: benchcore compare BASE.json NEW.json [options]\n\n"
@@ -887,19 +873,6 @@ static void compare_help(FILE *f)
 	      "  --format FMT     text (default), json, csv or markdown\n"
 	      "  --output FILE    write the table to FILE\n",
 	      f);
-}
-
-static const char *cmp_opt_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t len = strlen(name);
-
-	if (!strncmp(argv[*i], name, len) && argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (strcmp(argv[*i], name))
-		return NULL;
-	if (*i + 1 >= argc)
-		return "";
-	return argv[++*i];
 }
 
 int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
@@ -916,46 +889,46 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			compare_help(stdout);
 			return BC_EXIT_OK;
-		} else if ((v = cmp_opt_value(argc, argv, &i, "--format"))) {
+		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--format"))) {
 			if (bc_table_format_parse(v, &o.format))
-				return compare_usage("--format '%s': expected text, json, csv or markdown", v);
-		} else if ((v = cmp_opt_value(argc, argv, &i, "--output"))) {
+				return bc_cli_usage_error("--format '%s': expected text, json, csv or markdown", v);
+		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--output"))) {
 			output = v;
-		} else if ((v = cmp_opt_value(argc, argv, &i, "--test"))) {
+		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--test"))) {
 			if (!strcmp(v, "welch") || !strcmp(v, "t"))
 				o.test = CMP_WELCH;
 			else if (!strcmp(v, "mann-whitney") || !strcmp(v, "mwu") || !strcmp(v, "u"))
 				o.test = CMP_MANN_WHITNEY;
 			else
-				return compare_usage("--test '%s': expected welch or mann-whitney", v);
-		} else if ((v = cmp_opt_value(argc, argv, &i, "--alpha"))) {
+				return bc_cli_usage_error("--test '%s': expected welch or mann-whitney", v);
+		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--alpha"))) {
 			char *end;
 
 			o.alpha = strtod(v, &end);
 			if (!*v || *end || !(o.alpha > 0.0 && o.alpha < 1.0))
-				return compare_usage("--alpha '%s': expected a probability between 0 and 1, e.g. 0.05", v);
+				return bc_cli_usage_error("--alpha '%s': expected a probability between 0 and 1, e.g. 0.05", v);
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return compare_usage("compare: unknown option '%s' (see benchcore compare --help)",
+			return bc_cli_usage_error("compare: unknown option '%s' (see benchcore compare --help)",
 					     argv[i]);
 		} else if (path_cnt < 2) {
 			paths[path_cnt++] = argv[i];
 		} else {
-			return compare_usage("compare: expected two files, BASE.json NEW.json; '%s' is a third",
+			return bc_cli_usage_error("compare: expected two files, BASE.json NEW.json; '%s' is a third",
 					     argv[i]);
 		}
 	}
 	if (path_cnt != 2)
-		return compare_usage("compare: expected two files: compare BASE.json NEW.json");
+		return bc_cli_usage_error("compare: expected two files: compare BASE.json NEW.json");
 	for (size_t i = 0; i < 2; i++) {
 		if (cmp_doc_load(&docs[i], paths[i], err, sizeof(err))) {
-			ret = compare_usage("compare: %s", err);
+			ret = bc_cli_usage_error("compare: %s", err);
 			goto out;
 		}
 	}
 	if (output) {
 		o.out = *output ? fopen(output, "we") : NULL;
 		if (!o.out) {
-			ret = compare_usage("--output '%s': %s", output,
+			ret = bc_cli_usage_error("--output '%s': %s", output,
 					    *output ? strerror(errno) : "expected a file name");
 			goto out;
 		}

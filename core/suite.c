@@ -18,7 +18,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,18 +35,6 @@
 #endif
 
 #define BC_SUITE_EXT ".suite"
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
 
 /* ------------------------------------------------------------- parsing */
 
@@ -101,7 +88,7 @@ int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err,
 		rest = trim(s + kw_len);
 		if (kw_len == 6 && !strncmp(s, "header", 6)) {
 			if (!*rest) {
-				set_err(err, err_len, "%s:%u: 'header' needs a title", path, lineno);
+				bc_set_err(err, err_len, "%s:%u: 'header' needs a title", path, lineno);
 				ret = -EINVAL;
 				break;
 			}
@@ -116,9 +103,9 @@ int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err,
 			item.kind = BC_SUITE_RUN;
 			ret = bc_split_words(rest, &item.args, &item.arg_cnt, why, sizeof(why));
 			if (ret == -EINVAL)
-				set_err(err, err_len, "%s:%u: %s", path, lineno, why);
+				bc_set_err(err, err_len, "%s:%u: %s", path, lineno, why);
 			if (!ret && !item.arg_cnt) {
-				set_err(err, err_len, "%s:%u: 'run' needs a benchmark: run PLUGIN:BENCH [options]",
+				bc_set_err(err, err_len, "%s:%u: 'run' needs a benchmark: run PLUGIN:BENCH [options]",
 					path, lineno);
 				ret = -EINVAL;
 			}
@@ -128,7 +115,7 @@ int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err,
 				bc_words_free(item.args, item.arg_cnt);
 		} else {
 			s[kw_len] = '\0';
-			set_err(err, err_len,
+			bc_set_err(err, err_len,
 				"%s:%u: unknown line '%s'; expected 'header TITLE', 'run PLUGIN:BENCH [options]' or '# comment'",
 				path, lineno, s);
 			ret = -EINVAL;
@@ -136,7 +123,7 @@ int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err,
 	}
 	free(line);
 	if (!ret && !suite->item_cnt) {
-		set_err(err, err_len, "%s: the suite has no 'run' lines", path);
+		bc_set_err(err, err_len, "%s: the suite has no 'run' lines", path);
 		ret = -EINVAL;
 	}
 	if (ret)
@@ -151,7 +138,7 @@ int bc_suite_load(const char *path, struct bc_suite *suite, char *err, size_t er
 
 	if (!f) {
 		ret = -errno;
-		set_err(err, err_len, "suite file '%s': %s", path, strerror(errno));
+		bc_set_err(err, err_len, "suite file '%s': %s", path, strerror(errno));
 		return ret;
 	}
 	ret = bc_suite_parse(path, f, suite, err, err_len);
@@ -327,34 +314,6 @@ static int suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
 	return BC_EXIT_OK;
 }
 
-static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("benchcore: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return BC_EXIT_USAGE;
-}
-
-/* Takes an option's value from "--opt=V" or the next word. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t len = strlen(name);
-
-	if (!strncmp(argv[*i], name, len) && argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (strcmp(argv[*i], name))
-		return NULL;
-	if (*i + 1 >= argc)
-		return "";
-	return argv[++*i];
-}
-
 static void suite_help(FILE *f)
 {
 	fputs("Usage: benchcore [--plugin-dir DIR]... suite NAME [options] [run options]\n"
@@ -375,8 +334,7 @@ static void suite_help(FILE *f)
 int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 {
 	const char *name = NULL, *file = NULL, *output = NULL, *v;
-	enum bc_table_format fmt = BC_TABLE_TEXT;
-	struct bc_batch_opts bo = { .kind = "suite" };
+	struct bc_batch_opts bo = { .kind = "suite", .format = BC_TABLE_TEXT };
 	char dir[PATH_MAX], path[PATH_MAX + 300], err[512] = "";
 	char **extra = calloc((size_t)argc + 1, sizeof(*extra));
 	size_t extra_cnt = 0;
@@ -385,7 +343,7 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 	const char *section = NULL;
 	bool list = false;
 	FILE *out = stdout;
-	int ret = BC_EXIT_OK;
+	int ret = BC_EXIT_OK, taken;
 
 	if (!extra)
 		return BC_EXIT_FAILED;
@@ -397,48 +355,24 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			suite_help(stdout);
 			goto out;
-		} else if ((v = opt_value(argc, argv, &i, "--suite-file"))) {
+		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--suite-file"))) {
 			file = v;
-		} else if ((v = opt_value(argc, argv, &i, "--format"))) {
-			if (bc_table_format_parse(v, &fmt)) {
-				ret = usage("--format '%s': expected text, json, csv or markdown", v);
-				goto out;
-			}
-		} else if ((v = opt_value(argc, argv, &i, "--output"))) {
-			output = v;
-		} else if ((v = opt_value(argc, argv, &i, "--run-timeout"))) {
-			char *end;
-
-			bo.timeout_sec = strtod(v, &end);
-			if (!*v || *end || !(bo.timeout_sec > 0)) {
-				ret = usage("--run-timeout '%s': expected a number of seconds above 0", v);
+		} else if ((taken = bc_batch_cli_opt(argc, argv, &i, &bo, &output))) {
+			if (taken < 0) {
+				ret = BC_EXIT_USAGE;
 				goto out;
 			}
 		} else if (a[0] != '-' && !name && !file && !extra_cnt) {
 			name = a;
 		} else {
-			if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-				bo.quiet = true;
-			if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
-				bo.verbose = true;
 			extra[extra_cnt++] = argv[i];
 		}
 	}
-	if (!output || !*output) {
-		if (output) {
-			ret = usage("--output: expected a file name");
-			goto out;
-		}
-	} else {
-		out = fopen(output, "we");
-		if (!out) {
-			ret = usage("--output '%s': %s", output, strerror(errno));
-			out = stdout;
-			goto out;
-		}
-	}
+	ret = bc_batch_cli_output(output, &out);
+	if (ret)
+		goto out;
 	if (file && !*file) {
-		ret = usage("--suite-file: expected a file name");
+		ret = bc_cli_usage_error("--suite-file: expected a file name");
 		goto out;
 	}
 	if (list || (!name && !file)) {
@@ -448,36 +382,36 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 			goto out;
 		}
 		if (!list) {
-			ret = usage("suite: expected a suite NAME, --suite-file PATH or --list");
+			ret = bc_cli_usage_error("suite: expected a suite NAME, --suite-file PATH or --list");
 			goto out;
 		}
-		ret = suite_list(dir, fmt, out);
+		ret = suite_list(dir, bo.format, out);
 		goto out;
 	}
 	if (name && file) {
-		ret = usage("suite: give a suite NAME or --suite-file PATH, not both");
+		ret = bc_cli_usage_error("suite: give a suite NAME or --suite-file PATH, not both");
 		goto out;
 	}
 	if (name) {
 		if (strchr(name, '/')) {
-			ret = usage("suite '%s': a suite name has no '/'; use --suite-file PATH for a file", name);
+			ret = bc_cli_usage_error("suite '%s': a suite name has no '/'; use --suite-file PATH for a file", name);
 			goto out;
 		}
 		if (bc_suite_dir(dir, sizeof(dir))) {
-			ret = usage("suite '%s': no suite directory found; set BENCHCORE_SUITE_PATH or use --suite-file PATH",
+			ret = bc_cli_usage_error("suite '%s': no suite directory found; set BENCHCORE_SUITE_PATH or use --suite-file PATH",
 				    name);
 			goto out;
 		}
 		snprintf(path, sizeof(path), "%s/%s%s", dir, name, BC_SUITE_EXT);
 		if (access(path, R_OK)) {
-			ret = usage("suite '%s': no such suite in %s; `benchcore suite --list` shows them",
+			ret = bc_cli_usage_error("suite '%s': no such suite in %s; `benchcore suite --list` shows them",
 				    name, dir);
 			goto out;
 		}
 		file = path;
 	}
 	if (bc_suite_load(file, &suite, err, sizeof(err))) {
-		ret = usage("%s", err);
+		ret = bc_cli_usage_error("%s", err);
 		goto out;
 	}
 
@@ -485,7 +419,6 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 	bo.env = env;
 	bo.extra_args = extra;
 	bo.extra_cnt = extra_cnt;
-	bo.format = fmt;
 	bo.out = out;
 	batch = bc_batch_new(&bo);
 	if (!batch) {
@@ -502,7 +435,7 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 			continue;
 		}
 		if (bc_batch_add_run(batch, section, it->args, it->arg_cnt, err, sizeof(err))) {
-			ret = usage("%s:%u: %s", suite.path, it->line, err);
+			ret = bc_cli_usage_error("%s:%u: %s", suite.path, it->line, err);
 			goto out;
 		}
 	}

@@ -16,7 +16,6 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,42 +75,6 @@ static void strv_free(struct strv *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static void set_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
-/* ------------------------------------------------------------- formats */
-
-int bc_table_format_parse(const char *text, enum bc_table_format *fmt)
-{
-	static const struct {
-		const char *name;
-		enum bc_table_format fmt;
-	} names[] = {
-		{ "text", BC_TABLE_TEXT },	{ "json", BC_TABLE_JSON },
-		{ "csv", BC_TABLE_CSV },	{ "markdown", BC_TABLE_MARKDOWN },
-		{ "md", BC_TABLE_MARKDOWN },
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(text, names[i].name)) {
-			*fmt = names[i].fmt;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 /* ---------------------------------------------------------- sweep axes */
 
 static int split_list(const char *text, struct strv *out)
@@ -143,7 +106,7 @@ int bc_sweep_axis_parse(const char *spec, struct bc_sweep_axis *ax, char *err, s
 
 	memset(ax, 0, sizeof(*ax));
 	if (!eq || eq == spec) {
-		set_err(err, err_len,
+		bc_set_err(err, err_len,
 			"--sweep '%s': expected OPTION=V1,V2,... (e.g. producers=1,2)", spec);
 		return -EINVAL;
 	}
@@ -152,11 +115,11 @@ int bc_sweep_axis_parse(const char *spec, struct bc_sweep_axis *ax, char *err, s
 		return -ENOMEM;
 	ret = split_list(lhs, &names);
 	if (ret == -EINVAL)
-		set_err(err, err_len, "--sweep '%s': empty option name before '='", spec);
+		bc_set_err(err, err_len, "--sweep '%s': empty option name before '='", spec);
 	if (!ret) {
 		ret = split_list(eq + 1, &values);
 		if (ret == -EINVAL)
-			set_err(err, err_len,
+			bc_set_err(err, err_len,
 				"--sweep '%s': empty value; expected OPTION=V1,V2,...", spec);
 	}
 	for (size_t i = 0; !ret && i < names.cnt; i++) {
@@ -166,7 +129,7 @@ int bc_sweep_axis_parse(const char *spec, struct bc_sweep_axis *ax, char *err, s
 		while (*n == '-')
 			memmove(n, n + 1, strlen(n));
 		if (!*n || strpbrk(n, " \t")) {
-			set_err(err, err_len,
+			bc_set_err(err, err_len,
 				"--sweep '%s': '%s' is not an option name", spec, names.v[i]);
 			ret = -EINVAL;
 		}
@@ -447,7 +410,7 @@ int bc_split_words(const char *line, char ***words, size_t *cnt, char *err, size
 				word[n++] = *p;
 		}
 		if (quote) {
-			set_err(err, err_len, "unterminated %c quote", quote);
+			bc_set_err(err, err_len, "unterminated %c quote", quote);
 			ret = -EINVAL;
 			break;
 		}
@@ -723,7 +686,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 
 		if (!strcmp(a, "--sweep") || !strcmp(a, "--label")) {
 			if (i + 1 >= arg_cnt) {
-				set_err(err, err_len, "%s: expected a value after it", a);
+				bc_set_err(err, err_len, "%s: expected a value after it", a);
 				ret = -EINVAL;
 				break;
 			}
@@ -760,7 +723,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 		}
 	}
 	if (!ret && !bench) {
-		set_err(err, err_len, "run: expected a benchmark name (PLUGIN:BENCH) first");
+		bc_set_err(err, err_len, "run: expected a benchmark name (PLUGIN:BENCH) first");
 		ret = -EINVAL;
 	}
 	combos = bc_sweep_combination_cnt(axes, axis_cnt);
@@ -1399,40 +1362,11 @@ bool bc_sweep_requested(int argc, char **argv)
 	return false;
 }
 
-static int sweep_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int sweep_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("benchcore: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return BC_EXIT_USAGE;
-}
-
-/* Takes an option's value from "--opt=V" or the next word. */
-static const char *sweep_opt_value(int argc, char **argv, int *i, const char *name)
-{
-	size_t len = strlen(name);
-
-	if (!strncmp(argv[*i], name, len) && argv[*i][len] == '=')
-		return argv[*i] + len + 1;
-	if (strcmp(argv[*i], name))
-		return NULL;
-	if (*i + 1 >= argc)
-		return "";
-	return argv[++*i];
-}
-
 int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv)
 {
-	struct bc_batch_opts bo = { .kind = "sweep", .env = env };
+	struct bc_batch_opts bo = { .kind = "sweep", .env = env, .format = BC_TABLE_TEXT };
 	char **words = calloc((size_t)argc + 1, sizeof(*words));
-	const char *output = NULL, *v, *bench = NULL;
-	enum bc_table_format fmt = BC_TABLE_TEXT;
+	const char *output = NULL, *bench = NULL;
 	struct bc_batch *batch = NULL;
 	size_t word_cnt = 0;
 	char err[512] = "";
@@ -1442,50 +1376,24 @@ int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv)
 	if (!words)
 		return BC_EXIT_FAILED;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+		int taken = bc_batch_cli_opt(argc, argv, &i, &bo, &output);
 
-		if ((v = sweep_opt_value(argc, argv, &i, "--format"))) {
-			if (bc_table_format_parse(v, &fmt)) {
-				ret = sweep_usage("--format '%s': expected text, json, csv or markdown", v);
-				goto out;
-			}
-		} else if ((v = sweep_opt_value(argc, argv, &i, "--output"))) {
-			output = v;
-		} else if ((v = sweep_opt_value(argc, argv, &i, "--run-timeout"))) {
-			char *end;
-
-			bo.timeout_sec = strtod(v, &end);
-			if (!*v || *end || !(bo.timeout_sec > 0)) {
-				ret = sweep_usage("--run-timeout '%s': expected a number of seconds above 0", v);
-				goto out;
-			}
-		} else {
-			if (!strcmp(a, "-q") || !strcmp(a, "--quiet"))
-				bo.quiet = true;
-			if (!strcmp(a, "-v") || !strcmp(a, "--verbose"))
-				bo.verbose = true;
+		if (taken < 0) {
+			ret = BC_EXIT_USAGE;
+			goto out;
+		}
+		if (!taken)
 			words[word_cnt++] = argv[i];
-		}
 	}
-	if (output) {
-		if (!*output) {
-			ret = sweep_usage("--output: expected a file name");
-			goto out;
-		}
-		out = fopen(output, "we");
-		if (!out) {
-			out = stdout;
-			ret = sweep_usage("--output '%s': %s", output, strerror(errno));
-			goto out;
-		}
-	}
+	ret = bc_batch_cli_output(output, &out);
+	if (ret)
+		goto out;
 	if (find_bench(words, word_cnt) < 0) {
-		ret = sweep_usage("run: expected a benchmark name (PLUGIN:BENCH)");
+		ret = bc_cli_usage_error("run: expected a benchmark name (PLUGIN:BENCH)");
 		goto out;
 	}
 	bench = words[find_bench(words, word_cnt)];
 	bo.name = bench;
-	bo.format = fmt;
 	bo.out = out;
 	batch = bc_batch_new(&bo);
 	if (!batch) {
@@ -1494,7 +1402,7 @@ int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv)
 		goto out;
 	}
 	if (bc_batch_add_run(batch, bench, words, word_cnt, err, sizeof(err))) {
-		ret = sweep_usage("%s", err);
+		ret = bc_cli_usage_error("%s", err);
 		goto out;
 	}
 	ret = bc_batch_execute(batch);
@@ -1584,7 +1492,7 @@ static int row_parse_doc(struct row *r, char *err, size_t err_len)
 		return -EINVAL;
 	summary = bc_json_get(doc, "summary");
 	if (!summary || summary->type != BC_JSON_OBJECT) {
-		set_err(err, err_len, "no \"summary\" object");
+		bc_set_err(err, err_len, "no \"summary\" object");
 		ret = -EINVAL;
 		goto out;
 	}
