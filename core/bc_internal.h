@@ -383,7 +383,7 @@ void bc_sweep_combination(const struct bc_sweep_axis *axes, size_t cnt, size_t i
  * a malloc()ed string, or NULL with *skip set for "off". */
 char *bc_sweep_option_arg(const char *name, const char *value, bool *skip);
 
-/* A child run of the benchcore binary (sweep.c). */
+/* A child run of the benchcore binary (child.c). */
 struct bc_child_result {
 	bool exited;		/* normal exit: exit_code is valid */
 	int exit_code;
@@ -403,8 +403,14 @@ struct bc_child_result {
 int bc_child_run(const char *path, char *const argv[], double timeout_sec,
 		 struct bc_child_result *res);
 void bc_child_result_free(struct bc_child_result *res);
+/* Between these two, Ctrl-C or SIGTERM in the parent stops the running
+ * child (SIGINT: report what it measured) and bc_child_stopped() turns
+ * true, so a batch runs no further rows; then the old handlers return. */
+void bc_child_catch_stop(void);
+void bc_child_release_stop(void);
+bool bc_child_stopped(void);
 
-/* Reading a run document (sweep.c; compare.c uses them too). */
+/* Reading a run document (run_doc.c; sweeps, suites and compare). */
 struct bc_json;
 /* "plugin:bench" of a run document; -ENOENT when it names none. */
 int bc_run_doc_bench(const struct bc_json *doc, char *buf, size_t len);
@@ -412,6 +418,17 @@ const struct bc_json *bc_run_doc_config(const struct bc_json *doc);
 /* Is this summary entry a counter's rate (events/s) rather than a gauge? */
 bool bc_run_doc_metric_is_rate(const struct bc_json *doc, const char *name,
 			       const struct bc_json *summary_entry);
+
+/* A growable, NULL-terminated vector of strings it owns (words.c). */
+struct bc_strv {
+	char **v;
+	size_t cnt, cap;
+};
+
+/* Takes str (NULL: -ENOMEM); frees it on failure. */
+int bc_strv_push_owned(struct bc_strv *s, char *str);
+int bc_strv_push(struct bc_strv *s, const char *str);	/* a copy */
+void bc_strv_free(struct bc_strv *s);
 
 /* Splits a suite line into words: blanks separate, '...' and "..." quote,
  * backslash escapes. Returns -EINVAL with a reason on unbalanced quotes. */

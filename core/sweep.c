@@ -12,18 +12,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bc_internal.h"
@@ -31,53 +25,11 @@
 
 /* Setup, teardown and process start on top of warm-up + duration. */
 #define BC_SWEEP_TIMEOUT_MARGIN_SEC 20.0
-/* How long a child has to exit on SIGTERM before it gets SIGKILL. */
-#define BC_SWEEP_KILL_GRACE_SEC 2.0
 #define BC_SWEEP_NAME_WIDTH 20
-
-/* ---------------------------------------------------------- string vec */
-
-struct strv {
-	char **v;
-	size_t cnt, cap;
-};
-
-static int strv_push_owned(struct strv *s, char *str)
-{
-	if (!str)
-		return -ENOMEM;
-	if (s->cnt + 2 > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 16;
-		char **v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v) {
-			free(str);
-			return -ENOMEM;
-		}
-		s->v = v;
-		s->cap = cap;
-	}
-	s->v[s->cnt++] = str;
-	s->v[s->cnt] = NULL;
-	return 0;
-}
-
-static int strv_push(struct strv *s, const char *str)
-{
-	return strv_push_owned(s, strdup(str));
-}
-
-static void strv_free(struct strv *s)
-{
-	for (size_t i = 0; i < s->cnt; i++)
-		free(s->v[i]);
-	free(s->v);
-	memset(s, 0, sizeof(*s));
-}
 
 /* ---------------------------------------------------------- sweep axes */
 
-static int split_list(const char *text, struct strv *out)
+static int split_list(const char *text, struct bc_strv *out)
 {
 	const char *p = text;
 
@@ -88,7 +40,7 @@ static int split_list(const char *text, struct strv *out)
 
 		if (!len)
 			return -EINVAL;
-		err = strv_push_owned(out, strndup(p, len));
+		err = bc_strv_push_owned(out, strndup(p, len));
 		if (err)
 			return err;
 		if (!comma)
@@ -99,7 +51,7 @@ static int split_list(const char *text, struct strv *out)
 
 int bc_sweep_axis_parse(const char *spec, struct bc_sweep_axis *ax, char *err, size_t err_len)
 {
-	struct strv names = {}, values = {};
+	struct bc_strv names = {}, values = {};
 	const char *eq = strchr(spec, '=');
 	char *lhs = NULL;
 	int ret;
@@ -136,8 +88,8 @@ int bc_sweep_axis_parse(const char *spec, struct bc_sweep_axis *ax, char *err, s
 	}
 	free(lhs);
 	if (ret) {
-		strv_free(&names);
-		strv_free(&values);
+		bc_strv_free(&names);
+		bc_strv_free(&values);
 		return ret;
 	}
 	ax->names = names.v;
@@ -149,10 +101,10 @@ int bc_sweep_axis_parse(const char *spec, struct bc_sweep_axis *ax, char *err, s
 
 void bc_sweep_axis_free(struct bc_sweep_axis *ax)
 {
-	struct strv n = { ax->names, ax->name_cnt, 0 }, v = { ax->values, ax->value_cnt, 0 };
+	struct bc_strv n = { ax->names, ax->name_cnt, 0 }, v = { ax->values, ax->value_cnt, 0 };
 
-	strv_free(&n);
-	strv_free(&v);
+	bc_strv_free(&n);
+	bc_strv_free(&v);
 	memset(ax, 0, sizeof(*ax));
 }
 
@@ -192,250 +144,6 @@ char *bc_sweep_option_arg(const char *name, const char *value, bool *skip)
 	return asprintf(&arg, "--%s=%s", name, value) < 0 ? NULL : arg;
 }
 
-/* -------------------------------------------------------- child process */
-
-static volatile sig_atomic_t bc_sweep_stop;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	bc_sweep_stop = 1;
-}
-
-static double now_sec(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int read_fd_all(int fd, char **buf, size_t *len)
-{
-	size_t cap = 4096, n = 0;
-	char *b = malloc(cap);
-
-	if (!b)
-		return -ENOMEM;
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		free(b);
-		return -errno;
-	}
-	for (;;) {
-		ssize_t r;
-
-		if (n + 1 >= cap) {
-			char *nb = realloc(b, cap * 2);
-
-			if (!nb) {
-				free(b);
-				return -ENOMEM;
-			}
-			b = nb;
-			cap *= 2;
-		}
-		r = read(fd, b + n, cap - n - 1);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			free(b);
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	return 0;
-}
-
-/* Waits up to `sec` for pid; returns true when it has been reaped. */
-static bool wait_for(pid_t pid, int *status, double sec)
-{
-	double deadline = now_sec() + sec;
-
-	for (;;) {
-		pid_t r = waitpid(pid, status, WNOHANG);
-
-		if (r == pid)
-			return true;
-		if (r < 0 && errno != EINTR)
-			return true;
-		if (now_sec() >= deadline)
-			return false;
-		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
-	}
-}
-
-int bc_child_run(const char *path, char *const argv[], double timeout_sec,
-		 struct bc_child_result *res)
-{
-	int out_fd = -1, err_fd = -1, status = 0, ret = 0;
-	double start, deadline;
-	pid_t pid;
-
-	memset(res, 0, sizeof(*res));
-	out_fd = memfd_create("benchcore-child-stdout", MFD_CLOEXEC);
-	err_fd = memfd_create("benchcore-child-stderr", MFD_CLOEXEC);
-	if (out_fd < 0 || err_fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	fflush(NULL);
-	start = now_sec();
-	pid = fork();
-	if (pid < 0) {
-		ret = -errno;
-		goto out;
-	}
-	if (pid == 0) {
-		int null_fd = open("/dev/null", O_RDONLY);
-
-		/* Own process group: a timeout kills whatever the run forked
-		 * too, and the terminal's Ctrl-C reaches the parent only, which
-		 * then stops the child itself. */
-		setpgid(0, 0);
-		if (null_fd >= 0)
-			dup2(null_fd, STDIN_FILENO);
-		dup2(out_fd, STDOUT_FILENO);
-		dup2(err_fd, STDERR_FILENO);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execv(path, argv);
-		dprintf(STDERR_FILENO, "benchcore: cannot run %s: %s\n", path, strerror(errno));
-		_exit(127);
-	}
-	/* Both sides set the group, so a kill right after fork finds it. */
-	setpgid(pid, pid);
-
-	deadline = timeout_sec > 0 ? start + timeout_sec : INFINITY;
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid)
-			break;
-		if (r < 0 && errno != EINTR) {
-			ret = -errno;
-			goto out;
-		}
-		if (bc_sweep_stop || now_sec() >= deadline) {
-			if (bc_sweep_stop)
-				res->interrupted = true;
-			else
-				res->timed_out = true;
-			/* SIGINT is what the runner treats as "stop and report
-			 * what you have"; SIGKILL when it does not listen. */
-			kill(-pid, res->interrupted ? SIGINT : SIGTERM);
-			if (!wait_for(pid, &status, BC_SWEEP_KILL_GRACE_SEC)) {
-				kill(-pid, SIGKILL);
-				waitpid(pid, &status, 0);
-			}
-			break;
-		}
-		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
-	}
-	/* Anything the run forked and left behind goes with it. */
-	if (res->timed_out || res->interrupted)
-		kill(-pid, SIGKILL);
-	res->elapsed_sec = now_sec() - start;
-	if (WIFEXITED(status)) {
-		res->exited = true;
-		res->exit_code = WEXITSTATUS(status);
-	} else if (WIFSIGNALED(status)) {
-		res->term_signal = WTERMSIG(status);
-	}
-	ret = read_fd_all(out_fd, &res->out, &res->out_len);
-	if (!ret)
-		ret = read_fd_all(err_fd, &res->err, &res->err_len);
-out:
-	if (out_fd >= 0)
-		close(out_fd);
-	if (err_fd >= 0)
-		close(err_fd);
-	if (ret)
-		bc_child_result_free(res);
-	return ret;
-}
-
-void bc_child_result_free(struct bc_child_result *res)
-{
-	free(res->out);
-	free(res->err);
-	res->out = res->err = NULL;
-	res->out_len = res->err_len = 0;
-}
-
-/* ---------------------------------------------------------------- words */
-
-int bc_split_words(const char *line, char ***words, size_t *cnt, char *err, size_t err_len)
-{
-	struct strv out = {};
-	const char *p = line;
-	char *word = NULL;
-	int ret = 0;
-
-	*words = NULL;
-	*cnt = 0;
-	word = malloc(strlen(line) + 1);
-	if (!word)
-		return -ENOMEM;
-	for (;;) {
-		size_t n = 0;
-		char quote = 0;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-			p++;
-		if (!*p)
-			break;
-		for (; *p; p++) {
-			if (quote) {
-				if (*p == quote) {
-					quote = 0;
-				} else if (*p == '\\' && quote == '"' && p[1]) {
-					word[n++] = *++p;
-				} else {
-					word[n++] = *p;
-				}
-				continue;
-			}
-			if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
-				break;
-			if (*p == '\'' || *p == '"')
-				quote = *p;
-			else if (*p == '\\' && p[1])
-				word[n++] = *++p;
-			else
-				word[n++] = *p;
-		}
-		if (quote) {
-			bc_set_err(err, err_len, "unterminated %c quote", quote);
-			ret = -EINVAL;
-			break;
-		}
-		word[n] = '\0';
-		ret = strv_push(&out, word);
-		if (ret)
-			break;
-	}
-	free(word);
-	if (ret) {
-		strv_free(&out);
-		return ret;
-	}
-	*words = out.v;
-	*cnt = out.cnt;
-	return 0;
-}
-
-void bc_words_free(char **words, size_t cnt)
-{
-	struct strv s = { words, cnt, 0 };
-
-	strv_free(&s);
-}
-
 /* --------------------------------------------------------------- batch */
 
 enum row_status {
@@ -466,10 +174,10 @@ struct row_metric {
 struct row {
 	char *section;		/* the suite header it belongs to, or NULL */
 	char *label;
-	struct strv args;	/* the run's own words (after "run") */
-	struct strv combo_args;	/* the combination's options */
-	struct strv opt_names;	/* the combination, for reports */
-	struct strv opt_values;
+	struct bc_strv args;	/* the run's own words (after "run") */
+	struct bc_strv combo_args;	/* the combination's options */
+	struct bc_strv opt_names;	/* the combination, for reports */
+	struct bc_strv opt_values;
 	double timeout_sec;
 
 	enum row_status status;
@@ -491,7 +199,7 @@ struct bc_batch {
 	int name_width;
 	const char *cur_section;
 	bool section_open;
-	struct strv sweep_specs;	/* for the JSON document */
+	struct bc_strv sweep_specs;	/* for the JSON document */
 };
 
 struct bc_batch *bc_batch_new(const struct bc_batch_opts *opts)
@@ -519,10 +227,10 @@ static void row_free(struct row *r)
 {
 	free(r->section);
 	free(r->label);
-	strv_free(&r->args);
-	strv_free(&r->combo_args);
-	strv_free(&r->opt_names);
-	strv_free(&r->opt_values);
+	bc_strv_free(&r->args);
+	bc_strv_free(&r->combo_args);
+	bc_strv_free(&r->opt_names);
+	bc_strv_free(&r->opt_values);
 	free(r->reason);
 	free(r->json);
 	free(r->bench);
@@ -540,7 +248,7 @@ void bc_batch_free(struct bc_batch *b)
 	for (size_t i = 0; i < b->row_cnt; i++)
 		row_free(&b->rows[i]);
 	free(b->rows);
-	strv_free(&b->sweep_specs);
+	bc_strv_free(&b->sweep_specs);
 	free(b);
 }
 
@@ -604,7 +312,7 @@ static int find_bench(char *const *args, size_t cnt)
 }
 
 /* "{name}" in a label template becomes that option's value. */
-static char *expand_label(const char *tmpl, const struct strv *names, const struct strv *values)
+static char *expand_label(const char *tmpl, const struct bc_strv *names, const struct bc_strv *values)
 {
 	size_t cap = strlen(tmpl) + 1, n = 0;
 	char *out;
@@ -638,8 +346,8 @@ static char *expand_label(const char *tmpl, const struct strv *names, const stru
 	return out;
 }
 
-static char *default_label(const char *kind, const char *bench, const struct strv *names,
-			   const struct strv *values)
+static char *default_label(const char *kind, const char *bench, const struct bc_strv *names,
+			   const struct bc_strv *values)
 {
 	size_t len = strlen(bench) + 2;
 	bool is_sweep = !strcmp(kind, "sweep");
@@ -669,7 +377,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 		     char *err, size_t err_len)
 {
 	struct bc_sweep_axis *axes = NULL;
-	struct strv pass = {};
+	struct bc_strv pass = {};
 	size_t axis_cnt = 0, combos, *choice = NULL;
 	const char *label_tmpl = NULL, *bench = NULL;
 	int ret = 0, bench_idx = find_bench(args, arg_cnt);
@@ -678,7 +386,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 	 * suite-wide options can come between it and the line's own. */
 	if (bench_idx >= 0) {
 		bench = args[bench_idx];
-		ret = strv_push(&pass, bench);
+		ret = bc_strv_push(&pass, bench);
 	}
 	for (size_t i = 0; i < arg_cnt && !ret; i++) {
 		const char *a = args[i], *val = NULL;
@@ -700,7 +408,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 			continue;
 		} else {
 			if ((int)i != bench_idx)
-				ret = strv_push(&pass, a);
+				ret = bc_strv_push(&pass, a);
 			continue;
 		}
 		if (!strncmp(a, "--label", 7)) {
@@ -719,7 +427,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 			if (!ret)
 				axis_cnt++;
 			if (!ret && !strcmp(b->opts.kind, "sweep"))
-				ret = strv_push(&b->sweep_specs, val);
+				ret = bc_strv_push(&b->sweep_specs, val);
 		}
 	}
 	if (!ret && !bench) {
@@ -742,7 +450,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 		}
 		bc_sweep_combination(axes, axis_cnt, c, choice);
 		for (size_t i = 0; !ret && i < pass.cnt; i++)
-			ret = strv_push(&r->args, pass.v[i]);
+			ret = bc_strv_push(&r->args, pass.v[i]);
 		for (size_t i = 0; !ret && i < axis_cnt; i++) {
 			const char *value = axes[i].values[choice[i]];
 
@@ -751,11 +459,11 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 				char *arg = bc_sweep_option_arg(axes[i].names[j], value, &skip);
 
 				if (!skip)
-					ret = strv_push_owned(&r->combo_args, arg);
+					ret = bc_strv_push_owned(&r->combo_args, arg);
 				if (!ret)
-					ret = strv_push(&r->opt_names, axes[i].names[j]);
+					ret = bc_strv_push(&r->opt_names, axes[i].names[j]);
 				if (!ret)
-					ret = strv_push(&r->opt_values, value);
+					ret = bc_strv_push(&r->opt_values, value);
 			}
 		}
 		if (!ret && section) {
@@ -778,7 +486,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 		bc_sweep_axis_free(&axes[i]);
 	free(axes);
 	free(choice);
-	strv_free(&pass);
+	bc_strv_free(&pass);
 	return ret;
 }
 
@@ -1254,56 +962,52 @@ static int batch_status(const struct bc_batch *b)
 	return BC_EXIT_FAILED;
 }
 
-static int batch_child_argv(const struct bc_batch *b, const struct row *r, struct strv *argv)
+static int batch_child_argv(const struct bc_batch *b, const struct row *r, struct bc_strv *argv)
 {
-	int ret = strv_push(argv, b->exe);
+	int ret = bc_strv_push(argv, b->exe);
 	const struct bc_cli_env *env = b->opts.env;
 
 	for (size_t i = 0; !ret && env && i < env->plugin_dir_cnt; i++) {
-		ret = strv_push(argv, "--plugin-dir");
+		ret = bc_strv_push(argv, "--plugin-dir");
 		if (!ret)
-			ret = strv_push(argv, env->plugin_dirs[i]);
+			ret = bc_strv_push(argv, env->plugin_dirs[i]);
 	}
 	if (!ret && env && env->allow_unsafe)
-		ret = strv_push(argv, "--allow-unsafe-plugins");
+		ret = bc_strv_push(argv, "--allow-unsafe-plugins");
 	if (!ret)
-		ret = strv_push(argv, "run");
+		ret = bc_strv_push(argv, "run");
 	/* The benchmark and the line's options, then the ones given to the
 	 * suite command, then the combination: the CLI lets a later option
 	 * win, so the user overrides a suite's line and the sweep both. */
 	for (size_t i = 0; !ret && i < r->args.cnt; i++)
-		ret = strv_push(argv, r->args.v[i]);
+		ret = bc_strv_push(argv, r->args.v[i]);
 	for (size_t i = 0; !ret && i < b->opts.extra_cnt; i++)
-		ret = strv_push(argv, b->opts.extra_args[i]);
+		ret = bc_strv_push(argv, b->opts.extra_args[i]);
 	for (size_t i = 0; !ret && i < r->combo_args.cnt; i++)
-		ret = strv_push(argv, r->combo_args.v[i]);
+		ret = bc_strv_push(argv, r->combo_args.v[i]);
 	if (!ret && env && env->verbosity > 0)
-		ret = strv_push(argv, "-v");
+		ret = bc_strv_push(argv, "-v");
 	if (!ret)
-		ret = strv_push(argv, "--format");
+		ret = bc_strv_push(argv, "--format");
 	if (!ret)
-		ret = strv_push(argv, "json");
+		ret = bc_strv_push(argv, "json");
 	return ret;
 }
 
 int bc_batch_execute(struct bc_batch *b)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal }, old_int, old_term;
 	bool progress = !b->opts.quiet && isatty(STDERR_FILENO) &&
 			(b->opts.format != BC_TABLE_TEXT || !isatty(fileno(b->opts.out)));
 	int ret = 0;
 
-	bc_sweep_stop = 0;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	bc_child_catch_stop();
 	if (b->opts.format == BC_TABLE_CSV)
 		csv_header(b->opts.out);
 
-	for (size_t i = 0; i < b->row_cnt && !bc_sweep_stop; i++) {
+	for (size_t i = 0; i < b->row_cnt && !bc_child_stopped(); i++) {
 		struct row *r = &b->rows[i];
 		struct bc_child_result cr;
-		struct strv argv = {};
+		struct bc_strv argv = {};
 
 		ret = batch_child_argv(b, r, &argv);
 		if (ret)
@@ -1314,7 +1018,7 @@ int bc_batch_execute(struct bc_batch *b)
 		if (progress)
 			fprintf(stderr, "benchcore: [%zu/%zu] %s\n", i + 1, b->row_cnt, r->label);
 		ret = bc_child_run(b->exe, argv.v, r->timeout_sec, &cr);
-		strv_free(&argv);
+		bc_strv_free(&argv);
 		if (ret) {
 			r->status = ROW_FAILED;
 			if (asprintf(&r->reason, "cannot start a child run: %s", strerror(-ret)) < 0)
@@ -1329,13 +1033,12 @@ int bc_batch_execute(struct bc_batch *b)
 		}
 		row_render_stream(b, r);
 	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	bc_child_release_stop();
 	if (ret)
 		return ret;
 	if (b->opts.format == BC_TABLE_JSON)
 		batch_render_json(b);
-	if (bc_sweep_stop && b->opts.format != BC_TABLE_JSON)
+	if (bc_child_stopped() && b->opts.format != BC_TABLE_JSON)
 		fprintf(stderr, "benchcore: interrupted; %s rows above were measured\n",
 			b->opts.kind);
 	return batch_status(b);
@@ -1416,69 +1119,6 @@ out:
 	if (out != stdout)
 		fclose(out);
 	return ret;
-}
-
-/* ------------------------------------------------- reading a run document */
-
-/* The first of several spellings a document may use for one member. */
-static const struct bc_json *get_any(const struct bc_json *obj, const char *const *keys)
-{
-	for (; *keys; keys++) {
-		const struct bc_json *v = bc_json_get(obj, *keys);
-
-		if (v)
-			return v;
-	}
-	return NULL;
-}
-
-int bc_run_doc_bench(const struct bc_json *doc, char *buf, size_t len)
-{
-	static const char *const bench_keys[] = { "benchmark", "bench", NULL };
-	const struct bc_json *b = get_any(doc, bench_keys), *p = bc_json_get(doc, "plugin");
-	const char *bench = bc_json_str(b), *plugin = bc_json_str(p);
-
-	if (!bench)
-		bench = bc_json_str(bc_json_get(b, "name"));
-	if (!plugin)
-		plugin = bc_json_str(bc_json_get(p, "name"));
-	if (!plugin)
-		plugin = bc_json_str(bc_json_get(b, "plugin"));
-	if (!bench)
-		return -ENOENT;
-	if (plugin && !strchr(bench, ':'))
-		snprintf(buf, len, "%s:%s", plugin, bench);
-	else
-		snprintf(buf, len, "%s", bench);
-	return 0;
-}
-
-const struct bc_json *bc_run_doc_config(const struct bc_json *doc)
-{
-	static const char *const keys[] = { "config", "configuration", NULL };
-
-	return get_any(doc, keys);
-}
-
-bool bc_run_doc_metric_is_rate(const struct bc_json *doc, const char *name,
-			       const struct bc_json *summary_entry)
-{
-	const struct bc_json *metrics = bc_json_get(doc, "metrics");
-	const char *kind = bc_json_str(bc_json_get(summary_entry, "kind"));
-
-	for (size_t i = 0; !kind && i < bc_json_len(metrics); i++) {
-		const struct bc_json *m = metrics->type == BC_JSON_OBJECT
-						  ? (!strcmp(metrics->keys[i], name) ? metrics->items[i]
-										     : NULL)
-						  : bc_json_at(metrics, i);
-		const char *mname = bc_json_str(bc_json_get(m, "name"));
-
-		if (m && (metrics->type == BC_JSON_OBJECT || (mname && !strcmp(mname, name))))
-			kind = bc_json_str(bc_json_get(m, "kind"));
-	}
-	/* Counters become rates; a document that does not say is about
-	 * counters, as every layout but the custom ones is. */
-	return !kind || !strcmp(kind, "counter") || !strcmp(kind, "rate");
 }
 
 static int row_parse_doc(struct row *r, char *err, size_t err_len)
