@@ -332,6 +332,12 @@ enum bc_table_format {
 /* Accepts text, json, csv, markdown (or md). */
 int bc_table_format_parse(const char *text, enum bc_table_format *fmt);
 
+/* report_table.c: one CSV field, quoted when it holds a comma, quote or
+ * line break (NULL: empty); Markdown cell text with '|' escaped and line
+ * breaks as blanks (NULL: empty). */
+void bc_csv_write(FILE *f, const char *s);
+void bc_md_write(FILE *f, const char *s);
+
 /* cli_util.c: "benchcore: <message>" on stderr; returns BC_EXIT_USAGE. */
 int bc_cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* A one-line reason into err[len] (nothing when err is NULL). */

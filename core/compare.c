@@ -564,27 +564,13 @@ static void fmt_sig(const struct cmp_opts *o, const struct bc_sig_result *sig, c
 static void md_cell(FILE *f, const char *s)
 {
 	fputs("| ", f);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
+	bc_md_write(f, s);
 	fputc(' ', f);
 }
 
 static void csv_cell(FILE *f, const char *s, bool last)
 {
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
+	bc_csv_write(f, s);
 	fputc(last ? '\n' : ',', f);
 }
 

@@ -224,17 +224,7 @@ static int name_cmp(const void *a, const void *b)
 
 static void csv_field(FILE *f, const char *s, char end)
 {
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
+	bc_csv_write(f, s);
 	fputc(end, f);
 }
 

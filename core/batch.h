@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The rows of a batch of child runs (sweeps and suites): what sweep.c plans
+ * and runs and report_table.c renders. Private to those two files.
+ */
+#ifndef BENCHCORE_BATCH_H
+#define BENCHCORE_BATCH_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "bc_internal.h"
+
+enum row_status {
+	ROW_PLANNED = 0,
+	ROW_OK,
+	ROW_UNAVAILABLE,
+	ROW_INVALID,
+	ROW_FAILED,
+	ROW_CRASHED,
+	ROW_TIMEOUT,
+	ROW_INTERRUPTED,
+};
+
+struct row_metric {
+	char *name;
+	char *unit;
+	bool rate;		/* a counter's rate (events per second) */
+	double mean, stddev, min, median, max;
+};
+
+struct row {
+	char *section;		/* the suite header it belongs to, or NULL */
+	char *label;
+	struct bc_strv args;	/* the run's own words (after "run") */
+	struct bc_strv combo_args;	/* the combination's options */
+	struct bc_strv opt_names;	/* the combination, for reports */
+	struct bc_strv opt_values;
+	double timeout_sec;
+
+	enum row_status status;
+	int exit_code;
+	char *reason;
+	double elapsed_sec;
+	char *json;		/* the child's document, verbatim */
+	char *bench;		/* "plugin:bench" from the document */
+	unsigned int producers;
+	struct row_metric *metrics;
+	size_t metric_cnt;
+};
+
+struct bc_batch {
+	struct bc_batch_opts opts;
+	char exe[PATH_MAX];
+	struct row *rows;
+	size_t row_cnt, row_cap;
+	int name_width;
+	const char *cur_section;
+	bool section_open;
+	struct bc_strv sweep_specs;	/* for the JSON document */
+};
+
+/* report_table.c: the CSV header, one row as soon as it has run (text,
+ * CSV, Markdown), and the whole JSON document once every row has. */
+void bc_batch_csv_header(FILE *f);
+void bc_batch_render_row(struct bc_batch *b, const struct row *r);
+void bc_batch_render_json(struct bc_batch *b);
+
+#endif /* BENCHCORE_BATCH_H */
