@@ -349,7 +349,7 @@ void bc_set_err(char *err, size_t len, const char *fmt, ...)
 const char *bc_cli_opt_value(int argc, char **argv, int *i, const char *name);
 
 /* Significance of the difference between two sets of per-iteration samples
- * (compare.c). Fewer than BC_SIG_MIN_SAMPLES on either side: -EDOM. */
+ * (significance.c). Fewer than BC_SIG_MIN_SAMPLES on either side: -EDOM. */
 #define BC_SIG_MIN_SAMPLES 3
 
 struct bc_sig_result {
@@ -366,6 +366,10 @@ int bc_welch_test(const double *a, size_t na, const double *b, size_t nb,
 		  struct bc_sig_result *out);
 int bc_mann_whitney_test(const double *a, size_t na, const double *b, size_t nb,
 			 struct bc_sig_result *out);
+/* Welch's test from each side's mean, standard deviation and count, for
+ * documents that carry no per-iteration samples. */
+int bc_welch_test_stats(double ma, double sa, unsigned int na, double mb, double sb,
+			unsigned int nb, struct bc_sig_result *out);
 
 /* One `--sweep NAME[,NAME...]=V1,V2,...` axis (sweep.c). Several names share
  * each value (zipped), e.g. rb-batch-cnt,rb-sample-rate=1,5,10. */

@@ -4,16 +4,10 @@
  * documents (a run, a sweep or a suite) by benchmark + configuration and say,
  * per metric, how the mean moved and whether the move is larger than the
  * run-to-run noise of the per-iteration samples.
- *
- * The significance tests are implemented here rather than pulled from a
- * library: Welch's t-test (unequal variances; p from the Student-t CDF through
- * the regularized incomplete beta function) and the Mann-Whitney U test
- * (normal approximation with tie and continuity corrections). Both are
- * two-sided.
+ * The significance tests themselves are in significance.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -23,192 +17,6 @@
 
 #include "bc_internal.h"
 #include "json.h"
-
-/* ------------------------------------------------------------ numerics */
-
-/* Continued fraction of the incomplete beta function, evaluated with the
- * modified Lentz method; converges quickly for x < (a + 1) / (a + b + 2). */
-static double incbeta_cf(double a, double b, double x)
-{
-	const double tiny = 1e-300, eps = 1e-15;
-	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
-	int m;
-
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1.0 / d;
-	h = d;
-	for (m = 1; m <= 500; m++) {
-		double m2 = 2.0 * m, num, delta;
-
-		/* even step */
-		num = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-		d = 1.0 + num * d;
-		c = 1.0 + num / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		h *= d * c;
-
-		/* odd step */
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-		d = 1.0 + num * d;
-		c = 1.0 + num / c;
-		if (fabs(d) < tiny)
-			d = tiny;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1.0 / d;
-		delta = d * c;
-		h *= delta;
-		if (fabs(delta - 1.0) < eps)
-			break;
-	}
-	return h;
-}
-
-double bc_incbeta(double a, double b, double x)
-{
-	double lfront;
-
-	if (!(a > 0.0) || !(b > 0.0) || isnan(x))
-		return NAN;
-	if (x <= 0.0)
-		return 0.0;
-	if (x >= 1.0)
-		return 1.0;
-	lfront = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
-	/* The fraction converges on the side of the mode; use the symmetry
-	 * I_x(a, b) = 1 - I_{1-x}(b, a) on the other side. */
-	if (x < (a + 1.0) / (a + b + 2.0))
-		return exp(lfront) * incbeta_cf(a, b, x) / a;
-	return 1.0 - exp(lfront) * incbeta_cf(b, a, 1.0 - x) / b;
-}
-
-double bc_student_t_p2(double t, double df)
-{
-	if (isnan(t) || !(df > 0.0))
-		return NAN;
-	if (isinf(t))
-		return 0.0;
-	/* P(|T| > |t|) = I_{df / (df + t^2)}(df / 2, 1 / 2) */
-	return bc_incbeta(df / 2.0, 0.5, df / (df + t * t));
-}
-
-static void mean_var(const double *xs, size_t n, double *mean, double *var)
-{
-	double m = 0.0, ss = 0.0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		m += xs[i];
-	m /= (double)n;
-	for (i = 0; i < n; i++)
-		ss += (xs[i] - m) * (xs[i] - m);
-	*mean = m;
-	*var = n > 1 ? ss / (double)(n - 1) : 0.0;
-}
-
-int bc_welch_test(const double *a, size_t na, const double *b, size_t nb,
-		  struct bc_sig_result *out)
-{
-	double ma, va, mb, vb, sa, sb, se2;
-
-	memset(out, 0, sizeof(*out));
-	out->test = "welch";
-	if (na < BC_SIG_MIN_SAMPLES || nb < BC_SIG_MIN_SAMPLES)
-		return -EDOM;
-	mean_var(a, na, &ma, &va);
-	mean_var(b, nb, &mb, &vb);
-	sa = va / (double)na;
-	sb = vb / (double)nb;
-	se2 = sa + sb;
-	if (se2 == 0.0) {
-		/* No noise at all: any difference is exact, none is none. */
-		out->df = (double)(na + nb - 2);
-		out->statistic = mb == ma ? 0.0 : copysign(INFINITY, mb - ma);
-		out->p = mb == ma ? 1.0 : 0.0;
-		out->valid = true;
-		return 0;
-	}
-	out->statistic = (mb - ma) / sqrt(se2);
-	/* Welch-Satterthwaite degrees of freedom */
-	out->df = se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
-	out->p = bc_student_t_p2(out->statistic, out->df);
-	out->valid = true;
-	return 0;
-}
-
-struct ranked {
-	double x;
-	int group;
-};
-
-static int ranked_cmp(const void *pa, const void *pb)
-{
-	const struct ranked *a = pa, *b = pb;
-
-	return (a->x > b->x) - (a->x < b->x);
-}
-
-int bc_mann_whitney_test(const double *a, size_t na, const double *b, size_t nb,
-			 struct bc_sig_result *out)
-{
-	size_t n = na + nb, i, j;
-	double r1 = 0.0, ties = 0.0, u1, mu, sigma2, diff;
-	struct ranked *all;
-
-	memset(out, 0, sizeof(*out));
-	out->test = "mann-whitney";
-	if (na < BC_SIG_MIN_SAMPLES || nb < BC_SIG_MIN_SAMPLES)
-		return -EDOM;
-	all = calloc(n, sizeof(*all));
-	if (!all)
-		return -ENOMEM;
-	for (i = 0; i < na; i++)
-		all[i] = (struct ranked){ a[i], 0 };
-	for (i = 0; i < nb; i++)
-		all[na + i] = (struct ranked){ b[i], 1 };
-	qsort(all, n, sizeof(*all), ranked_cmp);
-
-	/* Tied values share the average of the ranks they span. */
-	for (i = 0; i < n; i = j) {
-		double rank, t;
-
-		for (j = i + 1; j < n && all[j].x == all[i].x; j++)
-			;
-		rank = (double)(i + 1 + j) / 2.0;
-		t = (double)(j - i);
-		ties += t * t * t - t;
-		for (size_t k = i; k < j; k++)
-			if (all[k].group == 0)
-				r1 += rank;
-	}
-	free(all);
-
-	u1 = r1 - (double)na * (double)(na + 1) / 2.0;
-	mu = (double)na * (double)nb / 2.0;
-	sigma2 = (double)na * (double)nb / 12.0 *
-		 ((double)(n + 1) - ties / ((double)n * (double)(n - 1)));
-	out->statistic = u1;
-	out->df = 0.0;
-	out->valid = true;
-	if (sigma2 <= 0.0) {
-		/* Every sample has the same value. */
-		out->p = 1.0;
-		return 0;
-	}
-	/* continuity correction: U moves in steps of one */
-	diff = fabs(u1 - mu) - 0.5;
-	if (diff < 0.0)
-		diff = 0.0;
-	out->p = erfc(diff / sqrt(sigma2) / M_SQRT2);
-	if (out->p > 1.0)
-		out->p = 1.0;
-	return 0;
-}
 
 /* ------------------------------------------------------------ documents */
 
@@ -481,30 +289,6 @@ struct cmp_opts {
 	FILE *out;
 };
 
-/* Welch's test from summary statistics alone, for documents that carry no
- * per-iteration samples. */
-static int welch_from_stats(double ma, double sa, unsigned int na, double mb, double sb,
-			    unsigned int nb, struct bc_sig_result *out)
-{
-	double va = sa * sa / na, vb = sb * sb / nb, se2 = va + vb;
-
-	memset(out, 0, sizeof(*out));
-	out->test = "welch";
-	if (na < BC_SIG_MIN_SAMPLES || nb < BC_SIG_MIN_SAMPLES || isnan(se2))
-		return -EDOM;
-	out->valid = true;
-	if (se2 == 0.0) {
-		out->df = (double)(na + nb - 2);
-		out->statistic = mb == ma ? 0.0 : copysign(INFINITY, mb - ma);
-		out->p = mb == ma ? 1.0 : 0.0;
-		return 0;
-	}
-	out->statistic = (mb - ma) / sqrt(se2);
-	out->df = se2 * se2 / (va * va / (na - 1) + vb * vb / (nb - 1));
-	out->p = bc_student_t_p2(out->statistic, out->df);
-	return 0;
-}
-
 static void cmp_metric_test(const struct cmp_opts *o, const struct cmp_metric *a,
 			    const struct cmp_metric *b, struct bc_sig_result *sig)
 {
@@ -516,10 +300,10 @@ static void cmp_metric_test(const struct cmp_opts *o, const struct cmp_metric *a
 		bc_welch_test(a->samples, a->sample_cnt, b->samples, b->sample_cnt, sig);
 	else if (a->sample_cnt || b->sample_cnt)
 		/* samples there, but too few of them */
-		welch_from_stats(a->mean, a->stddev, (unsigned int)a->sample_cnt, b->mean,
+		bc_welch_test_stats(a->mean, a->stddev, (unsigned int)a->sample_cnt, b->mean,
 				 b->stddev, (unsigned int)b->sample_cnt, sig);
 	else
-		welch_from_stats(a->mean, a->stddev, a->n, b->mean, b->stddev, b->n, sig);
+		bc_welch_test_stats(a->mean, a->stddev, a->n, b->mean, b->stddev, b->n, sig);
 }
 
 static const char *verdict(const struct cmp_opts *o, const struct bc_sig_result *sig)
