@@ -347,6 +347,11 @@ void bc_set_err(char *err, size_t len, const char *fmt, ...)
  * (then *i moves past it; "" when there is none); NULL when argv[*i] is
  * another word. */
 const char *bc_cli_opt_value(int argc, char **argv, int *i, const char *name);
+/* After --help, --usage (bc_argp_help prints ARGP_HELP_* flags to stdout)
+ * or --version: sets *done and ends parsing; returns 0 for the parser. */
+struct argp_state;
+int bc_argp_stop(struct argp_state *state, bool *done);
+int bc_argp_help(struct argp_state *state, unsigned int flags, bool *done);
 
 /* Significance of the difference between two sets of per-iteration samples
  * (significance.c). Fewer than BC_SIG_MIN_SAMPLES on either side: -EDOM. */

@@ -210,15 +210,9 @@ static error_t bc_list_parse_opt(int key, char *arg, struct argp_state *state)
 		lo->verbosity = -1;
 		return 0;
 	case '?':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
-		lo->done = true;
-		state->next = state->argc;
-		return 0;
+		return bc_argp_help(state, ARGP_HELP_STD_HELP, &lo->done);
 	case BC_GOPT_USAGE:
-		argp_state_help(state, stdout, ARGP_HELP_USAGE);
-		lo->done = true;
-		state->next = state->argc;
-		return 0;
+		return bc_argp_help(state, ARGP_HELP_USAGE, &lo->done);
 	case ARGP_KEY_ARG:
 		bc_warn("list: unexpected argument '%s'; list takes no arguments", arg);
 		state->next = state->argc;
@@ -458,19 +452,11 @@ static error_t bc_global_parse_opt(int key, char *arg, struct argp_state *state)
 		return 0;
 	case BC_GOPT_VERSION:
 		bc_cli_print_version(stdout);
-		gp->done = true;
-		state->next = state->argc;
-		return 0;
+		return bc_argp_stop(state, &gp->done);
 	case '?':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
-		gp->done = true;
-		state->next = state->argc;
-		return 0;
+		return bc_argp_help(state, ARGP_HELP_STD_HELP, &gp->done);
 	case BC_GOPT_USAGE:
-		argp_state_help(state, stdout, ARGP_HELP_USAGE);
-		gp->done = true;
-		state->next = state->argc;
-		return 0;
+		return bc_argp_help(state, ARGP_HELP_USAGE, &gp->done);
 	case ARGP_KEY_ARG:
 		/* The command: everything after it is the command's. */
 		gp->cmd_idx = state->next - 1;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Small pieces the subcommands (`run --sweep`, `suite`, `compare`) share:
- * usage errors, hand-parsed option values, the table formats, and the
- * options every batch of child runs takes. One copy, so that every command
+ * usage errors, hand-parsed option values, the table formats, the
+ * options every batch of child runs takes, and the end of argp parsing
+ * after --help, --usage or --version. One copy, so that every command
  * words its errors and reads its options the same way.
  */
 #define _GNU_SOURCE
+#include <argp.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -117,4 +119,17 @@ int bc_batch_cli_output(const char *output, FILE **out)
 		return bc_cli_usage_error("--output '%s': %s", output, strerror(errno));
 	}
 	return 0;
+}
+
+int bc_argp_stop(struct argp_state *state, bool *done)
+{
+	*done = true;
+	state->next = state->argc;
+	return 0;
+}
+
+int bc_argp_help(struct argp_state *state, unsigned int flags, bool *done)
+{
+	argp_state_help(state, stdout, flags);
+	return bc_argp_stop(state, done);
 }

@@ -319,19 +319,11 @@ static error_t bc_run_parse_opt(int key, char *arg, struct argp_state *state)
 		break;
 	case BC_OPT_VERSION:
 		bc_cli_print_version(stdout);
-		rp->done = true;
-		state->next = state->argc;
-		return 0;
+		return bc_argp_stop(state, &rp->done);
 	case '?':
-		argp_state_help(state, stdout, ARGP_HELP_STD_HELP);
-		rp->done = true;
-		state->next = state->argc;
-		return 0;
+		return bc_argp_help(state, ARGP_HELP_STD_HELP, &rp->done);
 	case BC_OPT_USAGE:
-		argp_state_help(state, stdout, ARGP_HELP_USAGE);
-		rp->done = true;
-		state->next = state->argc;
-		return 0;
+		return bc_argp_help(state, ARGP_HELP_USAGE, &rp->done);
 	case ARGP_KEY_ARG:
 		if (arg == rp->bench_arg)
 			return 0;
