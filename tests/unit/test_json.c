@@ -19,29 +19,8 @@
 
 #include "bc_internal.h"
 #include "fake_result.h"
+#include "mem_out.h"
 #include "json.h"
-
-static char *out;
-static size_t out_len;
-
-static FILE *mem_open(void)
-{
-	FILE *f;
-
-	free(out);
-	out = NULL;
-	f = open_memstream(&out, &out_len);
-	assert_non_null(f);
-	return f;
-}
-
-static int free_out(void **state)
-{
-	(void)state;
-	free(out);
-	out = NULL;
-	return 0;
-}
 
 static struct bc_json *parse_ok(const char *text)
 {

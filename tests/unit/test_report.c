@@ -16,22 +16,9 @@
 
 #include "bc_internal.h"
 #include "fake_result.h"
+#include "mem_out.h"
 
 static struct fake_result fr;
-static char *out;
-static size_t out_len;
-
-static FILE *mem_open(void)
-{
-	FILE *f;
-
-	free(out);
-	out = NULL;
-	f = open_memstream(&out, &out_len);
-	assert_non_null(f);
-	return f;
-}
-
 static const char *iter_line(size_t idx)
 {
 	FILE *f = mem_open();

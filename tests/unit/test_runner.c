@@ -166,6 +166,16 @@ static void short_config(struct bc_config *cfg, double warmup, double duration)
 	cfg->duration_sec = duration;
 }
 
+/* The run must fail with this exit status and, unless NULL, this reason. */
+static void run_refused(struct bc_config *cfg, struct bc_bench *b, struct bc_run_result *res,
+			int exit_status, const char *reason)
+{
+	assert_true(bc_run(cfg, b, res, NULL, NULL) < 0);
+	assert_int_equal(res->exit_status, exit_status);
+	if (reason)
+		assert_string_equal(res->reason, reason);
+}
+
 static void test_defaults(void **state)
 {
 	struct bc_config cfg;
@@ -249,9 +259,7 @@ static void test_setup_fails(void **state)
 	(void)state;
 	fk.setup_err = -ENOENT;
 	short_config(&cfg, 0, 1);
-	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
-	assert_int_equal(res.exit_status, BC_EXIT_FAILED);
-	assert_string_equal(res.reason, "fake setup refused");
+	run_refused(&cfg, &b, &res, BC_EXIT_FAILED, "fake setup refused");
 	assert_int_equal(fk.setup_calls, 1);
 	assert_int_equal(fk.teardown_calls, 1);
 	assert_int_equal(fk.producer_calls, 0);
@@ -268,9 +276,7 @@ static void test_producer_error(void **state)
 	(void)state;
 	fk.producer_err = -EIO;
 	short_config(&cfg, 0, 3);
-	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
-	assert_int_equal(res.exit_status, BC_EXIT_FAILED);
-	assert_string_equal(res.reason, "producer 0: fake producer 0 gave up");
+	run_refused(&cfg, &b, &res, BC_EXIT_FAILED, "producer 0: fake producer 0 gave up");
 	assert_int_equal(fk.teardown_calls, 1);
 	bc_run_result_free(&res);
 }
@@ -284,9 +290,7 @@ static void test_unavailable(void **state)
 	(void)state;
 	fk.probe_unavailable = true;
 	short_config(&cfg, 0, 1);
-	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
-	assert_int_equal(res.exit_status, BC_EXIT_UNAVAILABLE);
-	assert_string_equal(res.reason, "fake kernel lacks the fake feature");
+	run_refused(&cfg, &b, &res, BC_EXIT_UNAVAILABLE, "fake kernel lacks the fake feature");
 	assert_int_equal(fk.setup_calls, 0);
 	assert_int_equal(fk.teardown_calls, 0);
 	bc_run_result_free(&res);
@@ -305,9 +309,8 @@ static void test_too_many_threads_for_set(void **state)
 	cfg.producers_set = true;
 	cfg.prod_cpus_set = true;
 	assert_int_equal(bc_cpuset_parse("0", &cfg.prod_cpus, err, sizeof(err)), 0);
-	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
-	assert_int_equal(res.exit_status, BC_EXIT_USAGE);
-	assert_string_equal(res.reason, "--prod-affinity '0': 2 producers need 2 CPUs, the set has 1");
+	run_refused(&cfg, &b, &res, BC_EXIT_USAGE,
+		    "--prod-affinity '0': 2 producers need 2 CPUs, the set has 1");
 	assert_int_equal(fk.probe_calls, 0);
 	assert_int_equal(fk.setup_calls, 0);
 	assert_int_equal(fk.teardown_calls, 0);
@@ -324,17 +327,15 @@ static void test_thread_range(void **state)
 	short_config(&cfg, 0, 1);
 	cfg.producers = 5;
 	cfg.producers_set = true;
-	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
-	assert_int_equal(res.exit_status, BC_EXIT_USAGE);
-	assert_string_equal(res.reason, "--producers 5: benchmark 'fake' runs with 1 to 4 producers");
+	run_refused(&cfg, &b, &res, BC_EXIT_USAGE,
+		    "--producers 5: benchmark 'fake' runs with 1 to 4 producers");
 	assert_int_equal(fk.setup_calls, 0);
 	bc_run_result_free(&res);
 
 	short_config(&cfg, 0, 1);
 	cfg.producers = 0;
 	cfg.producers_set = true;
-	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
-	assert_int_equal(res.exit_status, BC_EXIT_USAGE);
+	run_refused(&cfg, &b, &res, BC_EXIT_USAGE, NULL);
 	bc_run_result_free(&res);
 }
 
@@ -374,8 +375,7 @@ static void test_affinity_beyond_cpus(void **state)
 	short_config(&cfg, 0, 1);
 	cfg.prod_cpus_set = true;
 	assert_int_equal(bc_cpuset_parse("4095", &cfg.prod_cpus, err, sizeof(err)), 0);
-	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
-	assert_int_equal(res.exit_status, BC_EXIT_USAGE);
+	run_refused(&cfg, &b, &res, BC_EXIT_USAGE, NULL);
 	assert_non_null(strstr(res.reason, "--prod-affinity: producer 0 would run on CPU 4095"));
 	assert_int_equal(fk.setup_calls, 0);
 	bc_run_result_free(&res);
@@ -438,9 +438,7 @@ static void test_measure_error(void **state)
 	(void)state;
 	fk.measure_fails = true;
 	short_config(&cfg, 0, 3);
-	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
-	assert_int_equal(res.exit_status, BC_EXIT_FAILED);
-	assert_string_equal(res.reason, "measure: fake counters vanished");
+	run_refused(&cfg, &b, &res, BC_EXIT_FAILED, "measure: fake counters vanished");
 	assert_int_equal(res.iter_cnt, 0);
 	assert_int_equal(fk.teardown_calls, 1);
 	bc_run_result_free(&res);
@@ -517,9 +515,7 @@ static void test_stale_reason_not_inherited(void **state)
 	fk.producer_err = -EIO;
 	fk.silent_err = true;
 	short_config(&cfg, 0, 2);
-	assert_true(bc_run(&cfg, &b, &res, NULL, NULL) < 0);
-	assert_int_equal(res.exit_status, BC_EXIT_FAILED);
-	assert_string_equal(res.reason, "producer 0 failed: Input/output error");
+	run_refused(&cfg, &b, &res, BC_EXIT_FAILED, "producer 0 failed: Input/output error");
 	bc_run_result_free(&res);
 }
 
