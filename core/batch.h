@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The rows of a batch of child runs (sweeps and suites): what sweep.c plans
+ * The rows of a batch of child runs (sweeps and suites): what batch.c plans
  * and runs and report_table.c renders. Private to those two files.
  */
 #ifndef BENCHCORE_BATCH_H

@@ -488,7 +488,8 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv);
 /* True when run arguments ask for a sweep (contain --sweep). */
 bool bc_sweep_requested(int argc, char **argv);
 
-/* A batch of child runs, one table row each, shared by sweep and suite. */
+/* A batch of child runs, one table row each, shared by sweep and suite
+ * (batch.c). */
 struct bc_batch;
 
 struct bc_batch_opts {
@@ -515,6 +516,10 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
  * 3 when every row was unavailable, 130 when interrupted. */
 int bc_batch_execute(struct bc_batch *b);
 void bc_batch_free(struct bc_batch *b);
+/* Where the benchmark name is among a run's words (PLUGIN:BENCH first,
+ * else the first word that is neither an option nor a core option's
+ * value); -1 when there is none. */
+int bc_batch_find_bench(char *const *args, size_t cnt);
 /* cli_util.c: the options `run --sweep` and `suite` share (--format,
  * --output, --run-timeout) into bo; -q/-v are noted but left to pass on.
  * Returns 1 when argv[*i] was one (its value taken), 0 when not, -EINVAL

@@ -162,7 +162,7 @@ static int bc_cmd_run(struct bc_cli_env *env, int argc, char **argv)
 	struct bc_config cfg;
 	int status;
 
-	/* every combination in its own child process (sweep.c) */
+	/* every combination in its own child process (batch.c) */
 	if (bc_sweep_requested(argc, argv))
 		return bc_sweep_main(env, argc, argv);
 	bc_config_init(&cfg);

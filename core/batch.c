@@ -1,0 +1,662 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A batch of child runs, one table row each: what a sweep's combinations
+ * and a suite's lines become.
+ *
+ * Every row runs in its own child process (the benchcore binary itself,
+ * with --format json): a benchmark that crashes, hangs or refuses its
+ * options costs its own row, never the rest of the table, and leaves
+ * nothing loaded in the parent. This file plans the rows, runs them through
+ * child.c and reads each child's JSON document into its row;
+ * report_table.c renders the rows the way the kernel's run_bench_*.sh
+ * scripts print them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "bc_internal.h"
+#include "json.h"
+
+/* Setup, teardown and process start on top of warm-up + duration. */
+#define BC_BATCH_TIMEOUT_MARGIN_SEC 20.0
+#define BC_BATCH_NAME_WIDTH 20
+
+struct bc_batch *bc_batch_new(const struct bc_batch_opts *opts)
+{
+	struct bc_batch *b = calloc(1, sizeof(*b));
+	ssize_t n;
+
+	if (!b)
+		return NULL;
+	b->opts = *opts;
+	if (!b->opts.out)
+		b->opts.out = stdout;
+	b->name_width = BC_BATCH_NAME_WIDTH;
+	/* The child is this very binary, whatever name it was started by. */
+	n = readlink("/proc/self/exe", b->exe, sizeof(b->exe) - 1);
+	if (n <= 0) {
+		free(b);
+		return NULL;
+	}
+	b->exe[n] = '\0';
+	return b;
+}
+
+static void row_free(struct row *r)
+{
+	free(r->section);
+	free(r->label);
+	bc_strv_free(&r->args);
+	bc_strv_free(&r->combo_args);
+	bc_strv_free(&r->opt_names);
+	bc_strv_free(&r->opt_values);
+	free(r->reason);
+	free(r->json);
+	free(r->bench);
+	for (size_t i = 0; i < r->metric_cnt; i++) {
+		free(r->metrics[i].name);
+		free(r->metrics[i].unit);
+	}
+	free(r->metrics);
+}
+
+void bc_batch_free(struct bc_batch *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->row_cnt; i++)
+		row_free(&b->rows[i]);
+	free(b->rows);
+	bc_strv_free(&b->sweep_specs);
+	free(b);
+}
+
+static struct row *batch_new_row(struct bc_batch *b)
+{
+	if (b->row_cnt == b->row_cap) {
+		size_t cap = b->row_cap ? b->row_cap * 2 : 16;
+		struct row *rows = realloc(b->rows, cap * sizeof(*rows));
+
+		if (!rows)
+			return NULL;
+		b->rows = rows;
+		b->row_cap = cap;
+	}
+	memset(&b->rows[b->row_cnt], 0, sizeof(b->rows[0]));
+	return &b->rows[b->row_cnt++];
+}
+
+/* Options the parent owns: the child must write JSON to its stdout. */
+static bool is_output_opt(const char *arg, bool *takes_value)
+{
+	static const char *const names[] = { "--format", "--output" };
+
+	for (size_t i = 0; i < 2; i++) {
+		size_t len = strlen(names[i]);
+
+		if (!strncmp(arg, names[i], len) && (arg[len] == '\0' || arg[len] == '=')) {
+			*takes_value = arg[len] == '\0';
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Where the benchmark name is among a run's words: the first one that looks
+ * like PLUGIN:BENCH, else the first that is neither an option nor the value
+ * of a core option given as a separate word. */
+int bc_batch_find_bench(char *const *args, size_t cnt)
+{
+	static const char *const with_value[] = {
+		"-w", "-d", "-p", "-c", "--warmup", "--duration", "--producers", "--consumers",
+		"--prod-affinity", "--cons-affinity", "--plugin-dir", "--sweep", "--label",
+	};
+	int first = -1;
+
+	for (size_t i = 0; i < cnt; i++) {
+		bool is_value = false;
+
+		if (args[i][0] == '-')
+			continue;
+		for (size_t j = 0; i && j < sizeof(with_value) / sizeof(with_value[0]); j++)
+			is_value |= !strcmp(args[i - 1], with_value[j]);
+		if (is_value)
+			continue;
+		if (strchr(args[i], ':'))
+			return (int)i;
+		if (first < 0)
+			first = (int)i;
+	}
+	return first;
+}
+
+/* "{name}" in a label template becomes that option's value. */
+static char *expand_label(const char *tmpl, const struct bc_strv *names, const struct bc_strv *values)
+{
+	size_t cap = strlen(tmpl) + 1, n = 0;
+	char *out;
+
+	for (size_t i = 0; i < values->cnt; i++)
+		cap += strlen(values->v[i]) * 4;
+	out = malloc(cap);
+	if (!out)
+		return NULL;
+	for (const char *p = tmpl; *p;) {
+		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+		bool done = false;
+
+		for (size_t i = 0; close && i < names->cnt; i++) {
+			size_t len = strlen(names->v[i]);
+
+			if ((size_t)(close - p - 1) == len && !strncmp(p + 1, names->v[i], len) &&
+			    n + strlen(values->v[i]) < cap) {
+				n += (size_t)sprintf(out + n, "%s", values->v[i]);
+				p = close + 1;
+				done = true;
+				break;
+			}
+		}
+		if (!done && n + 1 < cap)
+			out[n++] = *p++;
+		else if (!done)
+			p++;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static char *default_label(const char *kind, const char *bench, const struct bc_strv *names,
+			   const struct bc_strv *values)
+{
+	size_t len = strlen(bench) + 2;
+	bool is_sweep = !strcmp(kind, "sweep");
+	char *out;
+
+	for (size_t i = 0; i < names->cnt; i++)
+		len += strlen(names->v[i]) + strlen(values->v[i]) + 2;
+	out = malloc(len);
+	if (!out)
+		return NULL;
+	/* A sweep's rows all share the benchmark, named in its title; a
+	 * suite's rows are named like the kernel's tables: "rb-libbpf". */
+	if (!is_sweep && strchr(bench, ':'))
+		bench = strchr(bench, ':') + 1;
+	strcpy(out, is_sweep && names->cnt ? "" : bench);
+	for (size_t i = 0; i < names->cnt; i++) {
+		if (*out)
+			strcat(out, " ");
+		strcat(out, names->v[i]);
+		strcat(out, "=");
+		strcat(out, values->v[i]);
+	}
+	return out;
+}
+
+int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_t arg_cnt,
+		     char *err, size_t err_len)
+{
+	struct bc_sweep_axis *axes = NULL;
+	struct bc_strv pass = {};
+	size_t axis_cnt = 0, combos, *choice = NULL;
+	const char *label_tmpl = NULL, *bench = NULL;
+	int ret = 0, bench_idx = bc_batch_find_bench(args, arg_cnt);
+
+	/* The benchmark goes first in the child's command line, so that
+	 * suite-wide options can come between it and the line's own. */
+	if (bench_idx >= 0) {
+		bench = args[bench_idx];
+		ret = bc_strv_push(&pass, bench);
+	}
+	for (size_t i = 0; i < arg_cnt && !ret; i++) {
+		const char *a = args[i], *val = NULL;
+		bool takes_value;
+
+		if (!strcmp(a, "--sweep") || !strcmp(a, "--label")) {
+			if (i + 1 >= arg_cnt) {
+				bc_set_err(err, err_len, "%s: expected a value after it", a);
+				ret = -EINVAL;
+				break;
+			}
+			val = args[++i];
+		} else if (!strncmp(a, "--sweep=", 8) || !strncmp(a, "--label=", 8)) {
+			val = a + 8;
+		} else if (is_output_opt(a, &takes_value)) {
+			/* The parent owns the output; the child writes JSON. */
+			if (takes_value)
+				i++;
+			continue;
+		} else {
+			if ((int)i != bench_idx)
+				ret = bc_strv_push(&pass, a);
+			continue;
+		}
+		if (!strncmp(a, "--label", 7)) {
+			label_tmpl = val;
+			continue;
+		}
+		{
+			struct bc_sweep_axis *na = realloc(axes, (axis_cnt + 1) * sizeof(*axes));
+
+			if (!na) {
+				ret = -ENOMEM;
+				break;
+			}
+			axes = na;
+			ret = bc_sweep_axis_parse(val, &axes[axis_cnt], err, err_len);
+			if (!ret)
+				axis_cnt++;
+			if (!ret && !strcmp(b->opts.kind, "sweep"))
+				ret = bc_strv_push(&b->sweep_specs, val);
+		}
+	}
+	if (!ret && !bench) {
+		bc_set_err(err, err_len, "run: expected a benchmark name (PLUGIN:BENCH) first");
+		ret = -EINVAL;
+	}
+	combos = bc_sweep_combination_cnt(axes, axis_cnt);
+	if (!ret) {
+		choice = calloc(axis_cnt + 1, sizeof(*choice));
+		if (!choice)
+			ret = -ENOMEM;
+	}
+	for (size_t c = 0; !ret && c < combos; c++) {
+		struct row *r = batch_new_row(b);
+		int len;
+
+		if (!r) {
+			ret = -ENOMEM;
+			break;
+		}
+		bc_sweep_combination(axes, axis_cnt, c, choice);
+		for (size_t i = 0; !ret && i < pass.cnt; i++)
+			ret = bc_strv_push(&r->args, pass.v[i]);
+		for (size_t i = 0; !ret && i < axis_cnt; i++) {
+			const char *value = axes[i].values[choice[i]];
+
+			for (size_t j = 0; !ret && j < axes[i].name_cnt; j++) {
+				bool skip;
+				char *arg = bc_sweep_option_arg(axes[i].names[j], value, &skip);
+
+				if (!skip)
+					ret = bc_strv_push_owned(&r->combo_args, arg);
+				if (!ret)
+					ret = bc_strv_push(&r->opt_names, axes[i].names[j]);
+				if (!ret)
+					ret = bc_strv_push(&r->opt_values, value);
+			}
+		}
+		if (!ret && section) {
+			r->section = strdup(section);
+			if (!r->section)
+				ret = -ENOMEM;
+		}
+		if (!ret) {
+			r->label = label_tmpl ? expand_label(label_tmpl, &r->opt_names, &r->opt_values)
+					      : default_label(b->opts.kind, bench, &r->opt_names,
+							      &r->opt_values);
+			if (!r->label)
+				ret = -ENOMEM;
+		}
+		len = r->label ? (int)strlen(r->label) : 0;
+		if (len >= b->name_width)
+			b->name_width = len + 1;
+	}
+	for (size_t i = 0; i < axis_cnt; i++)
+		bc_sweep_axis_free(&axes[i]);
+	free(axes);
+	free(choice);
+	bc_strv_free(&pass);
+	return ret;
+}
+
+/* The warm-up and duration a run will use (the last one given wins, as in
+ * the CLI), for its default timeout. */
+static double run_length_sec(char *const *args, size_t cnt)
+{
+	double w = 1.0, d = 5.0;
+
+	for (size_t i = 0; i < cnt; i++) {
+		const char *a = args[i], *v = NULL;
+		double *dst = NULL;
+
+		if (!strcmp(a, "-w") || !strcmp(a, "--warmup")) {
+			dst = &w;
+			v = i + 1 < cnt ? args[i + 1] : NULL;
+		} else if (!strcmp(a, "-d") || !strcmp(a, "--duration")) {
+			dst = &d;
+			v = i + 1 < cnt ? args[i + 1] : NULL;
+		} else if (!strncmp(a, "--warmup=", 9)) {
+			dst = &w;
+			v = a + 9;
+		} else if (!strncmp(a, "--duration=", 11)) {
+			dst = &d;
+			v = a + 11;
+		} else if (a[0] == '-' && (a[1] == 'w' || a[1] == 'd') && a[2]) {
+			dst = a[1] == 'w' ? &w : &d;
+			v = a + 2;
+		}
+		if (dst && v) {
+			char *end;
+			double x = strtod(v, &end);
+
+			if (end != v && x >= 0 && isfinite(x))
+				*dst = x;
+		}
+	}
+	return w + d;
+}
+
+/* The line of the child's stderr that says why it stopped: the last one the
+ * CLI prefixed with "benchcore:", else the last non-empty one. */
+static char *child_reason(const char *err)
+{
+	const char *best = NULL, *last = NULL, *p = err;
+	size_t best_len = 0, last_len = 0;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len && !(len == 1 && p[0] == '\r')) {
+			last = p;
+			last_len = len;
+			if (!strncmp(p, "benchcore:", 10)) {
+				best = p;
+				best_len = len;
+			}
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	if (!best) {
+		best = last;
+		best_len = last_len;
+	}
+	if (!best)
+		return strdup("no reason given");
+	if (!strncmp(best, "benchcore: ", 11)) {
+		best += 11;
+		best_len -= 11;
+	}
+	while (best_len && (best[best_len - 1] == '\r' || best[best_len - 1] == ' '))
+		best_len--;
+	return strndup(best, best_len);
+}
+
+static int row_parse_doc(struct row *r, char *err, size_t err_len);
+
+/* status.reason of a run document, or NULL. */
+static char *doc_reason(const char *out, size_t len)
+{
+	struct bc_json *doc;
+	const char *reason;
+	char err[128];
+	char *ret = NULL;
+
+	if (!out || !len)
+		return NULL;
+	doc = bc_json_parse(out, len, err, sizeof(err));
+	reason = bc_json_str(bc_json_get(bc_json_get(doc, "status"), "reason"));
+	if (reason && *reason)
+		ret = strdup(reason);
+	bc_json_free(doc);
+	return ret;
+}
+
+/* "trigger:trig-fentry: unavailable ..." in a row that names the benchmark
+ * already: the row says it once. */
+static void strip_bench_prefix(struct row *r)
+{
+	const char *bench = r->args.cnt ? r->args.v[0] : NULL;
+	const char *bare = bench && strchr(bench, ':') ? strchr(bench, ':') + 1 : bench;
+	const char *names[] = { bench, bare };
+
+	for (size_t i = 0; r->reason && bench && i < 2; i++) {
+		size_t len = strlen(names[i]);
+
+		if (!strncmp(r->reason, names[i], len) && !strncmp(r->reason + len, ": ", 2)) {
+			memmove(r->reason, r->reason + len + 2, strlen(r->reason + len + 2) + 1);
+			return;
+		}
+	}
+}
+
+static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_result *cr)
+{
+	char perr[256] = "";
+	int n = 0;
+
+	r->elapsed_sec = cr->elapsed_sec;
+	r->exit_code = cr->exited ? cr->exit_code : -1;
+	if (cr->interrupted) {
+		r->status = ROW_INTERRUPTED;
+		r->reason = strdup("interrupted by Ctrl-C");
+		/* the runner reports what it measured before it stopped */
+		if (cr->out_len) {
+			r->json = cr->out;
+			cr->out = NULL;
+			if (row_parse_doc(r, perr, sizeof(perr))) {
+				free(r->json);
+				r->json = NULL;
+			}
+		}
+	} else if (cr->timed_out) {
+		r->status = ROW_TIMEOUT;
+		n = asprintf(&r->reason, "timed out after %.0f s, killed (--run-timeout SEC)",
+			     r->timeout_sec);
+	} else if (!cr->exited) {
+		r->status = ROW_CRASHED;
+		n = asprintf(&r->reason, "killed by signal %d (%s)", cr->term_signal,
+			     strsignal(cr->term_signal));
+	} else if (cr->exit_code == BC_EXIT_OK) {
+		r->json = cr->out;
+		cr->out = NULL;
+		if (row_parse_doc(r, perr, sizeof(perr))) {
+			r->status = ROW_FAILED;
+			n = asprintf(&r->reason, "its output is not a benchcore run document: %s",
+				     perr);
+		} else {
+			r->status = ROW_OK;
+		}
+	} else {
+		r->status = cr->exit_code == BC_EXIT_UNAVAILABLE ? ROW_UNAVAILABLE
+			    : cr->exit_code == BC_EXIT_USAGE     ? ROW_INVALID
+			    : cr->exit_code == BC_EXIT_INTERRUPTED ? ROW_INTERRUPTED
+								   : ROW_FAILED;
+		/* The run's document, written for failed runs too, says why
+		 * in status.reason; an older core only said it on stderr. */
+		r->reason = doc_reason(cr->out, cr->out_len);
+		if (r->reason) {
+			r->json = cr->out;
+			cr->out = NULL;
+		} else {
+			r->reason = child_reason(cr->err);
+			strip_bench_prefix(r);
+		}
+		/* the row's status already says "unavailable:" */
+		if (r->status == ROW_UNAVAILABLE && r->reason &&
+		    !strncmp(r->reason, "unavailable on this kernel: ", 28))
+			memmove(r->reason, r->reason + 28, strlen(r->reason + 28) + 1);
+		/* A run stopped half-way still wrote what it measured. */
+		if (cr->out_len && cr->exit_code == BC_EXIT_INTERRUPTED && !r->json) {
+			r->json = cr->out;
+			cr->out = NULL;
+		}
+		if (r->json && cr->exit_code == BC_EXIT_INTERRUPTED)
+			row_parse_doc(r, perr, sizeof(perr));
+	}
+	if (n < 0)
+		r->reason = NULL;
+	(void)b;
+}
+
+/* ------------------------------------------------------------ execution */
+
+static int batch_status(const struct bc_batch *b)
+{
+	size_t ok = 0, unavailable = 0, invalid = 0, bad = 0;
+
+	for (size_t i = 0; i < b->row_cnt; i++) {
+		switch (b->rows[i].status) {
+		case ROW_INTERRUPTED:
+		case ROW_PLANNED:
+			return BC_EXIT_INTERRUPTED;
+		case ROW_OK:
+			ok++;
+			break;
+		case ROW_UNAVAILABLE:
+			unavailable++;
+			break;
+		case ROW_INVALID:
+			invalid++;
+			break;
+		default:
+			bad++;
+			break;
+		}
+	}
+	/* One kind of outcome for every row: the status a single run of it
+	 * would have had; a mix with failures: failed. Unavailable rows
+	 * beside ones that ran are expected (a suite on a limited kernel). */
+	if (!b->row_cnt || ok + unavailable == b->row_cnt)
+		return ok || !b->row_cnt ? BC_EXIT_OK : BC_EXIT_UNAVAILABLE;
+	if (invalid == b->row_cnt)
+		return BC_EXIT_USAGE;
+	return BC_EXIT_FAILED;
+}
+
+static int batch_child_argv(const struct bc_batch *b, const struct row *r, struct bc_strv *argv)
+{
+	int ret = bc_strv_push(argv, b->exe);
+	const struct bc_cli_env *env = b->opts.env;
+
+	for (size_t i = 0; !ret && env && i < env->plugin_dir_cnt; i++) {
+		ret = bc_strv_push(argv, "--plugin-dir");
+		if (!ret)
+			ret = bc_strv_push(argv, env->plugin_dirs[i]);
+	}
+	if (!ret && env && env->allow_unsafe)
+		ret = bc_strv_push(argv, "--allow-unsafe-plugins");
+	if (!ret)
+		ret = bc_strv_push(argv, "run");
+	/* The benchmark and the line's options, then the ones given to the
+	 * suite command, then the combination: the CLI lets a later option
+	 * win, so the user overrides a suite's line and the sweep both. */
+	for (size_t i = 0; !ret && i < r->args.cnt; i++)
+		ret = bc_strv_push(argv, r->args.v[i]);
+	for (size_t i = 0; !ret && i < b->opts.extra_cnt; i++)
+		ret = bc_strv_push(argv, b->opts.extra_args[i]);
+	for (size_t i = 0; !ret && i < r->combo_args.cnt; i++)
+		ret = bc_strv_push(argv, r->combo_args.v[i]);
+	if (!ret && env && env->verbosity > 0)
+		ret = bc_strv_push(argv, "-v");
+	if (!ret)
+		ret = bc_strv_push(argv, "--format");
+	if (!ret)
+		ret = bc_strv_push(argv, "json");
+	return ret;
+}
+
+int bc_batch_execute(struct bc_batch *b)
+{
+	bool progress = !b->opts.quiet && isatty(STDERR_FILENO) &&
+			(b->opts.format != BC_TABLE_TEXT || !isatty(fileno(b->opts.out)));
+	int ret = 0;
+
+	bc_child_catch_stop();
+	if (b->opts.format == BC_TABLE_CSV)
+		bc_batch_csv_header(b->opts.out);
+
+	for (size_t i = 0; i < b->row_cnt && !bc_child_stopped(); i++) {
+		struct row *r = &b->rows[i];
+		struct bc_child_result cr;
+		struct bc_strv argv = {};
+
+		ret = batch_child_argv(b, r, &argv);
+		if (ret)
+			break;
+		r->timeout_sec = b->opts.timeout_sec > 0
+					 ? b->opts.timeout_sec
+					 : run_length_sec(argv.v, argv.cnt) + BC_BATCH_TIMEOUT_MARGIN_SEC;
+		if (progress)
+			fprintf(stderr, "benchcore: [%zu/%zu] %s\n", i + 1, b->row_cnt, r->label);
+		ret = bc_child_run(b->exe, argv.v, r->timeout_sec, &cr);
+		bc_strv_free(&argv);
+		if (ret) {
+			r->status = ROW_FAILED;
+			if (asprintf(&r->reason, "cannot start a child run: %s", strerror(-ret)) < 0)
+				r->reason = NULL;
+			ret = 0;
+		} else {
+			/* -v: the child's progress and log are the parent's. */
+			if (b->opts.verbose && cr.err_len)
+				fwrite(cr.err, 1, cr.err_len, stderr);
+			row_classify(b, r, &cr);
+			bc_child_result_free(&cr);
+		}
+		bc_batch_render_row(b, r);
+	}
+	bc_child_release_stop();
+	if (ret)
+		return ret;
+	if (b->opts.format == BC_TABLE_JSON)
+		bc_batch_render_json(b);
+	if (bc_child_stopped() && b->opts.format != BC_TABLE_JSON)
+		fprintf(stderr, "benchcore: interrupted; %s rows above were measured\n",
+			b->opts.kind);
+	return batch_status(b);
+}
+
+static int row_parse_doc(struct row *r, char *err, size_t err_len)
+{
+	struct bc_json *doc = bc_json_parse(r->json, strlen(r->json), err, err_len);
+	const struct bc_json *summary, *cfg;
+	char bench[256];
+	int ret = 0;
+
+	if (!doc)
+		return -EINVAL;
+	summary = bc_json_get(doc, "summary");
+	if (!summary || summary->type != BC_JSON_OBJECT) {
+		bc_set_err(err, err_len, "no \"summary\" object");
+		ret = -EINVAL;
+		goto out;
+	}
+	if (!bc_run_doc_bench(doc, bench, sizeof(bench)))
+		r->bench = strdup(bench);
+	cfg = bc_run_doc_config(doc);
+	r->producers = (unsigned int)bc_json_num(bc_json_get(cfg, "producers"),
+						 bc_json_num(bc_json_get(doc, "producers"), 0));
+	r->metrics = calloc(summary->cnt + 1, sizeof(*r->metrics));
+	if (!r->metrics) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < summary->cnt; i++) {
+		const struct bc_json *s = summary->items[i];
+		struct row_metric *m = &r->metrics[r->metric_cnt];
+		const char *unit = bc_json_str(bc_json_get(s, "unit"));
+
+		if (s->type != BC_JSON_OBJECT || !bc_json_get(s, "mean"))
+			continue;	/* e.g. CPU utilisation blocks of another shape */
+		m->name = strdup(summary->keys[i]);
+		m->unit = unit ? strdup(unit) : NULL;
+		m->rate = bc_run_doc_metric_is_rate(doc, summary->keys[i], s);
+		m->mean = bc_json_num(bc_json_get(s, "mean"), NAN);
+		m->stddev = bc_json_num(bc_json_get(s, "stddev"), NAN);
+		m->min = bc_json_num(bc_json_get(s, "min"), NAN);
+		m->median = bc_json_num(bc_json_get(s, "median"), NAN);
+		m->max = bc_json_num(bc_json_get(s, "max"), NAN);
+		r->metric_cnt++;
+	}
+out:
+	bc_json_free(doc);
+	return ret;
+}
