@@ -256,11 +256,16 @@ static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg
 		snprintf(pr->reason, sizeof(pr->reason), "%s", strerror(-err));
 }
 
-static void bc_json_range(struct bc_json_writer *w, const char *key, const struct bc_thread_range *r)
+/* `callback_set` false: the benchmark has no such thread body, so it takes
+ * none at all, whatever its range says (a max of 0 otherwise means no limit). */
+static void bc_json_range(struct bc_json_writer *w, const char *key, const struct bc_thread_range *r,
+			  bool callback_set)
 {
 	bc_jw_obj_begin(w, key);
 	bc_jw_uint(w, "min", r->min);
-	if (r->max)
+	if (!callback_set)
+		bc_jw_uint(w, "max", 0);
+	else if (r->max)
 		bc_jw_uint(w, "max", r->max);
 	else
 		bc_jw_null(w, "max");	/* no limit */
@@ -309,8 +314,8 @@ static int bc_list_json(FILE *f, const struct bc_plugin_set *set, const struct b
 			bc_jw_str(&w, "description", b->desc.description);
 			bc_jw_bool(&w, "available", pr.available);
 			bc_jw_str(&w, "reason", pr.available ? NULL : pr.reason);
-			bc_json_range(&w, "producers", &b->desc.producers);
-			bc_json_range(&w, "consumers", &b->desc.consumers);
+			bc_json_range(&w, "producers", &b->desc.producers, b->desc.producer);
+			bc_json_range(&w, "consumers", &b->desc.consumers, b->desc.consumer);
 			bc_jw_arr_begin(&w, "metrics");
 			for (m = 0; m < b->desc.metric_cnt; m++) {
 				bc_jw_obj_begin(&w, NULL);
