@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#include "bc_test_util.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+char *bc_test_slurp_fd(int fd)
+{
+	size_t cap = 8192, len = 0;
+	char *buf = malloc(cap);
+	ssize_t n;
+
+	assert_non_null(buf);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+		len += (size_t)n;
+		if (cap - len < 2) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+			assert_non_null(buf);
+		}
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/* An unlinked temporary file: gone with its last fd. */
+static int tmp_fd(void)
+{
+	char path[] = "/tmp/bc-test-XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	unlink(path);
+	return fd;
+}
+
+void bc_test_run_benchcore(struct bc_test_run *r, const char *const *args)
+{
+	const char *argv[40] = { BC_TEST_BENCHCORE, "--plugin-dir", BC_TEST_PLUGIN_DIR };
+	const size_t max = sizeof(argv) / sizeof(argv[0]) - 1;
+	int out_fd = tmp_fd(), err_fd = tmp_fd();
+	size_t n = 3;
+	pid_t pid;
+	int st;
+
+	while (*args && n < max)
+		argv[n++] = *args++;
+	argv[n] = NULL;
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(err_fd, STDERR_FILENO);
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	r->pid = pid;
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	r->out = bc_test_slurp_fd(out_fd);
+	r->err = bc_test_slurp_fd(err_fd);
+	close(out_fd);
+	close(err_fd);
+}
+
+void bc_test_run_free(struct bc_test_run *r)
+{
+	free(r->out);
+	free(r->err);
+	r->out = r->err = NULL;
+}
+
+int bc_test_bpf_skip(const char *why)
+{
+	if (geteuid() != 0) {
+		printf("skipped: %s loads BPF programs and needs root\n", why);
+		return BC_TEST_SKIP;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
+		printf("skipped: %s needs kernel BTF at /sys/kernel/btf/vmlinux\n", why);
+		return BC_TEST_SKIP;
+	}
+	return 0;
+}
+
+unsigned int bc_test_count_progs(bc_test_prog_filter filter, const void *arg,
+				 unsigned int *total)
+{
+	unsigned int ours = 0, all = 0;
+	__u32 id = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;	/* unloaded meanwhile */
+		all++;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && filter(fd, &info, arg))
+			ours++;
+		close(fd);
+	}
+	if (total)
+		*total = all;
+	return ours;
+}
+
+bool bc_test_prog_has_map(int prog_fd, bc_test_map_filter filter, const void *arg)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info), ids[64], i;
+
+	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+	info.map_ids = (__u64)(uintptr_t)ids;
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return false;
+	for (i = 0; i < info.nr_map_ids && i < sizeof(ids) / sizeof(ids[0]); i++) {
+		struct bpf_map_info mi;
+		__u32 mlen = sizeof(mi);
+		int fd = bpf_map_get_fd_by_id(ids[i]);
+		bool ours;
+
+		if (fd < 0)
+			continue;
+		memset(&mi, 0, sizeof(mi));
+		ours = !bpf_obj_get_info_by_fd(fd, &mi, &mlen) && filter(fd, &mi, arg);
+		close(fd);
+		if (ours)
+			return true;
+	}
+	return false;
+}
+
+unsigned int bc_test_wait_progs(bc_test_prog_filter filter, const void *arg, unsigned int max,
+				unsigned int *total)
+{
+	const struct timespec nap = { .tv_nsec = 50 * 1000 * 1000 };
+	unsigned int n = 0;
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		n = bc_test_count_progs(filter, arg, total);
+		if (n <= max)
+			break;
+		nanosleep(&nap, NULL);
+	}
+	return n;
+}

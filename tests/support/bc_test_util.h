@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Helpers shared by the integration tests that run the real benchcore
+ * binary and load real BPF: run the binary and capture what it said, skip
+ * (77) where BPF cannot run, and count the kernel's loaded programs that
+ * belong to the area under test. Failures are cmocka failures.
+ */
+#ifndef BENCHCORE_TEST_UTIL_H
+#define BENCHCORE_TEST_UTIL_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include <bpf/bpf.h>
+
+/* ctest's SKIP_RETURN_CODE (tests/CMakeLists.txt). */
+#define BC_TEST_SKIP 77
+
+struct bc_test_run {
+	pid_t pid;	/* the child's pid (gone by the time we return) */
+	int status;	/* exit status, or 128 + signal */
+	char *out;	/* stdout, NUL-terminated */
+	char *err;	/* stderr, NUL-terminated */
+};
+
+/*
+ * Runs `benchcore --plugin-dir <build>/plugins ARGS...` (args NULL-terminated)
+ * and waits for it. Output goes to unlinked temporary files, not pipes, so a
+ * chatty child never blocks on a full pipe.
+ */
+void bc_test_run_benchcore(struct bc_test_run *r, const char *const *args);
+void bc_test_run_free(struct bc_test_run *r);
+
+/* Everything in fd from offset 0, NUL-terminated; the caller frees it. */
+char *bc_test_slurp_fd(int fd);
+
+/*
+ * 0 when this process can load BPF programs against kernel BTF; otherwise
+ * prints the reason (why names the test's need) and returns BC_TEST_SKIP
+ * for main() to return.
+ */
+int bc_test_bpf_skip(const char *why);
+
+/* Is this loaded program one of the area's? (info has no map ids filled) */
+typedef bool (*bc_test_prog_filter)(int prog_fd, const struct bpf_prog_info *info,
+				    const void *arg);
+/* Is this map one that marks a program as the area's? */
+typedef bool (*bc_test_map_filter)(int map_fd, const struct bpf_map_info *info,
+				   const void *arg);
+
+/*
+ * Walks every loaded program (bpf_prog_get_next_id) and returns how many
+ * the filter accepts; *total (may be NULL) gets how many could be opened.
+ */
+unsigned int bc_test_count_progs(bc_test_prog_filter filter, const void *arg,
+				 unsigned int *total);
+
+/* Does the program use a map the filter accepts? For census filters. */
+bool bc_test_prog_has_map(int prog_fd, bc_test_map_filter filter, const void *arg);
+
+/*
+ * A dead process's programs are released from deferred kernel work, so one
+ * can stay visible for a moment after its process exited: polls the census
+ * (bounded, 100 x 50 ms) until it is at most max, and returns the last
+ * count. A real leak never comes back.
+ */
+unsigned int bc_test_wait_progs(bc_test_prog_filter filter, const void *arg, unsigned int max,
+				unsigned int *total);
+
+#endif
