@@ -14,7 +14,6 @@
  * (core/json.h).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,166 +21,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bc_test_util.h"
 #include "json.h"
-
-#define BC_SKIP 77
-
-struct run_out {
-	int status;		/* exit status, or 128 + signal */
-	char *out;		/* stdout */
-	char *err;		/* stderr */
-};
-
-static char *slurp_fd(int fd)
-{
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	assert_non_null(buf);
-	lseek(fd, 0, SEEK_SET);
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += (size_t)n;
-		if (cap - len < 2) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
-static int tmp_fd(void)
-{
-	char path[] = "/tmp/bc-perfbuf-test-XXXXXX";
-	int fd = mkstemp(path);
-
-	assert_true(fd >= 0);
-	unlink(path);
-	return fd;
-}
-
-/* Runs `benchcore --plugin-dir <build>/plugins <args...>`; output goes to
- * files, not pipes, so a chatty child cannot block on a full pipe. */
-static void run_benchcore(struct run_out *r, const char *const *args)
-{
-	const char *argv[32];
-	int out_fd = tmp_fd(), err_fd = tmp_fd();
-	size_t n = 0;
-	pid_t pid;
-	int st;
-
-	argv[n++] = BC_TEST_BENCHCORE;
-	argv[n++] = "--plugin-dir";
-	argv[n++] = BC_TEST_PLUGIN_DIR;
-	while (*args && n < sizeof(argv) / sizeof(argv[0]) - 1)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(out_fd, STDOUT_FILENO);
-		dup2(err_fd, STDERR_FILENO);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r->out = slurp_fd(out_fd);
-	r->err = slurp_fd(err_fd);
-	close(out_fd);
-	close(err_fd);
-}
-
-static void run_out_free(struct run_out *r)
-{
-	free(r->out);
-	free(r->err);
-}
 
 /* ------------------------------------------------------ program census */
 
-static bool map_is_ours(__u32 map_id)
+/* Ours: a perf event array named "perfbuf". */
+static bool map_is_ours(int fd, const struct bpf_map_info *info, const void *arg)
 {
-	struct bpf_map_info info;
-	__u32 len = sizeof(info);
-	bool ours = false;
-	int fd = bpf_map_get_fd_by_id(map_id);
-
-	if (fd < 0)
-		return false;
-	memset(&info, 0, sizeof(info));
-	if (!bpf_obj_get_info_by_fd(fd, &info, &len))
-		ours = info.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !strcmp(info.name, "perfbuf");
-	close(fd);
-	return ours;
+	(void)fd;
+	(void)arg;
+	return info->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !strcmp(info->name, "perfbuf");
 }
 
-static bool prog_is_ours(int fd)
+static bool prog_is_ours(int fd, const struct bpf_prog_info *info, const void *arg)
 {
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info), i, map_ids[64];
-
-	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = sizeof(map_ids) / sizeof(map_ids[0]);
-	info.map_ids = (__u64)(uintptr_t)map_ids;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return false;
-	for (i = 0; i < info.nr_map_ids && i < sizeof(map_ids) / sizeof(map_ids[0]); i++)
-		if (map_is_ours(map_ids[i]))
-			return true;
-	return false;
+	(void)info;
+	return bc_test_prog_has_map(fd, map_is_ours, arg);
 }
 
-/* Walks every loaded program (bpf_prog_get_next_id); *total gets them all. */
+/* Walks every loaded program; *total gets them all. */
 static unsigned int count_our_progs(unsigned int *total)
 {
-	__u32 id = 0;
-	unsigned int ours = 0, all = 0;
-	int fd;
-
-	while (!bpf_prog_get_next_id(id, &id)) {
-		fd = bpf_prog_get_fd_by_id(id);
-		if (fd < 0)
-			continue;	/* gone in the meantime */
-		all++;
-		if (prog_is_ours(fd))
-			ours++;
-		close(fd);
-	}
-	if (total)
-		*total = all;
-	return ours;
+	return bc_test_count_progs(prog_is_ours, NULL, total);
 }
 
-/*
- * The kernel drops a dead process's last references from deferred work, so
- * a program can stay visible for a moment after its process exited. Wait
- * (bounded) for the census to come back; a real leak never does.
- */
+/* A program can stay visible for a moment after its process exited (see
+ * bc_test_wait_progs); a real leak never goes away. */
 static void assert_no_new_progs(unsigned int before)
 {
-	const struct timespec nap = { .tv_nsec = 50 * 1000 * 1000 };
-	unsigned int now = 0, total = 0;
-	int i;
+	unsigned int total = 0;
+	unsigned int now = bc_test_wait_progs(prog_is_ours, NULL, before, &total);
 
-	for (i = 0; i < 100; i++) {
-		now = count_our_progs(&total);
-		if (now <= before)
-			break;
-		nanosleep(&nap, NULL);
-	}
 	if (now > before)
 		fail_msg("perfbuf programs loaded: %u before the run, %u after (of %u on the system)",
 			 before, now, total);
@@ -220,7 +97,7 @@ static void run_and_check(const char *bench, const char *const *extra, bool expe
 	unsigned int before, total;
 	char perr[256];
 	const char *ap;
-	struct run_out r;
+	struct bc_test_run r;
 	struct bc_json *doc;
 
 	while (extra && *extra)
@@ -228,7 +105,7 @@ static void run_and_check(const char *bench, const char *const *extra, bool expe
 	args[n] = NULL;
 
 	before = count_our_progs(&total);
-	run_benchcore(&r, args);
+	bc_test_run_benchcore(&r, args);
 	if (r.status != 0)
 		fail_msg("%s exited %d; stderr:\n%s", bench, r.status, r.err);
 
@@ -250,7 +127,7 @@ static void run_and_check(const char *bench, const char *const *extra, bool expe
 		      summary_num(doc, "hits", "mean"), summary_num(doc, "drops", "mean"));
 
 	bc_json_free(doc);
-	run_out_free(&r);
+	bc_test_run_free(&r);
 	assert_no_new_progs(before);
 }
 
@@ -313,12 +190,12 @@ static void test_custom_b2b_sampled_small_batch(void **state)
 static void test_text_report_names_attach_point(void **state)
 {
 	const char *args[] = { "run", "perfbuf:pb-custom", "-w0", "-d1", NULL };
-	struct run_out r;
+	struct bc_test_run r;
 	bool named = false;
 	size_t i;
 
 	(void)state;
-	run_benchcore(&r, args);
+	bc_test_run_benchcore(&r, args);
 	if (r.status != 0)
 		fail_msg("exited %d; stderr:\n%s", r.status, r.err);
 	if (!strstr(r.out, "Summary: hits"))
@@ -328,7 +205,7 @@ static void test_text_report_names_attach_point(void **state)
 			named = true;
 	if (!named)
 		fail_msg("the text report does not name the attach point:\n%s%s", r.out, r.err);
-	run_out_free(&r);
+	bc_test_run_free(&r);
 }
 
 struct usage_case {
@@ -368,13 +245,13 @@ static void test_usage_errors(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct run_out r;
+		struct bc_test_run r;
 
-		run_benchcore(&r, cases[i].args);
+		bc_test_run_benchcore(&r, cases[i].args);
 		if (r.status != 2 || !strstr(r.err, cases[i].needle))
 			fail_msg("%s: expected exit 2 naming '%s', got %d:\n%s", cases[i].what,
 				 cases[i].needle, r.status, r.err);
-		run_out_free(&r);
+		bc_test_run_free(&r);
 	}
 	/* Refused before setup: nothing may have been loaded at all. */
 	assert_no_new_progs(before);
@@ -393,14 +270,9 @@ int main(void)
 		cmocka_unit_test(test_custom_b2b_sampled_small_batch),
 		cmocka_unit_test(test_text_report_names_attach_point),
 	};
+	int rc = bc_test_bpf_skip("the perfbuf benchmarks");
 
-	if (geteuid() != 0) {
-		printf("skip: the perfbuf benchmarks load BPF programs and need root\n");
-		return BC_SKIP;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		printf("skip: no kernel BTF at /sys/kernel/btf/vmlinux\n");
-		return BC_SKIP;
-	}
+	if (rc)
+		return rc;
 	return cmocka_run_group_tests_name("perfbuf through benchcore", tests, NULL, NULL);
 }

@@ -23,8 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "bc_internal.h"
-
-#define BC_SKIP 77
+#include "bc_test_util.h"
 
 static struct bc_plugin_set plugins;
 
@@ -42,40 +41,23 @@ static unsigned int count_fds(void)
 	return n;
 }
 
-/* Loaded programs that use a perf event array named "perfbuf" (ours). */
+/* Ours: programs that use a perf event array named "perfbuf". */
+static bool map_is_ours(int fd, const struct bpf_map_info *info, const void *arg)
+{
+	(void)fd;
+	(void)arg;
+	return info->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !strcmp(info->name, "perfbuf");
+}
+
+static bool prog_is_ours(int fd, const struct bpf_prog_info *info, const void *arg)
+{
+	(void)info;
+	return bc_test_prog_has_map(fd, map_is_ours, arg);
+}
+
 static unsigned int count_our_progs(void)
 {
-	__u32 id = 0, map_ids[64], i;
-	unsigned int ours = 0;
-
-	while (!bpf_prog_get_next_id(id, &id)) {
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-		int fd = bpf_prog_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		memset(&info, 0, sizeof(info));
-		info.nr_map_ids = sizeof(map_ids) / sizeof(map_ids[0]);
-		info.map_ids = (__u64)(uintptr_t)map_ids;
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len)) {
-			for (i = 0; i < info.nr_map_ids && i < 64; i++) {
-				struct bpf_map_info mi;
-				__u32 mlen = sizeof(mi);
-				int mfd = bpf_map_get_fd_by_id(map_ids[i]);
-
-				if (mfd < 0)
-					continue;
-				memset(&mi, 0, sizeof(mi));
-				if (!bpf_obj_get_info_by_fd(mfd, &mi, &mlen) &&
-				    mi.type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !strcmp(mi.name, "perfbuf"))
-					ours++;
-				close(mfd);
-			}
-		}
-		close(fd);
-	}
-	return ours;
+	return bc_test_count_progs(prog_is_ours, NULL, NULL);
 }
 
 /* Sets the plugin's options as the CLI would: one argp pass, which starts
@@ -180,14 +162,9 @@ int main(void)
 	};
 	int rc;
 
-	if (geteuid() != 0) {
-		printf("skip: the perfbuf benchmarks load BPF programs and need root\n");
-		return BC_SKIP;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		printf("skip: no kernel BTF at /sys/kernel/btf/vmlinux\n");
-		return BC_SKIP;
-	}
+	rc = bc_test_bpf_skip("the perfbuf benchmarks");
+	if (rc)
+		return rc;
 	bc_log_set_verbosity(-1);
 	/* Other plugins in the directory may fail to load; perfbuf must not. */
 	bc_plugins_load_dir(&plugins, BC_TEST_PLUGIN_DIR, false);
