@@ -25,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -35,87 +33,14 @@
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
 
+#include "bc_test_util.h"
 #include "json.h"
 #include "trigger_spec.h"
 
-#define BC_SKIP 77
 #define EXIT_UNAVAILABLE 3
 #define EXIT_USAGE 2
 
-struct run_out {
-	int status;
-	char *out;
-	char *err;
-};
-
-static char *slurp_fd(int fd)
-{
-	size_t cap = 4096, len = 0;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	assert_non_null(buf);
-	lseek(fd, 0, SEEK_SET);
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += (size_t)n;
-		if (cap - len < 2) {
-			buf = realloc(buf, cap *= 2);
-			assert_non_null(buf);
-		}
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
-static int tmp_fd(void)
-{
-	char path[] = "/tmp/bc-trigger-test-XXXXXX";
-	int fd = mkstemp(path);
-
-	assert_true(fd >= 0);
-	unlink(path);
-	return fd;
-}
-
-/* benchcore --plugin-dir <build>/plugins ARGS...; output to files so a
- * chatty child never blocks on a pipe. */
-static void run_benchcore(struct run_out *r, const char *const *args)
-{
-	const char *argv[32];
-	int out_fd = tmp_fd(), err_fd = tmp_fd();
-	size_t n = 0;
-	pid_t pid;
-	int st;
-
-	argv[n++] = BC_TEST_BENCHCORE;
-	argv[n++] = "--plugin-dir";
-	argv[n++] = BC_TEST_PLUGIN_DIR;
-	while (*args && n < sizeof(argv) / sizeof(argv[0]) - 1)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(out_fd, STDOUT_FILENO);
-		dup2(err_fd, STDERR_FILENO);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r->out = slurp_fd(out_fd);
-	r->err = slurp_fd(err_fd);
-	close(out_fd);
-	close(err_fd);
-}
-
-static void run_out_free(struct run_out *r)
-{
-	free(r->out);
-	free(r->err);
-}
-
-static void dump(const char *what, const struct run_out *r)
+static void dump(const char *what, const struct bc_test_run *r)
 {
 	fprintf(stderr, "%s: exit status %d\n--- stdout\n%s\n--- stderr\n%s\n", what, r->status,
 		r->out, r->err);
@@ -123,25 +48,12 @@ static void dump(const char *what, const struct run_out *r)
 
 /* ------------------------------------------------------ program census */
 
-static unsigned int count_our_progs(void)
+/* Ours: the plugin names every program bc_trig_*. */
+static bool prog_is_ours(int fd, const struct bpf_prog_info *info, const void *arg)
 {
-	unsigned int ours = 0;
-	__u32 id = 0;
-
-	while (!bpf_prog_get_next_id(id, &id)) {
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-		int fd = bpf_prog_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;	/* gone in the meantime */
-		memset(&info, 0, sizeof(info));
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len) &&
-		    strncmp(info.name, "bc_trig_", 8) == 0)
-			ours++;
-		close(fd);
-	}
-	return ours;
+	(void)fd;
+	(void)arg;
+	return strncmp(info->name, "bc_trig_", 8) == 0;
 }
 
 /*
@@ -151,16 +63,7 @@ static unsigned int count_our_progs(void)
  */
 static unsigned int wait_for_none(void)
 {
-	const struct timespec nap = { .tv_nsec = 50 * 1000 * 1000 };
-	unsigned int n = 0;
-
-	for (int i = 0; i < 100; i++) {
-		n = count_our_progs();
-		if (n == 0)
-			break;
-		nanosleep(&nap, NULL);
-	}
-	return n;
+	return bc_test_wait_progs(prog_is_ours, NULL, 0, NULL);
 }
 
 static void assert_none_left(const char *after)
@@ -264,7 +167,7 @@ static void check_run(const struct bc_trig_spec *s, const char *const *extra,
 	const char *args[24] = { "run", NULL, "-w0", "-d1", "--format", "json" };
 	char name[96], prod[16];
 	size_t n = 6;
-	struct run_out r;
+	struct bc_test_run r;
 	char perr[256];
 	const char *ap;
 	struct bc_json *doc;
@@ -278,7 +181,7 @@ static void check_run(const struct bc_trig_spec *s, const char *const *extra,
 		args[n++] = *extra++;
 	args[n] = NULL;
 
-	run_benchcore(&r, args);
+	bc_test_run_benchcore(&r, args);
 	if (r.status != 0) {
 		dump(s->name, &r);
 		fail_msg("%s: expected to run here, exit status %d", s->name, r.status);
@@ -320,7 +223,7 @@ static void check_run(const struct bc_trig_spec *s, const char *const *extra,
 		assert_string_equal(ap, s->attach_point);
 	}
 	bc_json_free(doc);
-	run_out_free(&r);
+	bc_test_run_free(&r);
 	assert_none_left(s->name);
 }
 
@@ -351,17 +254,17 @@ static void check_unavailable(const struct bc_trig_spec *s)
 	const char *kind = bc_trig_kind_name(s->kind);
 	char name[96];
 	const char *line;
-	struct run_out r;
+	struct bc_test_run r;
 
 	snprintf(name, sizeof(name), "trigger:%s", s->name);
 	args[1] = name;
-	run_benchcore(&r, args);
+	bc_test_run_benchcore(&r, args);
 	if (r.status != EXIT_UNAVAILABLE || !strstr(r.err, kind)) {
 		dump(s->name, &r);
 		fail_msg("%s: expected exit status %d and a reason naming %s", s->name,
 			 EXIT_UNAVAILABLE, kind);
 	}
-	run_out_free(&r);
+	bc_test_run_free(&r);
 	assert_none_left(s->name);
 
 	/* `list`: the benchmark's line says it is unavailable, and why. */
@@ -431,14 +334,14 @@ static void test_two_producers(void **state)
 
 static void expect_usage_error(const char *const *args, const char *needle)
 {
-	struct run_out r;
+	struct bc_test_run r;
 
-	run_benchcore(&r, args);
+	bc_test_run_benchcore(&r, args);
 	if (r.status != EXIT_USAGE || !strstr(r.err, needle)) {
 		dump(args[1], &r);
 		fail_msg("expected exit status %d and a message naming %s", EXIT_USAGE, needle);
 	}
-	run_out_free(&r);
+	bc_test_run_free(&r);
 }
 
 static void test_bad_options(void **state)
@@ -461,14 +364,14 @@ static void test_bad_options(void **state)
 	 * (it calls a consumer count without a consumer callback a
 	 * descriptor error, 1); what must hold is a refusal that says why. */
 	{
-		struct run_out r;
+		struct bc_test_run r;
 
-		run_benchcore(&r, cons);
+		bc_test_run_benchcore(&r, cons);
 		if (r.status == 0 || !strstr(r.err, "consumer")) {
 			dump("-c1", &r);
 			fail_msg("-c1 on a trigger benchmark must be refused, naming consumers");
 		}
-		run_out_free(&r);
+		bc_test_run_free(&r);
 	}
 }
 
@@ -482,18 +385,13 @@ int main(void)
 	};
 	const char *list_args[] = { "list", NULL };
 	const char *list_json_args[] = { "list", "--format", "json", NULL };
-	struct run_out list, list_js;
+	struct bc_test_run list, list_js;
 	char perr[256] = "";
 	int err, ret;
 
-	if (geteuid() != 0) {
-		printf("skipping: loading BPF programs needs root\n");
-		return BC_SKIP;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		printf("skipping: no kernel BTF at /sys/kernel/btf/vmlinux\n");
-		return BC_SKIP;
-	}
+	ret = bc_test_bpf_skip("the trigger benchmarks");
+	if (ret)
+		return ret;
 	libbpf_set_print(NULL);
 	err = kernel_fentry_answer();
 	kernel.fentry = err == 0;
@@ -509,15 +407,15 @@ int main(void)
 
 	if (wait_for_none() != 0) {
 		printf("skipping: bc_trig_* programs are already loaded by another process\n");
-		return BC_SKIP;
+		return BC_TEST_SKIP;
 	}
-	run_benchcore(&list, list_args);
+	bc_test_run_benchcore(&list, list_args);
 	if (list.status != 0) {
 		dump("list", &list);
 		return 1;
 	}
 	list_text = list.out;
-	run_benchcore(&list_js, list_json_args);
+	bc_test_run_benchcore(&list_js, list_json_args);
 	list_json = list_js.status == 0 ?
 		bc_json_parse(list_js.out, strlen(list_js.out), perr, sizeof(perr)) : NULL;
 	if (!list_json) {
@@ -527,7 +425,7 @@ int main(void)
 	}
 	ret = cmocka_run_group_tests(tests, NULL, NULL);
 	bc_json_free(list_json);
-	run_out_free(&list_js);
-	run_out_free(&list);
+	bc_test_run_free(&list_js);
+	bc_test_run_free(&list);
 	return ret;
 }
