@@ -5,8 +5,9 @@
 
 #include <sys/types.h>
 
-/* Walks every loaded program (bpf_prog_get_next_id): *all counts them all,
- * *ours those of the ringbuf plugin loaded by process pid (0: any). */
+/* Walks every loaded program (bpf_prog_get_next_id): *all counts those it
+ * could open, *ours those of the ringbuf plugin loaded by process pid (0:
+ * any). */
 void rb_count_progs(pid_t pid, unsigned int *all, unsigned int *ours);
 
 #endif

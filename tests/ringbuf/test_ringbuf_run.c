@@ -14,92 +14,19 @@
  * program's rodata holds the pid that loaded it).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
+#include "bc_test_util.h"
 #include "json.h"
 #include "rb_progs.h"
-
-struct child {
-	pid_t pid;
-	int status;
-	char *out;
-	char *err;
-};
-
-static char *read_all(int fd)
-{
-	size_t cap = 8192, len = 0;
-	char *buf = malloc(cap);
-	ssize_t n;
-
-	assert_non_null(buf);
-	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += (size_t)n;
-		if (cap - len < 2) {
-			cap *= 2;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-	}
-	buf[len] = '\0';
-	close(fd);
-	return buf;
-}
-
-static int anon_file(void)
-{
-	char path[] = "/tmp/bc-ringbuf-test-XXXXXX";
-	int fd = mkstemp(path);
-
-	assert_true(fd >= 0);
-	unlink(path);
-	return fd;
-}
-
-/* benchcore --plugin-dir <build>/plugins ARGS...; stdout and stderr go to
- * files so that a chatty child never blocks on a pipe. */
-static void run(struct child *c, const char *const *args)
-{
-	const char *argv[40] = { BC_TEST_BENCHCORE, "--plugin-dir", BC_TEST_PLUGIN_DIR };
-	int out = anon_file(), err = anon_file();
-	size_t n = 3;
-	pid_t pid;
-	int st;
-
-	while (*args && n < 39)
-		argv[n++] = *args++;
-	argv[n] = NULL;
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(out, 1);
-		dup2(err, 2);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	c->pid = pid;
-	c->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	c->out = read_all(out);
-	c->err = read_all(err);
-}
-
-static void child_free(struct child *c)
-{
-	free(c->out);
-	free(c->err);
-}
 
 static double summary_mean(const struct bc_json *doc, const char *metric)
 {
@@ -115,7 +42,7 @@ static void run_mode(const char *bench, const char *mode, const char *mode2, boo
 	unsigned int all0, ours0, all1, ours1, left;
 	const struct bc_json *ap;
 	struct bc_json *doc;
-	struct child c;
+	struct bc_test_run c;
 	char err[256];
 	size_t n = 6;
 
@@ -124,7 +51,7 @@ static void run_mode(const char *bench, const char *mode, const char *mode2, boo
 	if (mode2)
 		args[n++] = mode2;
 	rb_count_progs(0, &all0, &ours0);
-	run(&c, args);
+	bc_test_run_benchcore(&c, args);
 	rb_count_progs(0, &all1, &ours1);
 	/* The child is gone: whatever it loaded must be gone with it. */
 	rb_count_progs(c.pid, &all1, &left);
@@ -149,7 +76,7 @@ static void run_mode(const char *bench, const char *mode, const char *mode2, boo
 		      bc_json_str(ap), all0, all1, ours0, ours1, left);
 	assert_int_equal(left, 0);
 	bc_json_free(doc);
-	child_free(&c);
+	bc_test_run_free(&c);
 }
 
 static void test_libbpf_default(void **s) { (void)s; run_mode("ringbuf:rb-libbpf", NULL, NULL, false); }
@@ -162,12 +89,12 @@ static void test_custom_b2b_output(void **s) { (void)s; run_mode("ringbuf:rb-cus
 
 static void expect_usage(const char *const *args, const char *needle)
 {
-	struct child c;
+	struct bc_test_run c;
 
-	run(&c, args);
+	bc_test_run_benchcore(&c, args);
 	if (c.status != 2 || !strstr(c.err, needle))
 		fail_msg("expected exit 2 and '%s'; got %d: %s", needle, c.status, c.err);
-	child_free(&c);
+	bc_test_run_free(&c);
 }
 
 static void test_bad_values(void **state)
@@ -196,14 +123,9 @@ int main(void)
 		cmocka_unit_test(test_custom_b2b_output),
 		cmocka_unit_test(test_bad_values),
 	};
+	int rc = bc_test_bpf_skip("the ringbuf benchmarks");
 
-	if (geteuid() != 0) {
-		printf("skipped: loading BPF programs needs root\n");
-		return 77;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		printf("skipped: no kernel BTF at /sys/kernel/btf/vmlinux\n");
-		return 77;
-	}
+	if (rc)
+		return rc;
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "bc_internal.h"
+#include "bc_test_util.h"
 #include "rb_progs.h"
 
 static struct bc_plugin_set plugins;
@@ -147,14 +148,9 @@ int main(void)
 	};
 	int ret;
 
-	if (geteuid() != 0) {
-		printf("skipped: loading BPF programs needs root\n");
-		return 77;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		printf("skipped: no kernel BTF at /sys/kernel/btf/vmlinux\n");
-		return 77;
-	}
+	ret = bc_test_bpf_skip("the ringbuf benchmarks");
+	if (ret)
+		return ret;
 	bc_log_set_verbosity(-1);
 	if (bc_plugins_load_dir(&plugins, BC_TEST_PLUGIN_DIR, false) || !plugins.cnt) {
 		printf("cannot load the plugins in %s\n", BC_TEST_PLUGIN_DIR);
