@@ -117,6 +117,30 @@ unsigned int bc_test_count_progs(bc_test_prog_filter filter, const void *arg,
 	return ours;
 }
 
+unsigned int bc_test_count_maps(bc_test_map_filter filter, const void *arg,
+				unsigned int *total)
+{
+	unsigned int ours = 0, all = 0;
+	__u32 id = 0;
+
+	while (!bpf_map_get_next_id(id, &id)) {
+		struct bpf_map_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_map_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;	/* freed meanwhile */
+		all++;
+		memset(&info, 0, sizeof(info));
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && filter(fd, &info, arg))
+			ours++;
+		close(fd);
+	}
+	if (total)
+		*total = all;
+	return ours;
+}
+
 bool bc_test_prog_has_map(int prog_fd, bc_test_map_filter filter, const void *arg)
 {
 	struct bpf_prog_info info;

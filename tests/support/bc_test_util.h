@@ -55,6 +55,10 @@ typedef bool (*bc_test_map_filter)(int map_fd, const struct bpf_map_info *info,
 unsigned int bc_test_count_progs(bc_test_prog_filter filter, const void *arg,
 				 unsigned int *total);
 
+/* The same walk over every map (bpf_map_get_next_id). */
+unsigned int bc_test_count_maps(bc_test_map_filter filter, const void *arg,
+				unsigned int *total);
+
 /* Does the program use a map the filter accepts? For census filters. */
 bool bc_test_prog_has_map(int prog_fd, bc_test_map_filter filter, const void *arg);
 
