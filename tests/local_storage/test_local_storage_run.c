@@ -29,6 +29,7 @@
 
 #include <bpf/bpf.h>
 
+#include "bc_test_util.h"
 #include "json.h"
 
 #define PLUGIN "local-storage:"
@@ -194,42 +195,24 @@ static void assert_attach_point_named(const struct bc_json *doc)
 
 /* --------------------------------------------- nothing left loaded */
 
-static unsigned int count_ours(int (*next_id)(__u32, __u32 *), int (*get_fd)(__u32), bool prog)
+static bool prog_is_ours(int fd, const struct bpf_prog_info *info, const void *arg)
 {
-	unsigned int cnt = 0;
-	__u32 id = 0;
+	(void)fd;
+	(void)arg;
+	return !strncmp(info->name, OUR_PREFIX, strlen(OUR_PREFIX));
+}
 
-	while (!next_id(id, &id)) {
-		struct bpf_prog_info pinfo;
-		struct bpf_map_info minfo;
-		__u32 len;
-		int fd, err;
-
-		fd = get_fd(id);
-		if (fd < 0)
-			continue;	/* freed meanwhile */
-		if (prog) {
-			memset(&pinfo, 0, sizeof(pinfo));
-			len = sizeof(pinfo);
-			err = bpf_obj_get_info_by_fd(fd, &pinfo, &len);
-			if (!err && !strncmp(pinfo.name, OUR_PREFIX, strlen(OUR_PREFIX)))
-				cnt++;
-		} else {
-			memset(&minfo, 0, sizeof(minfo));
-			len = sizeof(minfo);
-			err = bpf_obj_get_info_by_fd(fd, &minfo, &len);
-			if (!err && !strncmp(minfo.name, OUR_PREFIX, strlen(OUR_PREFIX)))
-				cnt++;
-		}
-		close(fd);
-	}
-	return cnt;
+static bool map_is_ours(int fd, const struct bpf_map_info *info, const void *arg)
+{
+	(void)fd;
+	(void)arg;
+	return !strncmp(info->name, OUR_PREFIX, strlen(OUR_PREFIX));
 }
 
 static void count_loaded(unsigned int *progs, unsigned int *maps)
 {
-	*progs = count_ours(bpf_prog_get_next_id, bpf_prog_get_fd_by_id, true);
-	*maps = count_ours(bpf_map_get_next_id, bpf_map_get_fd_by_id, false);
+	*progs = bc_test_count_progs(prog_is_ours, NULL, NULL);
+	*maps = bc_test_count_maps(map_is_ours, NULL, NULL);
 }
 
 static unsigned int base_progs, base_maps;
@@ -507,16 +490,11 @@ int main(void)
 		LS_TEST(test_list_marks_tasks_trace),
 		LS_TEST(test_bad_options),
 	};
-	int lock_fd;
+	/* Task storage and the skeletons need kernel BTF. */
+	int lock_fd, rc = bc_test_bpf_skip("the local-storage benchmarks");
 
-	if (geteuid() != 0) {
-		printf("skipped: loading BPF programs needs root\n");
-		return 77;
-	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		printf("skipped: no kernel BTF (/sys/kernel/btf/vmlinux): task storage and the skeletons need it\n");
-		return 77;
-	}
+	if (rc)
+		return rc;
 	lock_fd = open(LOCK_PATH, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (lock_fd < 0 || flock(lock_fd, LOCK_EX)) {
 		fprintf(stderr, "cannot lock %s: %s\n", LOCK_PATH, strerror(errno));
