@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "bc_internal.h"
+#include "bc_test_util.h"
 #include "json.h"
 
 #define PATHF(buf, ...) assert_true(snprintf((buf), sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
@@ -37,29 +38,6 @@ struct result {
 	char *out;
 	char *err;
 };
-
-static char *slurp(int fd)
-{
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	ssize_t n;
-
-	lseek(fd, 0, SEEK_SET);
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 8192;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		assert_true(n >= 0);
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	return buf;
-}
 
 /* Runs benchcore with the given arguments (NULL-terminated). */
 static void run(struct result *r, ...)
@@ -95,8 +73,8 @@ static void run(struct result *r, ...)
 	}
 	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
 	r->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-	r->out = slurp(out_fd);
-	r->err = slurp(err_fd);
+	r->out = bc_test_slurp_fd(out_fd);
+	r->err = bc_test_slurp_fd(err_fd);
 	fclose(out_f);
 	fclose(err_f);
 }
@@ -407,7 +385,7 @@ static void test_run_json(void **state)
 		char *text;
 
 		assert_non_null(f);
-		text = slurp(fileno(f));
+		text = bc_test_slurp_fd(fileno(f));
 		check_count_json(text, "3");
 		free(text);
 		fclose(f);

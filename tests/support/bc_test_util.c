@@ -29,6 +29,7 @@ char *bc_test_slurp_fd(int fd)
 			assert_non_null(buf);
 		}
 	}
+	assert_true(n == 0);	/* end of file, not a read error */
 	buf[len] = '\0';
 	return buf;
 }
