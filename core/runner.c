@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The runner owns threads and ticks: it checks the thread counts and CPUs,
- * calls probe -> validate -> setup, starts the consumers and then the
+ * calls validate -> probe -> setup, starts the consumers and then the
  * producers, samples once per second on absolute CLOCK_MONOTONIC deadlines
  * from the calling thread, and always tears down what setup made.
  *
@@ -668,10 +668,12 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	err = bc_check_threads(&st);
 	if (!err)
 		err = bc_assign_cpus(&st);
-	if (!err && bench->desc.probe)
-		err = bench->desc.probe(st.ctx);
+	/* Usage errors first: a bad option is exit 2 whatever this kernel
+	 * supports, and is found without loading anything. */
 	if (!err && bench->desc.validate)
 		err = bench->desc.validate(st.ctx);
+	if (!err && bench->desc.probe)
+		err = bench->desc.probe(st.ctx);
 	if (err)
 		goto restore;
 

@@ -133,7 +133,7 @@ struct bc_bench_desc {
 	enum bc_report_layout layout;
 
 	/* Optional: can this benchmark run on this kernel, with these
-	 * privileges? Called by `list` and before validate(). Return 0, or
+	 * privileges? Called by `list`, and by `run` after validate(). Return 0, or
 	 * bc_unavailable(ctx, "reason"). Must leave nothing loaded. */
 	int (*probe)(struct bc_ctx *ctx);
 	/* Optional: check the options and thread counts; bc_usage_error()
