@@ -28,28 +28,15 @@
 #include <bpf/libbpf.h>
 
 #include "bc_test_util.h"
+#include "pb_progs.h"
 #include "json.h"
 
 /* ------------------------------------------------------ program census */
 
-/* Ours: a perf event array named "perfbuf". */
-static bool map_is_ours(int fd, const struct bpf_map_info *info, const void *arg)
-{
-	(void)fd;
-	(void)arg;
-	return info->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !strcmp(info->name, "perfbuf");
-}
-
-static bool prog_is_ours(int fd, const struct bpf_prog_info *info, const void *arg)
-{
-	(void)info;
-	return bc_test_prog_has_map(fd, map_is_ours, arg);
-}
-
 /* Walks every loaded program; *total gets them all. */
 static unsigned int count_our_progs(unsigned int *total)
 {
-	return bc_test_count_progs(prog_is_ours, NULL, total);
+	return bc_test_count_progs(pb_prog_is_ours, NULL, total);
 }
 
 /* A program can stay visible for a moment after its process exited (see
@@ -57,7 +44,7 @@ static unsigned int count_our_progs(unsigned int *total)
 static void assert_no_new_progs(unsigned int before)
 {
 	unsigned int total = 0;
-	unsigned int now = bc_test_wait_progs(prog_is_ours, NULL, before, &total);
+	unsigned int now = bc_test_wait_progs(pb_prog_is_ours, NULL, before, &total);
 
 	if (now > before)
 		fail_msg("perfbuf programs loaded: %u before the run, %u after (of %u on the system)",

@@ -24,6 +24,7 @@
 
 #include "bc_internal.h"
 #include "bc_test_util.h"
+#include "pb_progs.h"
 
 static struct bc_plugin_set plugins;
 
@@ -41,23 +42,9 @@ static unsigned int count_fds(void)
 	return n;
 }
 
-/* Ours: programs that use a perf event array named "perfbuf". */
-static bool map_is_ours(int fd, const struct bpf_map_info *info, const void *arg)
-{
-	(void)fd;
-	(void)arg;
-	return info->type == BPF_MAP_TYPE_PERF_EVENT_ARRAY && !strcmp(info->name, "perfbuf");
-}
-
-static bool prog_is_ours(int fd, const struct bpf_prog_info *info, const void *arg)
-{
-	(void)info;
-	return bc_test_prog_has_map(fd, map_is_ours, arg);
-}
-
 static unsigned int count_our_progs(void)
 {
-	return bc_test_count_progs(prog_is_ours, NULL, NULL);
+	return bc_test_count_progs(pb_prog_is_ours, NULL, NULL);
 }
 
 /* Sets the plugin's options as the CLI would: one argp pass, which starts
