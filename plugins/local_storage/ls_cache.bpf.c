@@ -9,6 +9,7 @@
  * three equivalent attach points the kernel accepts.
  */
 #include "benchcore.bpf.h"
+#include "ls_getpgid.bpf.h"
 #include "ls_common.h"
 
 #ifndef BPF_LOCAL_STORAGE_GET_F_CREATE
@@ -105,30 +106,5 @@ static __always_inline int run_gets(void)
 	return 0;
 }
 
-/* Attach points, most direct first; user space enables exactly one. */
 
-#if defined(__TARGET_ARCH_x86)
-SEC("fentry/__x64_sys_getpgid")
-#elif defined(__TARGET_ARCH_arm64)
-SEC("fentry/__arm64_sys_getpgid")
-#else
-SEC("fentry/sys_getpgid")
-#endif
-int BPF_PROG(ls_get_fentry)
-{
-	return run_gets();
-}
-
-SEC("tp/syscalls/sys_enter_getpgid")
-int ls_get_tp(void *ctx)
-{
-	return run_gets();
-}
-
-SEC("raw_tp/sys_enter")
-int BPF_PROG(ls_get_raw_tp, struct pt_regs *regs, long id)
-{
-	if (id != getpgid_nr)
-		return 0;
-	return run_gets();
-}
+LS_GETPGID_PROGRAMS(ls_get, run_gets)

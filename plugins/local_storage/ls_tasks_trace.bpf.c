@@ -9,6 +9,7 @@
  * so only fentry can see them.
  */
 #include "benchcore.bpf.h"
+#include "ls_getpgid.bpf.h"
 #include <bpf/bpf_core_read.h>
 
 #ifndef BPF_LOCAL_STORAGE_GET_F_CREATE
@@ -52,31 +53,7 @@ static __always_inline int churn(void)
 	return 0;
 }
 
-#if defined(__TARGET_ARCH_x86)
-SEC("fentry/__x64_sys_getpgid")
-#elif defined(__TARGET_ARCH_arm64)
-SEC("fentry/__arm64_sys_getpgid")
-#else
-SEC("fentry/sys_getpgid")
-#endif
-int BPF_PROG(ls_churn_fentry)
-{
-	return churn();
-}
-
-SEC("tp/syscalls/sys_enter_getpgid")
-int ls_churn_tp(void *ctx)
-{
-	return churn();
-}
-
-SEC("raw_tp/sys_enter")
-int BPF_PROG(ls_churn_raw_tp, struct pt_regs *regs, long id)
-{
-	if (id != getpgid_nr)
-		return 0;
-	return churn();
-}
+LS_GETPGID_PROGRAMS(ls_churn, churn)
 
 SEC("fentry/rcu_tasks_trace_pregp_step")
 int BPF_PROG(ls_gp_start)
