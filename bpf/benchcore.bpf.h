@@ -29,18 +29,22 @@ static __always_inline bool bc_own_process(void)
 /*
  * Per-CPU counter slots, each alone on a cache line: a counter bumped from
  * several CPUs would otherwise bounce its line between them and measure
- * the bouncing. Declare one in .bss with BC_CPU_SLOTS(name). The struct is
- * the same as struct bc_line_counter in <benchcore/benchcore.h>, so the
- * generated skeleton compiles in a plugin that includes that header first,
- * and the plugin sums it with
+ * the bouncing. Declare one in .bss with BC_CPU_SLOTS(name). struct
+ * bc_line_counter has one definition, <benchcore/line_counter.h>, which
+ * <benchcore/benchcore.h> includes too, so the generated skeleton compiles in
+ * a plugin, which sums the slots with
  *   bc_line_counters_sum(skel->bss->name, BC_CPU_SLOT_CNT).
  * More CPUs than slots share slots, which the atomic add keeps exact.
  */
 #define BC_CPU_SLOT_CNT 256	/* power of two */
 
-struct bc_line_counter {
-	__u64 value;
-} __attribute__((aligned(64)));
+/* Installed, this file sits in <includedir>/benchcore/bpf/; in the source
+ * tree, in bpf/ beside include/. Either way no extra -I is needed. */
+#if __has_include("../line_counter.h")
+#include "../line_counter.h"
+#else
+#include "../include/benchcore/line_counter.h"
+#endif
 
 #define BC_CPU_SLOTS(name) struct bc_line_counter name[BC_CPU_SLOT_CNT]
 

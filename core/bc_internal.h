@@ -10,6 +10,7 @@
 #define BENCHCORE_INTERNAL_H
 
 #include <benchcore/benchcore.h>
+#include "exit_status.h"
 #include <stdio.h>
 
 #define BC_REASON_LEN 1024

@@ -209,3 +209,37 @@ uint64_t bc_line_counters_sum(const struct bc_line_counter *c, size_t cnt)
 		sum += __atomic_load_n(&c[i].value, __ATOMIC_RELAXED);
 	return sum;
 }
+
+/* ABI 2.0 entry points; filled in by the options, metrics and programs work. */
+const void *bc_ctx_opts(const struct bc_ctx *ctx)
+{
+	(void)ctx;
+	return NULL;
+}
+
+const void *bc_ctx_bench_priv(const struct bc_ctx *ctx)
+{
+	return ctx && ctx->bench ? ctx->bench->desc.priv : NULL;
+}
+
+int bc_ctx_add_prog(struct bc_ctx *ctx, int prog_fd, const char *role)
+{
+	(void)ctx;
+	(void)prog_fd;
+	(void)role;
+	return 0;
+}
+
+struct bc_hist *bc_ctx_hist(struct bc_ctx *ctx, const char *metric_name)
+{
+	(void)ctx;
+	(void)metric_name;
+	return NULL;
+}
+
+void bc_hist_record(struct bc_hist *h, const struct bc_thread *t, uint64_t value)
+{
+	(void)h;
+	(void)t;
+	(void)value;
+}

@@ -19,6 +19,10 @@ static const char *bc_kind_name(enum bc_metric_kind kind)
 		return "counter";
 	case BC_METRIC_GAUGE:
 		return "gauge";
+	case BC_METRIC_RATIO:
+		return "ratio";
+	case BC_METRIC_HISTOGRAM:
+		return "histogram";
 	}
 	return "unknown";
 }

@@ -5,20 +5,31 @@
  * A plugin is one shared object that exports one const descriptor,
  * `benchcore_plugin` (declare it with BENCHCORE_PLUGIN()). The core dlopen()s
  * the object, checks the ABI version and the descriptor sizes, and from then
- * on only calls the callbacks below.
+ * on only calls the callbacks below. What a plugin declares is data: its
+ * options (a table the core parses, validates, documents and sweeps), its
+ * metrics (what each one is, from which the core derives every report line),
+ * and its programs under test (which the core can ask the kernel about).
  *
- * Extensibility rules (libbpf opts style):
- *  - every descriptor struct starts with `size_t sz`, filled with
- *    sizeof(struct ...) by the plugin at build time (the BC_* macros do it);
- *  - fields are only ever appended; a removed field keeps its space;
- *  - the core reads only the bytes a plugin's `sz` covers and treats the rest
- *    as zero, so a plugin built against an older minor keeps working;
- *  - a plugin built against a newer minor, or another major, is refused.
+ * The versioning rule, the one and only (docs/plugin-abi.md says the same):
+ *  - BC_ABI_MAJOR must match the core's, or the plugin is refused with one
+ *    line naming both majors. A major changes only when a rule below cannot
+ *    hold (ABI 1 -> 2 was such a break).
+ *  - Within a major, every struct a plugin hands over starts with `size_t sz`
+ *    (the BC_* macros fill it with sizeof) and fields are only appended; a
+ *    removed field keeps its space. The core reads a struct by its sz:
+ *      sz <= what the core knows: the missing tail reads as zero (an older
+ *        plugin loads and runs);
+ *      sz >  what the core knows: the plugin loads only when every byte past
+ *        the core's size is zero; otherwise it is refused with one line
+ *        naming the plugin, the struct and the offset of the first non-zero
+ *        unknown byte.
+ *    BC_ABI_MINOR records which appends a plugin was built with; the core
+ *    only reports it. The sizes decide.
  *
  * Callbacks return 0 or a negative errno. The reason for a failure is given
- * to the core with bc_error() or bc_unavailable(); plugin code never calls
- * exit() and never prints a summary: the core computes every statistic and
- * renders every report.
+ * to the core with bc_error(), bc_unavailable() or bc_usage_error(); plugin
+ * code never calls exit() and never prints a summary: the core computes every
+ * statistic and renders every report.
  */
 #ifndef BENCHCORE_BENCHCORE_H
 #define BENCHCORE_BENCHCORE_H
@@ -28,11 +39,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <benchcore/line_counter.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define BC_ABI_MAJOR 1
+#define BC_ABI_MAJOR 2
 #define BC_ABI_MINOR 0
 
 #ifndef BC_API
@@ -45,47 +58,146 @@ extern "C" {
 /* Everything a benchmark knows about the run it is part of. Opaque. */
 struct bc_ctx;
 
+/* ---------------------------------------------------------------- options */
+
+/*
+ * A plugin's options are a table: the core builds the command-line parser,
+ * `--help`, validation messages, the JSON config and sweep expansion from it.
+ * Values land in an options struct the plugin declares (its size in
+ * bc_plugin_desc.opts_size); every run gets its own zeroed copy, filled with
+ * the defaults and then the user's values, readable with bc_ctx_opts(ctx).
+ *
+ * Field types, by option type (the BC_OPT_* macros check them at build time):
+ *   BC_OPT_FLAG    bool         no value on the command line; sweeps use on/off
+ *   BC_OPT_INT     int64_t      decimal, within [min, max]
+ *   BC_OPT_SIZE    uint64_t     decimal with an optional K, M or G (x1024^n)
+ *                               suffix, within [min, max]
+ *   BC_OPT_ENUM    int          the index of the word in `words`
+ *   BC_OPT_STRING  const char * owned by the core, valid until teardown
+ *   BC_OPT_CPUSET  const struct bc_cpus *  "0,2-3"; NULL when not given
+ * For INT and SIZE, min == max == 0 means no range beyond the type's own.
+ */
+enum bc_opt_type {
+	BC_OPT_FLAG = 1,
+	BC_OPT_INT = 2,
+	BC_OPT_SIZE = 3,
+	BC_OPT_ENUM = 4,
+	BC_OPT_STRING = 5,
+	BC_OPT_CPUSET = 6,
+};
+
+struct bc_option {
+	size_t sz;
+	const char *name;		/* long name without "--": "rb-batch-cnt" */
+	enum bc_opt_type type;
+	size_t offset;			/* of the field in the options struct */
+	const char *help;		/* one line for --help */
+	const char *def;		/* default, as a user would type it; NULL: zero */
+	int64_t min, max;		/* INT and SIZE: inclusive range */
+	const char *const *words;	/* ENUM: NULL-terminated */
+	const char *arg;		/* --help placeholder ("N"); NULL: from the type */
+};
+
+/* A CPU list option's value: ascending, unique CPU numbers. */
+struct bc_cpus {
+	size_t sz;
+	unsigned int cnt;
+	const unsigned int *cpus;
+};
+
+/* Compile-time check that FIELD of STRUCT has type T (C only: C++ plugins
+ * fill struct bc_option themselves). */
+#define BC__OPT_OFFSET(st, field, T)                                            \
+	(offsetof(st, field) +                                                  \
+	 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(((st *)0)->field), T) ? 1 : -1]))
+
+#define BC__OPT(st, field, T, type_, name_, ...)                                  \
+	{ .sz = sizeof(struct bc_option), .name = (name_), .type = (type_),       \
+	  .offset = BC__OPT_OFFSET(st, field, T), __VA_ARGS__ }
+
+/* e.g. BC_OPT_INT(struct my_opts, batch, "batch", .def = "500", .min = 1,
+ *                 .max = 4000, .help = "records per syscall") */
+#define BC_OPT_FLAG(st, field, name_, ...) BC__OPT(st, field, bool, BC_OPT_FLAG, name_, __VA_ARGS__)
+#define BC_OPT_INT(st, field, name_, ...) BC__OPT(st, field, int64_t, BC_OPT_INT, name_, __VA_ARGS__)
+#define BC_OPT_SIZE(st, field, name_, ...) BC__OPT(st, field, uint64_t, BC_OPT_SIZE, name_, __VA_ARGS__)
+#define BC_OPT_ENUM(st, field, name_, ...) BC__OPT(st, field, int, BC_OPT_ENUM, name_, __VA_ARGS__)
+#define BC_OPT_STRING(st, field, name_, ...) \
+	BC__OPT(st, field, const char *, BC_OPT_STRING, name_, __VA_ARGS__)
+#define BC_OPT_CPUSET(st, field, name_, ...) \
+	BC__OPT(st, field, const struct bc_cpus *, BC_OPT_CPUSET, name_, __VA_ARGS__)
+
 /* ---------------------------------------------------------------- metrics */
 
 enum bc_metric_kind {
 	/* A cumulative total: the core turns each interval's delta into a rate
 	 * (events per second, normalised by the interval's measured length). */
 	BC_METRIC_COUNTER = 1,
-	/* A value sampled as is at every tick (a latency, a queue depth). */
+	/* A value sampled as is at every tick (a queue depth, a byte count). */
 	BC_METRIC_GAUGE = 2,
+	/* A cumulative total divided, per interval, by the delta of the counter
+	 * named in `per`: nanoseconds per grace period, kmallocs per create. An
+	 * interval where `per` did not move has no value. */
+	BC_METRIC_RATIO = 3,
+	/* A distribution recorded with bc_hist_record() from any thread; measure()
+	 * leaves its value alone. Reported as count, p50, p90, p99, p99.9, max. */
+	BC_METRIC_HISTOGRAM = 4,
+};
+
+/*
+ * What a metric is. The core derives every text line, JSON figure and table
+ * cell from the roles, through one formatter, so `run`, sweeps, suites and
+ * compare print the same numbers for the same run:
+ *   HITS (+ DROPS)         the kernel runner's hits/drops lines:
+ *                          hits, hits per producer, drops, total operations
+ *   OPS                    the runner's ops lines: throughput, throughput per
+ *                          producer, latency (ns/op of one producer)
+ *   OPS + RATE             the runner's local-storage lines: throughput,
+ *                          latency, the secondary rates' throughput
+ *   SHARE                  the runner's false-hits lines: share of all
+ *                          counted operations (HITS + DROPS + SHARE)
+ *   LATENCY, no headline   the runner's grace-period lines: one per LATENCY
+ *                          or RATIO metric, by its label
+ * AUX metrics appear in JSON, tables and the spread line only.
+ */
+enum bc_metric_role {
+	BC_ROLE_AUX = 0,	/* an auxiliary counter or gauge */
+	BC_ROLE_HITS = 1,	/* headline: events counted or delivered */
+	BC_ROLE_OPS = 2,	/* headline: operations done; its inverse is a latency */
+	BC_ROLE_DROPS = 3,	/* events lost */
+	BC_ROLE_RATE = 4,	/* a secondary rate shown beside the headline */
+	BC_ROLE_SHARE = 5,	/* events that are a share of all operations */
+	BC_ROLE_LATENCY = 6,	/* a latency: gauge, ratio or histogram */
 };
 
 struct bc_metric_desc {
 	size_t sz;
-	/* Short identifier used in JSON and by text layouts: "hits", "drops",
-	 * "important_hits", "false_hits", "gp_ns", "gp_ct", "stime", ... */
+	/* Identifier in JSON and tables: "hits", "drops", "gp_ns". */
 	const char *name;
-	/* Unit of one event (counter) or of the value (gauge): "ops", "ns". */
+	/* Unit of one event (counter) or of the value: "ops", "ns". */
 	const char *unit;
 	enum bc_metric_kind kind;
+	enum bc_metric_role role;
+	/* RATIO: the name of the counter it is divided by. */
+	const char *per;
+	/* Words for text lines ("tasks_trace grace period latency"); NULL: name. */
+	const char *label;
 };
 
-#define BC_METRIC(name_, unit_, kind_) \
-	{ .sz = sizeof(struct bc_metric_desc), .name = (name_), .unit = (unit_), .kind = (kind_) }
+/* BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS) */
+#define BC_METRIC(name_, unit_, kind_, ...)                                         \
+	{ .sz = sizeof(struct bc_metric_desc), .name = (name_), .unit = (unit_),    \
+	  .kind = (kind_), __VA_ARGS__ }
 
-/*
- * Text layouts the core renders. Each uses metrics by name; a metric a layout
- * names but the benchmark lacks is shown as zero.
- *  HITS_DROPS     hits, drops  (the kernel runner's ring/perf buffer lines)
- *  OPS            hits         (throughput, per-producer rate, ns per op)
- *  LOCAL_STORAGE  hits, important_hits
- *  FALSE_HITS     hits, false_hits, drops
- *  GRACE_PERIOD   gp_ns, gp_ct, stime (counters: latency = d(gp_ns)/d(gp_ct))
- *  CUSTOM         the benchmark's format_iter/format_summary callbacks
- */
-enum bc_report_layout {
-	BC_LAYOUT_HITS_DROPS = 0,
-	BC_LAYOUT_OPS = 1,
-	BC_LAYOUT_LOCAL_STORAGE = 2,
-	BC_LAYOUT_FALSE_HITS = 3,
-	BC_LAYOUT_GRACE_PERIOD = 4,
-	BC_LAYOUT_CUSTOM = 5,
-};
+/* A histogram metric of the running benchmark, by name; NULL when there is
+ * none. Valid from setup() to teardown(). */
+struct bc_hist;
+BC_API struct bc_hist *bc_ctx_hist(struct bc_ctx *ctx, const char *metric_name);
+/* Records one value (in the metric's unit) without locks: each producer and
+ * consumer thread writes its own shard (pass its bc_thread); other threads
+ * pass NULL and share one shard with atomic adds. Log-bucketed: the value is
+ * kept within 1/64 relative error. */
+struct bc_thread;
+BC_API void bc_hist_record(struct bc_hist *h, const struct bc_thread *t, uint64_t value);
 
 /* ---------------------------------------------------------------- threads */
 
@@ -95,6 +207,7 @@ struct bc_thread {
 	unsigned int idx;	/* 0-based among the producers (or consumers) */
 	int cpu;		/* the CPU it is pinned to, or -1 */
 	const int *stop;	/* set to non-zero when the thread must return */
+	bool consumer;		/* a consumer thread (else a producer) */
 };
 
 /* Cheap enough for any hot loop: one relaxed load, no call, no syscall. */
@@ -103,23 +216,22 @@ static inline bool bc_thread_should_stop(const struct bc_thread *t)
 	return __atomic_load_n(t->stop, __ATOMIC_RELAXED) != 0;
 }
 
-/* A counter alone on its cache line, for per-thread hot-loop counting. */
-#define BC_CACHELINE 64
-struct bc_line_counter {
-	_Alignas(BC_CACHELINE) uint64_t value;
-};
-
-/* Allocates `cnt` zeroed, cache-line aligned counters; free with free(). */
+/* Allocates `cnt` zeroed, cache-line aligned counters (struct bc_line_counter,
+ * <benchcore/line_counter.h>); free with free(). */
 BC_API struct bc_line_counter *bc_line_counters_alloc(size_t cnt);
 BC_API uint64_t bc_line_counters_sum(const struct bc_line_counter *c, size_t cnt);
 
 /* ------------------------------------------------------------- benchmarks */
 
 struct bc_thread_range {
+	size_t sz;
 	unsigned int min;	/* fewest threads the benchmark can run with */
 	unsigned int max;	/* most; 0 means no limit */
 	unsigned int def;	/* used when the user does not say */
 };
+
+#define BC_THREADS(min_, max_, def_)                                               \
+	{ .sz = sizeof(struct bc_thread_range), .min = (min_), .max = (max_), .def = (def_) }
 
 struct bc_bench_desc {
 	size_t sz;
@@ -130,14 +242,23 @@ struct bc_bench_desc {
 
 	const struct bc_metric_desc *metrics;	/* array, stride metrics[0].sz */
 	unsigned int metric_cnt;
-	enum bc_report_layout layout;
+
+	/* Options only this benchmark takes, beside the plugin's; offsets
+	 * into the same options struct. Array, stride options[0].sz. */
+	const struct bc_option *options;
+	unsigned int option_cnt;
+
+	/* Handed back by bc_ctx_bench_priv() in every callback: lets several
+	 * benchmarks share callbacks without dispatching on their name. */
+	const void *priv;
 
 	/* Optional: can this benchmark run on this kernel, with these
 	 * privileges? Called by `list`, and by `run` after validate(). Return 0, or
 	 * bc_unavailable(ctx, "reason"). Must leave nothing loaded. */
 	int (*probe)(struct bc_ctx *ctx);
-	/* Optional: check the options and thread counts; bc_usage_error()
-	 * for bad input (exit status 2). */
+	/* Optional: cross-option checks and thread counts; bc_usage_error()
+	 * for bad input (exit status 2). Single values are checked by the core
+	 * from the option table before this is called. */
 	int (*validate)(struct bc_ctx *ctx);
 	/* Optional: load BPF, allocate state (bc_ctx_set_data()). */
 	int (*setup)(struct bc_ctx *ctx);
@@ -145,34 +266,55 @@ struct bc_bench_desc {
 	 * blocks must wake at least every 100 ms to look at the flag. */
 	int (*producer)(struct bc_ctx *ctx, struct bc_thread *t);
 	int (*consumer)(struct bc_ctx *ctx, struct bc_thread *t);
-	/* Fill values[i] for metrics[i]: the cumulative total of a counter,
-	 * the current value of a gauge. Called by the sampling thread. */
+	/* Fill values[i] for metrics[i]: the cumulative total of a counter or
+	 * ratio, the current value of a gauge; histograms are left alone.
+	 * Called by the sampling thread. */
 	int (*measure)(struct bc_ctx *ctx, double *values);
 	/* Optional: undo setup(); must free everything setup() made, BPF
 	 * programs, links and maps included. Called even after a failure. */
 	void (*teardown)(struct bc_ctx *ctx);
 
-	/* Optional, for BC_LAYOUT_CUSTOM: write one progress line / the
-	 * summary line for the already computed numbers into buf. */
+	/* Optional, and only for a benchmark whose kernel-runner lines no role
+	 * combination gives (local-storage-create): one progress line / the
+	 * summary line for the rates the core computed. */
 	int (*format_iter)(struct bc_ctx *ctx, const double *rates, char *buf, size_t len);
 	int (*format_summary)(struct bc_ctx *ctx, const double *means,
 			      const double *stddevs, char *buf, size_t len);
+
+	/* ABI 1 leftovers, removed before ABI 2.0 ships: do not use. */
+	int layout;
+};
+
+/* ABI 1 leftover, removed before ABI 2.0 ships: do not use. */
+enum bc_report_layout {
+	BC_LAYOUT_HITS_DROPS = 0,
+	BC_LAYOUT_OPS = 1,
+	BC_LAYOUT_LOCAL_STORAGE = 2,
+	BC_LAYOUT_FALSE_HITS = 3,
+	BC_LAYOUT_GRACE_PERIOD = 4,
+	BC_LAYOUT_CUSTOM = 5,
 };
 
 /* ----------------------------------------------------------------- plugin */
 
 struct bc_plugin_desc {
-	size_t sz;
+	size_t sz;			/* sz and abi_major stay first in every ABI */
 	unsigned int abi_major;		/* BC_ABI_MAJOR the plugin was built with */
 	unsigned int abi_minor;		/* BC_ABI_MINOR the plugin was built with */
-	const char *name;		/* "ringbuf": the part before ':' */
+	const char *name;		/* "ringbuf": the .so stem, the part before ':' */
 	const char *version;
 	const char *description;
-	/* The plugin's own options, attached as an argp child only when one
-	 * of its benchmarks is selected. May be NULL. */
-	const struct argp *argp;
+	/* Options every benchmark of the plugin takes; array, stride
+	 * options[0].sz. May be NULL. */
+	const struct bc_option *options;
+	unsigned int option_cnt;
+	/* sizeof the struct the options' offsets index into (0: no options). */
+	size_t opts_size;
 	/* NULL-terminated. */
 	const struct bc_bench_desc *const *benches;
+
+	/* ABI 1 leftover, removed before ABI 2.0 ships: do not use. */
+	const struct argp *argp;
 };
 
 /* Defines the exported descriptor; use once per plugin:
@@ -193,6 +335,18 @@ BC_API double bc_ctx_warmup_sec(const struct bc_ctx *ctx);
 BC_API bool bc_ctx_verbose(const struct bc_ctx *ctx);
 /* The benchmark being run (its name, as declared). */
 BC_API const char *bc_ctx_bench_name(const struct bc_ctx *ctx);
+
+/* This run's options struct (bc_plugin_desc.opts_size bytes, filled from
+ * the option tables); NULL when the plugin declares no options. */
+BC_API const void *bc_ctx_opts(const struct bc_ctx *ctx);
+/* The running benchmark's bc_bench_desc.priv. */
+BC_API const void *bc_ctx_bench_priv(const struct bc_ctx *ctx);
+
+/* Declares a BPF program under test, so that the core can read its kernel
+ * statistics (run count, run time) and name it in reports. `role` says what
+ * it does ("producer", "consumer", "trigger"). The fd must stay open until
+ * teardown(). Returns 0 or a negative errno. */
+BC_API int bc_ctx_add_prog(struct bc_ctx *ctx, int prog_fd, const char *role);
 
 /* Per-run plugin state, so plugins need no global state across runs. */
 BC_API void bc_ctx_set_data(struct bc_ctx *ctx, void *data);
@@ -230,16 +384,6 @@ BC_API void bc_log(enum bc_log_level level, const char *fmt, ...)
 #define bc_warn(...) bc_log(BC_LOG_WARN, __VA_ARGS__)
 #define bc_info(...) bc_log(BC_LOG_INFO, __VA_ARGS__)
 #define bc_debug(...) bc_log(BC_LOG_DEBUG, __VA_ARGS__)
-
-/* --------------------------------------------------------- exit statuses */
-
-enum bc_exit_status {
-	BC_EXIT_OK = 0,
-	BC_EXIT_FAILED = 1,		/* the benchmark failed at run time */
-	BC_EXIT_USAGE = 2,		/* bad command line or option value */
-	BC_EXIT_UNAVAILABLE = 3,	/* cannot run on this kernel / without privileges */
-	BC_EXIT_INTERRUPTED = 130,	/* Ctrl-C: partial results were printed */
-};
 
 /* Version of the core library this plugin is running in, e.g. "0.1.0". */
 BC_API const char *bc_version(void);
