@@ -74,6 +74,8 @@ struct bc_plugin;
 struct bc_bench {
 	struct bc_bench_desc desc;
 	struct bc_metric_desc *metrics;	/* normalised copy, desc.metric_cnt entries */
+	struct bc_option *options;	/* normalised copy of desc.options */
+	size_t option_cnt;
 	const struct bc_plugin *plugin;
 };
 
@@ -81,6 +83,8 @@ struct bc_plugin {
 	char *path;			/* the file it was loaded from */
 	void *handle;			/* dlopen() handle */
 	struct bc_plugin_desc desc;	/* normalised copy */
+	struct bc_option *options;	/* normalised copy of desc.options */
+	size_t option_cnt;
 	struct bc_bench *benches;
 	size_t bench_cnt;
 };

@@ -33,6 +33,7 @@
 #define BC_PLUGIN_DESC_MIN_SZ BC_OFFSETOFEND(struct bc_plugin_desc, benches)
 #define BC_BENCH_DESC_MIN_SZ BC_OFFSETOFEND(struct bc_bench_desc, measure)
 #define BC_METRIC_DESC_MIN_SZ BC_OFFSETOFEND(struct bc_metric_desc, kind)
+#define BC_OPTION_MIN_SZ BC_OFFSETOFEND(struct bc_option, offset)
 /* The version fields sit at the same place in every major version. */
 #define BC_PLUGIN_DESC_VERSION_SZ BC_OFFSETOFEND(struct bc_plugin_desc, abi_minor)
 /* Larger than any descriptor will ever grow: a garbage `sz`, not a newer
@@ -179,42 +180,68 @@ static int bc_check_range(const char *bench, const char *who, const struct bc_th
 	return 0;
 }
 
+/*
+ * Copies a plugin's array of sized structs (stride = the first element's sz)
+ * into a calloc'ed array of the core's layout, each element by the size rule.
+ * `what` names the array in messages ("benchmark 'x': metric").
+ */
+static int bc_copy_array(void **out, size_t elem_sz, const void *src, unsigned int cnt,
+			 size_t min_sz, const char *what, struct bc_load_err *e)
+{
+	const unsigned char *base = src;
+	unsigned char *dst;
+	char elem_what[192];
+	size_t stride, i;
+	int err;
+
+	*out = NULL;
+	if (cnt == 0)
+		return 0;
+	if (!src)
+		return bc_fail(e, -EINVAL, "%s: %u declared but the array is NULL", what, cnt);
+	stride = *(const size_t *)src;
+	if (stride < min_sz || stride > BC_DESC_MAX_SZ)
+		return bc_fail(e, -EINVAL, "%s #0 descriptor size %zu is invalid (%zu to %d expected)",
+			       what, stride, min_sz, BC_DESC_MAX_SZ);
+	dst = calloc(cnt, elem_sz);
+	if (!dst)
+		return bc_fail(e, -ENOMEM, "out of memory");
+	*out = dst;
+	for (i = 0; i < cnt; i++) {
+		const void *elem = base + i * stride;
+		size_t sz = *(const size_t *)elem;
+
+		snprintf(elem_what, sizeof(elem_what), "%s #%zu descriptor", what, i);
+		if (sz != stride)
+			return bc_fail(e, -EINVAL, "%s has sz %zu, but #0 has %zu", elem_what, sz,
+				       stride);
+		err = bc_copy_sized(dst + i * elem_sz, elem_sz, elem, sz, min_sz, elem_what, e);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 {
 	const struct bc_bench_desc *d = &b->desc;
 	const char *name = d->name;
-	const unsigned char *base = (const unsigned char *)d->metrics;
-	size_t stride, i, j;
 	char what[128];
+	size_t i, j;
 	int err;
 
-	if (d->metric_cnt == 0)
-		return 0;
-	if (!d->metrics)
-		return bc_fail(e, -EINVAL, "benchmark '%s' declares %u metrics but metrics is NULL",
-			       name, d->metric_cnt);
-	stride = d->metrics[0].sz;
-	if (stride < BC_METRIC_DESC_MIN_SZ || stride > BC_DESC_MAX_SZ)
-		return bc_fail(e, -EINVAL, "benchmark '%s': metric descriptor size %zu is invalid",
-			       name, stride);
-	b->metrics = calloc(d->metric_cnt, sizeof(*b->metrics));
-	if (!b->metrics)
-		return bc_fail(e, -ENOMEM, "out of memory");
+	snprintf(what, sizeof(what), "benchmark '%s': metric", name);
+	err = bc_copy_array((void **)&b->metrics, sizeof(*b->metrics), d->metrics, d->metric_cnt,
+			    BC_METRIC_DESC_MIN_SZ, what, e);
+	if (err)
+		return err;
 	for (i = 0; i < d->metric_cnt; i++) {
-		const struct bc_metric_desc *src = (const void *)(base + i * stride);
 		struct bc_metric_desc *m = &b->metrics[i];
 
-		snprintf(what, sizeof(what), "benchmark '%s': metric #%zu descriptor", name, i);
-		if (src->sz != stride)
-			return bc_fail(e, -EINVAL, "%s has sz %zu, but metrics[0] has %zu", what,
-				       src->sz, stride);
-		err = bc_copy_sized(m, sizeof(*m), src, src->sz, BC_METRIC_DESC_MIN_SZ, what, e);
-		if (err)
-			return err;
 		if (!m->name || !m->name[0])
 			return bc_fail(e, -EINVAL, "benchmark '%s': metric #%zu has an empty name",
 				       name, i);
-		if (m->kind != BC_METRIC_COUNTER && m->kind != BC_METRIC_GAUGE)
+		if (m->kind < BC_METRIC_COUNTER || m->kind > BC_METRIC_HISTOGRAM)
 			return bc_fail(e, -EINVAL, "benchmark '%s': metric '%s' has unknown kind %d",
 				       name, m->name, (int)m->kind);
 		if (!m->unit)
@@ -230,11 +257,23 @@ static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 	return 0;
 }
 
+/* Option tables, plugin-wide or per benchmark: normalised copies the options
+ * engine reads (core/plugin_opts.c checks names, types and defaults). */
+static int bc_copy_options(struct bc_option **out, size_t *cnt_out, const struct bc_option *src,
+			   unsigned int cnt, const char *what, struct bc_load_err *e)
+{
+	int err;
+
+	err = bc_copy_array((void **)out, sizeof(**out), src, cnt, BC_OPTION_MIN_SZ, what, e);
+	*cnt_out = err ? 0 : cnt;
+	return err;
+}
+
 static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, size_t idx,
 			 struct bc_load_err *e)
 {
 	struct bc_bench_desc *d = &b->desc;
-	char what[64];
+	char what[128];
 	int err;
 
 	snprintf(what, sizeof(what), "benchmark #%zu descriptor", idx);
@@ -266,16 +305,26 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 		return bc_fail(e, -EINVAL,
 			       "benchmark '%s' uses the custom layout without format_iter and format_summary",
 			       d->name);
-	return bc_copy_metrics(b, e);
+	err = bc_copy_metrics(b, e);
+	if (err)
+		return err;
+	snprintf(what, sizeof(what), "benchmark '%s': option", d->name);
+	err = bc_copy_options(&b->options, &b->option_cnt, d->options, d->option_cnt, what, e);
+	if (!err)
+		b->desc.options = b->options;
+	return err;
 }
 
 static void bc_plugin_release(struct bc_plugin *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->bench_cnt; i++)
+	for (i = 0; i < p->bench_cnt; i++) {
 		free(p->benches[i].metrics);
+		free(p->benches[i].options);
+	}
 	free(p->benches);
+	free(p->options);
 	free(p->path);
 	if (p->handle)
 		dlclose(p->handle);
@@ -312,6 +361,11 @@ static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
 		d->description = "";
 	if (!d->benches || !d->benches[0])
 		return bc_fail(e, -EINVAL, "plugin '%s' declares no benchmarks", d->name);
+	err = bc_copy_options(&p->options, &p->option_cnt, d->options, d->option_cnt,
+			      "plugin option", e);
+	if (err)
+		return err;
+	d->options = p->options;
 
 	for (cnt = 0; d->benches[cnt]; cnt++)
 		;
