@@ -17,7 +17,7 @@
 
 #include "bc_test_report.h"
 
-static const char *const ours[] = { "sc_", "strncmp.", NULL };
+static const char *const ours[] = { "sc_", "strncmp_.", NULL };
 
 static void check_comparisons(const char *bench, const char *len)
 {
