@@ -69,12 +69,13 @@ static bool bc_opt_ranged(const struct bc_option *opt)
 	return opt->min || opt->max;
 }
 
-/* 1G, 64K or the plain number: how a user would write the bound. */
+/* 1G, 2M or the plain number (4096): how a user would write the bound;
+ * K is left out because page-sized numbers read better in bytes. */
 static void bc_size_str(uint64_t v, char *buf, size_t len)
 {
-	static const char suffix[] = "GMK";
+	static const char suffix[] = "GM";
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 2; i++) {
 		uint64_t unit = 1ULL << (10 * (3 - i));
 
 		if (v && v % unit == 0) {
