@@ -672,25 +672,30 @@ const struct argp *bc_opts_argp(struct bc_opts *o)
 	const struct bc_plugin *p = o->bench->plugin;
 	size_t k = 0;
 
-	if (o->argp_opts)
+	if (o->argp.options)
 		return &o->argp;
 	/* Every option, a group header before the benchmark's own, the end. */
-	o->argp_opts = calloc(o->cnt + 2, sizeof(*o->argp_opts));
-	o->docs = calloc(o->cnt + 1, sizeof(*o->docs));
+	if (!o->argp_opts)
+		o->argp_opts = calloc(o->cnt + 2, sizeof(*o->argp_opts));
+	if (!o->docs)
+		o->docs = calloc(o->cnt + 1, sizeof(*o->docs));
 	if (!o->argp_opts || !o->docs)
 		return NULL;
 	for (size_t i = 0; i < o->cnt; i++) {
 		struct argp_option *a;
 
 		if (i == o->plugin_cnt && i) {
-			if (asprintf(&o->bench_header, "Options of %s:%s only:", p->desc.name,
+			if (!o->bench_header &&
+			    asprintf(&o->bench_header, "Options of %s:%s only:", p->desc.name,
 				     o->bench->desc.name) < 0) {
 				o->bench_header = NULL;
 				return NULL;
 			}
 			o->argp_opts[k++].doc = o->bench_header;
 		}
-		o->docs[i] = bc_opt_doc(o->opts[i]);
+		/* A retry after ENOMEM must not leak the docs made before. */
+		if (!o->docs[i])
+			o->docs[i] = bc_opt_doc(o->opts[i]);
 		if (!o->docs[i])
 			return NULL;
 		a = &o->argp_opts[k++];
