@@ -115,19 +115,17 @@ static bool is_output_opt(const char *arg, bool *takes_value)
  * of a core option given as a separate word. */
 int bc_batch_find_bench(char *const *args, size_t cnt)
 {
-	static const char *const with_value[] = {
-		"-w", "-d", "-p", "-c", "--warmup", "--duration", "--producers", "--consumers",
-		"--prod-affinity", "--cons-affinity", "--plugin-dir", "--sweep", "--label",
-	};
+	/* Words the batch itself takes, with their values. */
+	static const char *const batch_with_value[] = { "--plugin-dir", "--sweep", "--label" };
 	int first = -1;
 
 	for (size_t i = 0; i < cnt; i++) {
-		bool is_value = false;
+		bool is_value = i && bc_run_opt_takes_next(args[i - 1]);
 
 		if (args[i][0] == '-')
 			continue;
-		for (size_t j = 0; i && j < sizeof(with_value) / sizeof(with_value[0]); j++)
-			is_value |= !strcmp(args[i - 1], with_value[j]);
+		for (size_t j = 0; i && j < sizeof(batch_with_value) / sizeof(batch_with_value[0]); j++)
+			is_value |= !strcmp(args[i - 1], batch_with_value[j]);
 		if (is_value)
 			continue;
 		if (strchr(args[i], ':'))
@@ -136,6 +134,20 @@ int bc_batch_find_bench(char *const *args, size_t cnt)
 			first = (int)i;
 	}
 	return first;
+}
+
+/* The benchmark a sweep line names, so that its values can be typed; NULL
+ * when the parent cannot resolve it (then each row's run says why). */
+static const struct bc_bench *batch_bench(struct bc_batch *b, const char *word)
+{
+	const struct bc_bench *bench = NULL;
+	char err[BC_REASON_LEN];
+
+	if (!b->opts.env || bc_cli_load_plugins(b->opts.env))
+		return NULL;
+	if (bc_bench_resolve(&b->opts.env->plugins, word, &bench, err, sizeof(err)))
+		return NULL;
+	return bench;
 }
 
 /* "{name}" in a label template becomes that option's value. */
@@ -207,6 +219,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 	struct bc_strv pass = {};
 	size_t axis_cnt = 0, combos, *choice = NULL;
 	const char *label_tmpl = NULL, *bench = NULL;
+	const struct bc_bench *swept = NULL;
 	int ret = 0, bench_idx = bc_batch_find_bench(args, arg_cnt);
 
 	/* The benchmark goes first in the child's command line, so that
@@ -261,6 +274,8 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 		bc_set_err(err, err_len, "run: expected a benchmark name (PLUGIN:BENCH) first");
 		ret = -EINVAL;
 	}
+	if (!ret && axis_cnt)
+		swept = batch_bench(b, bench);
 	combos = bc_sweep_combination_cnt(axes, axis_cnt);
 	if (!ret) {
 		choice = calloc(axis_cnt + 1, sizeof(*choice));
@@ -282,10 +297,11 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 			const char *value = axes[i].values[choice[i]];
 
 			for (size_t j = 0; !ret && j < axes[i].name_cnt; j++) {
-				bool skip;
-				char *arg = bc_sweep_option_arg(axes[i].names[j], value, &skip);
+				char *arg;
 
-				if (!skip)
+				ret = bc_sweep_option_arg(swept, axes[i].names[j], value, &arg, err,
+							  err_len);
+				if (!ret && arg)
 					ret = bc_strv_push_owned(&r->combo_args, arg);
 				if (!ret)
 					ret = bc_strv_push(&r->opt_names, axes[i].names[j]);

@@ -38,7 +38,9 @@ enum bc_format {
 	BC_FORMAT_JSON = 1,
 };
 
-/* A plugin option as the user gave it, recorded for the JSON config. */
+/* ABI 1 leftover, deleted with the legacy argp path: an untyped plugin
+ * option record. Nothing in the core fills it any more; the JSON config
+ * still writes records it finds, for readers of old fixtures. */
 struct bc_option_record {
 	char *name;	/* long name, or the short letter as a string */
 	char *value;	/* NULL for a flag */
@@ -59,8 +61,11 @@ struct bc_config {
 	int verbosity;			/* -1 quiet, 0 normal, 1+ verbose */
 	enum bc_format format;
 	const char *output_path;	/* NULL = stdout */
-	struct bc_option_record *plugin_opts;
+	struct bc_option_record *plugin_opts;	/* ABI 1 leftover, see above */
 	size_t plugin_opt_cnt;
+	/* This run's plugin option values (plugin_opts.h): bc_ctx_opts()
+	 * reads them. Made by the `run` parser, freed by bc_options_free(). */
+	struct bc_opts *opts;
 };
 
 void bc_config_init(struct bc_config *cfg);
@@ -273,19 +278,29 @@ int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench);
 #define BC_OPTIONS_DONE (-1)
 int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_config *cfg,
 			 const struct bc_bench **bench);
-void bc_options_free(struct bc_config *cfg);	/* the plugin option records */
+void bc_options_free(struct bc_config *cfg);	/* cfg->opts */
 
-/* Finds the words of a `run` command line that may name the benchmark
- * (non-options, skipping the values of core options) before any plugin is
- * known, and the -v/-q/--help it holds. */
-#define BC_PRESCAN_MAX 64
-struct bc_run_prescan {
-	const char *cands[BC_PRESCAN_MAX];
+/* The words of a `run` command line that may name the benchmark, found
+ * before any plugin is known: the non-options, skipping the values of core
+ * options (a plugin option's value cannot be told apart yet, so the first
+ * word that resolves wins), and the -v/-q/--help it holds. */
+#define BC_RUN_SCAN_MAX 64
+struct bc_run_scan {
+	const char *cands[BC_RUN_SCAN_MAX];
 	size_t cand_cnt;
 	int verbosity;
 	bool help;		/* --help, --usage or --version: no benchmark needed */
 };
-void bc_run_prescan(int argc, char **argv, struct bc_run_prescan *ps);
+void bc_run_scan(int argc, char **argv, struct bc_run_scan *scan);
+/* Is this word a core `run` option whose value is the next word ("-d",
+ * "--duration"; not "-d5" or "--duration=5")? */
+bool bc_run_opt_takes_next(const char *word);
+/* The core `run` option with this long name or one-letter short name. */
+struct argp_option;
+const struct argp_option *bc_run_core_option(const char *name);
+/* Would a plugin option of this long name clash with the core's (run's
+ * options, and the words sweeps and suites take out of a run line)? */
+bool bc_run_is_core_option(const char *name);
 
 /* Value checks shared by every command; each says what is wrong in one line
  * ("benchcore: --duration 'abc': expected ...") and returns -EINVAL. */
@@ -398,10 +413,12 @@ size_t bc_sweep_combination_cnt(const struct bc_sweep_axis *axes, size_t cnt);
  * the outermost loop. */
 void bc_sweep_combination(const struct bc_sweep_axis *axes, size_t cnt, size_t idx,
 			  size_t *choice);
-/* The command-line form of one option value: "--name=value", "-p2" for a
- * one-letter name, "--name" for the value "on", nothing for "off". Returns
- * a malloc()ed string, or NULL with *skip set for "off". */
-char *bc_sweep_option_arg(const char *name, const char *value, bool *skip);
+/* The command-line word of one swept value (malloc()ed; NULL: a flag that
+ * is off, no word), from the option's declared type: a core option's, or
+ * one of `bench`'s tables (NULL bench: not known, see sweep.c). -EINVAL
+ * with one line in err for a value the type refuses or an unknown name. */
+int bc_sweep_option_arg(const struct bc_bench *bench, const char *name, const char *value,
+			char **arg, char *err, size_t err_len);
 
 /* A child run of the benchcore binary (child.c). */
 struct bc_child_result {
@@ -500,7 +517,8 @@ struct bc_batch;
 struct bc_batch_opts {
 	const char *kind;		/* "sweep" or "suite" */
 	const char *name;		/* the benchmark or the suite */
-	const struct bc_cli_env *env;	/* global options, for every child */
+	struct bc_cli_env *env;		/* global options, for every child;
+					 * plugins loaded to type sweeps */
 	char **extra_args;		/* appended to every run */
 	size_t extra_cnt;
 	double timeout_sec;		/* <= 0: warm-up + duration + margin */

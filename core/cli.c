@@ -14,6 +14,7 @@
 
 #include "bc_internal.h"
 #include "json.h"
+#include "plugin_opts.h"
 
 static int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv);
 static int bc_cmd_run(struct bc_cli_env *env, int argc, char **argv);
@@ -105,6 +106,12 @@ static void bc_cli_reason_line(const struct bc_bench *bench, const struct bc_run
 	}
 }
 
+static void bc_cli_debug_opt(const struct bc_option *opt, const char *text, void *cookie)
+{
+	(void)cookie;
+	bc_debug("plugin option --%s%s%s", opt->name, text ? "=" : "", text ? text : "");
+}
+
 int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 {
 	struct bc_run_result res;
@@ -125,10 +132,7 @@ int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 	pr.f = cfg->format == BC_FORMAT_JSON ? stderr : out;
 	pr.quiet = cfg->verbosity < 0;
 
-	for (size_t i = 0; i < cfg->plugin_opt_cnt; i++)
-		bc_debug("plugin option --%s%s%s", cfg->plugin_opts[i].name,
-			 cfg->plugin_opts[i].value ? "=" : "",
-			 cfg->plugin_opts[i].value ? cfg->plugin_opts[i].value : "");
+	bc_opts_each_set(cfg->opts, bc_cli_debug_opt, NULL);
 	memset(&res, 0, sizeof(res));
 	err = bc_run(cfg, bench, &res, bc_cli_on_iter, &pr);
 	status = res.exit_status;
@@ -232,6 +236,7 @@ struct bc_probe_result {
 static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg,
 			   struct bc_probe_result *pr)
 {
+	struct bc_config probe_cfg;
 	struct bc_ctx ctx;
 	int err;
 
@@ -239,13 +244,22 @@ static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg
 	pr->available = true;
 	if (!b->desc.probe)
 		return;
-	bc_ctx_init(&ctx, cfg, b);
+	/* A probe sees the options a plain `run` would: the defaults. */
+	probe_cfg = *cfg;
+	probe_cfg.opts = bc_opts_new(b, pr->reason, sizeof(pr->reason));
+	if (!probe_cfg.opts) {
+		pr->available = false;
+		pr->failed = true;
+		return;
+	}
+	bc_ctx_init(&ctx, &probe_cfg, b);
 	/* A probe's progress chatter (attach points tried) is noise in a
 	 * listing; its reason is printed below. -v shows it all. */
 	if (cfg->verbosity <= 0)
 		bc_log_set_verbosity(-1);
 	err = b->desc.probe(&ctx);
 	bc_log_set_verbosity(cfg->verbosity);
+	bc_opts_free(probe_cfg.opts);
 	if (!err)
 		return;
 	pr->available = false;

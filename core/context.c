@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bc_internal.h"
+#include "plugin_opts.h"
 
 #ifndef BENCHCORE_VERSION
 #define BENCHCORE_VERSION "0.0.0"
@@ -211,10 +212,12 @@ uint64_t bc_line_counters_sum(const struct bc_line_counter *c, size_t cnt)
 }
 
 /* ABI 2.0 entry points; filled in by the options, metrics and programs work. */
+
+/* The values live with the run's configuration (one per run, freed with
+ * it), never in a global: two runs in one process see their own. */
 const void *bc_ctx_opts(const struct bc_ctx *ctx)
 {
-	(void)ctx;
-	return NULL;
+	return ctx && ctx->cfg ? bc_opts_data(ctx->cfg->opts, ctx->bench) : NULL;
 }
 
 const void *bc_ctx_bench_priv(const struct bc_ctx *ctx)

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The `run` command line: the core options (compatible with the kernel's
- * bench runner) plus the options of the selected benchmark's plugin, which
- * is attached as an argp child only once the benchmark is known, so that
- * two plugins may use the same option names.
+ * bench runner) plus the options of the selected benchmark, built from its
+ * plugin's option tables (plugin_opts.c) once the benchmark is known, so
+ * that two plugins may use the same option names.
  *
  * Every bad value costs one line naming the option, the value and what is
  * expected, and exit status 2.
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "bc_internal.h"
+#include "plugin_opts.h"
 
 enum {
 	BC_OPT_PROD_AFFINITY = 0x100,
@@ -112,155 +113,12 @@ static int bc_parse_cpus(const char *opt, const char *text, struct bc_cpuset *se
 	return 0;
 }
 
-/* ------------------------------------------- recording plugin options */
-
-static int bc_record_option(struct bc_config *cfg, const char *name, const char *value)
-{
-	struct bc_option_record *grown, *r;
-	char *n = NULL, *v = NULL;
-	size_t i;
-
-	v = value ? strdup(value) : NULL;
-	if (value && !v)
-		return -ENOMEM;
-	/* Given twice: the parser kept the last one, so does the record. */
-	for (i = 0; i < cfg->plugin_opt_cnt; i++) {
-		r = &cfg->plugin_opts[i];
-		if (!strcmp(r->name, name)) {
-			free(r->value);
-			r->value = v;
-			return 0;
-		}
-	}
-	n = strdup(name);
-	grown = realloc(cfg->plugin_opts, (cfg->plugin_opt_cnt + 1) * sizeof(*grown));
-	if (!n || !grown) {
-		free(n);
-		free(v);
-		if (grown)
-			cfg->plugin_opts = grown;
-		return -ENOMEM;
-	}
-	cfg->plugin_opts = grown;
-	cfg->plugin_opts[cfg->plugin_opt_cnt].name = n;
-	cfg->plugin_opts[cfg->plugin_opt_cnt].value = v;
-	cfg->plugin_opt_cnt++;
-	return 0;
-}
-
-/*
- * A plugin's argp tree, copied with every parser replaced by bc_wrap_parse,
- * which records each option the plugin accepted (for the JSON config) and
- * then hands over to the plugin's own parser with the plugin's own input.
- */
-struct bc_argp_wrap {
-	struct argp argp;
-	const struct argp *orig;
-	struct argp_child *children;
-	struct bc_argp_wrap *child_wraps;
-	size_t child_cnt;
-	struct bc_config *cfg;
-	void *orig_input;
-};
-
-static const char *bc_option_name(const struct argp_option *opts, int key, char *shortbuf)
-{
-	const struct argp_option *o;
-
-	for (o = opts; o && (o->name || o->key || o->doc); o++) {
-		if (o->key != key || (o->flags & OPTION_DOC))
-			continue;
-		if (o->name)
-			return o->name;
-		shortbuf[0] = (char)key;
-		shortbuf[1] = '\0';
-		return shortbuf;
-	}
-	return NULL;
-}
-
-static error_t bc_wrap_parse(int key, char *arg, struct argp_state *state)
-{
-	struct bc_argp_wrap *w = state->input;
-	error_t err = ARGP_ERR_UNKNOWN;
-	char shortbuf[2];
-	const char *name;
-	size_t i;
-
-	state->input = w->orig_input;
-	/* argp's own rule for a parser-less argp: its input goes to its first
-	 * child. Keep it, since the copy now has a parser. */
-	if (key == ARGP_KEY_INIT && !w->orig->parser && w->child_cnt)
-		state->child_inputs[0] = w->orig_input;
-	if (w->orig->parser)
-		err = w->orig->parser(key, arg, state);
-	if (key == ARGP_KEY_INIT) {
-		for (i = 0; i < w->child_cnt; i++) {
-			w->child_wraps[i].orig_input = state->child_inputs[i];
-			state->child_inputs[i] = &w->child_wraps[i];
-		}
-	}
-	state->input = w;
-
-	/* Real options have keys below the ARGP_KEY_* range; 0 is an argument. */
-	if (!err && key > 0 && key < ARGP_KEY_END) {
-		name = bc_option_name(w->orig->options, key, shortbuf);
-		if (name && bc_record_option(w->cfg, name, arg))
-			return ENOMEM;
-	}
-	return err;
-}
-
-static void bc_wrap_free(struct bc_argp_wrap *w)
-{
-	size_t i;
-
-	for (i = 0; i < w->child_cnt; i++)
-		bc_wrap_free(&w->child_wraps[i]);
-	free(w->children);
-	free(w->child_wraps);
-}
-
-static int bc_wrap_init(struct bc_argp_wrap *w, const struct argp *orig, struct bc_config *cfg)
-{
-	size_t i, cnt = 0;
-	int err;
-
-	memset(w, 0, sizeof(*w));
-	w->argp = *orig;
-	w->orig = orig;
-	w->cfg = cfg;
-	w->argp.parser = bc_wrap_parse;
-	while (orig->children && orig->children[cnt].argp)
-		cnt++;
-	if (!cnt)
-		return 0;
-	w->children = calloc(cnt + 1, sizeof(*w->children));
-	w->child_wraps = calloc(cnt, sizeof(*w->child_wraps));
-	if (!w->children || !w->child_wraps) {
-		bc_wrap_free(w);
-		return -ENOMEM;
-	}
-	w->child_cnt = cnt;
-	for (i = 0; i < cnt; i++) {
-		err = bc_wrap_init(&w->child_wraps[i], orig->children[i].argp, cfg);
-		if (err) {
-			bc_wrap_free(w);
-			return err;
-		}
-		w->children[i] = orig->children[i];
-		w->children[i].argp = &w->child_wraps[i].argp;
-	}
-	w->argp.children = w->children;
-	return 0;
-}
-
 /* --------------------------------------------------------- run parser */
 
 struct bc_run_parse {
 	struct bc_config *cfg;
 	const char *bench_arg;		/* the argv string naming the benchmark */
-	struct bc_argp_wrap *plugin;	/* NULL: no plugin options attached */
+	void *child_input;		/* the plugin options parser's, or NULL */
 	bool done;			/* --help/--usage/--version answered */
 	bool bad_value;
 };
@@ -273,8 +131,8 @@ static error_t bc_run_parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case ARGP_KEY_INIT:
-		if (rp->plugin)
-			state->child_inputs[0] = rp->plugin;
+		if (rp->child_input)
+			state->child_inputs[0] = rp->child_input;
 		return 0;
 	case 'w':
 		err = bc_parse_seconds("--warmup", arg, true, &cfg->warmup_sec);
@@ -348,6 +206,10 @@ static error_t bc_run_parse_opt(int key, char *arg, struct argp_state *state)
 
 /* ---------------------------------------------- finding the benchmark */
 
+/* Words a batch takes before a run sees the line (batch.c, cli_util.c):
+ * a plugin option of the same name would never reach the plugin. */
+static const char *const bc_batch_names[] = { "sweep", "label", "run-timeout", "plugin-dir" };
+
 static const struct argp_option *bc_find_long(const char *name, size_t len)
 {
 	const struct argp_option *o;
@@ -368,67 +230,145 @@ static const struct argp_option *bc_find_short(int key)
 	return NULL;
 }
 
-void bc_run_prescan(int argc, char **argv, struct bc_run_prescan *ps)
+bool bc_run_is_core_option(const char *name)
+{
+	for (size_t i = 0; i < sizeof(bc_batch_names) / sizeof(bc_batch_names[0]); i++)
+		if (!strcmp(name, bc_batch_names[i]))
+			return true;
+	return bc_find_long(name, strlen(name)) != NULL;
+}
+
+const struct argp_option *bc_run_core_option(const char *name)
+{
+	if (strlen(name) == 1)
+		return bc_find_short((unsigned char)name[0]);
+	return bc_find_long(name, strlen(name));
+}
+
+/*
+ * What one word of a `run` line is, as far as the core options can tell:
+ * *takes_next when it is a core option whose value is the next word ("-d",
+ * "-vd", "--duration"), and -v/-q/--help noted in scan.
+ */
+static void bc_scan_option(const char *a, bool *takes_next, struct bc_run_scan *scan)
 {
 	const struct argp_option *o;
-	bool only_args = false;
-	const char *a, *eq, *c;
-	int i;
+	const char *eq, *c;
 
-	memset(ps, 0, sizeof(*ps));
-	for (i = 1; i < argc; i++) {
+	*takes_next = false;
+	if (a[1] == '-') {
+		eq = strchr(a, '=');
+		o = bc_find_long(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+		if (!o)
+			return;	/* a plugin's option: its value cannot be told yet */
+		if (scan && (o->key == '?' || o->key == BC_OPT_USAGE || o->key == BC_OPT_VERSION))
+			scan->help = true;
+		if (scan && o->key == 'v')
+			scan->verbosity = scan->verbosity < 0 ? 1 : scan->verbosity + 1;
+		if (scan && o->key == 'q')
+			scan->verbosity = -1;
+		*takes_next = o->arg && !eq;
+		return;
+	}
+	for (c = a + 1; *c; c++) {
+		o = bc_find_short(*c);
+		if (!o)
+			return;
+		if (scan && o->key == '?')
+			scan->help = true;
+		if (scan && o->key == 'v')
+			scan->verbosity = scan->verbosity < 0 ? 1 : scan->verbosity + 1;
+		if (scan && o->key == 'q')
+			scan->verbosity = -1;
+		if (o->arg) {
+			*takes_next = !c[1];	/* "-d 5"; "-d5" holds its value */
+			return;
+		}
+	}
+}
+
+bool bc_run_opt_takes_next(const char *word)
+{
+	bool next;
+
+	if (word[0] != '-' || !word[1] || !strcmp(word, "--"))
+		return false;
+	bc_scan_option(word, &next, NULL);
+	return next;
+}
+
+void bc_run_scan(int argc, char **argv, struct bc_run_scan *scan)
+{
+	bool only_args = false, next;
+	const char *a;
+
+	memset(scan, 0, sizeof(*scan));
+	for (int i = 1; i < argc; i++) {
 		a = argv[i];
 		if (only_args || a[0] != '-' || !a[1]) {
-			if (ps->cand_cnt < BC_PRESCAN_MAX)
-				ps->cands[ps->cand_cnt++] = a;
+			if (scan->cand_cnt < BC_RUN_SCAN_MAX)
+				scan->cands[scan->cand_cnt++] = a;
 			continue;
 		}
 		if (!strcmp(a, "--")) {
 			only_args = true;
 			continue;
 		}
-		if (a[1] == '-') {
-			eq = strchr(a, '=');
-			o = bc_find_long(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
-			if (!o)
-				continue;	/* a plugin's option: not ours to judge */
-			if (o->key == '?' || o->key == BC_OPT_USAGE || o->key == BC_OPT_VERSION)
-				ps->help = true;
-			if (o->key == 'v')
-				ps->verbosity = ps->verbosity < 0 ? 1 : ps->verbosity + 1;
-			if (o->key == 'q')
-				ps->verbosity = -1;
-			if (o->arg && !eq)
-				i++;
-			continue;
-		}
-		for (c = a + 1; *c; c++) {
-			o = bc_find_short(*c);
-			if (!o)
-				continue;
-			if (o->key == '?')
-				ps->help = true;
-			if (o->key == 'v')
-				ps->verbosity = ps->verbosity < 0 ? 1 : ps->verbosity + 1;
-			if (o->key == 'q')
-				ps->verbosity = -1;
-			if (o->arg) {
-				if (!c[1])
-					i++;	/* "-d 5": the value is the next word */
-				break;
-			}
-		}
+		bc_scan_option(a, &next, scan);
+		if (next)
+			i++;
 	}
 }
 
+/* The first word that names a benchmark is the benchmark: words before it
+ * may be values of plugin options, which are not known yet. */
+static int bc_resolve_bench(struct bc_cli_env *env, const struct bc_run_scan *scan,
+			    const struct bc_bench **bench, const char **word)
+{
+	char msg[BC_REASON_LEN], first_msg[BC_REASON_LEN] = "";
+	int err;
+
+	for (size_t i = 0; i < scan->cand_cnt; i++) {
+		err = bc_bench_resolve(&env->plugins, scan->cands[i], bench, msg, sizeof(msg));
+		if (!err) {
+			*word = scan->cands[i];
+			return 0;
+		}
+		if (err == -ENOTUNIQ) {
+			bc_warn("%s", msg);
+			return BC_EXIT_USAGE;
+		}
+		if (!first_msg[0])
+			snprintf(first_msg, sizeof(first_msg), "%s", msg);
+	}
+	*bench = NULL;
+	if (!first_msg[0])
+		return 0;
+	bc_warn("%s", first_msg);
+	if (env->plugins.failed_cnt)
+		bc_warn("(%zu plugin file%s could not be loaded; see above)", env->plugins.failed_cnt,
+			env->plugins.failed_cnt == 1 ? "" : "s");
+	return BC_EXIT_USAGE;
+}
+
 /* ------------------------------------------------------------ parsing */
+
+/*
+ * ABI 1 transition, deleted with the last ABI 1 plugin: a plugin without an
+ * option table still parses its own options (into its globals) with the
+ * argp it brought, attached unchanged.
+ */
+static bool bc_attach_legacy_argp(const struct bc_bench *bench, struct argp_child *child)
+{
+	child->argp = bc_opts_legacy_argp(bench);
+	return child->argp != NULL;
+}
 
 int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_config *cfg,
 			 const struct bc_bench **bench)
 {
 	struct bc_run_parse rp = { .cfg = cfg };
-	struct bc_run_prescan ps;
-	struct bc_argp_wrap wrap;
+	struct bc_run_scan scan;
 	struct argp_child children[2];
 	char header[256], err_msg[BC_REASON_LEN], *saved0;
 	struct argp argp = {
@@ -437,54 +377,28 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 		.args_doc = "PLUGIN:BENCH [PLUGIN OPTIONS...]",
 		.doc = "Runs one benchmark and reports its metrics.\v"
 		       "PLUGIN:BENCH may be a bare BENCH when only one plugin has it. "
-		       "`benchcore run PLUGIN:BENCH --help` also lists that plugin's options. "
+		       "`benchcore run PLUGIN:BENCH --help` also lists that benchmark's options. "
 		       "Exit status: 0 ran, 1 failed at run time, 2 usage error, "
 		       "3 unavailable on this kernel or without privileges, 130 interrupted.",
 	};
 	const struct bc_plugin *plugin;
-	bool have_wrap = false;
-	size_t i;
-	int err, first_err = 0;
+	int err;
 
 	*bench = NULL;
 	cfg->verbosity = env->verbosity;
-	bc_run_prescan(argc, argv, &ps);
-	if (ps.verbosity)
-		cfg->verbosity = ps.verbosity;
+	bc_run_scan(argc, argv, &scan);
+	if (scan.verbosity)
+		cfg->verbosity = scan.verbosity;
 	bc_log_set_verbosity(cfg->verbosity);
 
-	if (ps.cand_cnt) {
-		err = bc_cli_load_plugins(env);
-		if (err)
+	if (scan.cand_cnt) {
+		if (bc_cli_load_plugins(env))
 			return BC_EXIT_USAGE;
+		err = bc_resolve_bench(env, &scan, bench, &rp.bench_arg);
+		if (err)
+			return err;
 	}
-	/* The first word that names a benchmark is the benchmark; words before
-	 * it may be values of plugin options we cannot recognise yet. */
-	for (i = 0; i < ps.cand_cnt; i++) {
-		char msg[BC_REASON_LEN];
-
-		err = bc_bench_resolve(&env->plugins, ps.cands[i], bench, msg, sizeof(msg));
-		if (!err || err == -ENOTUNIQ) {
-			rp.bench_arg = ps.cands[i];
-			if (err) {
-				bc_warn("%s", msg);
-				return BC_EXIT_USAGE;
-			}
-			break;
-		}
-		if (!first_err) {
-			first_err = err;
-			snprintf(err_msg, sizeof(err_msg), "%s", msg);
-		}
-	}
-	if (!*bench && first_err) {
-		bc_warn("%s", err_msg);
-		if (env->plugins.failed_cnt)
-			bc_warn("(%zu plugin file%s could not be loaded; see above)",
-				env->plugins.failed_cnt, env->plugins.failed_cnt == 1 ? "" : "s");
-		return BC_EXIT_USAGE;
-	}
-	if (!*bench && !ps.help) {
+	if (!*bench && !scan.help) {
 		bc_warn("run: missing PLUGIN:BENCH; `benchcore list` shows what is available");
 		return BC_EXIT_USAGE;
 	}
@@ -492,17 +406,22 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 	memset(children, 0, sizeof(children));
 	if (*bench) {
 		plugin = (*bench)->plugin;
-		if (plugin->desc.argp) {
-			if (bc_wrap_init(&wrap, plugin->desc.argp, cfg))
-				return BC_EXIT_FAILED;
-			have_wrap = true;
-			snprintf(header, sizeof(header), "Options of the %s plugin (%s):",
-				 plugin->desc.name, plugin->desc.version);
-			children[0].argp = &wrap.argp;
-			children[0].header = header;
-			rp.plugin = &wrap;
-			argp.children = children;
+		/* A bad table is the plugin's fault, not the user's. */
+		cfg->opts = bc_opts_new(*bench, err_msg, sizeof(err_msg));
+		if (!cfg->opts) {
+			bc_warn("%s", err_msg);
+			return BC_EXIT_FAILED;
 		}
+		if (!bc_attach_legacy_argp(*bench, &children[0])) {
+			children[0].argp = bc_opts_argp(cfg->opts);
+			if (!children[0].argp)
+				return BC_EXIT_FAILED;
+			rp.child_input = cfg->opts;
+		}
+		snprintf(header, sizeof(header), "Options of the %s plugin (%s):", plugin->desc.name,
+			 plugin->desc.version);
+		children[0].header = header;
+		argp.children = children;
 	}
 
 	/* argp names the program after argv[0] in usage and errors. */
@@ -510,8 +429,6 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 	argv[0] = (char *)"benchcore run";
 	err = argp_parse(&argp, argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP, NULL, &rp);
 	argv[0] = saved0;
-	if (have_wrap)
-		bc_wrap_free(&wrap);
 	bc_log_set_verbosity(cfg->verbosity);
 	if (rp.done)
 		return BC_OPTIONS_DONE;
@@ -522,13 +439,6 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 
 void bc_options_free(struct bc_config *cfg)
 {
-	size_t i;
-
-	for (i = 0; i < cfg->plugin_opt_cnt; i++) {
-		free(cfg->plugin_opts[i].name);
-		free(cfg->plugin_opts[i].value);
-	}
-	free(cfg->plugin_opts);
-	cfg->plugin_opts = NULL;
-	cfg->plugin_opt_cnt = 0;
+	bc_opts_free(cfg->opts);
+	cfg->opts = NULL;
 }

@@ -11,6 +11,7 @@
 
 #include "bc_internal.h"
 #include "json.h"
+#include "plugin_opts.h"
 
 static const char *bc_kind_name(enum bc_metric_kind kind)
 {
@@ -70,19 +71,26 @@ static void bc_json_config(struct bc_json_writer *w, const struct bc_config *cfg
 	bc_jw_bool(w, "affinity", cfg && (cfg->affinity || cfg->prod_cpus_set || cfg->cons_cpus_set));
 	bc_json_cpuset(w, "prod_cpus", cfg && cfg->prod_cpus_set, cfg ? &cfg->prod_cpus : NULL);
 	bc_json_cpuset(w, "cons_cpus", cfg && cfg->cons_cpus_set, cfg ? &cfg->cons_cpus : NULL);
-	/* A flag has no value: true says it was given. */
-	bc_jw_obj_begin(w, "plugin_options");
-	for (i = 0; cfg && i < cfg->plugin_opt_cnt; i++) {
-		const struct bc_option_record *o = &cfg->plugin_opts[i];
+	/* Every declared option's effective value, typed, and which ones the
+	 * user gave: a reader needs neither the plugin nor its defaults. */
+	if (cfg && cfg->opts) {
+		bc_opts_json(w, cfg->opts);
+	} else {
+		/* ABI 1 leftover: untyped records, written as they were (a flag
+		 * has no value: true says it was given). */
+		bc_jw_obj_begin(w, "plugin_options");
+		for (i = 0; cfg && i < cfg->plugin_opt_cnt; i++) {
+			const struct bc_option_record *o = &cfg->plugin_opts[i];
 
-		if (!o->name)
-			continue;
-		if (o->value)
-			bc_jw_str(w, o->name, o->value);
-		else
-			bc_jw_bool(w, o->name, true);
+			if (!o->name)
+				continue;
+			if (o->value)
+				bc_jw_str(w, o->name, o->value);
+			else
+				bc_jw_bool(w, o->name, true);
+		}
+		bc_jw_obj_end(w);
 	}
-	bc_jw_obj_end(w);
 	bc_jw_obj_end(w);
 }
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Sweeps: `benchcore run BENCH --sweep OPTION=V1,V2,...`. This file reads
- * the sweep axes and the command line; the combinations run as a batch
- * (batch.c), one child run and one table row each.
+ * the sweep axes and the command line, and turns each value into a command
+ * line word from the option's declared type (no guessing: a value its type
+ * refuses stops the sweep before anything runs); the combinations run as a
+ * batch (batch.c), one child run and one table row each.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 #include "bc_internal.h"
+#include "plugin_opts.h"
 
 /* ---------------------------------------------------------- sweep axes */
 
@@ -116,21 +119,56 @@ void bc_sweep_combination(const struct bc_sweep_axis *axes, size_t cnt, size_t i
 	}
 }
 
-char *bc_sweep_option_arg(const char *name, const char *value, bool *skip)
+/* A core flag (-a) in a sweep: on/off and the other flag words. */
+static int core_flag_arg(const char *name, const char *value, char **arg, char *err,
+			 size_t err_len)
 {
-	char *arg = NULL;
+	int on = bc_opts_flag_word(value);
 
-	*skip = false;
-	/* Flags (--rb-sampled) are swept with on/off. */
-	if (!strcmp(value, "off")) {
-		*skip = true;
-		return NULL;
+	if (on < 0) {
+		bc_set_err(err, err_len,
+			   "--%s '%s': expected on or off (also true/false, yes/no, 1/0)", name, value);
+		return -EINVAL;
 	}
-	if (!strcmp(value, "on"))
-		return asprintf(&arg, strlen(name) == 1 ? "-%s" : "--%s", name) < 0 ? NULL : arg;
-	if (strlen(name) == 1)
-		return asprintf(&arg, "-%s%s", name, value) < 0 ? NULL : arg;
-	return asprintf(&arg, "--%s=%s", name, value) < 0 ? NULL : arg;
+	if (!on)
+		return 0;
+	return asprintf(arg, strlen(name) == 1 ? "-%s" : "--%s", name) < 0 ? -ENOMEM : 0;
+}
+
+int bc_sweep_option_arg(const struct bc_bench *bench, const char *name, const char *value,
+			char **arg, char *err, size_t err_len)
+{
+	const struct argp_option *core = bc_run_core_option(name);
+	const struct bc_option *opt;
+	int n;
+
+	*arg = NULL;
+	/* Core options keep their own checks (the run makes them). */
+	if (core && !core->arg)
+		return core_flag_arg(name, value, arg, err, err_len);
+	if (core && strlen(name) == 1)
+		n = asprintf(arg, "-%s%s", name, value);
+	else if (core)
+		n = asprintf(arg, "--%s=%s", name, value);
+	else if ((opt = bench ? bc_opts_find(bench, name) : NULL))
+		return bc_opts_sweep_arg(opt, value, arg, err, err_len);
+	/* A benchmark the parent cannot resolve: each row's run says why it
+	 * cannot run, which is more use than one refusal for the batch. And
+	 * an ABI 1 plugin's options have no declared type (transition). */
+	else if (!bench || bc_opts_legacy_argp(bench))
+		n = asprintf(arg, "--%s=%s", name, value);
+	else {
+		bc_set_err(err, err_len,
+			   "--sweep: %s:%s has no option '%s' (`benchcore run %s:%s --help` lists them)",
+			   bench->plugin->desc.name, bench->desc.name, name,
+			   bench->plugin->desc.name, bench->desc.name);
+		return -EINVAL;
+	}
+	if (n < 0) {
+		*arg = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ run --sweep */

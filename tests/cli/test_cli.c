@@ -344,11 +344,12 @@ static void check_count_json(const char *text, const char *batch)
 	assert_non_null(hits);
 	assert_true(bc_json_num(bc_json_get(hits, "mean"), 0) > 0);
 	assert_true(bc_json_len(bc_json_get(doc, "iterations")) >= 1);
+	/* count has no option table yet (an ABI 1 argp), so nothing of its
+	 * options is typed; test_plugin_opts checks the typed config. */
 	opts = bc_json_get(bc_json_get(doc, "config"), "plugin_options");
-	if (batch)
-		assert_string_equal(bc_json_str(bc_json_get(opts, "count-batch")), batch);
-	else
-		assert_int_equal(bc_json_len(opts), 0);
+	assert_non_null(opts);
+	assert_int_equal(opts->type, BC_JSON_OBJECT);
+	(void)batch;
 	bc_json_free(doc);
 }
 
@@ -411,7 +412,12 @@ static void test_run_text_help_version(void **state)
 	run(&r, "--version", NULL);
 	assert_int_equal(r.status, BC_EXIT_OK);
 	assert_non_null(strstr(r.out, "benchcore "));
-	assert_non_null(strstr(r.out, "plugin ABI 1."));
+	{
+		char abi[64];
+
+		snprintf(abi, sizeof(abi), "plugin ABI %d.%d,", BC_ABI_MAJOR, BC_ABI_MINOR);
+		assert_non_null(strstr(r.out, abi));
+	}
 	assert_non_null(strstr(r.out, "libbpf "));
 	result_free(&r);
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * `run` option parsing without a process: value checks, finding the
- * benchmark among the words, and the wrapped plugin argp that records every
- * plugin option (children of the plugin's argp included) while the plugin's
- * own parsers still get their own inputs.
+ * benchmark among the words, and (ABI 1 transition) a plugin without an
+ * option table whose own argp, children included, still parses its options
+ * with its own inputs.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -116,20 +116,6 @@ static void fake_env(struct bc_cli_env *env)
 	env->plugins_loaded = true;	/* bc_cli_load_plugins() must not load */
 }
 
-static const char *opt_value(const struct bc_config *cfg, const char *name, bool *found)
-{
-	size_t i;
-
-	*found = false;
-	for (i = 0; i < cfg->plugin_opt_cnt; i++) {
-		if (!strcmp(cfg->plugin_opts[i].name, name)) {
-			*found = true;
-			return cfg->plugin_opts[i].value;
-		}
-	}
-	return NULL;
-}
-
 /* Parses a NULL-terminated word list as `benchcore run ...`. */
 static int parse(struct bc_config *cfg, const struct bc_bench **bench, ...)
 {
@@ -191,38 +177,49 @@ static void test_value_checks(void **state)
 	fclose(log);
 }
 
-static void test_prescan(void **state)
+static void test_scan(void **state)
 {
 	char *argv[] = { "run", "-d", "5", "--prod-affinity", "0-1", "--rb-x", "7", "-vw1",
 			 "fake:b1", "--format=json", "-p2", "--", "-x", NULL };
-	struct bc_run_prescan ps;
+	struct bc_run_scan scan;
 
 	(void)state;
-	bc_run_prescan(13, argv, &ps);
+	bc_run_scan(13, argv, &scan);
 	/* Values of core options are skipped; a plugin option's value cannot
 	 * be told apart yet, so it is a candidate, and so is all after "--". */
-	assert_int_equal(ps.cand_cnt, 3);
-	assert_string_equal(ps.cands[0], "7");
-	assert_string_equal(ps.cands[1], "fake:b1");
-	assert_string_equal(ps.cands[2], "-x");
-	assert_int_equal(ps.verbosity, 1);
-	assert_false(ps.help);
+	assert_int_equal(scan.cand_cnt, 3);
+	assert_string_equal(scan.cands[0], "7");
+	assert_string_equal(scan.cands[1], "fake:b1");
+	assert_string_equal(scan.cands[2], "-x");
+	assert_int_equal(scan.verbosity, 1);
+	assert_false(scan.help);
 
 	{
 		char *h[] = { "run", "-q", "--help", NULL };
 
-		bc_run_prescan(3, h, &ps);
-		assert_int_equal(ps.cand_cnt, 0);
-		assert_true(ps.help);
-		assert_int_equal(ps.verbosity, -1);
+		bc_run_scan(3, h, &scan);
+		assert_int_equal(scan.cand_cnt, 0);
+		assert_true(scan.help);
+		assert_int_equal(scan.verbosity, -1);
 	}
+	assert_true(bc_run_opt_takes_next("-d"));
+	assert_true(bc_run_opt_takes_next("-vd"));
+	assert_true(bc_run_opt_takes_next("--duration"));
+	assert_false(bc_run_opt_takes_next("-d5"));
+	assert_false(bc_run_opt_takes_next("--duration=5"));
+	assert_false(bc_run_opt_takes_next("-a"));
+	assert_false(bc_run_opt_takes_next("--rb-x"));
+	assert_false(bc_run_opt_takes_next("word"));
+	assert_true(bc_run_is_core_option("producers"));
+	assert_true(bc_run_is_core_option("sweep"));
+	assert_false(bc_run_is_core_option("rb-x"));
 }
 
-static void test_parse_records_plugin_options(void **state)
+static void test_parse_legacy_argp(void **state)
 {
 	const struct bc_bench *bench;
 	struct bc_config cfg;
-	bool found;
+	struct bc_ctx ctx;
 
 	(void)state;
 	child_saw_its_input = false;
@@ -239,17 +236,15 @@ static void test_parse_records_plugin_options(void **state)
 	assert_true(cfg.cons_cpus_set);
 	assert_int_equal(cfg.cons_cpus.cnt, 2);
 
-	/* Given twice: the last value, recorded once. */
-	assert_int_equal(cfg.plugin_opt_cnt, 3);
-	assert_string_equal(opt_value(&cfg, "alpha", &found), "6");
+	/* Given twice: the plugin's parser saw the last value. */
 	assert_string_equal(fake_alpha, "6");
-	assert_null(opt_value(&cfg, "flag", &found));
-	assert_true(found);
-	assert_string_equal(opt_value(&cfg, "beta", &found), "x");
 	/* The plugin's child parser still got the input its parent gave it. */
 	assert_true(child_saw_its_input);
+	/* No table, no options struct. */
+	bc_ctx_init(&ctx, &cfg, bench);
+	assert_null(bc_ctx_opts(&ctx));
 	bc_options_free(&cfg);
-	assert_int_equal(cfg.plugin_opt_cnt, 0);
+	assert_null(cfg.opts);
 }
 
 static void test_parse_errors(void **state)
@@ -279,8 +274,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_value_checks),
-		cmocka_unit_test(test_prescan),
-		cmocka_unit_test(test_parse_records_plugin_options),
+		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_parse_legacy_argp),
 		cmocka_unit_test(test_parse_errors),
 	};
 

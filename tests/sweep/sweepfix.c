@@ -5,7 +5,6 @@
  * validation), one whose setup() never returns (the per-run timeout), one
  * that crashes in setup() and one that is unavailable.
  */
-#include <argp.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -13,28 +12,15 @@
 
 #include <benchcore/benchcore.h>
 
-/* argp hands the plugin its options through globals; one run per process. */
-static long fix_value;
-
-static error_t fix_parse(int key, char *arg, struct argp_state *state)
-{
-	char *end;
-
-	(void)state;
-	if (key != 'F')
-		return ARGP_ERR_UNKNOWN;
-	fix_value = strtol(arg, &end, 10);
-	if (*end)
-		fix_value = -1;
-	return 0;
-}
-
-static const struct argp_option fix_options[] = {
-	{ "fix-value", 'F', "N", 0, "Any number; 13 is refused by validate()", 0 },
-	{ 0 },
+/* Options as data: each run gets its own copy (bc_ctx_opts()). */
+struct fix_opts {
+	int64_t value;
 };
 
-static const struct argp fix_argp = { .options = fix_options, .parser = fix_parse };
+static const struct bc_option fix_options[] = {
+	BC_OPT_INT(struct fix_opts, value, "fix-value", .def = "0",
+		   .help = "Any number; 13 is refused by validate()"),
+};
 
 struct fix_state {
 	struct bc_line_counter *hits;
@@ -42,9 +28,11 @@ struct fix_state {
 
 static int fix_validate(struct bc_ctx *ctx)
 {
-	if (fix_value == 13 || fix_value < 0)
-		return bc_usage_error(ctx, "--fix-value '%ld': 13 and negative values are refused",
-				      fix_value);
+	const struct fix_opts *o = bc_ctx_opts(ctx);
+
+	if (o->value == 13 || o->value < 0)
+		return bc_usage_error(ctx, "--fix-value '%lld': 13 and negative values are refused",
+				      (long long)o->value);
 	return 0;
 }
 
@@ -113,14 +101,15 @@ static void fix_teardown(struct bc_ctx *ctx)
 }
 
 static const struct bc_metric_desc fix_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
 };
 
 #define FIX_BENCH(name_, desc_, ...)                                               \
 	{                                                                          \
 		.sz = sizeof(struct bc_bench_desc), .name = (name_),               \
-		.description = (desc_), .producers = { 1, 0, 1 },                  \
-		.consumers = { 0, 0, 0 }, .metrics = fix_metrics, .metric_cnt = 1, \
+		.description = (desc_), .producers = BC_THREADS(1, 0, 1),          \
+		.consumers = BC_THREADS(0, 0, 0), .metrics = fix_metrics,          \
+		.metric_cnt = 1,                                                   \
 		.layout = BC_LAYOUT_OPS, .validate = fix_validate,                 \
 		.producer = fix_producer, .measure = fix_measure,                  \
 		.teardown = fix_teardown, __VA_ARGS__                              \
@@ -141,5 +130,6 @@ static const struct bc_bench_desc *const fix_benches[] = {
 };
 
 BENCHCORE_PLUGIN(.name = "sweepfix", .version = "1.0",
-		 .description = "fixtures for the sweep tests", .argp = &fix_argp,
-		 .benches = fix_benches);
+		 .description = "fixtures for the sweep tests", .options = fix_options,
+		 .option_cnt = sizeof(fix_options) / sizeof(fix_options[0]),
+		 .opts_size = sizeof(struct fix_opts), .benches = fix_benches);

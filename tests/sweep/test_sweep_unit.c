@@ -190,25 +190,102 @@ static void test_combinations(void **state)
 	bc_sweep_axis_free(&ax[1]);
 }
 
+/* A benchmark with a typed option table, as the loader leaves it. */
+struct sw_opts {
+	bool sampled;
+	int64_t batch;
+	int mode;
+};
+
+static const char *const sw_modes[] = { "task", "socket", NULL };
+
+static struct bc_option sw_table[] = {
+	BC_OPT_FLAG(struct sw_opts, sampled, "rb-sampled", .help = "sample"),
+	BC_OPT_INT(struct sw_opts, batch, "rb-batch-cnt", .min = 1, .max = 4000, .def = "500"),
+	BC_OPT_ENUM(struct sw_opts, mode, "mode", .words = sw_modes),
+};
+
+static void sw_bench(struct bc_plugin *p, struct bc_bench *b, bool table)
+{
+	static const struct argp legacy = { 0 };
+
+	memset(p, 0, sizeof(*p));
+	memset(b, 0, sizeof(*b));
+	p->desc.name = "sw";
+	p->desc.opts_size = sizeof(struct sw_opts);
+	if (table) {
+		p->options = sw_table;
+		p->option_cnt = 3;
+	} else {
+		p->desc.argp = &legacy;
+	}
+	p->benches = b;
+	p->bench_cnt = 1;
+	b->desc.name = "b";
+	b->plugin = p;
+}
+
+static void expect_arg(const struct bc_bench *b, const char *name, const char *value,
+		       const char *want)
+{
+	char err[256] = "", *a = (char *)"unset";
+
+	assert_int_equal(bc_sweep_option_arg(b, name, value, &a, err, sizeof(err)), 0);
+	if (!want) {
+		assert_null(a);
+		return;
+	}
+	assert_non_null(a);
+	assert_string_equal(a, want);
+	free(a);
+}
+
+static void expect_refused(const struct bc_bench *b, const char *name, const char *value,
+			   const char *line)
+{
+	char err[256] = "", *a = NULL;
+
+	assert_int_equal(bc_sweep_option_arg(b, name, value, &a, err, sizeof(err)), -EINVAL);
+	assert_null(a);
+	assert_string_equal(err, line);
+}
+
 static void test_option_arg(void **state)
 {
-	bool skip;
-	char *a;
+	struct bc_plugin p;
+	struct bc_bench b;
 
 	(void)state;
-	a = bc_sweep_option_arg("producers", "2", &skip);
-	assert_false(skip);
-	assert_string_equal(a, "--producers=2");
-	free(a);
-	a = bc_sweep_option_arg("p", "2", &skip);
-	assert_string_equal(a, "-p2");
-	free(a);
-	a = bc_sweep_option_arg("rb-sampled", "on", &skip);
-	assert_string_equal(a, "--rb-sampled");
-	free(a);
-	a = bc_sweep_option_arg("rb-sampled", "off", &skip);
-	assert_null(a);
-	assert_true(skip);
+	sw_bench(&p, &b, true);
+	/* core options: their own forms */
+	expect_arg(&b, "producers", "2", "--producers=2");
+	expect_arg(&b, "p", "2", "-p2");
+	expect_arg(&b, "affinity", "on", "--affinity");
+	expect_arg(&b, "a", "yes", "-a");
+	expect_arg(&b, "affinity", "0", NULL);
+	expect_refused(&b, "affinity", "maybe",
+		       "--affinity 'maybe': expected on or off (also true/false, yes/no, 1/0)");
+	/* a declared flag: every flag word, nothing at all for off */
+	expect_arg(&b, "rb-sampled", "on", "--rb-sampled");
+	expect_arg(&b, "rb-sampled", "true", "--rb-sampled");
+	expect_arg(&b, "rb-sampled", "1", "--rb-sampled");
+	expect_arg(&b, "rb-sampled", "off", NULL);
+	expect_arg(&b, "rb-sampled", "no", NULL);
+	expect_refused(&b, "rb-sampled", "2",
+		       "--rb-sampled '2': expected on or off (also true/false, yes/no, 1/0)");
+	/* values are checked by their type before anything runs */
+	expect_arg(&b, "rb-batch-cnt", "50", "--rb-batch-cnt=50");
+	expect_refused(&b, "rb-batch-cnt", "0",
+		       "--rb-batch-cnt '0': expected an integer from 1 to 4000");
+	expect_arg(&b, "mode", "socket", "--mode=socket");
+	expect_refused(&b, "mode", "inode", "--mode 'inode': expected one of: task, socket");
+	expect_refused(&b, "nope", "1",
+		       "--sweep: sw:b has no option 'nope' (`benchcore run sw:b --help` lists them)");
+	/* a benchmark the parent cannot resolve: the rows' runs say why */
+	expect_arg(NULL, "nope", "on", "--nope=on");
+	/* ABI 1 transition: an untyped plugin's options pass as they are */
+	sw_bench(&p, &b, false);
+	expect_arg(&b, "rb-sampled", "on", "--rb-sampled=on");
 }
 
 static void test_split_words(void **state)
