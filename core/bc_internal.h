@@ -153,7 +153,29 @@ struct bc_ctx {
 	char reason[BC_REASON_LEN];
 	bool unavailable;
 	bool usage_error;
+	/* Metrics and programs (hist.c, context.c, runner.c). */
+	struct bc_hist **hists;		/* per metric; set for histograms */
+	unsigned int hist_cnt;		/* entries of hists (the metric count) */
+	struct bc_prog *progs;		/* bc_ctx_add_prog(), in call order */
+	size_t prog_cnt;
 };
+
+/* A program under test. The fd is the plugin's, valid until teardown();
+ * the id outlives it (bpf_prog_get_fd_by_id), and the run counters read at
+ * declaration are the baseline for later readings. */
+struct bc_prog {
+	int fd;
+	char *role;
+	char name[64];
+	char type[32];		/* libbpf's name of the program type */
+	uint32_t id;
+	uint64_t run_cnt0, run_time_ns0;
+};
+
+/* Frees what the run attached to the ctx (histograms, programs). */
+void bc_ctx_release(struct bc_ctx *ctx);
+/* After teardown(): the programs' fds are the plugin's to close. */
+void bc_ctx_progs_closed(struct bc_ctx *ctx);
 
 void bc_ctx_init(struct bc_ctx *ctx, const struct bc_config *cfg, const struct bc_bench *bench);
 
@@ -173,6 +195,9 @@ struct bc_iteration {
 	double *rates;			/* counter: delta / length; gauge: value */
 	double prod_user_sec, prod_sys_sec;	/* CPU time in this interval */
 	double cons_user_sec, cons_sys_sec;
+	/* Per metric (NULL when the benchmark has no histogram): what each
+	 * histogram metric recorded in this interval (hist.h). */
+	struct bc_hist_interval *hists;
 };
 
 struct bc_metric_summary {
@@ -201,6 +226,8 @@ struct bc_run_result {
 	unsigned int ticks_late;		/* ticks that woke > 1 ms late */
 	struct bc_ctx *owned_ctx;		/* made by bc_run(), freed with res */
 	size_t iter_cap;			/* iters allocated (>= iter_cnt) */
+	/* Every derived figure (figures.c), per iteration and summary. */
+	struct bc_figures *figs;
 };
 
 /* Called by the runner after each tick, from the sampling thread. */
