@@ -50,6 +50,27 @@ const char *bc_metric_role_name(enum bc_metric_role role)
 	return "unknown";
 }
 
+const char *bc_figure_kind_name(enum bc_figure_kind kind)
+{
+	switch (kind) {
+	case BC_FIG_PER_PRODUCER:
+		return "per_producer";
+	case BC_FIG_TOTAL:
+		return "total";
+	case BC_FIG_LATENCY:
+		return "latency";
+	case BC_FIG_SHARE_EVENTS:
+		return "share_events";
+	case BC_FIG_SHARE_TOTAL:
+		return "share_total";
+	case BC_FIG_SHARE_PCT:
+		return "share_pct";
+	case BC_FIG_RATIO:
+		return "ratio";
+	}
+	return "unknown";
+}
+
 static unsigned int bc_metric_cnt(const struct bc_run_result *res)
 {
 	return res->bench && res->bench->metrics ? res->bench->desc.metric_cnt : 0;

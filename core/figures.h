@@ -91,6 +91,8 @@ void bc_figures_iter(struct bc_run_result *res, size_t idx);
 int bc_figures_summarise(struct bc_run_result *res);
 void bc_figures_free(struct bc_run_result *res);
 
+/* The figure kind's name in JSON documents: "per_producer", "latency"... */
+const char *bc_figure_kind_name(enum bc_figure_kind kind);
 /* Index of the figure of this kind (and metric, -1: any), or NULL. */
 const struct bc_figure *bc_figure_find(const struct bc_run_result *res, enum bc_figure_kind kind,
 				       int metric);

@@ -201,6 +201,7 @@ static void bc_json_figures(struct bc_json_writer *w, const struct bc_run_result
 		const struct bc_figure *f = &res->figs->figs[k];
 
 		bc_jw_obj_begin(w, f->name);
+		bc_jw_str(w, "kind", bc_figure_kind_name(f->kind));
 		bc_jw_str(w, "unit", f->unit);
 		bc_jw_str(w, "of", res->bench->metrics[f->metric].name);
 		bc_jw_num(w, "value", f->value);
