@@ -121,8 +121,18 @@ static void row_headline_figures(const struct bc_json *figs, char *buf, size_t l
 		row_appendf(buf, len, n, ", latency %.3f ns/op", fig_value(lat));
 }
 
+/* A ratio metric's figure is its own value, already in the row. */
+static bool row_has_value_of(const struct row *r, const char *name)
+{
+	for (size_t i = 0; i < r->metric_cnt; i++)
+		if (!r->metrics[i].rate && !strcmp(r->metrics[i].name, name))
+			return true;
+	return false;
+}
+
 /* The other figures, in the document's order. */
-static void row_other_figures(const struct bc_json *figs, char *buf, size_t len, size_t *n)
+static void row_other_figures(const struct row *r, const struct bc_json *figs, char *buf,
+			      size_t len, size_t *n)
 {
 	const struct bc_json *st = fig_find(figs, "share_total"), *sp = fig_find(figs, "share_pct");
 
@@ -138,7 +148,7 @@ static void row_other_figures(const struct bc_json *figs, char *buf, size_t len,
 			row_appendf(buf, len, n, ", %s %.0f of %.0f total operations (%.2f %%)",
 				    of ? of : figs->keys[i], fig_value(f), fig_value(st),
 				    fig_value(sp));
-		else if (!strcmp(kind, "ratio"))
+		else if (!strcmp(kind, "ratio") && !row_has_value_of(r, figs->keys[i]))
 			row_appendf(buf, len, n, ", %s avg %.3f ± %.3f %s", figs->keys[i],
 				    fig_value(f), fig_stat(f, "stddev"), unit ? unit : "");
 	}
@@ -188,7 +198,7 @@ static void row_summary(const struct row *r, char *buf, size_t len)
 		if (headline && !strcmp(m->name, headline))
 			row_headline_figures(figs, buf, len, &n);
 	}
-	row_other_figures(figs, buf, len, &n);
+	row_other_figures(r, figs, buf, len, &n);
 	row_hists(bc_json_get(doc, "summary"), buf, len, &n);
 	bc_json_free(doc);
 }
