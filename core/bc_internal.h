@@ -2,7 +2,7 @@
 /*
  * Internal contracts between the core's rooms. Data flows one way:
  *   cli (main.c, options.c) -> bc_config -> loader -> runner -> bc_run_result
- *   -> stats -> report_text / report_json
+ *   -> stats -> figures -> report_text / report_json
  * Nothing here is exported from libbenchcore except through BC_API in the
  * public headers; tests link the core's object library to reach it.
  */
@@ -245,6 +245,8 @@ void bc_stats_summarise(struct bc_run_result *res);
 
 /* ------------------------------------------------------------ reports */
 
+/* One progress line set (the attach point line before iteration 0's);
+ * the summary block ends with the Summary line(s), the extra lines before. */
 void bc_report_text_iter(FILE *f, const struct bc_run_result *res, size_t iter_idx);
 void bc_report_text_summary(FILE *f, const struct bc_run_result *res);
 int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_result *res);

@@ -12,8 +12,8 @@
 #include "bc_internal.h"
 #include "hist.h"
 
-/* Which of the kernel runner's line sets the roles give (benchmark.h's
- * enum bc_metric_role comment is the rule). */
+/* Which of the kernel runner's line sets the roles give (the comment on
+ * enum bc_metric_role in benchcore.h is the rule). */
 enum bc_lines {
 	BC_LINES_PLAIN = 0,	/* no role combination: every metric, or the callbacks */
 	BC_LINES_HITS,		/* HITS (+ DROPS): hits/drops lines */

@@ -22,6 +22,8 @@
 
 #include <cmocka.h>
 
+#include <bpf/bpf.h>
+
 #include "bc_internal.h"
 #include "figures.h"
 #include "json.h"
@@ -602,10 +604,44 @@ static void test_histogram_and_ratio(void **state)
 	bc_run_result_free(&res);
 }
 
+/* A declared program: the core asks the kernel for its id, name and type
+ * at once. Needs BPF_PROG_LOAD (root); skipped otherwise. */
+static void test_add_prog(void **state)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bc_bench b = fake_bench();
+	struct bc_ctx ctx;
+	int fd;
+
+	(void)state;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "bc_unit_prog", "GPL", insns, 2, NULL);
+	if (fd < 0) {
+		print_message("skipped: cannot load a BPF program here (%d)\n", fd);
+		skip();
+	}
+	bc_ctx_init(&ctx, NULL, &b);
+	assert_int_equal(bc_ctx_add_prog(&ctx, fd, "producer"), 0);
+	assert_int_equal(bc_ctx_add_prog(&ctx, -1, "consumer"), -EINVAL);
+	assert_int_equal(ctx.prog_cnt, 1);
+	assert_string_equal(ctx.progs[0].role, "producer");
+	assert_string_equal(ctx.progs[0].name, "bc_unit_prog");
+	assert_string_equal(ctx.progs[0].type, "socket_filter");
+	assert_true(ctx.progs[0].id > 0);
+	bc_ctx_progs_closed(&ctx);
+	assert_int_equal(ctx.progs[0].fd, -1);
+	close(fd);
+	bc_ctx_release(&ctx);
+	assert_int_equal(ctx.prog_cnt, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_histogram_and_ratio, reset),
+		cmocka_unit_test_setup(test_add_prog, reset),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_exit_status_mapping),
 		cmocka_unit_test(test_line_counters),
