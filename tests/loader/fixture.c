@@ -169,6 +169,16 @@ __attribute__((constructor)) static void fix_set_pad(void)
 
 	r[offsetof(struct bc_thread_range, def) + sizeof(unsigned int)] = 1;
 }
+#elif defined(FIX_BENCH_SZ)
+/* A wrong sz: too small for the fields the core needs, or garbage. */
+FIX_ONE("bad-sz", .sz = FIX_BENCH_SZ);
+#elif defined(FIX_METRIC_STRIDE)
+/* Elements of one array must carry one sz: the stride is #0's. */
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS, .sz = 40),
+};
+FIX_ONE("stride", .metrics = fix_m, .metric_cnt = 2);
 #elif defined(FIX_DUP)
 static const struct bc_bench_desc fix_a = FIX_BENCH("same");
 static const struct bc_bench_desc fix_b = FIX_BENCH("same");

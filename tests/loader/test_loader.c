@@ -29,7 +29,8 @@
 /* ... and refused, each with one line (not_elf.so is written by the test). */
 #define MIXED_REFUSED                                                                   \
 	"major.so", "abi1.so", "nosym.so", "bigset.so", "bigplugin.so", "bigmetric.so",  \
-		"bigoption.so", "range_zero.so", "range_big.so", "range_pad.so", "dup.so", \
+		"bigoption.so", "range_zero.so", "range_big.so", "range_pad.so",           \
+		"small_bench.so", "garbage_bench.so", "stride.so", "dup.so",               \
 		"empty.so", "blank.so", "nomeasure.so", "nullmetrics.so", "nometrics.so",  \
 		"badrole.so", "ratio_noper.so", "ratio_badper.so", "per_counter.so",       \
 		"hist_headline.so", "misnamed.so", "dash_strict.so"
@@ -241,6 +242,9 @@ static void test_mixed_dir(void **state)
 		{ "nosym.so", "does not export the 'benchcore_plugin' symbol (not a benchcore plugin?)" },
 		{ "range_zero.so", "benchmark 'range-zero': producers range has sz 0; 24 expected (fill it with BC_THREADS(min, max, def))" },
 		{ "range_big.so", "benchmark 'range-big': consumers range has sz 32; at most 24 expected" },
+		{ "small_bench.so", "benchmark 'bad-sz' descriptor has sz 40; at least 160 expected" },
+		{ "garbage_bench.so", "benchmark 'bad-sz' descriptor has sz 65536; at most 4096 expected" },
+		{ "stride.so", "benchmark 'stride': metric #1 'drops' has sz 40; 48 expected, as #0 has" },
 		{ "dup.so", "duplicate benchmark name 'same'" },
 		{ "empty.so", "benchmark #0 has an empty name" },
 		{ "blank.so", "benchmark name 'two words' contains ':' or a blank" },
@@ -598,7 +602,9 @@ static void test_resolve(void **state)
 
 	assert_int_equal(bc_bench_resolve(&set, "shared", &b, err, sizeof(err)), -ENOTUNIQ);
 	assert_null(b);
-	assert_string_equal(err, "benchmark 'shared' is ambiguous: bigoption_zero:shared, bigplugin_zero:shared, fixture:shared, newer:shared, other:shared; name one as PLUGIN:BENCH");
+	assert_string_equal(err, "benchmark 'shared' is ambiguous: bigoption_zero:shared, "
+				 "bigplugin_zero:shared, fixture:shared, newer:shared, "
+				 "other:shared; name one as PLUGIN:BENCH");
 
 	assert_int_equal(bc_bench_resolve(&set, "nope", &b, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "unknown benchmark 'nope'"));
