@@ -2,7 +2,7 @@
 /*
  * Internal contracts between the core's rooms. Data flows one way:
  *   cli (main.c, options.c) -> bc_config -> loader -> runner -> bc_run_result
- *   -> stats -> report_text / report_json
+ *   -> stats -> figures -> report_text / report_json
  * Nothing here is exported from libbenchcore except through BC_API in the
  * public headers; tests link the core's object library to reach it.
  */
@@ -158,7 +158,29 @@ struct bc_ctx {
 	char reason[BC_REASON_LEN];
 	bool unavailable;
 	bool usage_error;
+	/* Metrics and programs (hist.c, context.c, runner.c). */
+	struct bc_hist **hists;		/* per metric; set for histograms */
+	unsigned int hist_cnt;		/* entries of hists (the metric count) */
+	struct bc_prog *progs;		/* bc_ctx_add_prog(), in call order */
+	size_t prog_cnt;
 };
+
+/* A program under test. The fd is the plugin's, valid until teardown();
+ * the id outlives it (bpf_prog_get_fd_by_id), and the run counters read at
+ * declaration are the baseline for later readings. */
+struct bc_prog {
+	int fd;
+	char *role;
+	char name[64];
+	char type[32];		/* libbpf's name of the program type */
+	uint32_t id;
+	uint64_t run_cnt0, run_time_ns0;
+};
+
+/* Frees what the run attached to the ctx (histograms, programs). */
+void bc_ctx_release(struct bc_ctx *ctx);
+/* After teardown(): the programs' fds are the plugin's to close. */
+void bc_ctx_progs_closed(struct bc_ctx *ctx);
 
 void bc_ctx_init(struct bc_ctx *ctx, const struct bc_config *cfg, const struct bc_bench *bench);
 
@@ -178,6 +200,9 @@ struct bc_iteration {
 	double *rates;			/* counter: delta / length; gauge: value */
 	double prod_user_sec, prod_sys_sec;	/* CPU time in this interval */
 	double cons_user_sec, cons_sys_sec;
+	/* Per metric (NULL when the benchmark has no histogram): what each
+	 * histogram metric recorded in this interval (hist.h). */
+	struct bc_hist_interval *hists;
 };
 
 struct bc_metric_summary {
@@ -206,6 +231,8 @@ struct bc_run_result {
 	unsigned int ticks_late;		/* ticks that woke > 1 ms late */
 	struct bc_ctx *owned_ctx;		/* made by bc_run(), freed with res */
 	size_t iter_cap;			/* iters allocated (>= iter_cnt) */
+	/* Every derived figure (figures.c), per iteration and summary. */
+	struct bc_figures *figs;
 };
 
 /* Called by the runner after each tick, from the sampling thread. */
@@ -223,6 +250,8 @@ void bc_stats_summarise(struct bc_run_result *res);
 
 /* ------------------------------------------------------------ reports */
 
+/* One progress line set (the attach point line before iteration 0's);
+ * the summary block ends with the Summary line(s), the extra lines before. */
 void bc_report_text_iter(FILE *f, const struct bc_run_result *res, size_t iter_idx);
 void bc_report_text_summary(FILE *f, const struct bc_run_result *res);
 int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_result *res);
@@ -455,6 +484,14 @@ const struct bc_json *bc_run_doc_config(const struct bc_json *doc);
 /* Is this summary entry a counter's rate (events/s) rather than a gauge? */
 bool bc_run_doc_metric_is_rate(const struct bc_json *doc, const char *name,
 			       const struct bc_json *summary_entry);
+/* The derived figures a run stored (summary.figures: name -> {unit, of,
+ * value, stats}), NULL in a document from before they existed: readers
+ * print these, they never derive a figure again. */
+const struct bc_json *bc_run_doc_figures(const struct bc_json *doc);
+/* The "metrics" entry of that name (kind, role, label), or NULL. */
+const struct bc_json *bc_run_doc_metric(const struct bc_json *doc, const char *name);
+/* Is this summary entry a histogram's (count, p50, ..., max)? */
+bool bc_run_doc_is_hist(const struct bc_json *summary_entry);
 
 /* A growable, NULL-terminated vector of strings it owns (words.c). */
 struct bc_strv {

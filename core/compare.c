@@ -28,6 +28,7 @@ struct cmp_metric {
 	unsigned int n;		/* from the summary */
 	double *samples;	/* measured (non-warm-up) iterations */
 	size_t sample_cnt;
+	bool figure;		/* a derived figure the run stored */
 };
 
 struct cmp_run {
@@ -37,6 +38,7 @@ struct cmp_run {
 	struct cmp_metric *metrics;
 	size_t metric_cnt;
 	bool matched;
+	struct cmp_run *pair;	/* the matching run of the other document */
 };
 
 struct cmp_doc {
@@ -176,6 +178,52 @@ static void cmp_doc_free(struct cmp_doc *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* The run's stored figures (latency, per-producer rate, ...) compared like
+ * metrics: the run's value, and its per-interval values as the samples.
+ * A document without figures has none; compare never derives them. */
+static int cmp_add_figures(struct cmp_run *r, const struct bc_json *doc,
+			   const struct bc_json *iters)
+{
+	const struct bc_json *figs = bc_run_doc_figures(doc);
+	struct cmp_metric *ms;
+
+	if (!figs || !figs->cnt)
+		return 0;
+	ms = realloc(r->metrics, (r->metric_cnt + figs->cnt + 1) * sizeof(*ms));
+	if (!ms)
+		return -ENOMEM;
+	r->metrics = ms;
+	for (size_t i = 0; i < figs->cnt; i++) {
+		const struct bc_json *f = figs->items[i], *stats = bc_json_get(f, "stats");
+		const char *unit = bc_json_str(bc_json_get(f, "unit"));
+		struct cmp_metric *m = &r->metrics[r->metric_cnt];
+		size_t ulen = unit ? strlen(unit) : 0;
+
+		memset(m, 0, sizeof(*m));
+		m->name = strdup(figs->keys[i]);
+		m->unit = unit ? strdup(unit) : NULL;
+		m->samples = calloc(bc_json_len(iters) + 1, sizeof(*m->samples));
+		r->metric_cnt++;
+		if (!m->name || (unit && !m->unit) || !m->samples)
+			return -ENOMEM;
+		m->figure = true;
+		m->rate = ulen >= 2 && !strcmp(unit + ulen - 2, "/s");
+		m->mean = bc_json_num(bc_json_get(f, "value"), NAN);
+		m->stddev = bc_json_num(bc_json_get(stats, "stddev"), NAN);
+		m->n = (unsigned int)bc_json_num(bc_json_get(stats, "n"), 0);
+		for (size_t k = 0; k < bc_json_len(iters); k++) {
+			const struct bc_json *it = bc_json_at(iters, k),
+					     *v = bc_json_get(bc_json_get(it, "figures"), m->name);
+
+			if (bc_json_bool(bc_json_get(it, "warmup"), false) || !v ||
+			    v->type != BC_JSON_NUMBER)
+				continue;
+			m->samples[m->sample_cnt++] = v->number;
+		}
+	}
+	return 0;
+}
+
 static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char *label,
 		       char *err, size_t err_len)
 {
@@ -235,7 +283,7 @@ static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char 
 			m->samples[m->sample_cnt++] = v->number;
 		}
 	}
-	return 0;
+	return cmp_add_figures(r, doc, iters);
 }
 
 static int cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_t err_len)
@@ -487,6 +535,81 @@ static void emit_only(const struct cmp_opts *o, struct bc_json_writer *w, const 
 	}
 }
 
+/* One line (or JSON entry) per metric of a matched pair of runs. JSON
+ * lists metrics and the runs' stored figures in separate arrays, so that
+ * readers of "comparisons" see one entry per metric, as before figures. */
+static void compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
+			 const struct cmp_run *a, const struct cmp_run *b, bool figures)
+{
+	FILE *f = o->out;
+
+	for (size_t k = 0; k < a->metric_cnt; k++) {
+		const struct cmp_metric *ma = &a->metrics[k], *mb = find_metric(b, ma->name);
+		char vb[64], vn[64], ch[32], sg[128];
+		struct bc_sig_result sig;
+		double pct;
+
+		if (!mb || (o->format == BC_TABLE_JSON && ma->figure != figures))
+			continue;
+		cmp_metric_test(o, ma, mb, &sig);
+		pct = change_pct(ma->mean, mb->mean);
+		fmt_value(ma, ma->mean, vb, sizeof(vb));
+		fmt_value(mb, mb->mean, vn, sizeof(vn));
+		fmt_change(pct, ch, sizeof(ch));
+		fmt_sig(o, &sig, sg, sizeof(sg));
+		switch (o->format) {
+		case BC_TABLE_TEXT:
+			fprintf(f, "  %-16s %14s %14s %9s  %s\n", ma->name, vb, vn, ch, sg);
+			break;
+		case BC_TABLE_MARKDOWN:
+			md_cell(f, a->bench);
+			md_cell(f, a->config);
+			md_cell(f, ma->name);
+			md_cell(f, vb);
+			md_cell(f, vn);
+			md_cell(f, ch);
+			md_cell(f, sg);
+			fputs("|\n", f);
+			break;
+		case BC_TABLE_CSV:
+			csv_cell(f, a->bench, false);
+			csv_cell(f, a->config, false);
+			csv_cell(f, ma->name, false);
+			csv_cell(f, ma->unit ? ma->unit : "", false);
+			fprintf(f, "%.17g,%.17g,", ma->mean, mb->mean);
+			if (isnan(pct))
+				fputc(',', f);
+			else
+				fprintf(f, "%.6f,", pct);
+			if (sig.valid)
+				fprintf(f, "%s,%.6g,", sig.test, sig.p);
+			else
+				fputs(",,", f);
+			fprintf(f, "%zu,%zu,%s\n",
+				ma->sample_cnt ? ma->sample_cnt : ma->n,
+				mb->sample_cnt ? mb->sample_cnt : mb->n, verdict(o, &sig));
+			break;
+		case BC_TABLE_JSON:
+			bc_jw_obj_begin(w, NULL);
+			bc_jw_str(w, "benchmark", a->bench);
+			bc_jw_str(w, "configuration", a->config);
+			bc_jw_str(w, "label", a->label);
+			bc_jw_str(w, "metric", ma->name);
+			bc_jw_str(w, "unit", ma->unit);
+			bc_jw_num(w, "base_mean", ma->mean);
+			bc_jw_num(w, "new_mean", mb->mean);
+			bc_jw_num(w, "change_pct", pct);
+			bc_jw_str(w, "test", sig.valid ? sig.test : NULL);
+			bc_jw_num(w, "p_value", sig.valid ? sig.p : NAN);
+			bc_jw_uint(w, "n_base", ma->sample_cnt ? ma->sample_cnt : ma->n);
+			bc_jw_uint(w, "n_new", mb->sample_cnt ? mb->sample_cnt : mb->n);
+			bc_jw_str(w, "verdict", verdict(o, &sig));
+			bc_jw_obj_end(w);
+			break;
+		}
+	}
+}
+
 static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct cmp_doc *new)
 {
 	char warn[8][512];
@@ -498,7 +621,7 @@ static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct c
 		fprintf(stderr, "benchcore: warning: %s; the comparison is suspect\n", warn[i]);
 	switch (o->format) {
 	case BC_TABLE_TEXT:
-		fprintf(f, "%-16s %14s %14s %9s  %s\n", "metric", "base", "new", "change",
+		fprintf(f, "%-18s %14s %14s %9s  %s\n", "metric", "base", "new", "change",
 			"significance");
 		break;
 	case BC_TABLE_MARKDOWN:
@@ -532,6 +655,7 @@ static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct c
 		if (!b)
 			continue;
 		a->matched = b->matched = true;
+		a->pair = b;
 		matched++;
 		/* a suite's row name tells apart runs of one configuration */
 		if (o->format == BC_TABLE_TEXT) {
@@ -540,71 +664,14 @@ static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct c
 			fprintf(f, "%s%s%s%s%s%s\n", a->bench, *a->config ? " " : "", a->config,
 				show ? "  [" : "", show ? a->label : "", show ? "]" : "");
 		}
-		for (size_t k = 0; k < a->metric_cnt; k++) {
-			const struct cmp_metric *ma = &a->metrics[k], *mb = find_metric(b, ma->name);
-			char vb[64], vn[64], ch[32], sg[128];
-			struct bc_sig_result sig;
-			double pct;
-
-			if (!mb)
-				continue;
-			cmp_metric_test(o, ma, mb, &sig);
-			pct = change_pct(ma->mean, mb->mean);
-			fmt_value(ma, ma->mean, vb, sizeof(vb));
-			fmt_value(mb, mb->mean, vn, sizeof(vn));
-			fmt_change(pct, ch, sizeof(ch));
-			fmt_sig(o, &sig, sg, sizeof(sg));
-			switch (o->format) {
-			case BC_TABLE_TEXT:
-				fprintf(f, "  %-14s %14s %14s %9s  %s\n", ma->name, vb, vn, ch, sg);
-				break;
-			case BC_TABLE_MARKDOWN:
-				md_cell(f, a->bench);
-				md_cell(f, a->config);
-				md_cell(f, ma->name);
-				md_cell(f, vb);
-				md_cell(f, vn);
-				md_cell(f, ch);
-				md_cell(f, sg);
-				fputs("|\n", f);
-				break;
-			case BC_TABLE_CSV:
-				csv_cell(f, a->bench, false);
-				csv_cell(f, a->config, false);
-				csv_cell(f, ma->name, false);
-				csv_cell(f, ma->unit ? ma->unit : "", false);
-				fprintf(f, "%.17g,%.17g,", ma->mean, mb->mean);
-				if (isnan(pct))
-					fputc(',', f);
-				else
-					fprintf(f, "%.6f,", pct);
-				if (sig.valid)
-					fprintf(f, "%s,%.6g,", sig.test, sig.p);
-				else
-					fputs(",,", f);
-				fprintf(f, "%zu,%zu,%s\n",
-					ma->sample_cnt ? ma->sample_cnt : ma->n,
-					mb->sample_cnt ? mb->sample_cnt : mb->n, verdict(o, &sig));
-				break;
-			case BC_TABLE_JSON:
-				bc_jw_obj_begin(&w, NULL);
-				bc_jw_str(&w, "benchmark", a->bench);
-				bc_jw_str(&w, "configuration", a->config);
-				bc_jw_str(&w, "label", a->label);
-				bc_jw_str(&w, "metric", ma->name);
-				bc_jw_str(&w, "unit", ma->unit);
-				bc_jw_num(&w, "base_mean", ma->mean);
-				bc_jw_num(&w, "new_mean", mb->mean);
-				bc_jw_num(&w, "change_pct", pct);
-				bc_jw_str(&w, "test", sig.valid ? sig.test : NULL);
-				bc_jw_num(&w, "p_value", sig.valid ? sig.p : NAN);
-				bc_jw_uint(&w, "n_base", ma->sample_cnt ? ma->sample_cnt : ma->n);
-				bc_jw_uint(&w, "n_new", mb->sample_cnt ? mb->sample_cnt : mb->n);
-				bc_jw_str(&w, "verdict", verdict(o, &sig));
-				bc_jw_obj_end(&w);
-				break;
-			}
-		}
+		compare_pair(o, &w, a, b, false);
+	}
+	if (o->format == BC_TABLE_JSON) {
+		bc_jw_arr_end(&w);
+		bc_jw_arr_begin(&w, "figure_comparisons");
+		for (size_t i = 0; i < base->run_cnt; i++)
+			if (base->runs[i].matched && base->runs[i].pair)
+				compare_pair(o, &w, &base->runs[i], base->runs[i].pair, true);
 	}
 
 	if (o->format == BC_TABLE_JSON) {

@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
 #include "bc_internal.h"
+#include "hist.h"
 #include "plugin_opts.h"
 
 #ifndef BENCHCORE_VERSION
@@ -225,24 +229,82 @@ const void *bc_ctx_bench_priv(const struct bc_ctx *ctx)
 	return ctx && ctx->bench ? ctx->bench->desc.priv : NULL;
 }
 
+/* The core asks the kernel about the program now, so that a report can
+ * name it even after the plugin closed the fd, and keeps the counters it
+ * had as the baseline of later readings. */
 int bc_ctx_add_prog(struct bc_ctx *ctx, int prog_fd, const char *role)
 {
-	(void)ctx;
-	(void)prog_fd;
-	(void)role;
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	struct bc_prog *progs, *p;
+	const char *type;
+	int err;
+
+	if (!ctx || prog_fd < 0)
+		return -EINVAL;
+	memset(&info, 0, sizeof(info));
+	/* bpf_prog_get_info_by_fd() is libbpf 1.2's name for this call; the
+	 * older one works with every libbpf we build against. */
+	err = bpf_obj_get_info_by_fd(prog_fd, &info, &len);
+	if (err)
+		return err < 0 ? err : -EINVAL;
+	progs = realloc(ctx->progs, (ctx->prog_cnt + 1) * sizeof(*progs));
+	if (!progs)
+		return -ENOMEM;
+	ctx->progs = progs;
+	p = &progs[ctx->prog_cnt];
+	memset(p, 0, sizeof(*p));
+	p->role = strdup(role && *role ? role : "program");
+	if (!p->role)
+		return -ENOMEM;
+	p->fd = prog_fd;
+	p->id = info.id;
+	p->run_cnt0 = info.run_cnt;
+	p->run_time_ns0 = info.run_time_ns;
+	snprintf(p->name, sizeof(p->name), "%.*s", (int)sizeof(info.name), info.name);
+	type = libbpf_bpf_prog_type_str((enum bpf_prog_type)info.type);
+	snprintf(p->type, sizeof(p->type), "%s", type ? type : "unknown");
+	ctx->prog_cnt++;
 	return 0;
+}
+
+void bc_ctx_progs_closed(struct bc_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; ctx && i < ctx->prog_cnt; i++)
+		ctx->progs[i].fd = -1;
 }
 
 struct bc_hist *bc_ctx_hist(struct bc_ctx *ctx, const char *metric_name)
 {
-	(void)ctx;
-	(void)metric_name;
+	unsigned int i;
+
+	if (!ctx || !ctx->bench || !ctx->hists || !metric_name)
+		return NULL;
+	for (i = 0; i < ctx->hist_cnt && i < ctx->bench->desc.metric_cnt; i++) {
+		const char *name = ctx->bench->metrics[i].name;
+
+		if (ctx->hists[i] && name && !strcmp(name, metric_name))
+			return ctx->hists[i];
+	}
 	return NULL;
 }
 
-void bc_hist_record(struct bc_hist *h, const struct bc_thread *t, uint64_t value)
+void bc_ctx_release(struct bc_ctx *ctx)
 {
-	(void)h;
-	(void)t;
-	(void)value;
+	size_t i;
+
+	if (!ctx)
+		return;
+	for (i = 0; ctx->hists && i < ctx->hist_cnt; i++)
+		bc_hist_free(ctx->hists[i]);
+	free(ctx->hists);
+	ctx->hists = NULL;
+	ctx->hist_cnt = 0;
+	for (i = 0; i < ctx->prog_cnt; i++)
+		free(ctx->progs[i].role);
+	free(ctx->progs);
+	ctx->progs = NULL;
+	ctx->prog_cnt = 0;
 }

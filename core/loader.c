@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The plugin loader: dlopen()s plugin files, checks the ABI version and the
- * descriptor sizes, and copies every descriptor into the core's own layout,
- * so the rest of the core never has to think about which minor version a
- * plugin was built against (libbpf opts style: read only the bytes the
- * plugin's `sz` covers, accept a larger struct only if its tail is zero).
+ * size of every struct a plugin hands over, and copies each into the core's
+ * own layout, so the rest of the core never has to think about which minor
+ * version a plugin was built against. The versioning rule is the one stated
+ * at the top of include/benchcore/benchcore.h: the major must match; sizes,
+ * not the minor, decide the rest (libbpf opts style).
  *
  * A plugin that cannot be used costs one line naming the file and the
- * reason; the other plugins still load.
+ * reason; the other plugins still load. docs/plugin-abi.md lists the lines.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -26,19 +28,45 @@
 #define BC_OFFSETOFEND(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 
 /*
- * The smallest descriptors this core accepts: the fields it cannot do
- * without. Anything past them is optional and reads as zero when a plugin
- * built against an older minor does not have it.
+ * What this core knows of each struct a plugin hands over: the end of its
+ * last field, padding excluded (libbpf's offsetofend(__last_field)), so that
+ * a field a newer minor puts into today's trailing padding is still seen as
+ * unknown. The static asserts below catch a field appended to the header
+ * without the matching line here.
+ */
+#define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, argp)
+#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, layout)
+#define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, label)
+#define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, arg)
+#define BC_RANGE_KNOWN BC_OFFSETOFEND(struct bc_thread_range, def)
+
+#define BC_ASSERT_KNOWN(type, known)                                               \
+	_Static_assert(sizeof(type) - (known) < _Alignof(type),                    \
+		       #type " grew: update what core/loader.c knows of it")
+BC_ASSERT_KNOWN(struct bc_plugin_desc, BC_PLUGIN_DESC_KNOWN);
+BC_ASSERT_KNOWN(struct bc_bench_desc, BC_BENCH_DESC_KNOWN);
+BC_ASSERT_KNOWN(struct bc_metric_desc, BC_METRIC_DESC_KNOWN);
+BC_ASSERT_KNOWN(struct bc_option, BC_OPTION_KNOWN);
+BC_ASSERT_KNOWN(struct bc_thread_range, BC_RANGE_KNOWN);
+
+/*
+ * The smallest structs this core accepts: the fields it cannot do without.
+ * Anything past them is optional and reads as zero when a plugin built
+ * against an older minor does not have it.
  */
 #define BC_PLUGIN_DESC_MIN_SZ BC_OFFSETOFEND(struct bc_plugin_desc, benches)
 #define BC_BENCH_DESC_MIN_SZ BC_OFFSETOFEND(struct bc_bench_desc, measure)
 #define BC_METRIC_DESC_MIN_SZ BC_OFFSETOFEND(struct bc_metric_desc, kind)
 #define BC_OPTION_MIN_SZ BC_OFFSETOFEND(struct bc_option, offset)
-/* The version fields sit at the same place in every major version. */
-#define BC_PLUGIN_DESC_VERSION_SZ BC_OFFSETOFEND(struct bc_plugin_desc, abi_minor)
+#define BC_RANGE_MIN_SZ BC_OFFSETOFEND(struct bc_thread_range, def)
+/* sz and abi_major sit at the same place in every major version. */
+#define BC_PLUGIN_DESC_MAJOR_SZ BC_OFFSETOFEND(struct bc_plugin_desc, abi_major)
 /* Larger than any descriptor will ever grow: a garbage `sz`, not a newer
  * plugin. Keeps the zero-tail check from walking off into other memory. */
 #define BC_DESC_MAX_SZ 4096
+
+/* The tail of every refusal for another major (docs/plugin-abi.md). */
+#define BC_MAJOR_HINT "this benchcore loads ABI %d.x plugins: rebuild it against this benchcore's headers"
 
 #define BC_UNSAFE_HINT "(use --allow-unsafe-plugins to load anyway)"
 
@@ -130,36 +158,72 @@ static int bc_check_file_safe(const char *path, bool allow_unsafe, struct bc_loa
 
 /* ---------------------------------------------------- descriptor copies */
 
+/* How to read one struct a plugin hands over. */
+struct bc_sized {
+	const char *what;	/* names it in messages: "benchmark 'x' descriptor" */
+	size_t dst_sz;		/* sizeof the core's struct */
+	size_t known;		/* the end of the last field the core knows */
+	size_t min_sz;		/* fields the core cannot do without */
+	size_t max_sz;		/* more is a garbage sz (or no room, embedded) */
+};
+
 /*
- * Copies a plugin's descriptor of `src_sz` bytes into the core's `dst_sz`
- * layout: a smaller one leaves the newer fields zero, a larger one is
- * accepted only when every byte this core does not know is zero.
+ * The one size rule (include/benchcore/benchcore.h): reads the plugin's
+ * `src_sz` bytes into the core's layout. A smaller struct leaves the fields
+ * it lacks zero; a larger one is accepted only when every byte past what the
+ * core knows is zero, else refused naming the first non-zero one.
  */
-static int bc_copy_sized(void *dst, size_t dst_sz, const void *src, size_t src_sz, size_t min_sz,
-			 const char *what, struct bc_load_err *e)
+static int bc_copy_sized(void *dst, const void *src, size_t src_sz, const struct bc_sized *s,
+			 struct bc_load_err *e)
 {
-	const unsigned char *tail = (const unsigned char *)src + dst_sz;
+	const unsigned char *bytes = src;
 	size_t i;
 
-	if (src_sz < min_sz)
-		return bc_fail(e, -EINVAL, "%s is too small (sz %zu, at least %zu expected)", what,
-			       src_sz, min_sz);
-	if (src_sz > BC_DESC_MAX_SZ)
-		return bc_fail(e, -EINVAL, "%s has an implausible size (sz %zu)", what, src_sz);
-	memset(dst, 0, dst_sz);
-	if (src_sz > dst_sz) {
-		for (i = 0; i < src_sz - dst_sz; i++) {
-			if (tail[i])
-				return bc_fail(e, -EOPNOTSUPP,
-					       "%s is %zu bytes and sets fields this core does not know (it knows %zu bytes); built against a newer benchcore?",
-					       what, src_sz, dst_sz);
-		}
-		memcpy(dst, src, dst_sz);
-	} else {
-		memcpy(dst, src, src_sz);
+	if (src_sz < s->min_sz)
+		return bc_fail(e, -EINVAL, "%s has sz %zu; at least %zu expected", s->what, src_sz,
+			       s->min_sz);
+	if (src_sz > s->max_sz)
+		return bc_fail(e, -EINVAL, "%s has sz %zu; at most %zu expected", s->what, src_sz,
+			       s->max_sz);
+	for (i = s->known; i < src_sz; i++) {
+		if (bytes[i])
+			return bc_fail(e, -EOPNOTSUPP,
+				       "%s has sz %zu but this benchcore knows only %zu bytes of it, and the unknown byte at offset %zu is not zero (a field of a newer ABI %d minor is set: update benchcore)",
+				       s->what, src_sz, s->known, i, BC_ABI_MAJOR);
 	}
-	*(size_t *)dst = dst_sz;	/* every descriptor starts with sz */
+	memset(dst, 0, s->dst_sz);
+	memcpy(dst, src, src_sz < s->known ? src_sz : s->known);
+	*(size_t *)dst = s->dst_sz;	/* every such struct starts with sz */
 	return 0;
+}
+
+/*
+ * An embedded struct bc_thread_range has a fixed place in the benchmark
+ * descriptor: it may grow into its own padding, never past it, since the
+ * fields after it would move. `legacy`: a plugin not yet moved to ABI 2.0
+ * (it still declares the ABI 1 argp) may leave sz zero; dropped with argp.
+ */
+static int bc_copy_range(struct bc_thread_range *r, const char *bench, const char *who, bool legacy,
+			 struct bc_load_err *e)
+{
+	struct bc_thread_range raw = *r;
+	char what[160];
+	struct bc_sized s = {
+		.what = what, .dst_sz = sizeof(*r), .known = BC_RANGE_KNOWN,
+		.min_sz = BC_RANGE_MIN_SZ, .max_sz = sizeof(*r),
+	};
+
+	snprintf(what, sizeof(what), "benchmark '%s': %s range", bench, who);
+	if (raw.sz == 0) {
+		if (!legacy)
+			return bc_fail(e, -EINVAL,
+				       "%s has sz 0; %zu expected (fill it with BC_THREADS(min, max, def))",
+				       what, sizeof(*r));
+		bc_debug("%s has sz 0; read as %zu (ABI 1 style plugin, accepted until it moves to ABI 2.0)",
+			 what, sizeof(*r));
+		raw.sz = sizeof(*r);
+	}
+	return bc_copy_sized(r, &raw, raw.sz, &s, e);
 }
 
 static int bc_check_range(const char *bench, const char *who, const struct bc_thread_range *r,
@@ -180,17 +244,29 @@ static int bc_check_range(const char *bench, const char *who, const struct bc_th
 	return 0;
 }
 
+/* What every element of a metric or option array starts with. */
+struct bc_named_head {
+	size_t sz;
+	const char *name;
+};
+_Static_assert(offsetof(struct bc_metric_desc, name) == offsetof(struct bc_named_head, name),
+	       "metric name moved");
+_Static_assert(offsetof(struct bc_option, name) == offsetof(struct bc_named_head, name),
+	       "option name moved");
+
 /*
  * Copies a plugin's array of sized structs (stride = the first element's sz)
  * into a calloc'ed array of the core's layout, each element by the size rule.
- * `what` names the array in messages ("benchmark 'x': metric").
+ * `s->what` names the array ("benchmark 'x': metric"); each element is named
+ * by its index and, when it has one, its name.
  */
-static int bc_copy_array(void **out, size_t elem_sz, const void *src, unsigned int cnt,
-			 size_t min_sz, const char *what, struct bc_load_err *e)
+static int bc_copy_array(void **out, const void *src, unsigned int cnt, const struct bc_sized *s,
+			 struct bc_load_err *e)
 {
 	const unsigned char *base = src;
+	struct bc_sized elem = *s;
+	char what[192];
 	unsigned char *dst;
-	char elem_what[192];
 	size_t stride, i;
 	int err;
 
@@ -198,27 +274,74 @@ static int bc_copy_array(void **out, size_t elem_sz, const void *src, unsigned i
 	if (cnt == 0)
 		return 0;
 	if (!src)
-		return bc_fail(e, -EINVAL, "%s: %u declared but the array is NULL", what, cnt);
+		return bc_fail(e, -EINVAL, "%s: %u declared but the array is NULL", s->what, cnt);
 	stride = *(const size_t *)src;
-	if (stride < min_sz || stride > BC_DESC_MAX_SZ)
-		return bc_fail(e, -EINVAL, "%s #0 descriptor size %zu is invalid (%zu to %d expected)",
-			       what, stride, min_sz, BC_DESC_MAX_SZ);
-	dst = calloc(cnt, elem_sz);
+	dst = calloc(cnt, s->dst_sz);
 	if (!dst)
 		return bc_fail(e, -ENOMEM, "out of memory");
 	*out = dst;
+	elem.what = what;
 	for (i = 0; i < cnt; i++) {
-		const void *elem = base + i * stride;
-		size_t sz = *(const size_t *)elem;
+		const struct bc_named_head *h = (const void *)(base + i * stride);
 
-		snprintf(elem_what, sizeof(elem_what), "%s #%zu descriptor", what, i);
-		if (sz != stride)
-			return bc_fail(e, -EINVAL, "%s has sz %zu, but #0 has %zu", elem_what, sz,
-				       stride);
-		err = bc_copy_sized(dst + i * elem_sz, elem_sz, elem, sz, min_sz, elem_what, e);
+		if (h->sz >= BC_OFFSETOFEND(struct bc_named_head, name) && h->name && h->name[0])
+			snprintf(what, sizeof(what), "%s #%zu '%s'", s->what, i, h->name);
+		else
+			snprintf(what, sizeof(what), "%s #%zu", s->what, i);
+		if (h->sz != stride)
+			return bc_fail(e, -EINVAL, "%s has sz %zu; %zu expected, as #0 has", what,
+				       h->sz, stride);
+		err = bc_copy_sized(dst + i * s->dst_sz, h, h->sz, &elem, e);
 		if (err)
 			return err;
 	}
+	return 0;
+}
+
+static const struct bc_metric_desc *bc_find_metric(const struct bc_bench *b, size_t cnt,
+						   const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cnt; i++)
+		if (!strcmp(b->metrics[i].name, name))
+			return &b->metrics[i];
+	return NULL;
+}
+
+/* Roles and kinds the core can render (enum bc_metric_role's comment). */
+static int bc_check_metric(const struct bc_bench *b, const struct bc_metric_desc *m,
+			   struct bc_load_err *e)
+{
+	const char *bench = b->desc.name;
+	const struct bc_metric_desc *per;
+
+	if (m->kind < BC_METRIC_COUNTER || m->kind > BC_METRIC_HISTOGRAM)
+		return bc_fail(e, -EINVAL, "benchmark '%s': metric '%s' has unknown kind %d (%d to %d expected)",
+			       bench, m->name, (int)m->kind, BC_METRIC_COUNTER, BC_METRIC_HISTOGRAM);
+	if (m->role < BC_ROLE_AUX || m->role > BC_ROLE_LATENCY)
+		return bc_fail(e, -EINVAL, "benchmark '%s': metric '%s' has unknown role %d (%d to %d expected)",
+			       bench, m->name, (int)m->role, BC_ROLE_AUX, BC_ROLE_LATENCY);
+	if (m->kind == BC_METRIC_HISTOGRAM && m->role != BC_ROLE_AUX && m->role != BC_ROLE_LATENCY)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': histogram metric '%s' has role %d; a histogram is BC_ROLE_LATENCY or BC_ROLE_AUX",
+			       bench, m->name, (int)m->role);
+	if (m->kind != BC_METRIC_RATIO) {
+		if (m->per)
+			return bc_fail(e, -EINVAL,
+				       "benchmark '%s': metric '%s' sets per, which only a BC_METRIC_RATIO has",
+				       bench, m->name);
+		return 0;
+	}
+	if (!m->per || !m->per[0])
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': ratio metric '%s' has no per: name the counter it is divided by",
+			       bench, m->name);
+	per = bc_find_metric(b, b->desc.metric_cnt, m->per);
+	if (!per || per == m || per->kind != BC_METRIC_COUNTER)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': ratio metric '%s' is per '%s', which is not another counter metric of the benchmark",
+			       bench, m->name, m->per);
 	return 0;
 }
 
@@ -227,12 +350,18 @@ static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 	const struct bc_bench_desc *d = &b->desc;
 	const char *name = d->name;
 	char what[128];
-	size_t i, j;
+	struct bc_sized s = {
+		.what = what, .dst_sz = sizeof(*b->metrics), .known = BC_METRIC_DESC_KNOWN,
+		.min_sz = BC_METRIC_DESC_MIN_SZ, .max_sz = BC_DESC_MAX_SZ,
+	};
+	size_t i;
 	int err;
 
+	if (d->metric_cnt == 0)
+		return bc_fail(e, -EINVAL, "benchmark '%s' declares no metrics; at least one expected",
+			       name);
 	snprintf(what, sizeof(what), "benchmark '%s': metric", name);
-	err = bc_copy_array((void **)&b->metrics, sizeof(*b->metrics), d->metrics, d->metric_cnt,
-			    BC_METRIC_DESC_MIN_SZ, what, e);
+	err = bc_copy_array((void **)&b->metrics, d->metrics, d->metric_cnt, &s, e);
 	if (err)
 		return err;
 	for (i = 0; i < d->metric_cnt; i++) {
@@ -241,16 +370,17 @@ static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 		if (!m->name || !m->name[0])
 			return bc_fail(e, -EINVAL, "benchmark '%s': metric #%zu has an empty name",
 				       name, i);
-		if (m->kind < BC_METRIC_COUNTER || m->kind > BC_METRIC_HISTOGRAM)
-			return bc_fail(e, -EINVAL, "benchmark '%s': metric '%s' has unknown kind %d",
-				       name, m->name, (int)m->kind);
+		if (bc_find_metric(b, i, m->name))
+			return bc_fail(e, -EINVAL, "benchmark '%s': duplicate metric name '%s'",
+				       name, m->name);
 		if (!m->unit)
 			m->unit = "";
-		for (j = 0; j < i; j++) {
-			if (!strcmp(b->metrics[j].name, m->name))
-				return bc_fail(e, -EINVAL, "benchmark '%s': duplicate metric name '%s'",
-					       name, m->name);
-		}
+	}
+	/* Names first: a ratio's per may name a later metric. */
+	for (i = 0; i < d->metric_cnt; i++) {
+		err = bc_check_metric(b, &b->metrics[i], e);
+		if (err)
+			return err;
 	}
 	/* The rest of the core indexes the normalised copy. */
 	b->desc.metrics = b->metrics;
@@ -262,35 +392,63 @@ static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 static int bc_copy_options(struct bc_option **out, size_t *cnt_out, const struct bc_option *src,
 			   unsigned int cnt, const char *what, struct bc_load_err *e)
 {
+	struct bc_sized s = {
+		.what = what, .dst_sz = sizeof(**out), .known = BC_OPTION_KNOWN,
+		.min_sz = BC_OPTION_MIN_SZ, .max_sz = BC_DESC_MAX_SZ,
+	};
 	int err;
 
-	err = bc_copy_array((void **)out, sizeof(**out), src, cnt, BC_OPTION_MIN_SZ, what, e);
+	err = bc_copy_array((void **)out, src, cnt, &s, e);
 	*cnt_out = err ? 0 : cnt;
 	return err;
 }
 
+/* The first character a name must not have, or NUL: names are one word, and
+ * ':' separates PLUGIN from BENCH. */
+static char bc_name_bad_char(const char *name, const char *also)
+{
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)name; *c; c++)
+		if (*c == ':' || isspace(*c) || iscntrl(*c) || strchr(also, *c))
+			return (char)*c;
+	return '\0';
+}
+
 static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, size_t idx,
-			 struct bc_load_err *e)
+			 bool legacy, struct bc_load_err *e)
 {
 	struct bc_bench_desc *d = &b->desc;
-	char what[128];
+	char what[160];
+	struct bc_sized s = {
+		.what = what, .dst_sz = sizeof(*d), .known = BC_BENCH_DESC_KNOWN,
+		.min_sz = BC_BENCH_DESC_MIN_SZ, .max_sz = BC_DESC_MAX_SZ,
+	};
 	int err;
 
-	snprintf(what, sizeof(what), "benchmark #%zu descriptor", idx);
-	err = bc_copy_sized(d, sizeof(*d), src, src->sz, BC_BENCH_DESC_MIN_SZ, what, e);
+	/* Named by its name when the plugin's struct is large enough to say. */
+	if (src->sz >= BC_OFFSETOFEND(struct bc_bench_desc, name) && src->name && src->name[0])
+		snprintf(what, sizeof(what), "benchmark '%s' descriptor", src->name);
+	else
+		snprintf(what, sizeof(what), "benchmark #%zu descriptor", idx);
+	err = bc_copy_sized(d, src, src->sz, &s, e);
 	if (err)
 		return err;
 	if (!d->name || !d->name[0])
 		return bc_fail(e, -EINVAL, "benchmark #%zu has an empty name", idx);
-	if (strchr(d->name, ':'))
-		return bc_fail(e, -EINVAL, "benchmark name '%s' contains ':'", d->name);
+	if (bc_name_bad_char(d->name, ""))
+		return bc_fail(e, -EINVAL, "benchmark name '%s' contains ':' or a blank", d->name);
 	if (!d->description)
 		d->description = "";
 	if (!d->producer)
 		return bc_fail(e, -EINVAL, "benchmark '%s' has no producer callback", d->name);
 	if (!d->measure)
 		return bc_fail(e, -EINVAL, "benchmark '%s' has no measure callback", d->name);
-	err = bc_check_range(d->name, "producers", &d->producers, e);
+	err = bc_copy_range(&d->producers, d->name, "producers", legacy, e);
+	if (!err)
+		err = bc_copy_range(&d->consumers, d->name, "consumers", legacy, e);
+	if (!err)
+		err = bc_check_range(d->name, "producers", &d->producers, e);
 	if (!err)
 		err = bc_check_range(d->name, "consumers", &d->consumers, e);
 	if (err)
@@ -298,6 +456,8 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 	if (!d->consumer && (d->consumers.min > 0 || d->consumers.def > 0))
 		return bc_fail(e, -EINVAL, "benchmark '%s' needs consumers but has no consumer callback",
 			       d->name);
+	/* ABI 1 leftover, read by the report until every plugin declares
+	 * metric roles: still checked, so that it is never out of range. */
 	if ((unsigned int)d->layout > BC_LAYOUT_CUSTOM)
 		return bc_fail(e, -EINVAL, "benchmark '%s' has unknown report layout %d", d->name,
 			       (int)d->layout);
@@ -335,25 +495,29 @@ static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
 			  struct bc_load_err *e)
 {
 	struct bc_plugin_desc *d = &p->desc;
+	struct bc_sized s = {
+		.what = "plugin descriptor", .dst_sz = sizeof(*d), .known = BC_PLUGIN_DESC_KNOWN,
+		.min_sz = BC_PLUGIN_DESC_MIN_SZ, .max_sz = BC_DESC_MAX_SZ,
+	};
 	size_t cnt, i, j;
+	bool legacy;
 	int err;
 
-	if (src->sz < BC_PLUGIN_DESC_VERSION_SZ)
-		return bc_fail(e, -EINVAL, "plugin descriptor is too small (sz %zu)", src->sz);
+	if (src->sz < BC_PLUGIN_DESC_MAJOR_SZ)
+		return bc_fail(e, -EINVAL, "plugin descriptor has sz %zu; at least %zu expected",
+			       src->sz, BC_PLUGIN_DESC_MAJOR_SZ);
+	/* Only sz and abi_major are where they are in every major: the minor
+	 * of another major is not ours to read. */
 	if (src->abi_major != BC_ABI_MAJOR)
-		return bc_fail(e, -EPROTO,
-			       "built for plugin ABI %u.%u, but this benchcore implements ABI %u.%u; a different major version is incompatible (rebuild the plugin against this benchcore)",
-			       src->abi_major, src->abi_minor, BC_ABI_MAJOR, BC_ABI_MINOR);
-	if (src->abi_minor > BC_ABI_MINOR)
-		return bc_fail(e, -EPROTO,
-			       "built for plugin ABI %u.%u, newer than this benchcore's ABI %u.%u (update benchcore, or rebuild the plugin against this version)",
-			       src->abi_major, src->abi_minor, BC_ABI_MAJOR, BC_ABI_MINOR);
-	err = bc_copy_sized(d, sizeof(*d), src, src->sz, BC_PLUGIN_DESC_MIN_SZ, "plugin descriptor", e);
+		return bc_fail(e, -EPROTO, "built for plugin ABI %u.x; " BC_MAJOR_HINT,
+			       src->abi_major, BC_ABI_MAJOR);
+	/* No refusal by minor: the sizes decide (bc_copy_sized). */
+	err = bc_copy_sized(d, src, src->sz, &s, e);
 	if (err)
 		return err;
 	if (!d->name || !d->name[0])
 		return bc_fail(e, -EINVAL, "plugin has an empty name");
-	if (strpbrk(d->name, ": \t/"))
+	if (bc_name_bad_char(d->name, "/"))
 		return bc_fail(e, -EINVAL, "plugin name '%s' contains ':', '/' or a blank", d->name);
 	if (!d->version)
 		d->version = "";
@@ -367,13 +531,15 @@ static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
 		return err;
 	d->options = p->options;
 
+	/* ABI 1 leftover: see bc_copy_range(). */
+	legacy = d->argp != NULL;
 	for (cnt = 0; d->benches[cnt]; cnt++)
 		;
 	p->benches = calloc(cnt, sizeof(*p->benches));
 	if (!p->benches)
 		return bc_fail(e, -ENOMEM, "out of memory");
 	for (i = 0; i < cnt; i++) {
-		err = bc_copy_bench(&p->benches[i], d->benches[i], i, e);
+		err = bc_copy_bench(&p->benches[i], d->benches[i], i, legacy, e);
 		p->bench_cnt = i + 1;	/* so that release frees its metrics */
 		if (err)
 			return err;
@@ -385,6 +551,51 @@ static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
 	}
 	return 0;
 }
+
+/* ---------------------------------------------------------------- names */
+
+/* Plugin names as PLUGIN:BENCH reads them: '-' and '_' are the same. */
+static bool bc_plugin_name_like(const char *a, size_t a_len, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < a_len; i++, b++) {
+		char x = a[i] == '-' ? '_' : a[i], y = *b == '-' ? '_' : *b;
+
+		if (!*b || x != y)
+			return false;
+	}
+	return !*b;
+}
+
+/*
+ * The plugin's name is its file's stem: what `list` prints, what PLUGIN:BENCH
+ * names and what is on disk are one word. A plugin not yet moved to ABI 2.0
+ * (`legacy`, see bc_copy_range()) may differ in '-' vs '_' only, which
+ * PLUGIN:BENCH accepts anyway.
+ */
+static int bc_check_stem(const struct bc_plugin *p, struct bc_load_err *e)
+{
+	const char *base = strrchr(p->path, '/'), *name = p->desc.name;
+	size_t len;
+
+	base = base ? base + 1 : p->path;
+	len = strlen(base);
+	if (len > 3 && !strcmp(base + len - 3, ".so"))
+		len -= 3;
+	if (strlen(name) == len && !strncmp(name, base, len))
+		return 0;
+	if (p->desc.argp && bc_plugin_name_like(base, len, name)) {
+		bc_debug("%s: plugin name '%s' differs from the file name in '-' vs '_' (ABI 1 style plugin, accepted until it moves to ABI 2.0)",
+			 p->path, name);
+		return 0;
+	}
+	return bc_fail(e, -EINVAL,
+		       "plugin name '%s' does not match the file name: '%.*s' expected (the file name without .so)",
+		       name, (int)len, base);
+}
+
+/* ---------------------------------------------------------------- files */
 
 /* dlerror() repeats the file name; the caller already prints it. */
 static const char *bc_dlerror_short(const char *path)
@@ -399,9 +610,34 @@ static const char *bc_dlerror_short(const char *path)
 	return msg;
 }
 
+/*
+ * A plugin of another major usually links the library of its own major,
+ * which is libbenchcore.so.<major> (the soname follows the ABI): when that
+ * is what dlopen() could not find, say so as the descriptor check would.
+ */
+static int bc_dlopen_fail(const char *path, struct bc_load_err *e)
+{
+	static const char lib[] = "libbenchcore.so.";
+	const char *msg = bc_dlerror_short(path), *at = strstr(msg, lib);
+	unsigned long major;
+	char *end;
+
+	if (at) {
+		errno = 0;
+		major = strtoul(at + sizeof(lib) - 1, &end, 10);
+		if (!errno && end != at + sizeof(lib) - 1 && *end == ':' && major != BC_ABI_MAJOR &&
+		    major < 1000)
+			return bc_fail(e, -EPROTO,
+				       "built for plugin ABI %lu.x (it needs %.*s, which is not installed); " BC_MAJOR_HINT,
+				       major, (int)(end - at), at, BC_ABI_MAJOR);
+	}
+	return bc_fail(e, -ENOEXEC, "not a loadable shared object: %s", msg);
+}
+
 static int bc_open_plugin(struct bc_plugin *p, const char *path, struct bc_load_err *e)
 {
 	const struct bc_plugin_desc *src;
+	int err;
 
 	memset(p, 0, sizeof(*p));
 	p->path = strdup(path);
@@ -412,13 +648,14 @@ static int bc_open_plugin(struct bc_plugin *p, const char *path, struct bc_load_
 	 * static-looking helpers with the same name. */
 	p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!p->handle)
-		return bc_fail(e, -ENOEXEC, "not a loadable shared object: %s", bc_dlerror_short(path));
+		return bc_dlopen_fail(path, e);
 	dlerror();
 	src = dlsym(p->handle, BC_PLUGIN_SYMBOL);
 	if (!src)
 		return bc_fail(e, -ENOENT, "does not export the '%s' symbol (not a benchcore plugin?)",
 			       BC_PLUGIN_SYMBOL);
-	return bc_copy_plugin(p, src, e);
+	err = bc_copy_plugin(p, src, e);
+	return err ? err : bc_check_stem(p, e);
 }
 
 /* ------------------------------------------------------------- the set */
@@ -433,15 +670,17 @@ static void bc_plugin_set_fixup(struct bc_plugin_set *set)
 			set->plugins[i].benches[j].plugin = &set->plugins[i];
 }
 
+/* `exact`: byte for byte; else as PLUGIN:BENCH reads it ('-' == '_'). */
 static const struct bc_plugin *bc_plugin_set_find(const struct bc_plugin_set *set, const char *name,
-						  size_t len)
+						  size_t len, bool exact)
 {
 	size_t i;
 
 	for (i = 0; i < set->cnt; i++) {
 		const char *pn = set->plugins[i].desc.name;
 
-		if (strlen(pn) == len && !strncmp(pn, name, len))
+		if (exact ? strlen(pn) == len && !strncmp(pn, name, len)
+			  : bc_plugin_name_like(name, len, pn))
 			return &set->plugins[i];
 	}
 	return NULL;
@@ -474,11 +713,12 @@ static void bc_load_file(struct bc_plugin_set *set, const char *path, bool allow
 		set->failed_cnt++;
 		return;
 	}
-	prev = bc_plugin_set_find(set, p.desc.name, strlen(p.desc.name));
+	/* "a-b" and "a_b" are one name to PLUGIN:BENCH, so one plugin here. */
+	prev = bc_plugin_set_find(set, p.desc.name, strlen(p.desc.name), false);
 	if (prev) {
 		if ((size_t)(prev - set->plugins) >= first_in_dir) {
-			bc_warn("%s: plugin name '%s' is already used by %s in the same directory; skipped",
-				path, p.desc.name, prev->path);
+			bc_warn("%s: plugin name '%s' is already used by %s ('%s') in the same directory; skipped",
+				path, p.desc.name, prev->path, prev->desc.name);
 			set->failed_cnt++;
 		} else {
 			bc_debug("%s: plugin '%s' is shadowed by %s (found earlier in the search path); skipped",
@@ -644,7 +884,12 @@ int bc_bench_resolve(const struct bc_plugin_set *set, const char *name,
 
 	*bench = NULL;
 	if (colon) {
-		const struct bc_plugin *p = bc_plugin_set_find(set, name, (size_t)(colon - name));
+		size_t len = (size_t)(colon - name);
+		const struct bc_plugin *p = bc_plugin_set_find(set, name, len, true);
+
+		/* Both spellings users have seen: local_storage, local-storage. */
+		if (!p)
+			p = bc_plugin_set_find(set, name, len, false);
 
 		if (!p) {
 			snprintf(err, err_len, "unknown plugin '%.*s' in '%s'; `benchcore list` shows what is available",

@@ -10,23 +10,9 @@
 #include <string.h>
 
 #include "bc_internal.h"
+#include "figures.h"
 #include "json.h"
 #include "plugin_opts.h"
-
-static const char *bc_kind_name(enum bc_metric_kind kind)
-{
-	switch (kind) {
-	case BC_METRIC_COUNTER:
-		return "counter";
-	case BC_METRIC_GAUGE:
-		return "gauge";
-	case BC_METRIC_RATIO:
-		return "ratio";
-	case BC_METRIC_HISTOGRAM:
-		return "histogram";
-	}
-	return "unknown";
-}
 
 static void bc_json_context(struct bc_json_writer *w)
 {
@@ -94,10 +80,37 @@ static void bc_json_config(struct bc_json_writer *w, const struct bc_config *cfg
 	bc_jw_obj_end(w);
 }
 
+static unsigned int bc_metric_cnt(const struct bc_run_result *res)
+{
+	return res->bench && res->bench->metrics ? res->bench->desc.metric_cnt : 0;
+}
+
+static void bc_json_iter_hists(struct bc_json_writer *w, const struct bc_run_result *res,
+			       size_t idx)
+{
+	const struct bc_figures *fg = res->figs;
+	unsigned int m;
+
+	if (!fg)
+		return;
+	for (m = 0; m < fg->metric_cnt; m++) {
+		const struct bc_hist_stats *s;
+
+		if (!fg->hist_iters[m] || idx >= fg->iter_cap)
+			continue;
+		s = &fg->hist_iters[m][idx];
+		bc_jw_obj_begin(w, res->bench->metrics[m].name);
+		bc_jw_uint(w, "count", s->count);
+		bc_jw_num(w, "p50", s->p50);
+		bc_jw_num(w, "p99", s->p99);
+		bc_jw_obj_end(w);
+	}
+}
+
 static void bc_json_iterations(struct bc_json_writer *w, const struct bc_run_result *res)
 {
-	unsigned int m, cnt = res->bench ? res->bench->desc.metric_cnt : 0;
-	size_t i;
+	unsigned int m, cnt = bc_metric_cnt(res);
+	size_t i, k;
 
 	bc_jw_arr_begin(w, "iterations");
 	for (i = 0; i < res->iter_cnt; i++) {
@@ -108,9 +121,26 @@ static void bc_json_iterations(struct bc_json_writer *w, const struct bc_run_res
 		bc_jw_bool(w, "warmup", it->warmup);
 		bc_jw_num(w, "length_sec", it->length_sec);
 		bc_jw_num(w, "drift_us", it->drift_us);
+		/* The interval's value of each metric: a counter's rate, a
+		 * gauge as sampled, a ratio's quotient (null: none). */
 		bc_jw_obj_begin(w, "values");
 		for (m = 0; m < cnt; m++)
-			bc_jw_num(w, res->bench->metrics[m].name, it->rates[m]);
+			if (res->bench->metrics[m].kind != BC_METRIC_HISTOGRAM)
+				bc_jw_num(w, res->bench->metrics[m].name, it->rates[m]);
+		bc_jw_obj_end(w);
+		/* What measure() returned: totals for counters and ratios. */
+		bc_jw_obj_begin(w, "raw");
+		for (m = 0; m < cnt; m++)
+			if (res->bench->metrics[m].kind != BC_METRIC_HISTOGRAM)
+				bc_jw_num(w, res->bench->metrics[m].name, it->values[m]);
+		bc_jw_obj_end(w);
+		bc_jw_obj_begin(w, "figures");
+		for (k = 0; res->figs && k < res->figs->fig_cnt; k++)
+			bc_jw_num(w, res->figs->figs[k].name,
+				  i < res->figs->iter_cap ? res->figs->figs[k].iters[i] : NAN);
+		bc_jw_obj_end(w);
+		bc_jw_obj_begin(w, "histograms");
+		bc_json_iter_hists(w, res, i);
 		bc_jw_obj_end(w);
 		bc_jw_obj_begin(w, "cpu");
 		bc_jw_num(w, "producer_user_sec", it->prod_user_sec);
@@ -123,18 +153,23 @@ static void bc_json_iterations(struct bc_json_writer *w, const struct bc_run_res
 	bc_jw_arr_end(w);
 }
 
-static void bc_json_stats(struct bc_json_writer *w, const char *key, const char *unit,
-			  const struct bc_metric_summary *s)
+static void bc_json_stat_fields(struct bc_json_writer *w, const struct bc_metric_summary *s)
 {
-	bc_jw_obj_begin(w, key);
-	if (unit)
-		bc_jw_str(w, "unit", unit);
 	bc_jw_num(w, "mean", s->mean);
 	bc_jw_num(w, "stddev", s->stddev);
 	bc_jw_num(w, "min", s->min);
 	bc_jw_num(w, "median", s->median);
 	bc_jw_num(w, "max", s->max);
 	bc_jw_uint(w, "n", s->n);
+}
+
+static void bc_json_stats(struct bc_json_writer *w, const char *key, const char *unit,
+			  const struct bc_metric_summary *s)
+{
+	bc_jw_obj_begin(w, key);
+	if (unit)
+		bc_jw_str(w, "unit", unit);
+	bc_json_stat_fields(w, s);
 	bc_jw_obj_end(w);
 }
 
@@ -149,24 +184,66 @@ static void bc_metric_unit(const struct bc_metric_desc *m, char *buf, size_t len
 		snprintf(buf, len, "%s", u);
 }
 
+/* No "mean" member: readers that list a summary's rates pass it by. */
+static void bc_json_hist(struct bc_json_writer *w, const char *key, const char *unit,
+			 const struct bc_hist_stats *s)
+{
+	bc_jw_obj_begin(w, key);
+	bc_jw_str(w, "unit", unit);
+	bc_jw_str(w, "kind", "histogram");
+	bc_jw_uint(w, "count", s->count);
+	bc_jw_num(w, "p50", s->p50);
+	bc_jw_num(w, "p90", s->p90);
+	bc_jw_num(w, "p99", s->p99);
+	bc_jw_num(w, "p99.9", s->p999);
+	bc_jw_num(w, "max", s->max);
+	bc_jw_obj_end(w);
+}
+
+static void bc_json_figures(struct bc_json_writer *w, const struct bc_run_result *res)
+{
+	size_t k;
+
+	bc_jw_obj_begin(w, "figures");
+	for (k = 0; res->figs && k < res->figs->fig_cnt; k++) {
+		const struct bc_figure *f = &res->figs->figs[k];
+
+		bc_jw_obj_begin(w, f->name);
+		bc_jw_str(w, "kind", bc_figure_kind_name(f->kind));
+		bc_jw_str(w, "unit", f->unit);
+		bc_jw_str(w, "of", res->bench->metrics[f->metric].name);
+		bc_jw_num(w, "value", f->value);
+		bc_jw_obj_begin(w, "stats");
+		bc_json_stat_fields(w, &f->stats);
+		bc_jw_obj_end(w);
+		bc_jw_obj_end(w);
+	}
+	bc_jw_obj_end(w);
+}
+
 static void bc_json_summary(struct bc_json_writer *w, const struct bc_run_result *res)
 {
-	unsigned int m, cnt = res->bench ? res->bench->desc.metric_cnt : 0;
+	unsigned int m, cnt = bc_metric_cnt(res);
 	char unit[64];
 
 	bc_jw_obj_begin(w, "summary");
 	for (m = 0; m < cnt && res->summary; m++) {
-		bc_metric_unit(&res->bench->metrics[m], unit, sizeof(unit));
-		bc_json_stats(w, res->bench->metrics[m].name, unit, &res->summary[m]);
+		const struct bc_metric_desc *d = &res->bench->metrics[m];
+
+		if (d->kind == BC_METRIC_HISTOGRAM && res->figs) {
+			bc_json_hist(w, d->name, d->unit, &res->figs->hist_summary[m]);
+			continue;
+		}
+		bc_metric_unit(d, unit, sizeof(unit));
+		bc_json_stats(w, d->name, unit, &res->summary[m]);
 	}
+	bc_json_figures(w, res);
 	bc_jw_obj_end(w);
 }
 
 static void bc_json_cpu(struct bc_json_writer *w, const struct bc_run_result *res)
 {
-	unsigned int m, cnt = res->bench ? res->bench->desc.metric_cnt : 0;
-	double cpus = res->prod_cpu_util.mean + res->cons_cpu_util.mean;
-	char key[160];
+	unsigned int m, cnt = bc_metric_cnt(res);
 
 	/* CPU-seconds per wall-clock second: 1.0 is one CPU kept busy. */
 	bc_jw_obj_begin(w, "cpu_utilisation");
@@ -178,20 +255,59 @@ static void bc_json_cpu(struct bc_json_writer *w, const struct bc_run_result *re
 	bc_json_stats(w, "consumer_sys", "cpus", &res->cons_sys_util);
 	/* Events per CPU-second of the benchmark's threads, per counter. */
 	bc_jw_obj_begin(w, "per_cpu_second");
-	for (m = 0; m < cnt && res->summary; m++) {
+	for (m = 0; m < cnt && res->figs; m++) {
 		if (res->bench->metrics[m].kind != BC_METRIC_COUNTER)
 			continue;
-		snprintf(key, sizeof(key), "%s", res->bench->metrics[m].name);
-		bc_jw_num(w, key, cpus > 0 ? res->summary[m].mean / cpus : NAN);
+		bc_jw_num(w, res->bench->metrics[m].name, res->figs->per_cpu_sec[m]);
 	}
 	bc_jw_obj_end(w);
 	bc_jw_obj_end(w);
 }
 
+static void bc_json_metrics(struct bc_json_writer *w, const struct bc_run_result *res)
+{
+	unsigned int m, cnt = bc_metric_cnt(res);
+
+	bc_jw_arr_begin(w, "metrics");
+	for (m = 0; m < cnt; m++) {
+		const struct bc_metric_desc *d = &res->bench->metrics[m];
+		const struct bc_metric_view *v = bc_metric_view(res, m);
+
+		bc_jw_obj_begin(w, NULL);
+		bc_jw_str(w, "name", d->name);
+		bc_jw_str(w, "unit", d->unit);
+		bc_jw_str(w, "kind", bc_metric_kind_name(d->kind));
+		/* The role the reports used (an ABI 1 plugin's is implied). */
+		bc_jw_str(w, "role", bc_metric_role_name(v ? v->role : d->role));
+		bc_jw_str(w, "label", v ? v->label : d->name);
+		if (d->kind == BC_METRIC_RATIO)
+			bc_jw_str(w, "per", d->per);
+		bc_jw_obj_end(w);
+	}
+	bc_jw_arr_end(w);
+}
+
+static void bc_json_programs(struct bc_json_writer *w, const struct bc_run_result *res)
+{
+	size_t i;
+
+	bc_jw_arr_begin(w, "programs");
+	for (i = 0; res->ctx && i < res->ctx->prog_cnt; i++) {
+		const struct bc_prog *p = &res->ctx->progs[i];
+
+		bc_jw_obj_begin(w, NULL);
+		bc_jw_str(w, "role", p->role);
+		bc_jw_str(w, "name", p->name);
+		bc_jw_uint(w, "id", p->id);
+		bc_jw_str(w, "type", p->type);
+		bc_jw_obj_end(w);
+	}
+	bc_jw_arr_end(w);
+}
+
 int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_result *res)
 {
 	const struct bc_plugin *pl = res->bench ? res->bench->plugin : NULL;
-	unsigned int m, cnt = res->bench ? res->bench->desc.metric_cnt : 0;
 	struct bc_json_writer w;
 	size_t i;
 
@@ -209,16 +325,8 @@ int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_res
 	bc_jw_str(&w, "attach_point", res->ctx ? bc_ctx_attach_point(res->ctx) : NULL);
 	bc_json_config(&w, cfg, res);
 
-	bc_jw_arr_begin(&w, "metrics");
-	for (m = 0; m < cnt; m++) {
-		bc_jw_obj_begin(&w, NULL);
-		bc_jw_str(&w, "name", res->bench->metrics[m].name);
-		bc_jw_str(&w, "unit", res->bench->metrics[m].unit);
-		bc_jw_str(&w, "kind", bc_kind_name(res->bench->metrics[m].kind));
-		bc_jw_obj_end(&w);
-	}
-	bc_jw_arr_end(&w);
-
+	bc_json_metrics(&w, res);
+	bc_json_programs(&w, res);
 	bc_json_iterations(&w, res);
 	bc_json_summary(&w, res);
 	bc_json_cpu(&w, res);

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,38 +57,150 @@ void bc_md_write(FILE *f, const char *s)
 	}
 }
 
-/* Operations (not events such as ring-buffer records) have a latency: the
- * kernel runner's ops and local-storage lines print it. */
-static bool metric_has_latency(const struct row_metric *m)
+static void row_appendf(char *buf, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void row_appendf(char *buf, size_t len, size_t *n, const char *fmt, ...)
 {
-	return m->rate && m->unit && !strncmp(m->unit, "ops", 3);
+	va_list ap;
+	int k;
+
+	if (*n >= len)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*n += (size_t)k;
 }
 
-/* "hits 12.345 ± 0.123 M/s (6.172 M/prod), drops 0.000 ± 0.000 M/s" */
+static const char *fig_kind(const struct bc_json *fig)
+{
+	const char *k = bc_json_str(bc_json_get(fig, "kind"));
+
+	return k ? k : "";
+}
+
+static double fig_value(const struct bc_json *fig)
+{
+	return bc_json_num(bc_json_get(fig, "value"), NAN);
+}
+
+static double fig_stat(const struct bc_json *fig, const char *stat)
+{
+	return bc_json_num(bc_json_get(bc_json_get(fig, "stats"), stat), NAN);
+}
+
+/* The first figure of a kind, or NULL. */
+static const struct bc_json *fig_find(const struct bc_json *figs, const char *kind)
+{
+	for (size_t i = 0; figs && i < figs->cnt; i++)
+		if (!strcmp(fig_kind(figs->items[i]), kind))
+			return figs->items[i];
+	return NULL;
+}
+
+/* A figure is a rate when its unit is per second. */
+static bool fig_is_rate(const struct bc_json *fig)
+{
+	const char *u = bc_json_str(bc_json_get(fig, "unit"));
+	size_t len = u ? strlen(u) : 0;
+
+	return len >= 2 && !strcmp(u + len - 2, "/s");
+}
+
+/* What the run's figures say after its headline metric: per producer, and
+ * the latency. */
+static void row_headline_figures(const struct bc_json *figs, char *buf, size_t len, size_t *n)
+{
+	const struct bc_json *pp = fig_find(figs, "per_producer"), *lat = fig_find(figs, "latency");
+
+	if (pp && fig_is_rate(pp))
+		row_appendf(buf, len, n, " (%.3f M/prod)", fig_value(pp) / 1e6);
+	if (lat)
+		row_appendf(buf, len, n, ", latency %.3f ns/op", fig_value(lat));
+}
+
+/* A ratio metric's figure is its own value, already in the row. */
+static bool row_has_value_of(const struct row *r, const char *name)
+{
+	for (size_t i = 0; i < r->metric_cnt; i++)
+		if (!r->metrics[i].rate && !strcmp(r->metrics[i].name, name))
+			return true;
+	return false;
+}
+
+/* The other figures, in the document's order. */
+static void row_other_figures(const struct row *r, const struct bc_json *figs, char *buf,
+			      size_t len, size_t *n)
+{
+	const struct bc_json *st = fig_find(figs, "share_total"), *sp = fig_find(figs, "share_pct");
+
+	for (size_t i = 0; figs && i < figs->cnt; i++) {
+		const struct bc_json *f = figs->items[i];
+		const char *kind = fig_kind(f), *unit = bc_json_str(bc_json_get(f, "unit"));
+		const char *of = bc_json_str(bc_json_get(f, "of"));
+
+		if (!strcmp(kind, "total"))
+			row_appendf(buf, len, n, ", total operations %.3f ± %.3f M/s",
+				    fig_value(f) / 1e6, fig_stat(f, "stddev") / 1e6);
+		else if (!strcmp(kind, "share_events"))
+			row_appendf(buf, len, n, ", %s %.0f of %.0f total operations (%.2f %%)",
+				    of ? of : figs->keys[i], fig_value(f), fig_value(st),
+				    fig_value(sp));
+		else if (!strcmp(kind, "ratio") && !row_has_value_of(r, figs->keys[i]))
+			row_appendf(buf, len, n, ", %s avg %.3f ± %.3f %s", figs->keys[i],
+				    fig_value(f), fig_stat(f, "stddev"), unit ? unit : "");
+	}
+}
+
+static void row_hists(const struct bc_json *summary, char *buf, size_t len, size_t *n)
+{
+	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
+		const struct bc_json *h = summary->items[i];
+		const char *unit = bc_json_str(bc_json_get(h, "unit"));
+
+		if (!bc_run_doc_is_hist(h))
+			continue;
+		row_appendf(buf, len, n, "%s%s p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f %s "
+			    "(%.0f values)", *n ? ", " : "", summary->keys[i],
+			    bc_json_num(bc_json_get(h, "p50"), NAN),
+			    bc_json_num(bc_json_get(h, "p90"), NAN),
+			    bc_json_num(bc_json_get(h, "p99"), NAN),
+			    bc_json_num(bc_json_get(h, "p99.9"), NAN),
+			    bc_json_num(bc_json_get(h, "max"), NAN), unit ? unit : "",
+			    bc_json_num(bc_json_get(h, "count"), 0));
+	}
+}
+
+/* "hits 12.345 ± 0.123 M/s (6.172 M/prod), drops 0.000 ± 0.000 M/s, total
+ * operations ...": the metrics' means, then the figures the run stored.
+ * A document without figures shows none; they are never derived here. */
 static void row_summary(const struct row *r, char *buf, size_t len)
 {
+	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
+	const struct bc_json *figs = bc_run_doc_figures(doc);
+	const struct bc_json *pp = fig_find(figs, "per_producer");
+	const char *headline = pp ? bc_json_str(bc_json_get(pp, "of")) : NULL;
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < r->metric_cnt && n < len; i++) {
+	for (size_t i = 0; i < r->metric_cnt; i++) {
 		const struct row_metric *m = &r->metrics[i];
 		const char *sep = i ? ", " : "";
 
-		if (m->rate) {
-			n += (size_t)snprintf(buf + n, len - n, "%s%s %.3f ± %.3f M/s", sep, m->name,
-					      m->mean / 1e6, m->stddev / 1e6);
-			if (i == 0 && r->producers && n < len)
-				n += (size_t)snprintf(buf + n, len - n, " (%.3f M/prod)",
-						      m->mean / 1e6 / r->producers);
-			if (i == 0 && metric_has_latency(m) && m->mean > 0 && n < len)
-				n += (size_t)snprintf(buf + n, len - n, ", latency %.3f ns/op",
-						      1e9 * (r->producers ? r->producers : 1) /
-							      m->mean);
-		} else {
-			n += (size_t)snprintf(buf + n, len - n, "%s%s %.3f ± %.3f %s", sep, m->name,
-					      m->mean, m->stddev, m->unit ? m->unit : "");
-		}
+		if (m->rate)
+			row_appendf(buf, len, &n, "%s%s %.3f ± %.3f M/s", sep, m->name, m->mean / 1e6,
+				    m->stddev / 1e6);
+		else
+			row_appendf(buf, len, &n, "%s%s %.3f ± %.3f %s", sep, m->name, m->mean,
+				    m->stddev, m->unit ? m->unit : "");
+		if (headline && !strcmp(m->name, headline))
+			row_headline_figures(figs, buf, len, &n);
 	}
+	row_other_figures(r, figs, buf, len, &n);
+	row_hists(bc_json_get(doc, "summary"), buf, len, &n);
+	bc_json_free(doc);
 }
 
 static void row_status_text(const struct row *r, char *buf, size_t len)
@@ -150,6 +263,40 @@ static void csv_num(FILE *f, double x)
 	fprintf(f, ",%.17g", x);
 }
 
+/* One CSV line per stored figure: "mean" holds the run's figure (for the
+ * latency, that of the mean rate), the other columns its per-interval
+ * statistics. */
+static void csv_figures(FILE *f, const struct row *r, const char *opts)
+{
+	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
+	const struct bc_json *figs = bc_run_doc_figures(doc);
+
+	for (size_t i = 0; figs && i < figs->cnt; i++) {
+		const struct bc_json *fg = figs->items[i];
+
+		bc_csv_write(f, r->section);
+		fputc(',', f);
+		bc_csv_write(f, r->label);
+		fputc(',', f);
+		bc_csv_write(f, r->bench ? r->bench : r->args.v[0]);
+		fputc(',', f);
+		bc_csv_write(f, opts);
+		fprintf(f, ",%s,", row_status_names[r->status]);
+		bc_csv_write(f, r->reason);
+		fputc(',', f);
+		bc_csv_write(f, figs->keys[i]);
+		fputc(',', f);
+		bc_csv_write(f, bc_json_str(bc_json_get(fg, "unit")));
+		csv_num(f, fig_value(fg));
+		csv_num(f, fig_stat(fg, "stddev"));
+		csv_num(f, fig_stat(fg, "min"));
+		csv_num(f, fig_stat(fg, "median"));
+		csv_num(f, fig_stat(fg, "max"));
+		fputc('\n', f);
+	}
+	bc_json_free(doc);
+}
+
 void bc_batch_render_row(struct bc_batch *b, const struct row *r)
 {
 	FILE *f = b->opts.out;
@@ -199,6 +346,7 @@ void bc_batch_render_row(struct bc_batch *b, const struct row *r)
 			}
 			fputc('\n', f);
 		}
+		csv_figures(f, r, opts);
 		break;
 	case BC_TABLE_JSON:
 		break;

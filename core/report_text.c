@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Human-readable progress and summary lines. The layouts keep the kernel
- * runner's line shapes (tools/testing/selftests/bpf/bench.c) character for
- * character where it has one, so scripts that parse its output keep working;
- * what benchcore adds (warm-up marks, the spread, CPU cost, the attach point)
- * comes on its own lines or at the end of a line.
+ * Human-readable progress and summary lines, rendered from the metrics'
+ * roles and the figures figures.c stored: this file formats, it derives
+ * nothing. Where the roles give one of the kernel runner's line sets
+ * (tools/testing/selftests/bpf/bench.c and its benchmarks), the lines are
+ * the runner's character for character, so the scripts that parse them keep
+ * working; the words that name a metric come from its label (or name).
+ *
+ * Order on stdout, for those scripts (they take the last line or grep for
+ * Summary): the attach point before the first Iter line, the Iter lines,
+ * then what benchcore adds (spread, CPU, histograms, programs), and the
+ * Summary line(s) last.
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,92 +18,57 @@
 #include <string.h>
 
 #include "bc_internal.h"
+#include "figures.h"
 
 #define BC_PM "\xc2\xb1" /* U+00B1 PLUS-MINUS SIGN, as the kernel runner prints it */
 #define BC_MILLION 1000000.0
+/* The runner's hits/drops lines always have a drops field; a benchmark
+ * without a DROPS metric shows 0 there under the runner's own word. */
+#define BC_RUNNER_DROPS_WORD "drops"
 
 static const struct bc_metric_summary bc_no_summary;
 
-static int bc_metric_idx(const struct bc_run_result *res, const char *name)
+static unsigned int bc_metric_cnt(const struct bc_run_result *res)
 {
-	unsigned int i;
-
-	if (!res->bench || !res->bench->metrics)
-		return -1;
-	for (i = 0; i < res->bench->desc.metric_cnt; i++)
-		if (res->bench->metrics[i].name && !strcmp(res->bench->metrics[i].name, name))
-			return (int)i;
-	return -1;
+	return res->bench && res->bench->metrics ? res->bench->desc.metric_cnt : 0;
 }
 
-/* A metric a layout names but the benchmark lacks reads as zero. */
-static double bc_rate(const struct bc_run_result *res, const struct bc_iteration *it,
-		      const char *name)
+static enum bc_lines bc_lines_of(const struct bc_run_result *res)
 {
-	int i = bc_metric_idx(res, name);
-
-	return i < 0 ? 0 : it->rates[i];
+	return res->figs ? res->figs->lines : BC_LINES_PLAIN;
 }
 
-static const struct bc_metric_summary *bc_sum(const struct bc_run_result *res, const char *name)
+static const char *bc_label(const struct bc_run_result *res, int m)
 {
-	int i = bc_metric_idx(res, name);
+	const struct bc_metric_view *v = m >= 0 ? bc_metric_view(res, (unsigned int)m) : NULL;
 
-	return i < 0 || !res->summary ? &bc_no_summary : &res->summary[i];
+	return v && v->label ? v->label : "";
 }
 
-static unsigned int bc_prod_cnt(const struct bc_run_result *res)
+static double bc_rate(const struct bc_iteration *it, int m)
 {
-	/* Per-producer rates of a producer-less benchmark: per whole run. */
-	return res->producer_cnt ? res->producer_cnt : 1;
+	return m < 0 ? 0 : it->rates[m];
 }
 
-/* Events in the interval, from its rate: what the false-hits lines count. */
-static long bc_events(const struct bc_run_result *res, const struct bc_iteration *it,
-		      const char *name)
+static const struct bc_metric_summary *bc_sum(const struct bc_run_result *res, int m)
 {
-	return lround(bc_rate(res, it, name) * it->length_sec);
+	return m < 0 || !res->summary ? &bc_no_summary : &res->summary[m];
 }
 
-static int bc_layout(const struct bc_run_result *res)
+/* A figure's value in iteration idx, or 0 when the roles gave none. */
+static double bc_fig_at(const struct bc_run_result *res, enum bc_figure_kind kind, size_t idx)
 {
-	return res->bench ? (int)res->bench->desc.layout : BC_LAYOUT_CUSTOM;
+	const struct bc_figure *f = bc_figure_find(res, kind, -1);
+
+	return f && idx < res->figs->iter_cap ? f->iters[idx] : 0;
 }
 
-/* Counter rates in M/s, gauges as they are with their unit. */
-static void bc_generic_iter(FILE *f, const struct bc_run_result *res, const struct bc_iteration *it)
+static const struct bc_figure *bc_fig(const struct bc_run_result *res, enum bc_figure_kind kind)
 {
-	unsigned int i, cnt = res->bench ? res->bench->desc.metric_cnt : 0;
+	static const struct bc_figure none;
+	const struct bc_figure *f = bc_figure_find(res, kind, -1);
 
-	for (i = 0; i < cnt; i++) {
-		const struct bc_metric_desc *m = &res->bench->metrics[i];
-
-		if (m->kind == BC_METRIC_GAUGE)
-			fprintf(f, "%s%s %8.3lf %s", i ? ", " : "", m->name, it->rates[i],
-				m->unit ? m->unit : "");
-		else
-			fprintf(f, "%s%s %8.3lfM/s", i ? ", " : "", m->name,
-				it->rates[i] / BC_MILLION);
-	}
-}
-
-static void bc_generic_summary(FILE *f, const struct bc_run_result *res)
-{
-	unsigned int i, cnt = res->bench ? res->bench->desc.metric_cnt : 0;
-
-	fprintf(f, "Summary: ");
-	for (i = 0; i < cnt; i++) {
-		const struct bc_metric_desc *m = &res->bench->metrics[i];
-		const struct bc_metric_summary *s = &res->summary[i];
-
-		if (m->kind == BC_METRIC_GAUGE)
-			fprintf(f, "%s%s %8.3lf " BC_PM " %5.3lf %s", i ? ", " : "", m->name,
-				s->mean, s->stddev, m->unit ? m->unit : "");
-		else
-			fprintf(f, "%s%s %8.3lf " BC_PM " %5.3lfM/s", i ? ", " : "", m->name,
-				s->mean / BC_MILLION, s->stddev / BC_MILLION);
-	}
-	fprintf(f, "\n");
+	return f ? f : &none;
 }
 
 static const char *bc_warm_mark(const struct bc_iteration *it)
@@ -105,221 +76,286 @@ static const char *bc_warm_mark(const struct bc_iteration *it)
 	return it->warmup ? " [warm-up]" : "";
 }
 
+static size_t bc_measured_cnt(const struct bc_run_result *res)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < res->iter_cnt; i++)
+		n += !res->iters[i].warmup;
+	return n;
+}
+
+/* The runner prints time units, and nothing after a count. */
+static bool bc_unit_is_time(const char *u)
+{
+	return u && (!strcmp(u, "ns") || !strcmp(u, "us") || !strcmp(u, "ms") || !strcmp(u, "s"));
+}
+
+/* ------------------------------------------------------------ Iter lines */
+
+/* Counter rates in M/s, gauges as they are with their unit. */
+static void bc_plain_iter(FILE *f, const struct bc_run_result *res, const struct bc_iteration *it)
+{
+	unsigned int i, cnt = bc_metric_cnt(res);
+	const char *sep = "";
+
+	for (i = 0; i < cnt; i++) {
+		const struct bc_metric_desc *m = &res->bench->metrics[i];
+
+		if (m->kind == BC_METRIC_HISTOGRAM)
+			continue;
+		if (m->kind == BC_METRIC_COUNTER)
+			fprintf(f, "%s%s %8.3lfM/s", sep, m->name, it->rates[i] / BC_MILLION);
+		else
+			fprintf(f, "%s%s %8.3lf %s", sep, m->name, it->rates[i], m->unit ? m->unit : "");
+		sep = ", ";
+	}
+}
+
+/* The runner's grace-period lines: one per ratio, no drift, no prefix. */
+static void bc_latency_iter(FILE *f, const struct bc_run_result *res, size_t idx)
+{
+	const struct bc_iteration *it = &res->iters[idx];
+	size_t i;
+
+	for (i = 0; i < res->figs->fig_cnt; i++) {
+		const struct bc_figure *fg = &res->figs->figs[i];
+		bool time = bc_unit_is_time(fg->unit);
+
+		if (fg->kind != BC_FIG_RATIO)
+			continue;
+		fprintf(f, "Iter %zu\t avg %s\t%lf%s%s%s\n", idx, bc_label(res, fg->metric),
+			fg->iters[idx], time ? " " : "", time ? fg->unit : "", bc_warm_mark(it));
+	}
+}
+
+static void bc_rates_iter(FILE *f, const struct bc_run_result *res, const struct bc_iteration *it)
+{
+	unsigned int i;
+
+	for (i = 0; i < res->figs->metric_cnt; i++)
+		if (res->figs->views[i].role == BC_ROLE_RATE)
+			fprintf(f, " %s %8.3lfM/s", bc_label(res, (int)i), it->rates[i] / BC_MILLION);
+}
+
 void bc_report_text_iter(FILE *f, const struct bc_run_result *res, size_t iter_idx)
 {
+	const char *ap = res && res->ctx ? bc_ctx_attach_point(res->ctx) : NULL;
+	const struct bc_figures *fg;
 	const struct bc_iteration *it;
-	double hits, drops, ct;
+	int h, d;
 	char buf[1024];
 
 	if (!res || iter_idx >= res->iter_cnt)
 		return;
+	/* Before the first Iter line: scripts take the last line as the
+	 * summary, so nothing of benchcore's own may follow it. */
+	if (iter_idx == 0 && ap)
+		fprintf(f, "Attach point: %s\n", ap);
 	it = &res->iters[iter_idx];
+	fg = res->figs;
+	h = fg ? fg->headline : -1;
+	d = fg ? fg->drops : -1;
 
-	if (bc_layout(res) == BC_LAYOUT_GRACE_PERIOD) {
-		/* The kernel's tasks-trace lines: per grace period, no drift. */
-		ct = bc_rate(res, it, "gp_ct");
-		fprintf(f, "Iter %zu\t avg tasks_trace grace period latency\t%lf ns%s\n", iter_idx,
-			bc_rate(res, it, "gp_ns") / ct, bc_warm_mark(it));
-		fprintf(f, "Iter %zu\t avg ticks per tasks_trace grace period\t%lf%s\n", iter_idx,
-			bc_rate(res, it, "stime") / ct, bc_warm_mark(it));
+	if (bc_lines_of(res) == BC_LINES_LATENCY) {
+		bc_latency_iter(f, res, iter_idx);
 		return;
 	}
 
 	fprintf(f, "Iter %3zu (%7.3lfus): ", iter_idx, it->drift_us);
-	hits = bc_rate(res, it, "hits") / BC_MILLION;
-	drops = bc_rate(res, it, "drops") / BC_MILLION;
-	switch (bc_layout(res)) {
-	case BC_LAYOUT_HITS_DROPS:
-		fprintf(f, "hits %8.3lfM/s (%7.3lfM/prod), drops %8.3lfM/s, "
-			"total operations %8.3lfM/s", hits, hits / bc_prod_cnt(res), drops,
-			hits + drops);
+	switch (bc_lines_of(res)) {
+	case BC_LINES_HITS:
+		fprintf(f, "%s %8.3lfM/s (%7.3lfM/prod), %s %8.3lfM/s, "
+			"total operations %8.3lfM/s", bc_label(res, h), bc_rate(it, h) / BC_MILLION,
+			bc_fig_at(res, BC_FIG_PER_PRODUCER, iter_idx) / BC_MILLION,
+			d >= 0 ? bc_label(res, d) : BC_RUNNER_DROPS_WORD, bc_rate(it, d) / BC_MILLION,
+			bc_fig_at(res, BC_FIG_TOTAL, iter_idx) / BC_MILLION);
 		break;
-	case BC_LAYOUT_OPS:
-		fprintf(f, "hits %8.3lfM/s (%7.3lfM/prod)", hits, hits / bc_prod_cnt(res));
+	case BC_LINES_OPS:
+		fprintf(f, "%s %8.3lfM/s (%7.3lfM/prod)", bc_label(res, h),
+			bc_rate(it, h) / BC_MILLION,
+			bc_fig_at(res, BC_FIG_PER_PRODUCER, iter_idx) / BC_MILLION);
 		break;
-	case BC_LAYOUT_LOCAL_STORAGE:
-		fprintf(f, "hits %8.3lfM/s ", hits);
-		fprintf(f, "important_hits %8.3lfM/s",
-			bc_rate(res, it, "important_hits") / BC_MILLION);
+	case BC_LINES_OPS_RATE:
+		fprintf(f, "%s %8.3lfM/s", bc_label(res, h), bc_rate(it, h) / BC_MILLION);
+		bc_rates_iter(f, res, it);
 		break;
-	case BC_LAYOUT_FALSE_HITS: {
-		long fh = bc_events(res, it, "false_hits");
-		long total = fh + bc_events(res, it, "hits") + bc_events(res, it, "drops");
-
-		fprintf(f, "%ld false hits of %ld total operations. Percentage = %2.2f %%", fh,
-			total, total ? (double)fh / (double)total * 100 : 0.0);
+	case BC_LINES_SHARE:
+		fprintf(f, "%ld %s of %ld total operations. Percentage = %2.2f %%",
+			(long)bc_fig_at(res, BC_FIG_SHARE_EVENTS, iter_idx), bc_label(res, fg->share),
+			(long)bc_fig_at(res, BC_FIG_SHARE_TOTAL, iter_idx),
+			bc_fig_at(res, BC_FIG_SHARE_PCT, iter_idx));
 		break;
-	}
 	default:
 		if (res->bench && res->bench->desc.format_iter && res->ctx &&
 		    !res->bench->desc.format_iter(res->ctx, it->rates, buf, sizeof(buf))) {
 			buf[strcspn(buf, "\n")] = '\0';
 			fputs(buf, f);
 		} else {
-			bc_generic_iter(f, res, it);
+			bc_plain_iter(f, res, it);
 		}
 		break;
 	}
 	fprintf(f, "%s\n", bc_warm_mark(it));
 }
 
-/* Summary of a series derived per iteration (e.g. hits + drops). */
-static void bc_derived(const struct bc_run_result *res, struct bc_metric_summary *out,
-		       double (*f)(const struct bc_run_result *, const struct bc_iteration *, bool *))
+/* --------------------------------------------------------- Summary lines */
+
+static void bc_plain_summary(FILE *f, const struct bc_run_result *res)
 {
-	double *xs = malloc((res->iter_cnt ? res->iter_cnt : 1) * sizeof(*xs));
-	size_t i, n = 0;
+	unsigned int i, cnt = bc_metric_cnt(res);
+	const char *sep = "";
 
-	if (!xs) {
-		bc_stats_compute(NULL, 0, out);
-		return;
-	}
-	for (i = 0; i < res->iter_cnt; i++) {
-		bool ok = true;
-		double v;
+	fprintf(f, "Summary: ");
+	for (i = 0; i < cnt; i++) {
+		const struct bc_metric_desc *m = &res->bench->metrics[i];
+		const struct bc_metric_summary *s = bc_sum(res, (int)i);
 
-		if (res->iters[i].warmup)
+		if (m->kind == BC_METRIC_HISTOGRAM)
 			continue;
-		v = f(res, &res->iters[i], &ok);
-		if (ok)
-			xs[n++] = v;
+		if (m->kind == BC_METRIC_COUNTER)
+			fprintf(f, "%s%s %8.3lf " BC_PM " %5.3lfM/s", sep, m->name,
+				s->mean / BC_MILLION, s->stddev / BC_MILLION);
+		else
+			fprintf(f, "%s%s %8.3lf " BC_PM " %5.3lf %s", sep, m->name, s->mean,
+				s->stddev, m->unit ? m->unit : "");
+		sep = ", ";
 	}
-	bc_stats_compute(xs, n, out);
-	free(xs);
+	fprintf(f, "\n");
 }
 
-static double bc_total_ops(const struct bc_run_result *res, const struct bc_iteration *it,
-			   bool *ok)
+/* The plugin's own summary line, for lines no role combination gives. */
+static bool bc_custom_summary(FILE *f, const struct bc_run_result *res)
 {
-	(void)ok;
-	return bc_rate(res, it, "hits") + bc_rate(res, it, "drops");
-}
-
-/* An interval without a finished grace period has no latency to report. */
-static double bc_gp_latency_us(const struct bc_run_result *res, const struct bc_iteration *it,
-			       bool *ok)
-{
-	double ct = bc_rate(res, it, "gp_ct");
-
-	*ok = ct > 0;
-	return *ok ? bc_rate(res, it, "gp_ns") / 1000.0 / ct : 0;
-}
-
-static double bc_gp_ticks(const struct bc_run_result *res, const struct bc_iteration *it,
-			  bool *ok)
-{
-	double ct = bc_rate(res, it, "gp_ct");
-
-	*ok = ct > 0;
-	return *ok ? bc_rate(res, it, "stime") / ct : 0;
-}
-
-static void bc_summary_line(FILE *f, const struct bc_run_result *res)
-{
-	const struct bc_metric_summary *h = bc_sum(res, "hits"), *d = bc_sum(res, "drops");
-	double prod = bc_prod_cnt(res), hm = h->mean / BC_MILLION, hs = h->stddev / BC_MILLION;
-	struct bc_metric_summary t;
-	char buf[1024];
+	unsigned int i, cnt = bc_metric_cnt(res);
 	double *means, *stddevs;
-	unsigned int i, cnt;
+	char buf[1024];
+	bool done = false;
 
-	switch (bc_layout(res)) {
-	case BC_LAYOUT_HITS_DROPS:
-		bc_derived(res, &t, bc_total_ops);
-		fprintf(f, "Summary: hits %8.3lf " BC_PM " %5.3lfM/s (%7.3lfM/prod), ", hm, hs,
-			hm / prod);
-		fprintf(f, "drops %8.3lf " BC_PM " %5.3lfM/s, ", d->mean / BC_MILLION,
-			d->stddev / BC_MILLION);
-		fprintf(f, "total operations %8.3lf " BC_PM " %5.3lfM/s\n", t.mean / BC_MILLION,
-			t.stddev / BC_MILLION);
-		return;
-	case BC_LAYOUT_OPS:
-		fprintf(f, "Summary: throughput %8.3lf " BC_PM " %5.3lf M ops/s (%7.3lfM ops/prod), ",
-			hm, hs, hm / prod);
-		fprintf(f, "latency %8.3lf ns/op\n", 1000.0 / hm * prod);
-		return;
-	case BC_LAYOUT_LOCAL_STORAGE: {
-		const struct bc_metric_summary *ih = bc_sum(res, "important_hits");
-
-		fprintf(f, "Summary: hits throughput %8.3lf " BC_PM " %5.3lf M ops/s, ", hm, hs);
-		fprintf(f, "hits latency %8.3lf ns/op, ", 1000.0 / hm);
-		fprintf(f, "important_hits throughput %8.3lf " BC_PM " %5.3lf M ops/s\n",
-			ih->mean / BC_MILLION, ih->stddev / BC_MILLION);
-		return;
-	}
-	case BC_LAYOUT_FALSE_HITS: {
-		long fh = 0, total = 0;
-		size_t k;
-
-		for (k = 0; k < res->iter_cnt; k++) {
-			const struct bc_iteration *it = &res->iters[k];
-			long x = bc_events(res, it, "false_hits");
-
-			if (it->warmup)
-				continue;
-			fh += x;
-			total += x + bc_events(res, it, "hits") + bc_events(res, it, "drops");
+	if (!res->bench || !res->bench->desc.format_summary || !res->ctx || !cnt || !res->summary)
+		return false;
+	means = calloc(cnt, sizeof(*means));
+	stddevs = calloc(cnt, sizeof(*stddevs));
+	if (means && stddevs) {
+		for (i = 0; i < cnt; i++) {
+			means[i] = res->summary[i].mean;
+			stddevs[i] = res->summary[i].stddev;
 		}
-		fprintf(f, "Summary: %ld false hits of %ld total operations. ", fh, total);
-		fprintf(f, "Percentage =  %2.2f %%\n", total ? (double)fh / (double)total * 100 : 0.0);
-		return;
+		if (!res->bench->desc.format_summary(res->ctx, means, stddevs, buf, sizeof(buf))) {
+			buf[strcspn(buf, "\n")] = '\0';
+			fprintf(f, "Summary: %s\n", buf);
+			done = true;
+		}
 	}
-	case BC_LAYOUT_GRACE_PERIOD:
-		bc_derived(res, &t, bc_gp_latency_us);
-		fprintf(f, "SUMMARY tasks_trace grace period latency");
-		fprintf(f, "\tavg %.3lf us\tstddev %.3lf us\n", t.mean, t.stddev);
-		bc_derived(res, &t, bc_gp_ticks);
-		fprintf(f, "SUMMARY ticks per tasks_trace grace period");
-		fprintf(f, "\tavg %.3lf\tstddev %.3lf\n", t.mean, t.stddev);
+	free(means);
+	free(stddevs);
+	return done;
+}
+
+static void bc_latency_summary(FILE *f, const struct bc_run_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->figs->fig_cnt; i++) {
+		const struct bc_figure *fg = &res->figs->figs[i];
+		/* The runner's summaries give nanosecond latencies in us. */
+		bool ns = !strcmp(fg->unit, "ns"), time = bc_unit_is_time(fg->unit);
+		const char *u = ns ? " us" : "";
+		double scale = ns ? 1000.0 : 1.0;
+
+		if (fg->kind != BC_FIG_RATIO)
+			continue;
+		if (time && !ns)
+			u = fg->unit;
+		fprintf(f, "SUMMARY %s", bc_label(res, fg->metric));
+		fprintf(f, "\tavg %.3lf%s%s\tstddev %.3lf%s%s\n", fg->stats.mean / scale,
+			time && !ns ? " " : "", u, fg->stats.stddev / scale, time && !ns ? " " : "",
+			u);
+	}
+}
+
+static void bc_summary_lines(FILE *f, const struct bc_run_result *res)
+{
+	const struct bc_figures *fg = res->figs;
+	int hi = fg ? fg->headline : -1, d = fg ? fg->drops : -1;
+	const struct bc_metric_summary *h = bc_sum(res, hi), *ds = bc_sum(res, d);
+	const struct bc_figure *total = bc_fig(res, BC_FIG_TOTAL);
+	double hm = h->mean / BC_MILLION, hs = h->stddev / BC_MILLION;
+	double per_prod = bc_fig(res, BC_FIG_PER_PRODUCER)->value / BC_MILLION;
+	unsigned int i;
+
+	switch (bc_lines_of(res)) {
+	case BC_LINES_HITS:
+		fprintf(f, "Summary: %s %8.3lf " BC_PM " %5.3lfM/s (%7.3lfM/prod), ",
+			bc_label(res, hi), hm, hs, per_prod);
+		fprintf(f, "%s %8.3lf " BC_PM " %5.3lfM/s, ",
+			d >= 0 ? bc_label(res, d) : BC_RUNNER_DROPS_WORD, ds->mean / BC_MILLION,
+			ds->stddev / BC_MILLION);
+		fprintf(f, "total operations %8.3lf " BC_PM " %5.3lfM/s\n",
+			total->stats.mean / BC_MILLION, total->stats.stddev / BC_MILLION);
+		return;
+	case BC_LINES_OPS:
+		fprintf(f, "Summary: throughput %8.3lf " BC_PM " %5.3lf M ops/s (%7.3lfM ops/prod), ",
+			hm, hs, per_prod);
+		fprintf(f, "latency %8.3lf ns/op\n", bc_fig(res, BC_FIG_LATENCY)->value);
+		return;
+	case BC_LINES_OPS_RATE:
+		fprintf(f, "Summary: %s throughput %8.3lf " BC_PM " %5.3lf M ops/s, ",
+			bc_label(res, hi), hm, hs);
+		fprintf(f, "%s latency %8.3lf ns/op", bc_label(res, hi),
+			bc_fig(res, BC_FIG_LATENCY)->value);
+		for (i = 0; i < fg->metric_cnt; i++) {
+			const struct bc_metric_summary *s = bc_sum(res, (int)i);
+
+			if (fg->views[i].role != BC_ROLE_RATE)
+				continue;
+			fprintf(f, ", %s throughput %8.3lf " BC_PM " %5.3lf M ops/s",
+				bc_label(res, (int)i), s->mean / BC_MILLION, s->stddev / BC_MILLION);
+		}
+		fprintf(f, "\n");
+		return;
+	case BC_LINES_SHARE:
+		fprintf(f, "Summary: %ld %s of %ld total operations. ",
+			(long)bc_fig(res, BC_FIG_SHARE_EVENTS)->value, bc_label(res, fg->share),
+			(long)bc_fig(res, BC_FIG_SHARE_TOTAL)->value);
+		fprintf(f, "Percentage =  %2.2f %%\n", bc_fig(res, BC_FIG_SHARE_PCT)->value);
+		return;
+	case BC_LINES_LATENCY:
+		bc_latency_summary(f, res);
 		return;
 	default:
 		break;
 	}
-
-	cnt = res->bench ? res->bench->desc.metric_cnt : 0;
-	if (res->bench && res->bench->desc.format_summary && res->ctx && cnt) {
-		means = calloc(cnt, sizeof(*means));
-		stddevs = calloc(cnt, sizeof(*stddevs));
-		if (means && stddevs) {
-			for (i = 0; i < cnt; i++) {
-				means[i] = res->summary[i].mean;
-				stddevs[i] = res->summary[i].stddev;
-			}
-			if (!res->bench->desc.format_summary(res->ctx, means, stddevs, buf,
-							     sizeof(buf))) {
-				buf[strcspn(buf, "\n")] = '\0';
-				fprintf(f, "Summary: %s\n", buf);
-				free(means);
-				free(stddevs);
-				return;
-			}
-		}
-		free(means);
-		free(stddevs);
-	}
-	bc_generic_summary(f, res);
+	if (!bc_custom_summary(f, res))
+		bc_plain_summary(f, res);
 }
 
-/* What the kernel runner never showed: min, median and max per metric. */
-static void bc_spread_line(FILE *f, const struct bc_run_result *res)
-{
-	unsigned int i, cnt = res->bench ? res->bench->desc.metric_cnt : 0;
+/* ----------------------------------------------------------- extra lines */
 
-	/* Grace-period counters are only meaningful as the ratios above. */
-	if (!cnt || bc_layout(res) == BC_LAYOUT_GRACE_PERIOD)
+/* What the kernel runner never showed: min, median and max per metric
+ * (a ratio's own values, not its totals' rates). */
+static void bc_spread_line(FILE *f, const struct bc_run_result *res, size_t n)
+{
+	unsigned int i, cnt = bc_metric_cnt(res);
+	const char *sep = "";
+
+	if (!cnt)
 		return;
-	fprintf(f, "Spread over %u iteration%s:", res->summary[0].n, res->summary[0].n == 1 ? "" : "s");
+	fprintf(f, "Spread over %zu iteration%s:", n, n == 1 ? "" : "s");
 	for (i = 0; i < cnt; i++) {
 		const struct bc_metric_desc *m = &res->bench->metrics[i];
-		const struct bc_metric_summary *s = &res->summary[i];
+		const struct bc_figure *r = bc_figure_find(res, BC_FIG_RATIO, (int)i);
+		const struct bc_metric_summary *s = r ? &r->stats : bc_sum(res, (int)i);
 
-		if (m->kind == BC_METRIC_GAUGE)
-			fprintf(f, "%s %s min %.3lf, median %.3lf, max %.3lf %s", i ? ";" : "",
-				m->name, s->min, s->median, s->max, m->unit ? m->unit : "");
+		if (m->kind == BC_METRIC_HISTOGRAM)
+			continue;
+		if (m->kind == BC_METRIC_COUNTER && !r)
+			fprintf(f, "%s %s min %.3lf, median %.3lf, max %.3lf M/s", sep, m->name,
+				s->min / BC_MILLION, s->median / BC_MILLION, s->max / BC_MILLION);
 		else
-			fprintf(f, "%s %s min %.3lf, median %.3lf, max %.3lf M/s", i ? ";" : "",
-				m->name, s->min / BC_MILLION, s->median / BC_MILLION,
-				s->max / BC_MILLION);
+			fprintf(f, "%s %s min %.3lf, median %.3lf, max %.3lf %s", sep, m->name,
+				s->min, s->median, s->max, m->unit ? m->unit : "");
+		sep = ";";
 	}
 	fprintf(f, "\n");
 }
@@ -327,26 +363,56 @@ static void bc_spread_line(FILE *f, const struct bc_run_result *res)
 /* Wall-clock rates hide a consumer that keeps up by spinning a whole CPU. */
 static void bc_cpu_line(FILE *f, const struct bc_run_result *res)
 {
-	unsigned int i, cnt = res->bench ? res->bench->desc.metric_cnt : 0;
-	double cpus = res->prod_cpu_util.mean + res->cons_cpu_util.mean;
+	unsigned int i, cnt = bc_metric_cnt(res);
+	int m = res->figs ? res->figs->headline : -1;
 
 	fprintf(f, "CPU: producers %.3f CPUs (%.3f user, %.3f sys), "
 		"consumers %.3f CPUs (%.3f user, %.3f sys)",
 		res->prod_cpu_util.mean, res->prod_user_util.mean, res->prod_sys_util.mean,
 		res->cons_cpu_util.mean, res->cons_user_util.mean, res->cons_sys_util.mean);
-	/* The first counter is the benchmark's headline event (hits). */
-	for (i = 0; i < cnt; i++) {
-		if (res->bench->metrics[i].kind != BC_METRIC_COUNTER)
-			continue;
-		if (cpus > 0)
-			fprintf(f, "; %s per CPU-second %.3fM", res->bench->metrics[i].name,
-				res->summary[i].mean / cpus / BC_MILLION);
+	/* The headline's events, or the first counter's. */
+	for (i = 0; m < 0 && i < cnt; i++)
+		if (res->bench->metrics[i].kind == BC_METRIC_COUNTER)
+			m = (int)i;
+	if (m >= 0 && res->bench->metrics[m].kind == BC_METRIC_COUNTER && res->figs) {
+		double x = res->figs->per_cpu_sec[m];
+
+		if (!isnan(x))
+			fprintf(f, "; %s per CPU-second %.3fM", res->bench->metrics[m].name,
+				x / BC_MILLION);
 		else
 			fprintf(f, "; %s per CPU-second n/a (no CPU time measured)",
-				res->bench->metrics[i].name);
-		break;
+				res->bench->metrics[m].name);
 	}
 	fprintf(f, "\n");
+}
+
+static void bc_hist_lines(FILE *f, const struct bc_run_result *res)
+{
+	unsigned int i;
+
+	for (i = 0; res->figs && i < res->figs->metric_cnt; i++) {
+		const struct bc_hist_stats *s = &res->figs->hist_summary[i];
+		const char *u = res->bench->metrics[i].unit;
+
+		if (!res->figs->hist_iters[i])
+			continue;
+		fprintf(f, "Histogram %s: count %llu, p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, "
+			"max %.1f%s%s\n", bc_label(res, (int)i), (unsigned long long)s->count, s->p50,
+			s->p90, s->p99, s->p999, s->max, u && *u ? " " : "", u ? u : "");
+	}
+}
+
+static void bc_prog_lines(FILE *f, const struct bc_run_result *res)
+{
+	size_t i;
+
+	for (i = 0; res->ctx && i < res->ctx->prog_cnt; i++) {
+		const struct bc_prog *p = &res->ctx->progs[i];
+
+		fprintf(f, "Program %s: %s (id %u, %s)\n", p->role, p->name[0] ? p->name : "?",
+			p->id, p->type[0] ? p->type : "unknown type");
+	}
 }
 
 void bc_report_warnings(FILE *f, const struct bc_run_result *res)
@@ -360,19 +426,22 @@ void bc_report_warnings(FILE *f, const struct bc_run_result *res)
 void bc_report_text_summary(FILE *f, const struct bc_run_result *res)
 {
 	const char *ap = res->ctx ? bc_ctx_attach_point(res->ctx) : NULL;
-	unsigned int n = res->summary && res->bench && res->bench->desc.metric_cnt ?
-		res->summary[0].n : res->prod_cpu_util.n;
+	size_t n = bc_measured_cnt(res);
 
+	/* Not printed yet when no Iter line was. */
+	if (ap && !res->iter_cnt)
+		fprintf(f, "Attach point: %s\n", ap);
 	if (!n) {
+		bc_prog_lines(f, res);
 		fprintf(f, "Summary: no measured iterations (%zu warm-up%s)\n", res->iter_cnt,
 			res->interrupted ? ", interrupted" : "");
 	} else {
-		bc_summary_line(f, res);
-		bc_spread_line(f, res);
+		bc_spread_line(f, res, n);
 		bc_cpu_line(f, res);
+		bc_hist_lines(f, res);
+		bc_prog_lines(f, res);
+		bc_summary_lines(f, res);
 	}
-	if (ap)
-		fprintf(f, "Attach point: %s\n", ap);
 	fflush(f);
 	bc_report_warnings(stderr, res);
 }

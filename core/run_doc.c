@@ -71,3 +71,30 @@ bool bc_run_doc_metric_is_rate(const struct bc_json *doc, const char *name,
 	 * counters, as every layout but the custom ones is. */
 	return !kind || !strcmp(kind, "counter") || !strcmp(kind, "rate");
 }
+
+const struct bc_json *bc_run_doc_figures(const struct bc_json *doc)
+{
+	const struct bc_json *f = bc_json_get(bc_json_get(doc, "summary"), "figures");
+
+	return f && f->type == BC_JSON_OBJECT ? f : NULL;
+}
+
+const struct bc_json *bc_run_doc_metric(const struct bc_json *doc, const char *name)
+{
+	const struct bc_json *metrics = bc_json_get(doc, "metrics");
+
+	for (size_t i = 0; metrics && metrics->type == BC_JSON_ARRAY && i < metrics->cnt; i++) {
+		const char *mname = bc_json_str(bc_json_get(metrics->items[i], "name"));
+
+		if (mname && name && !strcmp(mname, name))
+			return metrics->items[i];
+	}
+	return NULL;
+}
+
+bool bc_run_doc_is_hist(const struct bc_json *summary_entry)
+{
+	const char *kind = bc_json_str(bc_json_get(summary_entry, "kind"));
+
+	return kind && !strcmp(kind, "histogram");
+}

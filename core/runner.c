@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include "bc_internal.h"
+#include "figures.h"
+#include "hist.h"
 
 #define BC_NSEC_PER_SEC 1000000000LL
 /* The sampler wakes at least this often to notice a failed thread. */
@@ -477,9 +479,20 @@ static bool bc_sleep_until(struct bc_run_state *st, long long deadline)
 	}
 }
 
+static bool bc_has_hists(const struct bc_bench *b)
+{
+	unsigned int m;
+
+	for (m = 0; m < b->desc.metric_cnt; m++)
+		if (b->metrics[m].kind == BC_METRIC_HISTOGRAM)
+			return true;
+	return false;
+}
+
 static int bc_alloc_iters(struct bc_run_result *res, size_t cnt, unsigned int metric_cnt)
 {
 	size_t i, per = metric_cnt ? metric_cnt : 1;
+	bool hists = bc_has_hists(res->bench);
 
 	res->iters = calloc(cnt ? cnt : 1, sizeof(*res->iters));
 	if (!res->iters)
@@ -490,6 +503,55 @@ static int bc_alloc_iters(struct bc_run_result *res, size_t cnt, unsigned int me
 		res->iters[i].rates = calloc(per, sizeof(double));
 		if (!res->iters[i].values || !res->iters[i].rates)
 			return -ENOMEM;
+		if (hists) {
+			res->iters[i].hists = calloc(per, sizeof(*res->iters[i].hists));
+			if (!res->iters[i].hists)
+				return -ENOMEM;
+		}
+	}
+	return bc_figures_init(res, cnt);
+}
+
+/* Before setup(), so that the plugin can look them up there. */
+static int bc_alloc_hists(struct bc_run_state *st)
+{
+	const struct bc_bench *b = st->bench;
+	struct bc_ctx *ctx = st->ctx;
+	unsigned int m;
+
+	if (!bc_has_hists(b))
+		return 0;
+	ctx->hists = calloc(b->desc.metric_cnt, sizeof(*ctx->hists));
+	if (!ctx->hists)
+		return bc_error(ctx, -ENOMEM, "out of memory for histograms");
+	ctx->hist_cnt = b->desc.metric_cnt;
+	for (m = 0; m < b->desc.metric_cnt; m++) {
+		if (b->metrics[m].kind != BC_METRIC_HISTOGRAM)
+			continue;
+		ctx->hists[m] = bc_hist_new(ctx->producer_cnt, ctx->consumer_cnt);
+		if (!ctx->hists[m])
+			return bc_error(ctx, -ENOMEM, "out of memory for histogram '%s'",
+					b->metrics[m].name);
+	}
+	return 0;
+}
+
+/* What each histogram recorded since the last call (NULL it: dropped). */
+static int bc_collect_hists(struct bc_run_state *st, struct bc_iteration *it)
+{
+	struct bc_ctx *ctx = st->ctx;
+	struct bc_hist_interval scratch;
+	unsigned int m;
+	int err;
+
+	for (m = 0; ctx->hists && m < ctx->hist_cnt; m++) {
+		if (!ctx->hists[m])
+			continue;
+		err = bc_hist_collect(ctx->hists[m], it ? &it->hists[m] : &scratch);
+		if (err)
+			return err;
+		if (!it)
+			bc_hist_interval_free(&scratch);
 	}
 	return 0;
 }
@@ -525,6 +587,7 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 			goto out;
 		}
 	}
+	bc_collect_hists(st, NULL);
 	bc_sample_cpu(st, NULL);
 	start = prev = bc_now_ns();
 
@@ -543,6 +606,11 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 			}
 		}
 		bc_sample_cpu(st, it);
+		if (bc_collect_hists(st, it)) {
+			err = bc_error(st->ctx, -ENOMEM, "out of memory for histogram samples");
+			bc_fail(st, err, "sampler");
+			break;
+		}
 
 		it->idx = (unsigned int)res->iter_cnt;
 		it->warmup = k <= warm_ticks;
@@ -553,16 +621,13 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 			if (now - deadline > worst_late)
 				worst_late = now - deadline;
 		}
-		for (m = 0; m < d->metric_cnt; m++) {
-			if (st->bench->metrics[m].kind == BC_METRIC_GAUGE)
-				it->rates[m] = it->values[m];
-			else
-				it->rates[m] = it->length_sec > 0 ?
-					(it->values[m] - prev_values[m]) / it->length_sec : 0;
+		bc_figures_rates(res, it, prev_values);
+		for (m = 0; m < d->metric_cnt; m++)
 			prev_values[m] = it->values[m];
-		}
 		prev = now;
 		res->iter_cnt++;
+		/* The progress line below prints this interval's figures. */
+		bc_figures_iter(res, res->iter_cnt - 1);
 		if (on_iter)
 			on_iter(res, res->iter_cnt - 1, cookie);
 	}
@@ -679,6 +744,10 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 
 	bc_environment_warnings(&st);
 
+	err = bc_alloc_hists(&st);
+	if (err)
+		goto restore;
+
 	set_up = true;
 	if (bench->desc.setup)
 		err = bench->desc.setup(st.ctx);
@@ -701,6 +770,7 @@ teardown:
 		err = st.fail_err;
 	if (set_up && bench->desc.teardown)
 		bench->desc.teardown(st.ctx);
+	bc_ctx_progs_closed(st.ctx);
 restore:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
@@ -723,6 +793,8 @@ done:
 			 bc_signalled == SIGTERM ? "SIGTERM" : "SIGINT", res->iter_cnt);
 	}
 	bc_stats_summarise(res);
+	if (bc_figures_summarise(res))
+		bc_warn("out of memory for the derived figures: reports lack them");
 	free(st.workers);
 	if (res->exit_status == BC_EXIT_OK || res->exit_status == BC_EXIT_INTERRUPTED)
 		return 0;
@@ -731,15 +803,22 @@ done:
 
 void bc_run_result_free(struct bc_run_result *res)
 {
+	unsigned int m, metric_cnt;
 	size_t i, n;
 
 	if (!res)
 		return;
+	metric_cnt = res->bench ? res->bench->desc.metric_cnt : 0;
 	n = res->iter_cap > res->iter_cnt ? res->iter_cap : res->iter_cnt;
 	for (i = 0; res->iters && i < n; i++) {
 		free(res->iters[i].values);
 		free(res->iters[i].rates);
+		for (m = 0; res->iters[i].hists && m < metric_cnt; m++)
+			bc_hist_interval_free(&res->iters[i].hists[m]);
+		free(res->iters[i].hists);
 	}
+	bc_figures_free(res);
+	bc_ctx_release(res->owned_ctx);
 	free(res->iters);
 	free(res->summary);
 	for (i = 0; i < res->warning_cnt; i++)

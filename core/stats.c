@@ -2,6 +2,7 @@
 /*
  * Every statistic benchcore reports is computed here, from the per-interval
  * samples the runner recorded; reporters only render what this file made.
+ * Derived figures (figures.c) use bc_stats_compute() for theirs.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -70,9 +71,15 @@ static void bc_summarise_series(const struct bc_run_result *res, double *buf,
 	size_t i, n = 0;
 
 	for (i = 0; i < res->iter_cnt; i++) {
+		double x;
+
 		if (res->iters[i].warmup)
 			continue;
-		buf[n++] = f(&res->iters[i], arg);
+		/* An interval without a value (a ratio whose divisor did not
+		 * move, a histogram's rate) is no sample, not a zero. */
+		x = f(&res->iters[i], arg);
+		if (!isnan(x))
+			buf[n++] = x;
 	}
 	bc_stats_compute(buf, n, out);
 }

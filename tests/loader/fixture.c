@@ -2,6 +2,8 @@
 /*
  * One source, many fixture plugins: tests/loader/CMakeLists.txt builds it
  * once per FIX_* variant, each a plugin the loader must load or refuse.
+ * FIX_NAME is the plugin's name; the file is named after it unless the
+ * variant is about a mismatch.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -50,21 +52,42 @@ static __attribute__((unused)) int fix_unavailable(struct bc_ctx *ctx)
 }
 
 static const struct bc_metric_desc fix_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
 };
 
 #define FIX_BENCH(name_, ...)                                                          \
 	{                                                                              \
 		.sz = sizeof(struct bc_bench_desc), .name = (name_),                   \
-		.description = "fixture " name_, .producers = { 1, 0, 1 },            \
-		.metrics = fix_metrics, .metric_cnt = 1, .producer = fix_producer,    \
-		.measure = fix_measure, __VA_ARGS__                                    \
+		.description = "fixture " name_, .producers = BC_THREADS(1, 0, 1),    \
+		.consumers = BC_THREADS(0, 0, 0), .metrics = fix_metrics,             \
+		.metric_cnt = 1, .producer = fix_producer, .measure = fix_measure,    \
+		__VA_ARGS__                                                            \
 	}
+
+/* The descriptor of one benchmark, for the variants that need no more. */
+#define FIX_ONE(...)                                                                   \
+	static const struct bc_bench_desc fix_a = FIX_BENCH(__VA_ARGS__);             \
+	static const struct bc_bench_desc *const fix_benches[] = { &fix_a, NULL }
+
+/* A metric or option as a newer minor would declare it: one field more. */
+struct fix_big_metric {
+	struct bc_metric_desc base;
+	uint64_t newer_field;
+};
+
+struct fix_big_option {
+	struct bc_option base;
+	uint64_t newer_field;
+};
+
+struct fix_opts {
+	int64_t batch;
+};
 
 #if defined(FIX_OLD_SIZE)
 /*
- * A plugin built against an older minor: its bench descriptor ends before
- * format_iter/format_summary, and sz says so.
+ * A plugin built against an older minor: its bench descriptor ends after
+ * teardown, before format_iter/format_summary, and sz says so.
  */
 struct fix_old_bench_desc {
 	size_t sz;
@@ -74,7 +97,9 @@ struct fix_old_bench_desc {
 	struct bc_thread_range consumers;
 	const struct bc_metric_desc *metrics;
 	unsigned int metric_cnt;
-	enum bc_report_layout layout;
+	const struct bc_option *options;
+	unsigned int option_cnt;
+	const void *priv;
 	int (*probe)(struct bc_ctx *ctx);
 	int (*validate)(struct bc_ctx *ctx);
 	int (*setup)(struct bc_ctx *ctx);
@@ -87,8 +112,9 @@ struct fix_old_bench_desc {
 static const struct fix_old_bench_desc fix_old = {
 	.sz = sizeof(struct fix_old_bench_desc), .name = "old-size",
 	.description = "fixture built against an older, smaller descriptor",
-	.producers = { 1, 0, 1 }, .metrics = fix_metrics, .metric_cnt = 1,
-	.producer = fix_producer, .measure = fix_measure,
+	.producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(0, 0, 0),
+	.metrics = fix_metrics, .metric_cnt = 1, .producer = fix_producer,
+	.measure = fix_measure,
 };
 
 static const struct bc_bench_desc *const fix_benches[] = {
@@ -108,19 +134,103 @@ static const struct fix_big_bench_desc fix_big = {
 };
 
 static const struct bc_bench_desc *const fix_benches[] = { &fix_big.base, NULL };
+#elif defined(FIX_BIG_METRIC)
+static const struct fix_big_metric fix_big_metrics[] = {
+	{ .base = BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS,
+			    .sz = sizeof(struct fix_big_metric)),
+	  .newer_field = 0 },
+	{ .base = BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS,
+			    .sz = sizeof(struct fix_big_metric)),
+	  .newer_field = FIX_BIG_METRIC },
+};
+FIX_ONE("big-metric", .metrics = &fix_big_metrics[0].base, .metric_cnt = 2);
+#elif defined(FIX_RANGE_ZERO)
+/* ABI 1 habit: a range filled field by field, sz left zero. */
+FIX_ONE("range-zero", .producers = { .min = 1, .max = 0, .def = 1 });
+#elif defined(FIX_RANGE_BIG)
+FIX_ONE("range-big", .consumers = { .sz = sizeof(struct bc_thread_range) + 8 });
+#elif defined(FIX_RANGE_SMALL)
+/* Only as far as the last field: the padding reads as zero. */
+FIX_ONE("range-small", .producers = { .sz = offsetof(struct bc_thread_range, def) +
+					    sizeof(unsigned int),
+				      .min = 1, .max = 3, .def = 2 });
+#elif defined(FIX_RANGE_PAD_SET)
+/*
+ * A newer minor may put a field into the range's trailing padding: sz stays
+ * sizeof, and the byte after `def` is what this core does not know. Set at
+ * load time, since an initializer cannot reach padding.
+ */
+static struct bc_bench_desc fix_a = FIX_BENCH("range-pad");
+static const struct bc_bench_desc *const fix_benches[] = { &fix_a, NULL };
+
+__attribute__((constructor)) static void fix_set_pad(void)
+{
+	unsigned char *r = (unsigned char *)&fix_a.producers;
+
+	r[offsetof(struct bc_thread_range, def) + sizeof(unsigned int)] = 1;
+}
+#elif defined(FIX_BENCH_SZ)
+/* A wrong sz: too small for the fields the core needs, or garbage. */
+FIX_ONE("bad-sz", .sz = FIX_BENCH_SZ);
+#elif defined(FIX_METRIC_STRIDE)
+/* Elements of one array must carry one sz: the stride is #0's. */
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS, .sz = 40),
+};
+FIX_ONE("stride", .metrics = fix_m, .metric_cnt = 2);
 #elif defined(FIX_DUP)
 static const struct bc_bench_desc fix_a = FIX_BENCH("same");
 static const struct bc_bench_desc fix_b = FIX_BENCH("same");
 static const struct bc_bench_desc *const fix_benches[] = { &fix_a, &fix_b, NULL };
 #elif defined(FIX_EMPTY_NAME)
-static const struct bc_bench_desc fix_a = FIX_BENCH("");
-static const struct bc_bench_desc *const fix_benches[] = { &fix_a, NULL };
+FIX_ONE("");
+#elif defined(FIX_BLANK_NAME)
+FIX_ONE("two words");
 #elif defined(FIX_NO_MEASURE)
-static const struct bc_bench_desc fix_a = FIX_BENCH("no-measure", .measure = NULL);
-static const struct bc_bench_desc *const fix_benches[] = { &fix_a, NULL };
+FIX_ONE("no-measure", .measure = NULL);
 #elif defined(FIX_NULL_METRICS)
-static const struct bc_bench_desc fix_a = FIX_BENCH("null-metrics", .metrics = NULL);
-static const struct bc_bench_desc *const fix_benches[] = { &fix_a, NULL };
+FIX_ONE("null-metrics", .metrics = NULL);
+#elif defined(FIX_NO_METRICS)
+FIX_ONE("no-metrics", .metrics = NULL, .metric_cnt = 0);
+#elif defined(FIX_BAD_ROLE)
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = (enum bc_metric_role)9),
+};
+FIX_ONE("bad-role", .metrics = fix_m);
+#elif defined(FIX_RATIO_NO_PER)
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("gp_ns", "ns", BC_METRIC_RATIO, .role = BC_ROLE_LATENCY),
+};
+FIX_ONE("ratio-no-per", .metrics = fix_m);
+#elif defined(FIX_RATIO_BAD_PER)
+/* per names a gauge: a ratio is divided by a counter's delta. */
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("gp_ns", "ns", BC_METRIC_RATIO, .role = BC_ROLE_LATENCY, .per = "depth"),
+	BC_METRIC("depth", "items", BC_METRIC_GAUGE),
+};
+FIX_ONE("ratio-bad-per", .metrics = fix_m, .metric_cnt = 2);
+#elif defined(FIX_PER_ON_COUNTER)
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .per = "hits"),
+};
+FIX_ONE("per-on-counter", .metrics = fix_m);
+#elif defined(FIX_HIST_HEADLINE)
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("lat", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_HITS),
+};
+FIX_ONE("hist-headline", .metrics = fix_m);
+#elif defined(FIX_ROLES)
+/* Every kind, with a ratio whose per comes after it: all accepted. */
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("gp_ns", "ns", BC_METRIC_RATIO, .role = BC_ROLE_LATENCY, .per = "gp_ct",
+		  .label = "grace period latency"),
+	BC_METRIC("gp_ct", "grace periods", BC_METRIC_COUNTER),
+	BC_METRIC("depth", "items", BC_METRIC_GAUGE),
+	BC_METRIC("lat", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY),
+};
+FIX_ONE("roles", .metrics = fix_m, .metric_cnt = 5);
 #else
 /* The valid plugin: a plain benchmark, one whose setup fails, one that is
  * unavailable, and one shared with the "other" fixture (ambiguous). */
@@ -133,17 +243,52 @@ static const struct bc_bench_desc *const fix_benches[] = {
 };
 #endif
 
+#ifdef FIX_BIG_OPTION
+static const struct fix_big_option fix_options[] = {
+	{ .base = BC_OPT_INT(struct fix_opts, batch, "batch", .help = "records per call",
+			     .sz = sizeof(struct fix_big_option)),
+	  .newer_field = FIX_BIG_OPTION },
+};
+#define FIX_OPTIONS .options = &fix_options[0].base, .option_cnt = 1, \
+		    .opts_size = sizeof(struct fix_opts)
+#else
+#define FIX_OPTIONS .options = NULL
+#endif
+
+#ifdef FIX_LEGACY
+/* Not yet moved to ABI 2.0: still declares the ABI 1 argp (and so may keep
+ * ABI 1 habits the loader tolerates during the transition). */
+static const struct argp fix_argp;
+#define FIX_ARGP .argp = &fix_argp
+#else
+#define FIX_ARGP .argp = NULL
+#endif
+
 #ifdef FIX_NO_SYMBOL
 /* Exported under the wrong name: a shared object, but not a plugin. */
 BC_API const struct bc_plugin_desc not_benchcore_plugin = {
 	.sz = sizeof(struct bc_plugin_desc), .abi_major = BC_ABI_MAJOR,
 	.abi_minor = BC_ABI_MINOR, .name = FIX_NAME, .version = "1", .benches = fix_benches,
 };
+#elif defined(FIX_BIG_PLUGIN)
+/* The plugin descriptor of a newer minor, one field appended. */
+struct fix_big_plugin_desc {
+	struct bc_plugin_desc base;
+	uint64_t newer_field;
+};
+
+BC_API extern const struct fix_big_plugin_desc benchcore_plugin;
+BC_API const struct fix_big_plugin_desc benchcore_plugin = {
+	.base = { .sz = sizeof(struct fix_big_plugin_desc), .abi_major = FIX_ABI_MAJOR,
+		  .abi_minor = FIX_ABI_MINOR, .name = FIX_NAME, .version = "1.0",
+		  .benches = fix_benches },
+	.newer_field = FIX_BIG_PLUGIN,
+};
 #else
 BC_API extern const struct bc_plugin_desc benchcore_plugin;
 BC_API const struct bc_plugin_desc benchcore_plugin = {
 	.sz = sizeof(struct bc_plugin_desc), .abi_major = FIX_ABI_MAJOR,
 	.abi_minor = FIX_ABI_MINOR, .name = FIX_NAME, .version = "1.0",
-	.description = "loader test fixture", .benches = fix_benches,
+	.description = "loader test fixture", .benches = fix_benches, FIX_OPTIONS, FIX_ARGP,
 };
 #endif

@@ -21,10 +21,25 @@
 
 #include "bc_internal.h"
 
-#define MIXED_FILES                                                                     \
-	"valid.so", "newer_minor.so", "other_major.so", "no_symbol.so", "old_size.so",   \
-		"big_zero.so", "big_set.so", "dup_bench.so", "empty_name.so",            \
-		"no_measure.so", "null_metrics.so"
+/* Loaded from mixed/ ... */
+#define MIXED_LOADED                                                                    \
+	"fixture.so", "newer.so", "newer_zero.so", "old.so", "bigzero.so",               \
+		"bigplugin_zero.so", "bigmetric_zero.so", "bigoption_zero.so",            \
+		"range_small.so", "roles.so", "legacy_dash.so"
+/* ... and refused, each with one line (not_elf.so is written by the test). */
+#define MIXED_REFUSED                                                                   \
+	"major.so", "abi1.so", "nosym.so", "bigset.so", "bigplugin.so", "bigmetric.so",  \
+		"bigoption.so", "range_zero.so", "range_big.so", "range_pad.so",           \
+		"small_bench.so", "garbage_bench.so", "stride.so", "dup.so",               \
+		"empty.so", "blank.so", "nomeasure.so", "nullmetrics.so", "nometrics.so",  \
+		"badrole.so", "ratio_noper.so", "ratio_badper.so", "per_counter.so",       \
+		"hist_headline.so", "misnamed.so", "dash_strict.so"
+#define MIXED_FILES MIXED_LOADED, MIXED_REFUSED
+#define COUNT(...) (sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(const char *))
+#define MIXED_LOADED_CNT COUNT(MIXED_LOADED)
+#define MIXED_REFUSED_CNT (COUNT(MIXED_REFUSED) + 1)
+
+#define OFFSETOFEND(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 
 /* Each test works on private copies of the fixtures, so that the modes it
  * sets (and the umask of whoever built them) cannot leak between tests. */
@@ -33,6 +48,7 @@ struct fixture_dirs {
 	char mixed[PATH_MAX];
 	char other[PATH_MAX];
 	char shadow[PATH_MAX];
+	char spell[PATH_MAX];
 };
 
 /* snprintf() into an array, failing the test rather than truncating. */
@@ -120,7 +136,8 @@ static int setup_dirs(void **state)
 {
 	static const char *const mixed[] = { MIXED_FILES };
 	static const char *const other[] = { "other.so" };
-	static const char *const shadow[] = { "fixture_again.so" };
+	static const char *const shadow[] = { "fixture.so" };
+	static const char *const spell[] = { "a-b.so", "a_b.so" };
 	struct fixture_dirs *d = calloc(1, sizeof(*d));
 	char path[PATH_MAX];
 
@@ -133,9 +150,11 @@ static int setup_dirs(void **state)
 	PATHF(d->mixed, "%s/mixed", d->root);
 	PATHF(d->other, "%s/other", d->root);
 	PATHF(d->shadow, "%s/shadow", d->root);
+	PATHF(d->spell, "%s/spell", d->root);
 	copy_fixtures("mixed", d->mixed, mixed, sizeof(mixed) / sizeof(mixed[0]));
 	copy_fixtures("other", d->other, other, 1);
 	copy_fixtures("shadow", d->shadow, shadow, 1);
+	copy_fixtures("spell", d->spell, spell, 2);
 	/* Named like a plugin, but text: dlopen() must refuse it. */
 	PATHF(path, "%s/not_elf.so", d->mixed);
 	write_text(path, "this is not an ELF file\n");
@@ -185,52 +204,126 @@ static void assert_refused(const char *log, const char *dir, const char *file, c
 		fail_msg("refusal of %s does not say '%s': %.*s", file, reason, (int)(eol - line), line);
 }
 
+/* The line for `file` in the log is exactly `reason` after "benchcore: FILE: ". */
+static void assert_refused_line(const char *log, const char *dir, const char *file,
+				const char *reason)
+{
+	char prefix[PATH_MAX + 64];
+	const char *line, *eol;
+	size_t len;
+
+	PATHF(prefix, "benchcore: %s/%s: ", dir, file);
+	line = strstr(log, prefix);
+	if (!line)
+		fail_msg("no refusal line for %s in:\n%s", file, log);
+	line += strlen(prefix);
+	eol = strchr(line, '\n');
+	assert_non_null(eol);
+	len = (size_t)(eol - line);
+	if (len != strlen(reason) || memcmp(line, reason, len))
+		fail_msg("refusal of %s:\n  got:  %.*s\n  want: %s", file, (int)len, line, reason);
+}
+
+/* "... has sz N but this benchcore knows only K bytes of it, ..." */
+static void unknown_byte_line(char *buf, size_t len, const char *what, size_t sz, size_t known,
+			      size_t off)
+{
+	assert_true(snprintf(buf, len,
+			     "%s has sz %zu but this benchcore knows only %zu bytes of it, and the unknown byte at offset %zu is not zero (a field of a newer ABI %d minor is set: update benchcore)",
+			     what, sz, known, off, BC_ABI_MAJOR) < (int)len);
+}
+
 static void test_mixed_dir(void **state)
 {
+	static const char *const loaded[] = { MIXED_LOADED };
+	static const struct {
+		const char *file, *reason;
+	} refused[] = {
+		{ "nosym.so", "does not export the 'benchcore_plugin' symbol (not a benchcore plugin?)" },
+		{ "range_zero.so", "benchmark 'range-zero': producers range has sz 0; 24 expected (fill it with BC_THREADS(min, max, def))" },
+		{ "range_big.so", "benchmark 'range-big': consumers range has sz 32; at most 24 expected" },
+		{ "small_bench.so", "benchmark 'bad-sz' descriptor has sz 40; at least 160 expected" },
+		{ "garbage_bench.so", "benchmark 'bad-sz' descriptor has sz 65536; at most 4096 expected" },
+		{ "stride.so", "benchmark 'stride': metric #1 'drops' has sz 40; 48 expected, as #0 has" },
+		{ "dup.so", "duplicate benchmark name 'same'" },
+		{ "empty.so", "benchmark #0 has an empty name" },
+		{ "blank.so", "benchmark name 'two words' contains ':' or a blank" },
+		{ "nomeasure.so", "benchmark 'no-measure' has no measure callback" },
+		{ "nullmetrics.so", "benchmark 'null-metrics': metric: 1 declared but the array is NULL" },
+		{ "nometrics.so", "benchmark 'no-metrics' declares no metrics; at least one expected" },
+		{ "badrole.so", "benchmark 'bad-role': metric 'hits' has unknown role 9 (0 to 6 expected)" },
+		{ "ratio_noper.so", "benchmark 'ratio-no-per': ratio metric 'gp_ns' has no per: name the counter it is divided by" },
+		{ "ratio_badper.so", "benchmark 'ratio-bad-per': ratio metric 'gp_ns' is per 'depth', which is not another counter metric of the benchmark" },
+		{ "per_counter.so", "benchmark 'per-on-counter': metric 'hits' sets per, which only a BC_METRIC_RATIO has" },
+		{ "hist_headline.so", "benchmark 'hist-headline': histogram metric 'lat' has role 1; a histogram is BC_ROLE_LATENCY or BC_ROLE_AUX" },
+		{ "misnamed.so", "plugin name 'fixture2' does not match the file name: 'misnamed' expected (the file name without .so)" },
+		{ "dash_strict.so", "plugin name 'dash-strict' does not match the file name: 'dash_strict' expected (the file name without .so)" },
+	};
 	struct fixture_dirs *d = *state;
 	struct bc_plugin_set set = { 0 };
 	const struct bc_plugin *p;
-	const char *log;
-	char want[256];
+	const char *log, *c;
+	char want[512];
+	size_t i, lines = 0;
 
 	log_capture_start();
 	assert_int_equal(bc_plugins_load_dir(&set, d->mixed, false), 0);
 	log = log_capture_end();
 
-	/* Loaded: the valid one, the older-size one, the larger one with a
-	 * zero tail. */
-	assert_int_equal(set.cnt, 3);
-	assert_non_null(find_plugin(&set, "fixture"));
-	assert_non_null(find_plugin(&set, "old"));
-	assert_non_null(find_plugin(&set, "bigzero"));
+	/* Loaded: the valid one, an older and a newer minor, the larger
+	 * structs with zero tails, ... */
+	assert_int_equal(set.cnt, MIXED_LOADED_CNT);
+	for (i = 0; i < MIXED_LOADED_CNT; i++) {
+		char stem[64];
+
+		snprintf(stem, sizeof(stem), "%.*s", (int)(strlen(loaded[i]) - 3), loaded[i]);
+		if (!strcmp(stem, "legacy_dash"))
+			strcpy(stem, "legacy-dash");
+		if (!find_plugin(&set, stem))
+			fail_msg("%s did not load:\n%s", loaded[i], log);
+	}
 	p = find_plugin(&set, "fixture");
 	assert_int_equal(p->bench_cnt, 4);
 	assert_string_equal(p->benches[0].desc.name, "ok");
 	assert_ptr_equal(p->benches[0].plugin, p);
 
-	PATHF(want, "built for plugin ABI %d.%d, newer than this benchcore's ABI %d.%d",
-		 BC_ABI_MAJOR, BC_ABI_MINOR + 1, BC_ABI_MAJOR, BC_ABI_MINOR);
-	assert_refused(log, d->mixed, "newer_minor.so", want);
-	PATHF(want, "built for plugin ABI %d.%d, but this benchcore implements ABI %d.%d",
-		 BC_ABI_MAJOR + 1, BC_ABI_MINOR, BC_ABI_MAJOR, BC_ABI_MINOR);
-	assert_refused(log, d->mixed, "other_major.so", want);
-	assert_refused(log, d->mixed, "no_symbol.so", "does not export the 'benchcore_plugin' symbol");
-	assert_refused(log, d->mixed, "not_elf.so", "not a loadable shared object");
-	assert_refused(log, d->mixed, "big_set.so", "sets fields this core does not know");
-	assert_refused(log, d->mixed, "dup_bench.so", "duplicate benchmark name 'same'");
-	assert_refused(log, d->mixed, "empty_name.so", "benchmark #0 has an empty name");
-	assert_refused(log, d->mixed, "no_measure.so", "benchmark 'no-measure' has no measure callback");
-	assert_refused(log, d->mixed, "null_metrics.so", "declares 1 metrics but metrics is NULL");
-	assert_int_equal(set.failed_cnt, 9);
-	/* One line per refusal, nothing else at the default verbosity. */
-	{
-		size_t lines = 0;
-		const char *c;
+	/* ... and one line per refusal, word for word. */
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		assert_refused_line(log, d->mixed, refused[i].file, refused[i].reason);
+	PATHF(want, "built for plugin ABI %d.x; this benchcore loads ABI %d.x plugins: rebuild it against this benchcore's headers",
+	      BC_ABI_MAJOR + 1, BC_ABI_MAJOR);
+	assert_refused_line(log, d->mixed, "major.so", want);
+	PATHF(want, "built for plugin ABI 1.x; this benchcore loads ABI %d.x plugins: rebuild it against this benchcore's headers",
+	      BC_ABI_MAJOR);
+	assert_refused_line(log, d->mixed, "abi1.so", want);
+	assert_refused(log, d->mixed, "not_elf.so", "not a loadable shared object: ");
 
-		for (c = log; *c; c++)
-			lines += *c == '\n';
-		assert_int_equal(lines, 9);
-	}
+	unknown_byte_line(want, sizeof(want), "benchmark 'big-size' descriptor",
+			  sizeof(struct bc_bench_desc) + 8, OFFSETOFEND(struct bc_bench_desc, layout),
+			  sizeof(struct bc_bench_desc));
+	assert_refused_line(log, d->mixed, "bigset.so", want);
+	unknown_byte_line(want, sizeof(want), "plugin descriptor", sizeof(struct bc_plugin_desc) + 8,
+			  sizeof(struct bc_plugin_desc), sizeof(struct bc_plugin_desc));
+	assert_refused_line(log, d->mixed, "bigplugin.so", want);
+	/* The second metric: the first one's unknown field is zero. */
+	unknown_byte_line(want, sizeof(want), "benchmark 'big-metric': metric #1 'drops'",
+			  sizeof(struct bc_metric_desc) + 8, sizeof(struct bc_metric_desc),
+			  sizeof(struct bc_metric_desc));
+	assert_refused_line(log, d->mixed, "bigmetric.so", want);
+	unknown_byte_line(want, sizeof(want), "plugin option #0 'batch'", sizeof(struct bc_option) + 8,
+			  sizeof(struct bc_option), sizeof(struct bc_option));
+	assert_refused_line(log, d->mixed, "bigoption.so", want);
+	/* A field a newer minor put into the range's padding. */
+	unknown_byte_line(want, sizeof(want), "benchmark 'range-pad': producers range",
+			  sizeof(struct bc_thread_range), OFFSETOFEND(struct bc_thread_range, def),
+			  OFFSETOFEND(struct bc_thread_range, def));
+	assert_refused_line(log, d->mixed, "range_pad.so", want);
+
+	assert_int_equal(set.failed_cnt, MIXED_REFUSED_CNT);
+	/* One line per refusal, nothing else at the default verbosity. */
+	for (c = log; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, MIXED_REFUSED_CNT);
 	bc_plugins_unload(&set);
 	assert_int_equal(set.cnt, 0);
 }
@@ -262,10 +355,118 @@ static void test_old_and_big_sizes(void **state)
 	assert_string_equal(b->metrics[0].name, "hits");
 	assert_ptr_equal(b->desc.metrics, b->metrics);
 
+	/* Larger structs with zero tails: read as the core's own. */
 	p = find_plugin(&set, "bigzero");
 	assert_non_null(p);
 	assert_string_equal(p->benches[0].desc.name, "big-size");
 	assert_int_equal(p->benches[0].desc.sz, sizeof(struct bc_bench_desc));
+	p = find_plugin(&set, "newer_zero");
+	assert_non_null(p);
+	assert_int_equal(p->desc.abi_minor, BC_ABI_MINOR + 1);
+	p = find_plugin(&set, "bigplugin_zero");
+	assert_non_null(p);
+	assert_int_equal(p->desc.sz, sizeof(struct bc_plugin_desc));
+	p = find_plugin(&set, "bigmetric_zero");
+	assert_non_null(p);
+	b = &p->benches[0];
+	assert_int_equal(b->desc.metric_cnt, 2);
+	assert_int_equal(b->metrics[1].sz, sizeof(struct bc_metric_desc));
+	assert_string_equal(b->metrics[1].name, "drops");
+	assert_int_equal(b->metrics[1].role, BC_ROLE_DROPS);
+	p = find_plugin(&set, "bigoption_zero");
+	assert_non_null(p);
+	assert_int_equal(p->option_cnt, 1);
+	assert_int_equal(p->options[0].sz, sizeof(struct bc_option));
+	assert_string_equal(p->options[0].name, "batch");
+	assert_ptr_equal(p->desc.options, p->options);
+
+	/* Metrics of every kind and role, a ratio per a later counter. */
+	p = find_plugin(&set, "roles");
+	assert_non_null(p);
+	b = &p->benches[0];
+	assert_int_equal(b->desc.metric_cnt, 5);
+	assert_string_equal(b->metrics[1].per, "gp_ct");
+	assert_int_equal(b->metrics[4].kind, BC_METRIC_HISTOGRAM);
+	bc_plugins_unload(&set);
+}
+
+/* Embedded thread ranges are read by their own sz. */
+static void test_thread_ranges(void **state)
+{
+	struct fixture_dirs *d = *state;
+	struct bc_plugin_set set = { 0 };
+	const struct bc_plugin *p;
+	const struct bc_bench *b;
+	const char *log;
+
+	bc_log_set_verbosity(1);
+	log_capture_start();
+	bc_plugins_load_dir(&set, d->mixed, false);
+	log = log_capture_end();
+	bc_log_set_verbosity(0);
+
+	/* Up to the end of `def` only: the rest (padding) reads as zero. */
+	p = find_plugin(&set, "range_small");
+	assert_non_null(p);
+	b = &p->benches[0];
+	assert_int_equal(b->desc.producers.sz, sizeof(struct bc_thread_range));
+	assert_int_equal(b->desc.producers.min, 1);
+	assert_int_equal(b->desc.producers.max, 3);
+	assert_int_equal(b->desc.producers.def, 2);
+	assert_int_equal(b->desc.consumers.sz, sizeof(struct bc_thread_range));
+
+	/* Not yet moved to ABI 2.0 (it declares argp): a zero sz is read as the
+	 * current size and its name may differ from the file's in '-' vs '_',
+	 * each said at -v only. */
+	p = find_plugin(&set, "legacy-dash");
+	assert_non_null(p);
+	b = &p->benches[0];
+	assert_int_equal(b->desc.producers.sz, sizeof(struct bc_thread_range));
+	assert_int_equal(b->desc.producers.min, 1);
+	assert_int_equal(b->desc.producers.def, 1);
+	assert_non_null(strstr(log, "benchmark 'range-zero': producers range has sz 0; read as 24 (ABI 1 style plugin, accepted until it moves to ABI 2.0)"));
+	assert_non_null(strstr(log, "legacy_dash.so: plugin name 'legacy-dash' differs from the file name in '-' vs '_' (ABI 1 style plugin, accepted until it moves to ABI 2.0)"));
+	bc_plugins_unload(&set);
+}
+
+/* "a-b" and "a_b" are one plugin name: the second file in a directory is a
+ * clash, and PLUGIN:BENCH finds the one loaded by either spelling. */
+static void test_spellings(void **state)
+{
+	struct fixture_dirs *d = *state;
+	struct bc_plugin_set set = { 0 };
+	const struct bc_bench *b;
+	char err[BC_REASON_LEN], want[PATH_MAX * 3];
+	const char *log;
+
+	log_capture_start();
+	bc_plugins_load_dir(&set, d->spell, false);
+	bc_plugins_load_dir(&set, d->mixed, false);
+	log = log_capture_end();
+	assert_int_equal(set.failed_cnt, 1 + MIXED_REFUSED_CNT);
+	PATHF(want, "benchcore: %s/a_b.so: plugin name 'a_b' is already used by %s/a-b.so ('a-b') in the same directory; skipped\n",
+	      d->spell, d->spell);
+	if (!strstr(log, want))
+		fail_msg("no clash line '%s' in:\n%s", want, log);
+
+	assert_int_equal(bc_bench_resolve(&set, "a-b:ok", &b, err, sizeof(err)), 0);
+	assert_string_equal(b->plugin->desc.name, "a-b");
+	assert_int_equal(bc_bench_resolve(&set, "a_b:ok", &b, err, sizeof(err)), 0);
+	assert_string_equal(b->plugin->desc.name, "a-b");
+	/* The folder's spelling and the plugin's own both work. */
+	assert_int_equal(bc_bench_resolve(&set, "legacy_dash:range-zero", &b, err, sizeof(err)), 0);
+	assert_string_equal(b->plugin->desc.name, "legacy-dash");
+	assert_int_equal(bc_bench_resolve(&set, "legacy-dash:range-zero", &b, err, sizeof(err)), 0);
+	assert_int_equal(bc_bench_resolve(&set, "range-small:range-small", &b, err, sizeof(err)), 0);
+	assert_string_equal(b->plugin->desc.name, "range_small");
+	/* Only in the plugin part: benchmark names are exact. */
+	assert_int_equal(bc_bench_resolve(&set, "a-b:o_k", &b, err, sizeof(err)), -ENOENT);
+	assert_int_equal(bc_bench_resolve(&set, "legacy-dash:range_zero", &b, err, sizeof(err)), -ENOENT);
+	assert_string_equal(err, "unknown benchmark 'legacy-dash:range_zero'; plugin legacy-dash has: range-zero");
+	/* '-' and '_' are not wildcards for other characters. */
+	assert_int_equal(bc_bench_resolve(&set, "a.b:ok", &b, err, sizeof(err)), -ENOENT);
+	assert_int_equal(bc_bench_resolve(&set, "ab:ok", &b, err, sizeof(err)), -ENOENT);
+	assert_int_equal(bc_bench_resolve(&set, "a-b-:ok", &b, err, sizeof(err)), -ENOENT);
 	bc_plugins_unload(&set);
 }
 
@@ -295,13 +496,13 @@ static void test_search_order_shadow_and_dedup(void **state)
 
 	p = find_plugin(&set, "fixture");
 	assert_non_null(p);
-	PATHF(want, "%s/valid.so", d->mixed);
+	PATHF(want, "%s/fixture.so", d->mixed);
 	assert_string_equal(p->path, want);
 	/* Searched once: no second round of refusals for mixed/. */
-	assert_int_equal(set.failed_cnt, 9);
+	assert_int_equal(set.failed_cnt, MIXED_REFUSED_CNT);
 	PATHF(want, "plugin directory %s: already searched", again);
 	assert_non_null(strstr(log, want));
-	PATHF(want, "%s/fixture_again.so: plugin 'fixture' is shadowed by %s/valid.so",
+	PATHF(want, "%s/fixture.so: plugin 'fixture' is shadowed by %s/fixture.so",
 		 d->shadow, d->mixed);
 	if (!strstr(log, want))
 		fail_msg("no shadowing line '%s' in:\n%s", want, log);
@@ -335,8 +536,8 @@ static void test_unsafe_dir_and_file(void **state)
 	const char *log;
 
 	PATHF(dir, "%s/writable", d->root);
-	PATHF(src, "%s/valid.so", d->mixed);
-	PATHF(dst, "%s/valid.so", dir);
+	PATHF(src, "%s/fixture.so", d->mixed);
+	PATHF(dst, "%s/fixture.so", dir);
 	make_dir(dir);
 	copy_file(src, dst, 0755);
 	assert_int_equal(chmod(dir, 0775), 0);
@@ -364,7 +565,7 @@ static void test_unsafe_dir_and_file(void **state)
 	bc_plugins_load_dir(&set, dir, false);
 	log = log_capture_end();
 	assert_int_equal(set.cnt, 0);
-	assert_refused(log, dir, "valid.so", "file is writable by group or others");
+	assert_refused(log, dir, "fixture.so", "file is writable by group or others");
 	bc_plugins_unload(&set);
 
 	/* Owned by someone else (we are root in CI; skip the part otherwise). */
@@ -375,7 +576,7 @@ static void test_unsafe_dir_and_file(void **state)
 		bc_plugins_load_dir(&set, dir, false);
 		log = log_capture_end();
 		assert_int_equal(set.cnt, 0);
-		assert_refused(log, dir, "valid.so", "file is owned by uid 4242");
+		assert_refused(log, dir, "fixture.so", "file is owned by uid 4242");
 		bc_plugins_unload(&set);
 	}
 }
@@ -401,7 +602,9 @@ static void test_resolve(void **state)
 
 	assert_int_equal(bc_bench_resolve(&set, "shared", &b, err, sizeof(err)), -ENOTUNIQ);
 	assert_null(b);
-	assert_string_equal(err, "benchmark 'shared' is ambiguous: fixture:shared, other:shared; name one as PLUGIN:BENCH");
+	assert_string_equal(err, "benchmark 'shared' is ambiguous: bigoption_zero:shared, "
+				 "bigplugin_zero:shared, fixture:shared, newer:shared, "
+				 "other:shared; name one as PLUGIN:BENCH");
 
 	assert_int_equal(bc_bench_resolve(&set, "nope", &b, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "unknown benchmark 'nope'"));
@@ -508,6 +711,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mixed_dir),
 		cmocka_unit_test(test_old_and_big_sizes),
+		cmocka_unit_test(test_thread_ranges),
+		cmocka_unit_test(test_spellings),
 		cmocka_unit_test(test_search_order_shadow_and_dedup),
 		cmocka_unit_test(test_missing_plugin_dir),
 		cmocka_unit_test(test_unsafe_dir_and_file),

@@ -149,6 +149,11 @@ static void test_installed_layout(void **state)
 	expect_status(&res, 0);
 	expect_contains(&res, res.out, "[libbenchcore.so." SDK_STR(BC_SDK_ABI_MAJOR) "]");
 	sdk_out_free(&res);
+	/* ... and so does the symbol version plugins bind to. */
+	RUN(&res, "readelf --dyn-syms -W '%s'", lib);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "bc_ctx_data@@BENCHCORE_" SDK_STR(BC_SDK_ABI_MAJOR) ".0");
+	sdk_out_free(&res);
 
 	/* Relocatable: the binaries find libbenchcore relative to themselves. */
 	RUN(&res, "readelf -d '%s/" BC_SDK_BINDIR "/benchcore' '%s/" BC_SDK_LIBDIR

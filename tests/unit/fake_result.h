@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bc_internal.h"
+#include "figures.h"
 
 #define FAKE_ITERS 4
 #define FAKE_METRICS 5
@@ -104,10 +105,41 @@ static inline void fake_result_init(struct fake_result *fr, enum bc_report_layou
 	fr->res.warnings = fr->warnings;
 	fr->res.warning_cnt = 1;
 	bc_stats_summarise(&fr->res);
+	bc_figures_summarise(&fr->res);
+}
+
+/* After changing metrics or rates: the summary and figures again, as the
+ * runner makes them at the end of a run. */
+static inline void fake_result_recompute(struct fake_result *fr)
+{
+	bc_figures_free(&fr->res);
+	bc_stats_summarise(&fr->res);
+	bc_figures_summarise(&fr->res);
+}
+
+/* Declares roles (ABI 2), so the layout is no longer read. */
+static inline void fake_result_roles(struct fake_result *fr, const enum bc_metric_role *roles)
+{
+	unsigned int m;
+
+	for (m = 0; m < FAKE_METRICS; m++)
+		fr->metrics[m].role = roles[m];
+	fr->bench.desc.layout = BC_LAYOUT_CUSTOM;
+	fake_result_recompute(fr);
 }
 
 static inline void fake_result_fini(struct fake_result *fr)
 {
+	unsigned int i, m;
+
+	for (i = 0; i < FAKE_ITERS; i++) {
+		for (m = 0; fr->iters[i].hists && m < FAKE_METRICS; m++)
+			bc_hist_interval_free(&fr->iters[i].hists[m]);
+		free(fr->iters[i].hists);
+		fr->iters[i].hists = NULL;
+	}
+	bc_figures_free(&fr->res);
+	bc_ctx_release(&fr->ctx);
 	free(fr->res.summary);
 	fr->res.summary = NULL;
 }

@@ -232,7 +232,7 @@ static void test_parse_file(void **state)
 
 static void test_report_round_trip(void **state)
 {
-	const struct bc_json *ctx, *cfg, *it, *sum, *hits, *st;
+	const struct bc_json *ctx, *cfg, *it, *sum, *hits, *st, *fig;
 	struct fake_result fr;
 	struct bc_json *doc;
 	FILE *f = mem_open();
@@ -302,6 +302,23 @@ static void test_report_round_trip(void **state)
 	assert_true(fabs(bc_json_num(bc_json_get(bc_json_get(bc_json_get(doc, "cpu_utilisation"),
 							     "per_cpu_second"), "hits"), 0) -
 			 0.6e6) < 1e-3);
+
+	/* The role the reports used (implied by the ABI 1 layout here), and
+	 * the stored figures, per iteration and for the run. */
+	assert_string_equal(bc_json_str(bc_json_get(bc_json_at(bc_json_get(doc, "metrics"), 0),
+						    "role")), "hits");
+	assert_string_equal(bc_json_str(bc_json_get(bc_json_at(bc_json_get(doc, "metrics"), 1),
+						    "role")), "drops");
+	assert_true(bc_json_num(bc_json_get(bc_json_get(it, "figures"), "per_producer"), 0) == 0.6e6);
+	assert_true(bc_json_num(bc_json_get(bc_json_get(it, "raw"), "hits"), 0) == 1.2e6 * 3);
+	fig = bc_json_get(bc_json_get(sum, "figures"), "total_operations");
+	assert_string_equal(bc_json_str(bc_json_get(fig, "kind")), "total");
+	assert_string_equal(bc_json_str(bc_json_get(fig, "of")), "hits");
+	assert_true(fabs(bc_json_num(bc_json_get(fig, "value"), 0) - 1.2e6) < 1e-3);
+	assert_true(bc_json_num(bc_json_get(bc_json_get(fig, "stats"), "n"), 0) == 3);
+	/* Readers that list the summary's rates skip the figures object. */
+	assert_null(bc_json_get(bc_json_get(sum, "figures"), "mean"));
+	assert_int_equal(bc_json_len(bc_json_get(doc, "programs")), 0);
 
 	assert_string_equal(bc_json_str(bc_json_at(bc_json_get(doc, "warnings"), 0)),
 			    "a \"quoted\" warning\twith a tab");

@@ -13,9 +13,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "bc_internal.h"
 #include "fake_result.h"
+#include "figures.h"
+#include "hist.h"
 #include "mem_out.h"
 
 static struct fake_result fr;
@@ -66,71 +69,249 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void test_hits_drops(void **state)
+#define PM "\xc2\xb1"
+#define AP_LINE "Attach point: tp/syscalls/sys_enter_getpgid\n"
+
+static const enum bc_metric_role hits_drops[FAKE_METRICS] = { BC_ROLE_HITS, BC_ROLE_DROPS };
+
+/* The last line of the summary block is the Summary line: the runner's
+ * scripts take it with tail -n1. */
+static void assert_summary_last(const char *summary_line)
+{
+	size_t len = strlen(out), sl = strlen(summary_line);
+
+	assert_true(len > sl);
+	assert_string_equal(out + len - sl, summary_line);
+	/* a whole line: what precedes it ends a line */
+	assert_int_equal(out[len - sl - 1], '\n');
+}
+
+/* Role lines: HITS + DROPS give the runner's hits/drops lines. */
+static void test_roles_hits_drops(void **state)
 {
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_HITS_DROPS);
-	assert_string_equal(iter_line(0), "Iter   0 ( 12.345us): hits    2.000M/s (  1.000M/prod), "
-			    "drops    0.000M/s, total operations    2.000M/s [warm-up]\n");
+	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_roles(&fr, hits_drops);
+	/* The attach point precedes the first Iter line, and only it. */
+	assert_string_equal(iter_line(0), AP_LINE "Iter   0 ( 12.345us): hits    2.000M/s "
+			    "(  1.000M/prod), drops    0.000M/s, total operations    2.000M/s [warm-up]\n");
 	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): hits    1.000M/s (  0.500M/prod), "
 			    "drops    0.000M/s, total operations    1.000M/s\n");
 	summary_text();
-	assert_string_equal(line(0), "Summary: hits    1.200 \xc2\xb1 0.200M/s (  0.600M/prod), "
-			    "drops    0.000 \xc2\xb1 0.000M/s, "
-			    "total operations    1.200 \xc2\xb1 0.200M/s");
-	assert_non_null(strstr(line(1), "Spread over 3 iterations: hits min 1.000, median 1.200, "
+	assert_non_null(strstr(line(0), "Spread over 3 iterations: hits min 1.000, median 1.200, "
 				       "max 1.400 M/s; drops min 0.000"));
-	assert_string_equal(line(2), "CPU: producers 2.000 CPUs (1.500 user, 0.500 sys), "
+	assert_string_equal(line(1), "CPU: producers 2.000 CPUs (1.500 user, 0.500 sys), "
 			    "consumers 0.000 CPUs (0.000 user, 0.000 sys); hits per CPU-second 0.600M");
-	assert_string_equal(line(3), "Attach point: tp/syscalls/sys_enter_getpgid");
+	assert_summary_last("Summary: hits    1.200 " PM " 0.200M/s (  0.600M/prod), "
+			    "drops    0.000 " PM " 0.000M/s, total operations    1.200 " PM " 0.200M/s\n");
+	assert_null(strstr(out, "Attach point"));
 }
 
-static void test_ops(void **state)
+/* HITS alone: the runner's line still has its drops field, at zero. */
+static void test_roles_hits_only(void **state)
 {
+	static const enum bc_metric_role roles[FAKE_METRICS] = { BC_ROLE_HITS };
+
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_OPS);
+	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fr.metrics[0].label = "events";
+	fake_result_roles(&fr, roles);
+	assert_string_equal(iter_line(3), "Iter   3 ( 15.345us): events    1.400M/s (  0.700M/prod), "
+			    "drops    0.000M/s, total operations    1.400M/s\n");
+	summary_text();
+	assert_summary_last("Summary: events    1.200 " PM " 0.200M/s (  0.600M/prod), "
+			    "drops    0.000 " PM " 0.000M/s, total operations    1.200 " PM " 0.200M/s\n");
+}
+
+/* OPS: throughput and the latency of one producer. */
+static void test_roles_ops(void **state)
+{
+	static const enum bc_metric_role roles[FAKE_METRICS] = { BC_ROLE_OPS };
+
+	(void)state;
+	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_roles(&fr, roles);
 	assert_string_equal(iter_line(2), "Iter   2 ( 14.345us): hits    1.200M/s (  0.600M/prod)\n");
 	summary_text();
-	assert_string_equal(line(0), "Summary: throughput    1.200 \xc2\xb1 0.200 M ops/s "
-			    "(  0.600M ops/prod), latency 1666.667 ns/op");
+	assert_summary_last("Summary: throughput    1.200 " PM " 0.200 M ops/s "
+			    "(  0.600M ops/prod), latency 1666.667 ns/op\n");
 }
 
-static void test_local_storage(void **state)
+/* OPS + RATE: the local-storage lines, latency without a producer factor. */
+static void test_roles_ops_rate(void **state)
 {
+	static const enum bc_metric_role roles[FAKE_METRICS] = { BC_ROLE_OPS, BC_ROLE_AUX,
+								 BC_ROLE_RATE };
+
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_LOCAL_STORAGE);
+	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_roles(&fr, roles);
 	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): hits    1.000M/s "
 			    "important_hits    0.100M/s\n");
 	summary_text();
-	assert_string_equal(line(0), "Summary: hits throughput    1.200 \xc2\xb1 0.200 M ops/s, "
+	assert_summary_last("Summary: hits throughput    1.200 " PM " 0.200 M ops/s, "
 			    "hits latency  833.333 ns/op, "
-			    "important_hits throughput    0.120 \xc2\xb1 0.020 M ops/s");
+			    "important_hits throughput    0.120 " PM " 0.020 M ops/s\n");
 }
 
-static void test_false_hits(void **state)
+/* SHARE: the false-hits lines, counted events and their share. */
+static void test_roles_share(void **state)
 {
+	static const enum bc_metric_role roles[FAKE_METRICS] = { BC_ROLE_HITS, BC_ROLE_DROPS,
+								 BC_ROLE_SHARE };
+
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_FALSE_HITS);
-	/* No false_hits metric in the fake: shown as zero, as layouts promise. */
-	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): 0 false hits of 1000000 total "
-			    "operations. Percentage = 0.00 %\n");
+	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fr.metrics[2].label = "false hits";
+	fake_result_roles(&fr, roles);
+	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): 100000 false hits of 1100000 total "
+			    "operations. Percentage = 9.09 %\n");
 	summary_text();
-	assert_string_equal(line(0), "Summary: 0 false hits of 3600000 total operations. "
-			    "Percentage =  0.00 %");
+	/* Sums over the measured intervals, then their ratio. */
+	assert_summary_last("Summary: 360000 false hits of 3960000 total operations. "
+			    "Percentage =  9.09 %\n");
 }
 
-static void test_grace_period(void **state)
+/* LATENCY without a headline: the grace-period lines, one per ratio. */
+static void test_roles_latency(void **state)
 {
+	static const enum bc_metric_role roles[FAKE_METRICS] = { BC_ROLE_LATENCY };
+	size_t i;
+
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_GRACE_PERIOD);
+	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fr.metrics[0].kind = BC_METRIC_RATIO;
+	fr.metrics[0].per = "gp_ct";
+	fr.metrics[0].unit = "ns";
+	fr.metrics[0].label = "tasks_trace grace period latency";
+	fr.metrics[1].kind = BC_METRIC_RATIO;
+	fr.metrics[1].per = "gp_ct";
+	fr.metrics[1].unit = "ticks";
+	fr.metrics[1].label = "ticks per tasks_trace grace period";
+	for (i = 0; i < FAKE_ITERS; i++) {
+		fr.rates[i][0] = 3000;
+		fr.rates[i][1] = 4;
+	}
+	fake_result_roles(&fr, roles);
 	iter_line(1);
 	assert_string_equal(line(0), "Iter 1\t avg tasks_trace grace period latency\t3000.000000 ns");
-	assert_string_equal(line(1), "Iter 1\t avg ticks per tasks_trace grace period\t0.000000");
+	assert_string_equal(line(1), "Iter 1\t avg ticks per tasks_trace grace period\t4.000000");
 	summary_text();
-	assert_string_equal(line(0), "SUMMARY tasks_trace grace period latency\tavg 3.000 us\t"
-			    "stddev 0.000 us");
-	assert_string_equal(line(1), "SUMMARY ticks per tasks_trace grace period\tavg 0.000\t"
-			    "stddev 0.000");
+	assert_summary_last("SUMMARY tasks_trace grace period latency\tavg 3.000 us\tstddev 0.000 us\n"
+			    "SUMMARY ticks per tasks_trace grace period\tavg 4.000\tstddev 0.000\n");
+}
+
+/* ABI 1 plugins (no roles) keep their lines through the layout. */
+static void test_legacy_layouts(void **state)
+{
+	(void)state;
+	fake_result_init(&fr, BC_LAYOUT_HITS_DROPS);
+	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): hits    1.000M/s (  0.500M/prod), "
+			    "drops    0.000M/s, total operations    1.000M/s\n");
+	fake_result_fini(&fr);
+
+	fake_result_init(&fr, BC_LAYOUT_OPS);
+	summary_text();
+	assert_summary_last("Summary: throughput    1.200 " PM " 0.200 M ops/s "
+			    "(  0.600M ops/prod), latency 1666.667 ns/op\n");
+	fake_result_fini(&fr);
+
+	/* By position: metric 1 is the secondary rate (the plugins put
+	 * theirs there; the fake's is drops). */
+	fake_result_init(&fr, BC_LAYOUT_LOCAL_STORAGE);
+	summary_text();
+	assert_summary_last("Summary: hits throughput    1.200 " PM " 0.200 M ops/s, "
+			    "hits latency  833.333 ns/op, "
+			    "drops throughput    0.000 " PM " 0.000 M ops/s\n");
+	fake_result_fini(&fr);
+
+	/* Metric 0 per metric 1 and metric 2 per metric 1, by position. */
+	fake_result_init(&fr, BC_LAYOUT_GRACE_PERIOD);
+	fr.metrics[0].unit = "ns";
+	fr.metrics[2].unit = "ticks";
+	for (size_t i = 0; i < FAKE_ITERS; i++) {
+		fr.rates[i][1] = 2;
+		fr.rates[i][0] = 6000;
+	}
+	fake_result_recompute(&fr);
+	iter_line(1);
+	assert_string_equal(line(0), "Iter 1\t avg tasks_trace grace period latency\t3000.000000 ns");
+	assert_string_equal(line(1), "Iter 1\t avg ticks per tasks_trace grace period\t50000.000000");
+	summary_text();
+	assert_summary_last("SUMMARY tasks_trace grace period latency\tavg 3.000 us\tstddev 0.000 us\n"
+			    "SUMMARY ticks per tasks_trace grace period\tavg 60000.000\t"
+			    "stddev 10000.000\n");
+}
+
+/* The figures behind the lines, as JSON and tables read them. */
+static void test_figures(void **state)
+{
+	static const enum bc_metric_role ops[FAKE_METRICS] = { BC_ROLE_OPS };
+	static const enum bc_metric_role ops_rate[FAKE_METRICS] = { BC_ROLE_OPS, BC_ROLE_AUX,
+								    BC_ROLE_RATE };
+	const struct bc_figure *f;
+
+	(void)state;
+	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_roles(&fr, ops);
+	assert_int_equal(fr.res.figs->lines, BC_LINES_OPS);
+	f = bc_figure_find(&fr.res, BC_FIG_LATENCY, -1);
+	assert_non_null(f);
+	/* One producer's ns/op: 2 producers at 1.2 M ops/s in all. */
+	assert_true(fabs(f->value - 1e9 * 2 / 1.2e6) < 1e-6);
+	assert_true(fabs(f->iters[1] - 1e9 * 2 / 1.0e6) < 1e-6);
+	assert_true(isnan(bc_figure_find(&fr.res, BC_FIG_LATENCY, -1)->iters[FAKE_ITERS - 1]) == 0);
+	f = bc_figure_find(&fr.res, BC_FIG_PER_PRODUCER, 0);
+	assert_true(fabs(f->value - 0.6e6) < 1e-6);
+	assert_null(bc_figure_find(&fr.res, BC_FIG_TOTAL, -1));
+
+	fake_result_roles(&fr, ops_rate);
+	assert_int_equal(fr.res.figs->lines, BC_LINES_OPS_RATE);
+	f = bc_figure_find(&fr.res, BC_FIG_LATENCY, -1);
+	assert_true(fabs(f->value - 1e9 / 1.2e6) < 1e-6);
+	assert_int_equal(f->stats.n, 3);
+}
+
+/* Histogram percentiles and declared programs are extra lines, before the
+ * Summary line. */
+static void test_hist_and_program_lines(void **state)
+{
+	static const enum bc_metric_role roles[FAKE_METRICS] = { BC_ROLE_OPS };
+	struct bc_hist *h;
+	size_t i;
+	uint64_t v;
+
+	(void)state;
+	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fr.metrics[4].kind = BC_METRIC_HISTOGRAM;
+	fr.metrics[4].unit = "ns";
+	fr.metrics[4].label = "delivery latency";
+	h = bc_hist_new(2, 0);
+	assert_non_null(h);
+	for (i = 0; i < FAKE_ITERS; i++) {
+		fr.iters[i].hists = calloc(FAKE_METRICS, sizeof(*fr.iters[i].hists));
+		assert_non_null(fr.iters[i].hists);
+		/* The warm-up interval's values are larger: excluded. */
+		for (v = 1; v <= 100; v++)
+			bc_hist_record(h, NULL, i ? v : v * 1000);
+		assert_int_equal(bc_hist_collect(h, &fr.iters[i].hists[4]), 0);
+	}
+	bc_hist_free(h);
+	fr.ctx.progs = calloc(1, sizeof(*fr.ctx.progs));
+	assert_non_null(fr.ctx.progs);
+	fr.ctx.progs[0].role = strdup("producer");
+	snprintf(fr.ctx.progs[0].name, sizeof(fr.ctx.progs[0].name), "bench_trigger");
+	snprintf(fr.ctx.progs[0].type, sizeof(fr.ctx.progs[0].type), "raw_tracepoint");
+	fr.ctx.progs[0].id = 42;
+	fr.ctx.prog_cnt = 1;
+	fake_result_roles(&fr, roles);
+
+	summary_text();
+	assert_null(strstr(line(0), "gp_ct"));
+	assert_string_equal(line(2), "Histogram delivery latency: count 300, p50 50.0, p90 90.0, "
+			    "p99 99.0, p99.9 100.0, max 100.0 ns");
+	assert_string_equal(line(3), "Program producer: bench_trigger (id 42, raw_tracepoint)");
+	assert_non_null(strstr(line(4), "Summary: throughput"));
 }
 
 static int custom_iter(struct bc_ctx *ctx, const double *rates, char *buf, size_t len)
@@ -148,18 +329,18 @@ static int custom_summary(struct bc_ctx *ctx, const double *means, const double 
 	return 0;
 }
 
-static void test_custom(void **state)
+/* No role combination: every metric, or the plugin's own lines. */
+static void test_plain_and_custom(void **state)
 {
 	(void)state;
 	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
-	/* Without callbacks: every metric, counters in M/s. */
 	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): hits    1.000M/s, drops    0.000M/s, "
 			    "important_hits    0.100M/s, gp_ns    0.006M/s, gp_ct    0.000M/s\n");
 	fr.bench.desc.format_iter = custom_iter;
 	fr.bench.desc.format_summary = custom_summary;
-	assert_string_equal(iter_line(0), "Iter   0 ( 12.345us): custom 2.0 [warm-up]\n");
+	assert_string_equal(iter_line(0), AP_LINE "Iter   0 ( 12.345us): custom 2.0 [warm-up]\n");
 	summary_text();
-	assert_string_equal(line(0), "Summary: custom 1.20 +- 0.20");
+	assert_summary_last("Summary: custom 1.20 +- 0.20\n");
 }
 
 static void test_no_measured_iterations(void **state)
@@ -171,7 +352,7 @@ static void test_no_measured_iterations(void **state)
 	for (i = 0; i < FAKE_ITERS; i++)
 		fr.iters[i].warmup = true;
 	fr.res.interrupted = true;
-	bc_stats_summarise(&fr.res);
+	fake_result_recompute(&fr);
 	summary_text();
 	assert_string_equal(line(0), "Summary: no measured iterations (4 warm-up, interrupted)");
 }
@@ -191,12 +372,16 @@ static void test_warnings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_teardown(test_hits_drops, teardown),
-		cmocka_unit_test_teardown(test_ops, teardown),
-		cmocka_unit_test_teardown(test_local_storage, teardown),
-		cmocka_unit_test_teardown(test_false_hits, teardown),
-		cmocka_unit_test_teardown(test_grace_period, teardown),
-		cmocka_unit_test_teardown(test_custom, teardown),
+		cmocka_unit_test_teardown(test_roles_hits_drops, teardown),
+		cmocka_unit_test_teardown(test_roles_hits_only, teardown),
+		cmocka_unit_test_teardown(test_roles_ops, teardown),
+		cmocka_unit_test_teardown(test_roles_ops_rate, teardown),
+		cmocka_unit_test_teardown(test_roles_share, teardown),
+		cmocka_unit_test_teardown(test_roles_latency, teardown),
+		cmocka_unit_test_teardown(test_legacy_layouts, teardown),
+		cmocka_unit_test_teardown(test_figures, teardown),
+		cmocka_unit_test_teardown(test_hist_and_program_lines, teardown),
+		cmocka_unit_test_teardown(test_plain_and_custom, teardown),
 		cmocka_unit_test_teardown(test_no_measured_iterations, teardown),
 		cmocka_unit_test_teardown(test_warnings, teardown),
 	};

@@ -22,7 +22,10 @@
 
 #include <cmocka.h>
 
+#include <bpf/bpf.h>
+
 #include "bc_internal.h"
+#include "figures.h"
 #include "json.h"
 
 /* What the callbacks saw; reset before every test. */
@@ -519,9 +522,126 @@ static void test_stale_reason_not_inherited(void **state)
 	bc_run_result_free(&res);
 }
 
+/* ------------------------------------------- histograms and ratios */
+
+static struct bc_hist *hist_of_run;
+
+static int hist_setup(struct bc_ctx *ctx)
+{
+	hist_of_run = bc_ctx_hist(ctx, "lat");
+	/* A counter has no histogram; an unknown name neither. */
+	if (!hist_of_run || bc_ctx_hist(ctx, "hits") || bc_ctx_hist(ctx, "nope"))
+		return bc_error(ctx, -EINVAL, "histogram lookup");
+	return fake_setup(ctx);
+}
+
+static int hist_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct bc_line_counter *c = bc_ctx_data(ctx);
+
+	while (!bc_thread_should_stop(t)) {
+		bc_hist_record(hist_of_run, t, 100 * (t->idx + 1));
+		__atomic_add_fetch(&c[t->idx % 4].value, 1, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static int hist_measure(struct bc_ctx *ctx, double *values)
+{
+	double hits = (double)bc_line_counters_sum(bc_ctx_data(ctx), 4);
+
+	values[0] = hits;
+	values[1] = 7 * hits;	/* 7 per hit: a ratio of exactly 7 */
+	return 0;
+}
+
+static const struct bc_metric_desc hist_metrics[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("ns_per_hit", "ns", BC_METRIC_RATIO, .per = "hits"),
+	BC_METRIC("lat", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY),
+};
+
+/* The runner allocates histograms before setup(), collects them at each
+ * tick, and the figures hold their percentiles; ratios divide deltas. */
+static void test_histogram_and_ratio(void **state)
+{
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+	const struct bc_figure *f;
+	const struct bc_hist_stats *s;
+	uint64_t sum = 0;
+	size_t i;
+
+	(void)state;
+	b.desc.metrics = hist_metrics;
+	b.metrics = (struct bc_metric_desc *)hist_metrics;
+	b.desc.metric_cnt = 3;
+	b.desc.setup = hist_setup;
+	b.desc.producer = hist_producer;
+	b.desc.measure = hist_measure;
+	short_config(&cfg, 1, 2);
+	cfg.producers = 2;
+	cfg.producers_set = true;
+	assert_int_equal(bc_run(&cfg, &b, &res, NULL, NULL), 0);
+	assert_int_equal(res.figs->lines, BC_LINES_OPS);
+	f = bc_figure_find(&res, BC_FIG_RATIO, 1);
+	assert_non_null(f);
+	assert_true(f->value == 7.0);
+	assert_true(res.summary[1].mean == 7.0);
+	assert_non_null(bc_figure_find(&res, BC_FIG_LATENCY, -1));
+
+	s = &res.figs->hist_summary[2];
+	for (i = 0; i < res.iter_cnt; i++)
+		if (!res.iters[i].warmup)
+			sum += res.figs->hist_iters[2][i].count;
+	assert_true(s->count > 0);
+	assert_true(s->count == sum);
+	/* Producer 0 records 100, producer 1 records 200: exact buckets. */
+	assert_true(s->p50 == 100 || s->p50 == 200);
+	assert_true(s->max == 200);
+	assert_true(isnan(res.iters[0].rates[2]));
+	bc_run_result_free(&res);
+}
+
+/* A declared program: the core asks the kernel for its id, name and type
+ * at once. Needs BPF_PROG_LOAD (root); skipped otherwise. */
+static void test_add_prog(void **state)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bc_bench b = fake_bench();
+	struct bc_ctx ctx;
+	int fd;
+
+	(void)state;
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "bc_unit_prog", "GPL", insns, 2, NULL);
+	if (fd < 0) {
+		print_message("skipped: cannot load a BPF program here (%d)\n", fd);
+		skip();
+	}
+	bc_ctx_init(&ctx, NULL, &b);
+	assert_int_equal(bc_ctx_add_prog(&ctx, fd, "producer"), 0);
+	assert_int_equal(bc_ctx_add_prog(&ctx, -1, "consumer"), -EINVAL);
+	assert_int_equal(ctx.prog_cnt, 1);
+	assert_string_equal(ctx.progs[0].role, "producer");
+	assert_string_equal(ctx.progs[0].name, "bc_unit_prog");
+	assert_string_equal(ctx.progs[0].type, "socket_filter");
+	assert_true(ctx.progs[0].id > 0);
+	bc_ctx_progs_closed(&ctx);
+	assert_int_equal(ctx.progs[0].fd, -1);
+	close(fd);
+	bc_ctx_release(&ctx);
+	assert_int_equal(ctx.prog_cnt, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_histogram_and_ratio, reset),
+		cmocka_unit_test_setup(test_add_prog, reset),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_exit_status_mapping),
 		cmocka_unit_test(test_line_counters),
