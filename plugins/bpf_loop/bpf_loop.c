@@ -192,8 +192,7 @@ static int bl_measure(struct bc_ctx *ctx, double *values)
  * 1000 calls, so hits = runs x 1000 x --nr_loops, which the tests check.
  */
 static const struct bc_metric_desc bl_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS,
-		  .label = "bpf_loop iterations"),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
 	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
 		  .label = "program runs (1000 bpf_loop calls each)"),
 };

@@ -167,6 +167,8 @@ const struct bc_bench_desc bt_bench_nop = {
 	.producer = bt_nop_producer,
 	.measure = bt_nop_measure,
 	.teardown = bt_nop_teardown,
+	.format_iter = bt_format_iter,
+	.format_summary = bt_format_summary,
 };
 
 static const struct bc_bench_desc *const bt_benches[] = {

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -157,5 +158,22 @@ int bt_calibrate(struct bc_ctx *ctx, struct bt_collect *c, uint32_t fixed, bt_ru
 done:
 	*c->v.batch_iters = c->batch;
 	bt_collect_restart(c);
+	return 0;
+}
+
+int bt_format_iter(struct bc_ctx *ctx, const double *rates, char *buf, size_t len)
+{
+	(void)ctx;
+	snprintf(buf, len, "in-BPF %8.3lf ns/op, %8.3lf M ops/s timed", rates[BT_METRIC_OP_NS],
+		 rates[BT_METRIC_OPS] / 1e6);
+	return 0;
+}
+
+int bt_format_summary(struct bc_ctx *ctx, const double *means, const double *stddevs,
+		      char *buf, size_t len)
+{
+	(void)ctx;
+	snprintf(buf, len, "in-BPF time %8.3lf \u00b1 %5.3lf ns/op, %8.3lf M ops/s timed",
+		 means[BT_METRIC_OP_NS], stddevs[BT_METRIC_OP_NS], means[BT_METRIC_OPS] / 1e6);
 	return 0;
 }

@@ -948,4 +948,6 @@ const struct bc_bench_desc bt_bench_xdp_lb = {
 	.producer = lb_producer,
 	.measure = lb_measure,
 	.teardown = lb_teardown,
+	.format_iter = bt_format_iter,
+	.format_summary = bt_format_summary,
 };

@@ -312,8 +312,7 @@ static int cr_measure(struct bc_ctx *ctx, double *values)
 /* hits: kfunc calls (64 per test run, which the tests check); failures:
  * those the kfunc refused (0 when setup's check passed). */
 static const struct bc_metric_desc cr_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS,
-		  .label = "crypto kfunc calls"),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
 	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
 	BC_METRIC("failures", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
 		  .label = "calls the kfunc refused"),

@@ -365,8 +365,7 @@ static int ps_measure(struct bc_ctx *ctx, double *values)
  * runs: driver test runs, --nr-batch-iters hits each.
  */
 static const struct bc_metric_desc ps_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS,
-		  .label = "program runs"),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
 	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
 	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
 		  .label = "driver test runs"),

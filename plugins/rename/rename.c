@@ -230,7 +230,7 @@ static int rn_measure(struct bc_ctx *ctx, double *values)
 
 /* hits: renames done (counted by the producer, as the runner counts them). */
 static const struct bc_metric_desc rn_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .label = "renames"),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
 	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
 };
 

@@ -21,7 +21,9 @@
  *
  * Reported as the runner does: send, BPF and receive speeds in MB/s (10^6
  * bytes) and the send and read call rates; no role combination prints
- * that line, hence format_iter/format_summary.
+ * that line, hence format_iter/format_summary. The three byte rates are
+ * RATE and nothing is a headline (HITS or OPS would make the core print its
+ * own lines instead; all AUX would read as an ABI 1 plugin's layout).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -649,13 +651,13 @@ static int sm_format_summary(struct bc_ctx *ctx, const double *means, const doub
 }
 
 static const struct bc_metric_desc sm_metrics[] = {
-	BC_METRIC("send_bytes", "bytes", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+	BC_METRIC("send_bytes", "bytes", BC_METRIC_COUNTER, .role = BC_ROLE_RATE,
 		  .label = "bytes sent"),
 	BC_METRIC("send_calls", "calls", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
 		  .label = "sendfile() calls"),
-	BC_METRIC("bpf_bytes", "bytes", BC_METRIC_COUNTER, .role = BC_ROLE_HITS,
+	BC_METRIC("bpf_bytes", "bytes", BC_METRIC_COUNTER, .role = BC_ROLE_RATE,
 		  .label = "bytes the BPF programs saw"),
-	BC_METRIC("rcv_bytes", "bytes", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+	BC_METRIC("rcv_bytes", "bytes", BC_METRIC_COUNTER, .role = BC_ROLE_RATE,
 		  .label = "bytes received"),
 	BC_METRIC("rcv_calls", "calls", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
 		  .label = "read calls"),

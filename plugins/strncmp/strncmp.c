@@ -205,8 +205,7 @@ static int sc_measure(struct bc_ctx *ctx, double *values)
  * comparison (hits = syscalls, which the tests check).
  */
 static const struct bc_metric_desc sc_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS,
-		  .label = "string comparisons"),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
 	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
 	BC_METRIC("syscalls", "calls", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
 		  .label = "getpgid() calls"),
