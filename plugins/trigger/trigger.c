@@ -51,58 +51,23 @@
 
 /* ------------------------------------------------------------- options */
 
-/*
- * argp has no per-run place for values, so the option lives here for the
- * process's life; the parser only records it and validate() checks it, so
- * that a bad value goes through the core's usage-error path.
- */
-static struct {
-	const char *batch_iters;	/* as given, NULL if not */
-} trig_opts;
-
-enum {
-	TRIG_OPT_BATCH_ITERS = 0x2000,
+/* One struct for the plugin: the batched benchmarks declare the batch
+ * size; the core parses, checks and documents it (bc_ctx_opts()). */
+struct trig_opts {
+	int64_t batch_iters;
 };
 
-static const struct argp_option trig_argp_options[] = {
-	{ "trig-batch-iters", TRIG_OPT_BATCH_ITERS, "N", 0,
-	  "Batched kernel benchmarks: triggers per driver run (1-1000, default 100)", 0 },
-	{ 0 },
+#define TRIG_OPT_BATCH                                                              \
+	BC_OPT_INT(struct trig_opts, batch_iters, "trig-batch-iters",               \
+		   .def = BC_TRIG_STR(BC_TRIG_BATCH_DEFAULT), .min = 1,             \
+		   .max = BC_TRIG_BATCH_MAX, .arg = "N",                            \
+		   .help = "triggers per driver run (BPF_PROG_TEST_RUN)")
+#define BC_TRIG_STR_(x) #x
+#define BC_TRIG_STR(x) BC_TRIG_STR_(x)
+
+static const struct bc_option trig_batch_options[] = {
+	TRIG_OPT_BATCH,
 };
-
-static error_t trig_argp_parse(int key, char *arg, struct argp_state *state)
-{
-	(void)state;
-	if (key != TRIG_OPT_BATCH_ITERS)
-		return ARGP_ERR_UNKNOWN;
-	trig_opts.batch_iters = arg;
-	return 0;
-}
-
-static const struct argp trig_argp = {
-	.options = trig_argp_options,
-	.parser = trig_argp_parse,
-};
-
-/* 0 on success; -EINVAL when the text is not an integer in range. */
-static int trig_batch_iters(unsigned int *out)
-{
-	const char *text = trig_opts.batch_iters;
-	unsigned long v;
-	char *end;
-
-	*out = BC_TRIG_BATCH_DEFAULT;
-	if (!text)
-		return 0;
-	if (*text < '0' || *text > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(text, &end, 10);
-	if (errno || *end || v < 1 || v > BC_TRIG_BATCH_MAX)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
-}
 
 /* ------------------------------------------------------------ run state */
 
@@ -132,7 +97,17 @@ static void trig_state_free(struct trig_state *st)
 
 static const struct bc_trig_spec *trig_spec(struct bc_ctx *ctx)
 {
-	return bc_trig_spec_find(bc_ctx_bench_name(ctx));
+	return bc_ctx_bench_priv(ctx);
+}
+
+/* The run's batch size: what the option says for a batched benchmark. */
+static unsigned int trig_batch(struct bc_ctx *ctx, const struct bc_trig_spec *spec)
+{
+	const struct trig_opts *o = bc_ctx_opts(ctx);
+
+	if (!spec->batched || !o || o->batch_iters < 1)
+		return 1;
+	return (unsigned int)o->batch_iters;
 }
 
 /* Reads a whole /proc or /sys file; NULL with errno set on failure. */
@@ -433,6 +408,31 @@ static int trig_check_on_cpu(struct bc_ctx *ctx, struct trig_state *st)
 			trig_strerror(err));
 }
 
+/* Tells the core which programs run, so that it can read their kernel
+ * statistics: the program under test, and the driver that fires it (a
+ * driver that counts itself, as in the baselines, is what is under test). */
+static int trig_declare_progs(struct bc_ctx *ctx, struct trig_state *st)
+{
+	const struct bc_trig_spec *spec = st->spec;
+	struct bpf_program *p;
+	int err;
+
+	if (spec->prog) {
+		p = bpf_object__find_program_by_name(st->skel->obj, spec->prog);
+		err = bc_ctx_add_prog(ctx, bpf_program__fd(p), "under test");
+		if (err)
+			return bc_error(ctx, err, "declaring program %s: %s", spec->prog,
+					trig_strerror(err));
+	}
+	if (spec->driver_prog) {
+		err = bc_ctx_add_prog(ctx, st->driver_fd, spec->prog ? "driver" : "under test");
+		if (err)
+			return bc_error(ctx, err, "declaring program %s: %s", spec->driver_prog,
+					trig_strerror(err));
+	}
+	return 0;
+}
+
 /* Everything a BPF benchmark needs, loaded and attached; on failure the
  * reason is recorded in ctx and nothing stays loaded past st's free. */
 static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
@@ -493,12 +493,13 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 				return trig_attach_failed(ctx, spec, errno ? -errno : -EINVAL);
 		}
 	}
-	if (probing && spec->driver == BC_TRIG_DRV_TESTRUN_ON_CPU)
-		return trig_check_on_cpu(ctx, st);
-	return 0;
+	if (probing)
+		return spec->driver == BC_TRIG_DRV_TESTRUN_ON_CPU ? trig_check_on_cpu(ctx, st) : 0;
+	return trig_declare_progs(ctx, st);
 }
 
-static struct trig_state *trig_state_new(const struct bc_trig_spec *spec, unsigned int prod_cnt)
+static struct trig_state *trig_state_new(struct bc_ctx *ctx, const struct bc_trig_spec *spec,
+					 unsigned int prod_cnt)
 {
 	struct trig_state *st = calloc(1, sizeof(*st));
 
@@ -507,9 +508,7 @@ static struct trig_state *trig_state_new(const struct bc_trig_spec *spec, unsign
 	st->spec = spec;
 	st->driver_fd = -1;
 	st->prod_cnt = prod_cnt;
-	/* An invalid value is validate()'s to report; use the default. */
-	if (trig_batch_iters(&st->batch))
-		st->batch = BC_TRIG_BATCH_DEFAULT;
+	st->batch = trig_batch(ctx, spec);
 	if (prod_cnt) {
 		st->runs = bc_line_counters_alloc(prod_cnt);
 		if (!st->runs) {
@@ -524,7 +523,7 @@ static struct trig_state *trig_state_new(const struct bc_trig_spec *spec, unsign
 
 static int trig_no_spec(struct bc_ctx *ctx)
 {
-	return bc_error(ctx, -ENOENT, "benchmark %s has no entry in the trigger requirement table",
+	return bc_error(ctx, -ENOENT, "benchmark %s carries no trigger spec (.priv)",
 			bc_ctx_bench_name(ctx));
 }
 
@@ -540,7 +539,7 @@ static int trig_probe(struct bc_ctx *ctx)
 		return trig_no_spec(ctx);
 	if (!spec->needs_bpf)
 		return 0;
-	st = trig_state_new(spec, 0);
+	st = trig_state_new(ctx, spec, 0);
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	/* A refusal is reported once, as the reason; libbpf's own lines
@@ -556,20 +555,11 @@ static int trig_probe(struct bc_ctx *ctx)
 
 static int trig_validate(struct bc_ctx *ctx)
 {
-	const struct bc_trig_spec *spec = trig_spec(ctx);
-	unsigned int batch;
-
-	if (!spec)
+	if (!trig_spec(ctx))
 		return trig_no_spec(ctx);
 	if (bc_ctx_consumer_cnt(ctx) != 0)
 		return bc_usage_error(ctx, "-c/--consumers %u: trigger benchmarks have no "
 				      "consumers, expected 0", bc_ctx_consumer_cnt(ctx));
-	if (trig_batch_iters(&batch))
-		return bc_usage_error(ctx, "--trig-batch-iters '%s': expected an integer from 1 "
-				      "to %d", trig_opts.batch_iters, BC_TRIG_BATCH_MAX);
-	if (trig_opts.batch_iters && !spec->batched)
-		bc_warn("--trig-batch-iters has no effect on %s, which triggers once per run",
-			spec->name);
 	return 0;
 }
 
@@ -581,7 +571,7 @@ static int trig_setup(struct bc_ctx *ctx)
 
 	if (!spec)
 		return trig_no_spec(ctx);
-	st = trig_state_new(spec, bc_ctx_producer_cnt(ctx));
+	st = trig_state_new(ctx, spec, bc_ctx_producer_cnt(ctx));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	/* Set first: teardown() frees whatever a failed setup left. */
@@ -725,26 +715,29 @@ static int trig_measure(struct bc_ctx *ctx, double *values)
 /* ---------------------------------------------------------- descriptors */
 
 /*
- * hits: the program under test ran (counted in BPF). runs: what the
- * producers did from user space, one test run, call or syscall each; for
- * batched benchmarks hits = runs x --trig-batch-iters, which the tests use
- * to check that the counting is right.
+ * hits: the program under test ran (counted in BPF): the headline, printed
+ * in the kernel runner's hits/drops shape, which its trigger scripts parse.
+ * runs: what the producers did from user space, one test run, call or
+ * syscall each; for batched benchmarks hits = runs x --trig-batch-iters,
+ * which the tests use to check that the counting is right.
  */
 static const struct bc_metric_desc trig_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER),
-	BC_METRIC("runs", "runs", BC_METRIC_COUNTER),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX),
 };
 
-#define TRIG_BENCH(var_, name_, desc_)                                            \
+#define TRIG_BENCH_OPTS(var_, id_, name_, desc_, opts_, opt_cnt_)                  \
 	static const struct bc_bench_desc var_ = {                                \
 		.sz = sizeof(struct bc_bench_desc),                               \
 		.name = (name_),                                                  \
 		.description = (desc_),                                           \
-		.producers = { .min = 1, .max = 0, .def = 1 },                    \
-		.consumers = { .min = 0, .max = 0, .def = 0 },                    \
+		.producers = BC_THREADS(1, 0, 1),                                 \
+		.consumers = BC_THREADS(0, 0, 0),                                 \
 		.metrics = trig_metrics,                                          \
 		.metric_cnt = sizeof(trig_metrics) / sizeof(trig_metrics[0]),     \
-		.layout = BC_LAYOUT_OPS,                                          \
+		.options = (opts_),                                               \
+		.option_cnt = (opt_cnt_),                                         \
+		.priv = &bc_trig_specs[id_],                                      \
 		.probe = trig_probe,                                              \
 		.validate = trig_validate,                                        \
 		.setup = trig_setup,                                              \
@@ -753,43 +746,65 @@ static const struct bc_metric_desc trig_metrics[] = {
 		.teardown = trig_teardown,                                        \
 	}
 
-TRIG_BENCH(b_kernel_count, "trig-kernel-count",
-	   "baseline: batched raw_tp driver counting its own loop, nothing attached");
-TRIG_BENCH(b_syscall_count, "trig-syscall-count",
+#define TRIG_BENCH(var_, id_, name_, desc_) TRIG_BENCH_OPTS(var_, id_, name_, desc_, NULL, 0)
+/* One run is --trig-batch-iters triggers. */
+#define TRIG_BENCH_BATCHED(var_, id_, name_, desc_)                                \
+	TRIG_BENCH_OPTS(var_, id_, name_, desc_, trig_batch_options,              \
+			sizeof(trig_batch_options) / sizeof(trig_batch_options[0]))
+
+TRIG_BENCH_BATCHED(b_kernel_count, BC_TRIG_KERNEL_COUNT, "trig-kernel-count",
+		   "baseline: batched raw_tp driver counting its own loop, nothing attached");
+TRIG_BENCH(b_syscall_count, BC_TRIG_SYSCALL_COUNT, "trig-syscall-count",
 	   "baseline: getpgid() loop counted in user space, no BPF");
-TRIG_BENCH(b_usermode_count, "trig-usermode-count",
+TRIG_BENCH(b_usermode_count, BC_TRIG_USERMODE_COUNT, "trig-usermode-count",
 	   "baseline: plain function call counted in user space, no BPF");
-TRIG_BENCH(b_tp, "trig-tp", "tp/bpf_test_run/bpf_trigger_tp fired by a batched kfunc driver");
-TRIG_BENCH(b_rawtp, "trig-rawtp", "raw_tp/bpf_trigger_tp fired by a batched kfunc driver");
-TRIG_BENCH(b_fentry, "trig-fentry", "fentry on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_fexit, "trig-fexit", "fexit on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_fmodret, "trig-fmodret",
-	   "fmod_ret on bpf_modify_return_test_tp, batched kfunc driver");
-TRIG_BENCH(b_kprobe, "trig-kprobe", "kprobe on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_kretprobe, "trig-kretprobe", "kretprobe on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_kprobe_multi, "trig-kprobe-multi",
-	   "kprobe.multi on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_kretprobe_multi, "trig-kretprobe-multi",
-	   "kretprobe.multi on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_uprobe_nop, "trig-uprobe-nop", "uprobe on a function starting with nop");
-TRIG_BENCH(b_uretprobe_nop, "trig-uretprobe-nop", "uretprobe on a function starting with nop");
-TRIG_BENCH(b_uprobe_push, "trig-uprobe-push", "uprobe on a function starting with push");
-TRIG_BENCH(b_uretprobe_push, "trig-uretprobe-push",
+TRIG_BENCH_BATCHED(b_tp, BC_TRIG_TP, "trig-tp",
+		   "tp/bpf_test_run/bpf_trigger_tp fired by a batched kfunc driver");
+TRIG_BENCH_BATCHED(b_rawtp, BC_TRIG_RAWTP, "trig-rawtp",
+		   "raw_tp/bpf_trigger_tp fired by a batched kfunc driver");
+TRIG_BENCH_BATCHED(b_fentry, BC_TRIG_FENTRY, "trig-fentry",
+		   "fentry on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_BATCHED(b_fexit, BC_TRIG_FEXIT, "trig-fexit",
+		   "fexit on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_BATCHED(b_fmodret, BC_TRIG_FMODRET, "trig-fmodret",
+		   "fmod_ret on bpf_modify_return_test_tp, batched kfunc driver");
+TRIG_BENCH_BATCHED(b_kprobe, BC_TRIG_KPROBE, "trig-kprobe",
+		   "kprobe on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_BATCHED(b_kretprobe, BC_TRIG_KRETPROBE, "trig-kretprobe",
+		   "kretprobe on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_BATCHED(b_kprobe_multi, BC_TRIG_KPROBE_MULTI, "trig-kprobe-multi",
+		   "kprobe.multi on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_BATCHED(b_kretprobe_multi, BC_TRIG_KRETPROBE_MULTI, "trig-kretprobe-multi",
+		   "kretprobe.multi on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH(b_uprobe_nop, BC_TRIG_UPROBE_NOP, "trig-uprobe-nop",
+	   "uprobe on a function starting with nop");
+TRIG_BENCH(b_uretprobe_nop, BC_TRIG_URETPROBE_NOP, "trig-uretprobe-nop",
+	   "uretprobe on a function starting with nop");
+TRIG_BENCH(b_uprobe_push, BC_TRIG_UPROBE_PUSH, "trig-uprobe-push",
+	   "uprobe on a function starting with push");
+TRIG_BENCH(b_uretprobe_push, BC_TRIG_URETPROBE_PUSH, "trig-uretprobe-push",
 	   "uretprobe on a function starting with push");
-TRIG_BENCH(b_uprobe_ret, "trig-uprobe-ret", "uprobe on a function that is just ret");
-TRIG_BENCH(b_uretprobe_ret, "trig-uretprobe-ret", "uretprobe on a function that is just ret");
-TRIG_BENCH(b_uprobe_multi_nop, "trig-uprobe-multi-nop", "uprobe.multi, nop target");
-TRIG_BENCH(b_uretprobe_multi_nop, "trig-uretprobe-multi-nop", "uretprobe.multi, nop target");
-TRIG_BENCH(b_uprobe_multi_push, "trig-uprobe-multi-push", "uprobe.multi, push target");
-TRIG_BENCH(b_uretprobe_multi_push, "trig-uretprobe-multi-push",
+TRIG_BENCH(b_uprobe_ret, BC_TRIG_UPROBE_RET, "trig-uprobe-ret",
+	   "uprobe on a function that is just ret");
+TRIG_BENCH(b_uretprobe_ret, BC_TRIG_URETPROBE_RET, "trig-uretprobe-ret",
+	   "uretprobe on a function that is just ret");
+TRIG_BENCH(b_uprobe_multi_nop, BC_TRIG_UPROBE_MULTI_NOP, "trig-uprobe-multi-nop",
+	   "uprobe.multi, nop target");
+TRIG_BENCH(b_uretprobe_multi_nop, BC_TRIG_URETPROBE_MULTI_NOP, "trig-uretprobe-multi-nop",
+	   "uretprobe.multi, nop target");
+TRIG_BENCH(b_uprobe_multi_push, BC_TRIG_UPROBE_MULTI_PUSH, "trig-uprobe-multi-push",
+	   "uprobe.multi, push target");
+TRIG_BENCH(b_uretprobe_multi_push, BC_TRIG_URETPROBE_MULTI_PUSH, "trig-uretprobe-multi-push",
 	   "uretprobe.multi, push target");
-TRIG_BENCH(b_uprobe_multi_ret, "trig-uprobe-multi-ret", "uprobe.multi, ret target");
-TRIG_BENCH(b_uretprobe_multi_ret, "trig-uretprobe-multi-ret", "uretprobe.multi, ret target");
-TRIG_BENCH(b_testrun, "trig-testrun",
+TRIG_BENCH(b_uprobe_multi_ret, BC_TRIG_UPROBE_MULTI_RET, "trig-uprobe-multi-ret",
+	   "uprobe.multi, ret target");
+TRIG_BENCH(b_uretprobe_multi_ret, BC_TRIG_URETPROBE_MULTI_RET, "trig-uretprobe-multi-ret",
+	   "uretprobe.multi, ret target");
+TRIG_BENCH(b_testrun, BC_TRIG_TESTRUN, "trig-testrun",
 	   "cross-CPU reference: BPF_PROG_TEST_RUN of a raw_tp on the producer's CPU");
-TRIG_BENCH(b_testrun_on_cpu, "trig-testrun-on-cpu",
+TRIG_BENCH(b_testrun_on_cpu, BC_TRIG_TESTRUN_ON_CPU, "trig-testrun-on-cpu",
 	   "cross-CPU: BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU rotating over CPUs (IPI)");
-TRIG_BENCH(b_syscall_on_cpu, "trig-syscall-on-cpu",
+TRIG_BENCH(b_syscall_on_cpu, BC_TRIG_SYSCALL_ON_CPU, "trig-syscall-on-cpu",
 	   "cross-CPU: migrate to the next CPU, then getpgid() fires a tp program");
 
 /* Same order as bc_trig_specs[]: the unit tests hold the two together. */
@@ -807,8 +822,8 @@ static const struct bc_bench_desc *const trig_benches[] = {
 
 BENCHCORE_PLUGIN(
 	.name = "trigger",
-	.version = "1.0",
+	.version = "2.0",
 	.description = "cost of triggering a BPF program, per attach type",
-	.argp = &trig_argp,
+	.opts_size = sizeof(struct trig_opts),
 	.benches = trig_benches,
 );

@@ -61,7 +61,40 @@ struct bc_trig_spec {
 	bool needs_tracefs;		/* tp/... attach goes through tracefs */
 };
 
-extern const struct bc_trig_spec bc_trig_specs[];
+/* Indices into bc_trig_specs[], in report order: the plugin hangs each
+ * entry on its benchmark's descriptor (.priv) by these. */
+enum bc_trig_id {
+	BC_TRIG_KERNEL_COUNT,
+	BC_TRIG_SYSCALL_COUNT,
+	BC_TRIG_USERMODE_COUNT,
+	BC_TRIG_TP,
+	BC_TRIG_RAWTP,
+	BC_TRIG_FENTRY,
+	BC_TRIG_FEXIT,
+	BC_TRIG_FMODRET,
+	BC_TRIG_KPROBE,
+	BC_TRIG_KRETPROBE,
+	BC_TRIG_KPROBE_MULTI,
+	BC_TRIG_KRETPROBE_MULTI,
+	BC_TRIG_UPROBE_NOP,
+	BC_TRIG_URETPROBE_NOP,
+	BC_TRIG_UPROBE_PUSH,
+	BC_TRIG_URETPROBE_PUSH,
+	BC_TRIG_UPROBE_RET,
+	BC_TRIG_URETPROBE_RET,
+	BC_TRIG_UPROBE_MULTI_NOP,
+	BC_TRIG_URETPROBE_MULTI_NOP,
+	BC_TRIG_UPROBE_MULTI_PUSH,
+	BC_TRIG_URETPROBE_MULTI_PUSH,
+	BC_TRIG_UPROBE_MULTI_RET,
+	BC_TRIG_URETPROBE_MULTI_RET,
+	BC_TRIG_TESTRUN,
+	BC_TRIG_TESTRUN_ON_CPU,
+	BC_TRIG_SYSCALL_ON_CPU,
+	BC_TRIG_CNT
+};
+
+extern const struct bc_trig_spec bc_trig_specs[BC_TRIG_CNT];
 extern const size_t bc_trig_spec_cnt;
 
 /* NULL when no benchmark has that name. */

@@ -230,8 +230,9 @@ static void test_programs_exist_with_matching_section(void **state)
 	free(src);
 }
 
-/* The exported descriptor: same benchmarks, same order, the metrics and
- * layout the tests and reports rely on. */
+/* The exported descriptor: same benchmarks, same order, each carrying its
+ * own spec (.priv), the roles the runner's line shape comes from, the
+ * batch option exactly where a run is a batch, and nothing of ABI 1. */
 static void test_descriptor_matches_table(void **state)
 {
 	const struct bc_plugin_desc *pd;
@@ -245,21 +246,47 @@ static void test_descriptor_matches_table(void **state)
 	pd = dlsym(h, BC_PLUGIN_SYMBOL);
 	assert_non_null(pd);
 	assert_string_equal(pd->name, "trigger");
-	assert_non_null(pd->argp);
+	assert_int_equal(pd->abi_major, BC_ABI_MAJOR);
+	assert_null(pd->argp);
+	assert_true(pd->opts_size > 0);
 	for (const struct bc_bench_desc *const *b = pd->benches; *b; b++, n++) {
 		const struct bc_bench_desc *d = *b;
+		const struct bc_trig_spec *priv = d->priv;
+		bool has_batch = false;
 
 		assert_true(n < bc_trig_spec_cnt);
 		assert_string_equal(d->name, bc_trig_specs[n].name);
+		/* The plugin's own copy of the table, this benchmark's entry. */
+		assert_non_null(priv);
+		assert_string_equal(priv->name, d->name);
 		assert_non_null(d->description);
-		assert_int_equal(d->layout, BC_LAYOUT_OPS);
+		assert_int_equal(d->layout, 0);
+		assert_int_equal(d->producers.sz, sizeof(struct bc_thread_range));
 		assert_int_equal(d->producers.min, 1);
+		assert_int_equal(d->consumers.sz, sizeof(struct bc_thread_range));
+		assert_int_equal(d->consumers.max, 0);
 		assert_int_equal(d->consumers.def, 0);
 		assert_int_equal(d->metric_cnt, 2);
 		assert_string_equal(d->metrics[0].name, "hits");
 		assert_int_equal(d->metrics[0].kind, BC_METRIC_COUNTER);
+		assert_int_equal(d->metrics[0].role, BC_ROLE_HITS);
 		assert_string_equal(d->metrics[1].name, "runs");
 		assert_int_equal(d->metrics[1].kind, BC_METRIC_COUNTER);
+		assert_int_equal(d->metrics[1].role, BC_ROLE_AUX);
+		for (unsigned int i = 0; i < d->option_cnt; i++) {
+			const struct bc_option *o = &d->options[i];
+
+			assert_int_equal(o->sz, sizeof(struct bc_option));
+			assert_true(o->offset < pd->opts_size);
+			if (!strcmp(o->name, "trig-batch-iters")) {
+				has_batch = true;
+				assert_int_equal(o->type, BC_OPT_INT);
+				assert_int_equal(o->min, 1);
+				assert_int_equal(o->max, BC_TRIG_BATCH_MAX);
+				assert_int_equal(atoi(o->def), BC_TRIG_BATCH_DEFAULT);
+			}
+		}
+		assert_int_equal(has_batch, bc_trig_specs[n].batched);
 		assert_non_null(d->probe);
 		assert_non_null(d->validate);
 		assert_non_null(d->setup);
