@@ -18,6 +18,9 @@ BC_CPU_SLOTS(hits);
 /* Set before load: how many times one driver run calls its target. */
 const volatile __u32 batch_iters = 1;
 
+/* Set before load: getpgid()'s syscall number (user space knows its ABI). */
+const volatile __u64 getpgid_nr = 0;
+
 static __always_inline void count_hit(void)
 {
 	bc_slot_add(hits, 1);
@@ -168,4 +171,32 @@ int bc_trig_syscall_tp(void *ctx)
 {
 	count_own_hit();
 	return 0;
+}
+
+/* ------------------------------------------- the syscall-driven variants */
+
+/*
+ * trig-tp, trig-rawtp and trig-fmodret as the 6.1-era runner measured them,
+ * for kernels without bpf_modify_return_test_tp(): each getpgid() of the
+ * producer fires the program once. (The tracepoint one is
+ * bc_trig_syscall_tp above.)
+ */
+SEC("?raw_tp/sys_enter")
+int bc_trig_rawtp_syscall(struct bpf_raw_tracepoint_args *ctx)
+{
+	/* sys_enter(regs, id): every syscall of every process comes here. */
+	if (ctx->args[1] == getpgid_nr)
+		count_own_hit();
+	return 0;
+}
+
+/* The target is set at load to this architecture's syscall function. */
+SEC("?fmod_ret/__x64_sys_getpgid")
+int bc_trig_fmodret_syscall(void *ctx)
+{
+	if (!bc_own_process())
+		return 0;	/* others' getpgid() runs untouched */
+	count_hit();
+	/* Non-zero: the syscall's body is skipped, as the runner measured. */
+	return -22;
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <bpf/libbpf_version.h>
 #include <linux/types.h>
@@ -55,6 +56,7 @@
  * size; the core parses, checks and documents it (bc_ctx_opts()). */
 struct trig_opts {
 	int64_t batch_iters;
+	int driver;			/* enum bc_trig_drive */
 };
 
 #define TRIG_OPT_BATCH                                                              \
@@ -69,10 +71,23 @@ static const struct bc_option trig_batch_options[] = {
 	TRIG_OPT_BATCH,
 };
 
+/* tp, raw_tp and fmod_ret: batched through a kfunc that only 6.10+ kernels
+ * have, or driven by getpgid() as the 6.1-era runner did. */
+static const struct bc_option trig_kfunc_options[] = {
+	TRIG_OPT_BATCH,
+	BC_OPT_ENUM(struct trig_opts, driver, "trig-driver", .def = "auto",
+		    .words = bc_trig_drive_words,
+		    .help = "what fires the program: batched (a BPF_PROG_TEST_RUN loop calling "
+			    "kfunc " BC_TRIG_KFUNC "), syscall (one getpgid() per trigger, as "
+			    "the 6.1-era runner), or auto (batched where the kernel has the "
+			    "kfunc)"),
+};
+
 /* ------------------------------------------------------------ run state */
 
 struct trig_state {
-	const struct bc_trig_spec *spec;
+	const struct bc_trig_spec *spec;	/* &eff */
+	struct bc_trig_spec eff;		/* the benchmark's spec, as driven here */
 	struct trigger *skel;
 	struct bpf_link *link;
 	int driver_fd;
@@ -98,6 +113,43 @@ static void trig_state_free(struct trig_state *st)
 static const struct bc_trig_spec *trig_spec(struct bc_ctx *ctx)
 {
 	return bc_ctx_bench_priv(ctx);
+}
+
+/*
+ * Whether this kernel has the kfunc the batched tp/raw_tp/fmod_ret driver
+ * calls: 1 when vmlinux BTF lists it, 0 when it does not, a negative errno
+ * when there is no BTF to ask.
+ */
+static int trig_kernel_has_kfunc(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id;
+
+	if (!btf)
+		return errno ? -errno : -ENOENT;
+	id = btf__find_by_name_kind(btf, BC_TRIG_KFUNC, BTF_KIND_FUNC);
+	btf__free(btf);
+	return id > 0 ? 1 : 0;
+}
+
+/* The spec as it runs here: the driver the option and the kernel choose. */
+static int trig_resolve(struct bc_ctx *ctx, const struct bc_trig_spec *spec,
+			struct bc_trig_spec *out)
+{
+	const struct trig_opts *o = bc_ctx_opts(ctx);
+	enum bc_trig_drive want = o ? (enum bc_trig_drive)o->driver : BC_TRIG_DRIVE_AUTO;
+	int kfunc = spec->syscall_alt ? trig_kernel_has_kfunc() : 1;
+
+	if (bc_trig_choose(spec, want, kfunc, out))
+		return bc_unavailable(ctx, "%s with --trig-driver batched: the batched driver calls "
+				      "kfunc " BC_TRIG_KFUNC "(), which this kernel lacks (not in "
+				      "its BTF); --trig-driver syscall or auto drives it with "
+				      "getpgid()", bc_trig_kind_name(spec->kind));
+	if (spec->syscall_alt)
+		bc_debug("%s: kfunc %s %s; driving it with the %s driver", spec->name,
+			 BC_TRIG_KFUNC, kfunc > 0 ? "present" : kfunc == 0 ? "absent" : "unknown",
+			 out->driver == BC_TRIG_DRV_SYSCALL ? "syscall" : "batched");
+	return 0;
 }
 
 /* The run's batch size: what the option says for a batched benchmark. */
@@ -306,6 +358,7 @@ static int trig_open_load(struct trig_state *st, bool with_prog)
 		return errno ? -errno : -ENOMEM;
 	st->skel->rodata->batch_iters = spec->batched ? st->batch : 1;
 	st->skel->rodata->bc_tgid = (__u32)getpid();
+	st->skel->rodata->getpgid_nr = SYS_getpgid;
 	if (with_prog && spec->prog) {
 		p = bpf_object__find_program_by_name(st->skel->obj, spec->prog);
 		if (!p) {
@@ -313,6 +366,11 @@ static int trig_open_load(struct trig_state *st, bool with_prog)
 			goto fail;
 		}
 		bpf_program__set_autoload(p, true);
+		if (spec->attach_target) {
+			err = bpf_program__set_attach_target(p, 0, spec->attach_target);
+			if (err)
+				goto fail;
+		}
 #if BC_TRIG_HAVE_UPROBE_MULTI
 		if (trig_is_multi_uprobe(spec))
 			bpf_program__set_expected_attach_type(p, BPF_TRACE_UPROBE_MULTI);
@@ -505,7 +563,8 @@ static struct trig_state *trig_state_new(struct bc_ctx *ctx, const struct bc_tri
 
 	if (!st)
 		return NULL;
-	st->spec = spec;
+	st->eff = *spec;
+	st->spec = &st->eff;
 	st->driver_fd = -1;
 	st->prod_cnt = prod_cnt;
 	st->batch = trig_batch(ctx, spec);
@@ -532,6 +591,7 @@ static int trig_probe(struct bc_ctx *ctx)
 	const struct bc_trig_spec *spec = trig_spec(ctx);
 	libbpf_print_fn_t old_print = NULL;
 	bool quiet = !bc_ctx_verbose(ctx);
+	struct bc_trig_spec eff;
 	struct trig_state *st;
 	int err;
 
@@ -539,7 +599,10 @@ static int trig_probe(struct bc_ctx *ctx)
 		return trig_no_spec(ctx);
 	if (!spec->needs_bpf)
 		return 0;
-	st = trig_state_new(ctx, spec, 0);
+	err = trig_resolve(ctx, spec, &eff);
+	if (err)
+		return err;
+	st = trig_state_new(ctx, &eff, 0);
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	/* A refusal is reported once, as the reason; libbpf's own lines
@@ -566,12 +629,16 @@ static int trig_validate(struct bc_ctx *ctx)
 static int trig_setup(struct bc_ctx *ctx)
 {
 	const struct bc_trig_spec *spec = trig_spec(ctx);
+	struct bc_trig_spec eff;
 	struct trig_state *st;
 	int err;
 
 	if (!spec)
 		return trig_no_spec(ctx);
-	st = trig_state_new(ctx, spec, bc_ctx_producer_cnt(ctx));
+	err = trig_resolve(ctx, spec, &eff);
+	if (err)
+		return err;
+	st = trig_state_new(ctx, &eff, bc_ctx_producer_cnt(ctx));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	/* Set first: teardown() frees whatever a failed setup left. */
@@ -581,7 +648,7 @@ static int trig_setup(struct bc_ctx *ctx)
 		if (err)
 			return err;
 	}
-	bc_ctx_set_attach_point(ctx, st->attach_point[0] ? st->attach_point : spec->attach_point);
+	bc_ctx_set_attach_point(ctx, st->attach_point[0] ? st->attach_point : st->spec->attach_point);
 	return 0;
 }
 
@@ -669,6 +736,7 @@ static int trig_producer(struct bc_ctx *ctx, struct bc_thread *t)
 
 	switch (st->spec->driver) {
 	case BC_TRIG_DRV_SYSCALL_COUNT:
+	case BC_TRIG_DRV_SYSCALL:
 		while (!bc_thread_should_stop(t)) {
 			(void)syscall(SYS_getpgid, 0);
 			trig_bump(runs);
@@ -747,6 +815,10 @@ static const struct bc_metric_desc trig_metrics[] = {
 	}
 
 #define TRIG_BENCH(var_, id_, name_, desc_) TRIG_BENCH_OPTS(var_, id_, name_, desc_, NULL, 0)
+/* Batched through the kfunc, or getpgid()-driven (--trig-driver). */
+#define TRIG_BENCH_KFUNC(var_, id_, name_, desc_)                                  \
+	TRIG_BENCH_OPTS(var_, id_, name_, desc_, trig_kfunc_options,              \
+			sizeof(trig_kfunc_options) / sizeof(trig_kfunc_options[0]))
 /* One run is --trig-batch-iters triggers. */
 #define TRIG_BENCH_BATCHED(var_, id_, name_, desc_)                                \
 	TRIG_BENCH_OPTS(var_, id_, name_, desc_, trig_batch_options,              \
@@ -758,16 +830,19 @@ TRIG_BENCH(b_syscall_count, BC_TRIG_SYSCALL_COUNT, "trig-syscall-count",
 	   "baseline: getpgid() loop counted in user space, no BPF");
 TRIG_BENCH(b_usermode_count, BC_TRIG_USERMODE_COUNT, "trig-usermode-count",
 	   "baseline: plain function call counted in user space, no BPF");
-TRIG_BENCH_BATCHED(b_tp, BC_TRIG_TP, "trig-tp",
-		   "tp/bpf_test_run/bpf_trigger_tp fired by a batched kfunc driver");
-TRIG_BENCH_BATCHED(b_rawtp, BC_TRIG_RAWTP, "trig-rawtp",
-		   "raw_tp/bpf_trigger_tp fired by a batched kfunc driver");
+TRIG_BENCH_KFUNC(b_tp, BC_TRIG_TP, "trig-tp",
+		 "tracepoint: bpf_trigger_tp from a batched kfunc driver, or "
+		 "sys_enter_getpgid from getpgid() where the kernel lacks the kfunc");
+TRIG_BENCH_KFUNC(b_rawtp, BC_TRIG_RAWTP, "trig-rawtp",
+		 "raw_tp: bpf_trigger_tp from a batched kfunc driver, or sys_enter "
+		 "from getpgid() where the kernel lacks the kfunc");
 TRIG_BENCH_BATCHED(b_fentry, BC_TRIG_FENTRY, "trig-fentry",
 		   "fentry on bpf_get_numa_node_id, batched driver");
 TRIG_BENCH_BATCHED(b_fexit, BC_TRIG_FEXIT, "trig-fexit",
 		   "fexit on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH_BATCHED(b_fmodret, BC_TRIG_FMODRET, "trig-fmodret",
-		   "fmod_ret on bpf_modify_return_test_tp, batched kfunc driver");
+TRIG_BENCH_KFUNC(b_fmodret, BC_TRIG_FMODRET, "trig-fmodret",
+		 "fmod_ret: on the kfunc, batched, or on getpgid()'s function, from "
+		 "getpgid(), where the kernel lacks the kfunc");
 TRIG_BENCH_BATCHED(b_kprobe, BC_TRIG_KPROBE, "trig-kprobe",
 		   "kprobe on bpf_get_numa_node_id, batched driver");
 TRIG_BENCH_BATCHED(b_kretprobe, BC_TRIG_KRETPROBE, "trig-kretprobe",

@@ -6,16 +6,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KERNEL_BENCH(name_, drv_, kind_, prog_, point_, tracefs_)                         \
+#define KERNEL_BENCH(name_, drv_, kind_, prog_, point_, tracefs_, ...)                    \
 	{ .name = (name_), .driver = (drv_), .kind = (kind_), .prog = (prog_),              \
 	  .driver_prog = (drv_) == BC_TRIG_DRV_KFUNC ? "bc_trig_driver_kfunc" : "bc_trig_driver", \
 	  .attach_point = (point_), .batched = true, .needs_bpf = true,                     \
-	  .needs_tracefs = (tracefs_) }
+	  .needs_tracefs = (tracefs_), __VA_ARGS__ }
 
 #define UPROBE_BENCH(name_, kind_, target_)                                               \
 	{ .name = (name_), .driver = BC_TRIG_DRV_UPROBED_CALL, .kind = (kind_),             \
 	  .prog = "bc_trig_uprobe", .attach_point = "uprobe", .target = (target_),          \
 	  .needs_bpf = true }
+
+/* The 6.1-era runner's way: the program on the syscall's tracepoint, on
+ * the raw sys_enter tracepoint (filtering getpgid's number), and fmod_ret
+ * on the syscall's function, fired by a getpgid() loop. */
+static const struct bc_trig_alt tp_syscall = {
+	.prog = "bc_trig_syscall_tp",
+	.attach_point = "tp/syscalls/sys_enter_getpgid (syscall driver)",
+	.needs_tracefs = true,
+};
+
+static const struct bc_trig_alt rawtp_syscall = {
+	.prog = "bc_trig_rawtp_syscall",
+	.attach_point = "raw_tp/sys_enter (syscall driver)",
+};
+
+static const struct bc_trig_alt fmodret_syscall = {
+	.prog = "bc_trig_fmodret_syscall",
+	.attach_point = "fmod_ret/" BC_TRIG_SYSCALL_FN " (syscall driver)",
+	.attach_target = BC_TRIG_SYSCALL_FN,
+};
 
 /*
  * Order is the report order: baselines first, as the kernel's trigger
@@ -33,15 +53,19 @@ const struct bc_trig_spec bc_trig_specs[BC_TRIG_CNT] = {
 	  .target = BC_TRIG_TARGET_NOP },
 
 	[BC_TRIG_TP] = KERNEL_BENCH("trig-tp", BC_TRIG_DRV_KFUNC, BC_ATTACH_TP, "bc_trig_tp",
-		     "tp/bpf_test_run/bpf_trigger_tp", true),
-	[BC_TRIG_RAWTP] = KERNEL_BENCH("trig-rawtp", BC_TRIG_DRV_KFUNC, BC_ATTACH_RAW_TP, "bc_trig_rawtp",
-		     "raw_tp/bpf_trigger_tp", false),
+		     "tp/bpf_test_run/bpf_trigger_tp (batched kfunc driver)", true,
+		     .syscall_alt = &tp_syscall),
+	[BC_TRIG_RAWTP] = KERNEL_BENCH("trig-rawtp", BC_TRIG_DRV_KFUNC, BC_ATTACH_RAW_TP,
+		     "bc_trig_rawtp", "raw_tp/bpf_trigger_tp (batched kfunc driver)", false,
+		     .syscall_alt = &rawtp_syscall),
 	[BC_TRIG_FENTRY] = KERNEL_BENCH("trig-fentry", BC_TRIG_DRV_HELPER, BC_ATTACH_FENTRY, "bc_trig_fentry",
 		     "fentry/bpf_get_numa_node_id", false),
 	[BC_TRIG_FEXIT] = KERNEL_BENCH("trig-fexit", BC_TRIG_DRV_HELPER, BC_ATTACH_FEXIT, "bc_trig_fexit",
 		     "fexit/bpf_get_numa_node_id", false),
-	[BC_TRIG_FMODRET] = KERNEL_BENCH("trig-fmodret", BC_TRIG_DRV_KFUNC, BC_ATTACH_FMOD_RET, "bc_trig_fmodret",
-		     "fmod_ret/bpf_modify_return_test_tp", false),
+	[BC_TRIG_FMODRET] = KERNEL_BENCH("trig-fmodret", BC_TRIG_DRV_KFUNC, BC_ATTACH_FMOD_RET,
+		     "bc_trig_fmodret",
+		     "fmod_ret/bpf_modify_return_test_tp (batched kfunc driver)", false,
+		     .syscall_alt = &fmodret_syscall),
 	[BC_TRIG_KPROBE] = KERNEL_BENCH("trig-kprobe", BC_TRIG_DRV_HELPER, BC_ATTACH_KPROBE, "bc_trig_kprobe",
 		     "kprobe/bpf_get_numa_node_id", false),
 	[BC_TRIG_KRETPROBE] = KERNEL_BENCH("trig-kretprobe", BC_TRIG_DRV_HELPER, BC_ATTACH_KRETPROBE,
@@ -87,6 +111,38 @@ const struct bc_trig_spec *bc_trig_spec_find(const char *name)
 		if (strcmp(bc_trig_specs[i].name, name) == 0)
 			return &bc_trig_specs[i];
 	return NULL;
+}
+
+const char *const bc_trig_drive_words[] = { "auto", "batched", "syscall", NULL };
+
+int bc_trig_choose(const struct bc_trig_spec *spec, enum bc_trig_drive want, int kfunc,
+		   struct bc_trig_spec *out)
+{
+	const struct bc_trig_alt *alt = spec->syscall_alt;
+
+	*out = *spec;
+	if (!alt)
+		return 0;
+	switch (want) {
+	case BC_TRIG_DRIVE_BATCHED:
+		/* No BTF to ask: let the kernel answer when the driver loads. */
+		return kfunc == 0 ? -EOPNOTSUPP : 0;
+	case BC_TRIG_DRIVE_AUTO:
+		/* Without BTF a kfunc call cannot load either. */
+		if (kfunc > 0)
+			return 0;
+		break;
+	case BC_TRIG_DRIVE_SYSCALL:
+		break;
+	}
+	out->driver = BC_TRIG_DRV_SYSCALL;
+	out->prog = alt->prog;
+	out->driver_prog = NULL;
+	out->attach_point = alt->attach_point;
+	out->attach_target = alt->attach_target;
+	out->batched = false;
+	out->needs_tracefs = alt->needs_tracefs;
+	return 0;
 }
 
 const char *bc_trig_kind_name(enum bc_attach_kind kind)

@@ -34,6 +34,35 @@ enum bc_trig_driver {
 	BC_TRIG_DRV_TESTRUN_ON_CPU,
 	/* sched_setaffinity() to the next CPU, then getpgid(). */
 	BC_TRIG_DRV_SYSCALL_ON_CPU,
+	/* getpgid(), whose entry fires the program under test: how the
+	 * 6.1-era runner drove tp, raw_tp and fmod_ret (one trigger per
+	 * syscall, so its numbers include a syscall each). */
+	BC_TRIG_DRV_SYSCALL,
+};
+
+/* The kfunc the batched tp/raw_tp/fmod_ret driver calls (Linux 6.10+). */
+#define BC_TRIG_KFUNC "bpf_modify_return_test_tp"
+
+/* The kernel function behind getpgid(), as fmod_ret names it. */
+#if defined(__x86_64__)
+#define BC_TRIG_SYSCALL_FN "__x64_sys_getpgid"
+#elif defined(__aarch64__)
+#define BC_TRIG_SYSCALL_FN "__arm64_sys_getpgid"
+#elif defined(__s390x__)
+#define BC_TRIG_SYSCALL_FN "__s390x_sys_getpgid"
+#elif defined(__riscv)
+#define BC_TRIG_SYSCALL_FN "__riscv_sys_getpgid"
+#else
+#define BC_TRIG_SYSCALL_FN "sys_getpgid"
+#endif
+
+/* The same attach type driven by getpgid() (BC_TRIG_DRV_SYSCALL), for
+ * kernels without the kfunc the batched driver calls. */
+struct bc_trig_alt {
+	const char *prog;		/* program under test */
+	const char *attach_point;	/* named in the report, driver included */
+	const char *attach_target;	/* overrides the SEC() target, or NULL */
+	bool needs_tracefs;
 };
 
 /* The user-space function a uprobe benchmark probes. */
@@ -59,7 +88,34 @@ struct bc_trig_spec {
 	bool batched;			/* one run = --trig-batch-iters hits */
 	bool needs_bpf;			/* loads anything at all (root) */
 	bool needs_tracefs;		/* tp/... attach goes through tracefs */
+	/* Set at load: the program's attach target, when the SEC() one is
+	 * only right on some architectures. NULL: the SEC() one. */
+	const char *attach_target;
+	/* The getpgid()-driven way to the same attach type, or NULL. */
+	const struct bc_trig_alt *syscall_alt;
 };
+
+/* --trig-driver, for the benchmarks that have a syscall_alt. */
+enum bc_trig_drive {
+	BC_TRIG_DRIVE_AUTO = 0,		/* batched where the kernel has the kfunc */
+	BC_TRIG_DRIVE_BATCHED,
+	BC_TRIG_DRIVE_SYSCALL,
+};
+
+/* The option's words, in enum order, NULL-terminated. */
+extern const char *const bc_trig_drive_words[];
+
+/*
+ * The spec as it runs on a kernel whose vmlinux BTF has (kfunc > 0) or
+ * lacks (kfunc == 0) BC_TRIG_KFUNC, or that has no BTF to ask (kfunc < 0),
+ * when the user asked for `want`: the batched way if the kernel has the
+ * kfunc (auto) or was asked to (batched), the getpgid() way otherwise. A
+ * spec without a syscall_alt runs as it is. Fills *out (whose attach_point
+ * then names the driver) and returns 0, or -EOPNOTSUPP when `batched` was
+ * asked for on a kernel known to lack the kfunc.
+ */
+int bc_trig_choose(const struct bc_trig_spec *spec, enum bc_trig_drive want, int kfunc,
+		   struct bc_trig_spec *out);
 
 /* Indices into bc_trig_specs[], in report order: the plugin hangs each
  * entry on its benchmark's descriptor (.priv) by these. */

@@ -130,9 +130,39 @@ static int kernel_kprobe_multi_answer(void)
 	return 0;
 }
 
+/* 1: vmlinux BTF lists the batched tp/raw_tp/fmod_ret driver's kfunc. */
+static int kernel_kfunc_answer(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id;
+
+	if (!btf)
+		return -ENOENT;
+	id = btf__find_by_name_kind(btf, BC_TRIG_KFUNC, BTF_KIND_FUNC);
+	btf__free(btf);
+	return id > 0;
+}
+
 static struct {
 	bool fentry, kprobe, kprobe_multi, uprobe_multi;
+	int kfunc;
 } kernel;
+
+/* The spec as the plugin must run it here, for this --trig-driver. */
+static struct bc_trig_spec as_run(const char *name, enum bc_trig_drive want)
+{
+	const struct bc_trig_spec *s = bc_trig_spec_find(name);
+	struct bc_trig_spec eff;
+
+	assert_non_null(s);
+	assert_int_equal(bc_trig_choose(s, want, kernel.kfunc, &eff), 0);
+	return eff;
+}
+
+static unsigned int hits_per_run(const struct bc_trig_spec *eff, unsigned int batch)
+{
+	return eff->batched ? batch : 1;
+}
 
 static bool expect_available(const struct bc_trig_spec *s)
 {
@@ -311,10 +341,12 @@ static void test_every_benchmark(void **state)
 	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
 		const struct bc_trig_spec *s = &bc_trig_specs[i];
 
+		struct bc_trig_spec eff = as_run(s->name, BC_TRIG_DRIVE_AUTO);
+
 		fprintf(stderr, "# %s: expected %s here\n", s->name,
 			expect_available(s) ? "to run" : "unavailable");
 		if (expect_available(s))
-			check_run(s, NULL, s->batched ? BC_TRIG_BATCH_DEFAULT : 1, 1);
+			check_run(&eff, NULL, hits_per_run(&eff, BC_TRIG_BATCH_DEFAULT), 1);
 		else
 			check_unavailable(s);
 	}
@@ -327,17 +359,23 @@ static void test_batch_iters_option(void **state)
 	const char *one[] = { "--trig-batch-iters", "1", NULL };
 	const char *max[] = { "--trig-batch-iters", "1000", NULL };
 
+	struct bc_trig_spec tp = as_run("trig-tp", BC_TRIG_DRIVE_AUTO);
+	struct bc_trig_spec rawtp = as_run("trig-rawtp", BC_TRIG_DRIVE_AUTO);
+
 	(void)state;
 	check_run(bc_trig_spec_find("trig-kernel-count"), seven, 7, 1);
-	check_run(bc_trig_spec_find("trig-tp"), one, 1, 1);
-	check_run(bc_trig_spec_find("trig-rawtp"), max, 1000, 1);
+	check_run(&tp, one, 1, 1);
+	/* Where the kernel lacks the kfunc, the syscall driver ignores it. */
+	check_run(&rawtp, max, hits_per_run(&rawtp, 1000), 1);
 }
 
 /* Two producers: the per-CPU slots must add up across CPUs. */
 static void test_two_producers(void **state)
 {
+	struct bc_trig_spec rawtp = as_run("trig-rawtp", BC_TRIG_DRIVE_AUTO);
+
 	(void)state;
-	check_run(bc_trig_spec_find("trig-rawtp"), NULL, BC_TRIG_BATCH_DEFAULT, 2);
+	check_run(&rawtp, NULL, hits_per_run(&rawtp, BC_TRIG_BATCH_DEFAULT), 2);
 	check_run(bc_trig_spec_find("trig-testrun-on-cpu"), NULL, 1, 2);
 }
 
@@ -389,6 +427,61 @@ static void test_runner_script_shape(void **state)
 	bc_test_run_free(&r);
 }
 
+static void expect_unavailable(const char *const *args, const char *needle)
+{
+	struct bc_test_run r;
+
+	bc_test_run_benchcore(&r, args);
+	if (r.status != EXIT_UNAVAILABLE || !strstr(r.err, needle)) {
+		dump(args[1], &r);
+		fail_msg("%s: expected exit status %d and a reason naming %s", args[1],
+			 EXIT_UNAVAILABLE, needle);
+	}
+	bc_test_run_free(&r);
+	assert_none_left(args[1]);
+}
+
+/*
+ * Both drivers of tp, raw_tp and fmod_ret, whatever the kernel would pick:
+ * the syscall one (the 6.1-era runner's) runs everywhere the attach type
+ * does, one hit per getpgid(), and says so in its attach point; the
+ * batched one runs where the kernel has the kfunc and is refused, naming
+ * it, where it has not.
+ */
+static void test_both_drivers(void **state)
+{
+	const char *syscall[] = { "--trig-driver", "syscall", NULL };
+	const char *batched[] = { "--trig-driver", "batched", NULL };
+	static const char *const names[] = { "trig-tp", "trig-rawtp", "trig-fmodret" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct bc_trig_spec sys = as_run(names[i], BC_TRIG_DRIVE_SYSCALL);
+		char full[64];
+		const char *args[] = { "run", full, "-w0", "-d1", NULL, NULL, NULL };
+
+		snprintf(full, sizeof(full), "trigger:%s", names[i]);
+		assert_non_null(strstr(sys.attach_point, "(syscall driver)"));
+		if (expect_available(&sys)) {
+			check_run(&sys, syscall, 1, 1);
+		} else {
+			args[4] = syscall[0];
+			args[5] = syscall[1];
+			expect_unavailable(args, bc_trig_kind_name(sys.kind));
+		}
+		if (kernel.kfunc > 0) {
+			struct bc_trig_spec bat = as_run(names[i], BC_TRIG_DRIVE_BATCHED);
+
+			if (expect_available(&bat))
+				check_run(&bat, batched, BC_TRIG_BATCH_DEFAULT, 1);
+		} else {
+			args[4] = batched[0];
+			args[5] = batched[1];
+			expect_unavailable(args, BC_TRIG_KFUNC);
+		}
+	}
+}
+
 static void expect_usage_error(const char *const *args, const char *needle)
 {
 	struct bc_test_run r;
@@ -410,11 +503,14 @@ static void test_bad_options(void **state)
 	const char *word[] = { "run", "trigger:trig-kernel-count", "-w0", "-d1",
 			       "--trig-batch-iters", "lots", NULL };
 	const char *cons[] = { "run", "trigger:trig-syscall-count", "-w0", "-d1", "-c1", NULL };
+	const char *drv[] = { "run", "trigger:trig-rawtp", "-w0", "-d1", "--trig-driver", "fast",
+			      NULL };
 
 	(void)state;
 	expect_usage_error(zero, "--trig-batch-iters '0'");
 	expect_usage_error(big, "--trig-batch-iters '1001'");
 	expect_usage_error(word, "--trig-batch-iters 'lots'");
+	expect_usage_error(drv, "--trig-driver 'fast'");
 	assert_none_left("the usage errors");
 
 	/* -c1: refused before anything runs. The core decides the status
@@ -438,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_every_benchmark),
 		cmocka_unit_test(test_batch_iters_option),
 		cmocka_unit_test(test_two_producers),
+		cmocka_unit_test(test_both_drivers),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_runner_script_shape),
 	};
@@ -456,6 +553,9 @@ int main(void)
 	fprintf(stderr, "# kernel: fentry load %s\n", err ? strerror(-err) : "ok");
 	kernel.kprobe = access("/sys/bus/event_source/devices/kprobe", F_OK) == 0;
 	fprintf(stderr, "# kernel: kprobe PMU %s\n", kernel.kprobe ? "present" : "absent");
+	kernel.kfunc = kernel_kfunc_answer();
+	fprintf(stderr, "# kernel: kfunc %s %s\n", BC_TRIG_KFUNC,
+		kernel.kfunc > 0 ? "in vmlinux BTF" : "absent");
 	err = kernel_kprobe_multi_answer();
 	kernel.kprobe_multi = err == 0;
 	fprintf(stderr, "# kernel: kprobe.multi link %s\n", err ? strerror(-err) : "ok");

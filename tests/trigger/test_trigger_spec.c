@@ -226,6 +226,8 @@ static void test_programs_exist_with_matching_section(void **state)
 			assert_prog_section(src, s->prog, sec_prefix(s->kind));
 		if (s->driver_prog)
 			assert_prog_section(src, s->driver_prog, sec_prefix(0));
+		if (s->syscall_alt)
+			assert_prog_section(src, s->syscall_alt->prog, sec_prefix(s->kind));
 	}
 	free(src);
 }
@@ -252,7 +254,7 @@ static void test_descriptor_matches_table(void **state)
 	for (const struct bc_bench_desc *const *b = pd->benches; *b; b++, n++) {
 		const struct bc_bench_desc *d = *b;
 		const struct bc_trig_spec *priv = d->priv;
-		bool has_batch = false;
+		bool has_batch = false, has_driver = false;
 
 		assert_true(n < bc_trig_spec_cnt);
 		assert_string_equal(d->name, bc_trig_specs[n].name);
@@ -284,9 +286,17 @@ static void test_descriptor_matches_table(void **state)
 				assert_int_equal(o->min, 1);
 				assert_int_equal(o->max, BC_TRIG_BATCH_MAX);
 				assert_int_equal(atoi(o->def), BC_TRIG_BATCH_DEFAULT);
+			} else if (!strcmp(o->name, "trig-driver")) {
+				has_driver = true;
+				assert_int_equal(o->type, BC_OPT_ENUM);
+				assert_string_equal(o->def, "auto");
+				assert_string_equal(o->words[BC_TRIG_DRIVE_SYSCALL], "syscall");
+			} else {
+				fail_msg("%s: unexpected option --%s", d->name, o->name);
 			}
 		}
 		assert_int_equal(has_batch, bc_trig_specs[n].batched);
+		assert_int_equal(has_driver, bc_trig_specs[n].syscall_alt != NULL);
 		assert_non_null(d->probe);
 		assert_non_null(d->validate);
 		assert_non_null(d->setup);
@@ -296,6 +306,100 @@ static void test_descriptor_matches_table(void **state)
 	}
 	assert_int_equal(n, bc_trig_spec_cnt);
 	dlclose(h);
+}
+
+/*
+ * The driver choice, with the kernel's answer faked: the 6.1-era way is
+ * what tp, raw_tp and fmod_ret fall back to, and only they; it says so in
+ * its attach point; `batched` on a kernel known to lack the kfunc is
+ * refused rather than run as something else.
+ */
+static const struct {
+	const char *name;
+	const char *syscall_point;
+} alts[] = {
+	{ "trig-tp", "tp/syscalls/sys_enter_getpgid (syscall driver)" },
+	{ "trig-rawtp", "raw_tp/sys_enter (syscall driver)" },
+	{ "trig-fmodret", "fmod_ret/" BC_TRIG_SYSCALL_FN " (syscall driver)" },
+};
+
+static void assert_batched(const struct bc_trig_spec *spec, const struct bc_trig_spec *got)
+{
+	assert_int_equal(got->driver, BC_TRIG_DRV_KFUNC);
+	assert_true(got->batched);
+	assert_string_equal(got->prog, spec->prog);
+	assert_string_equal(got->driver_prog, "bc_trig_driver_kfunc");
+	assert_string_equal(got->attach_point, spec->attach_point);
+	assert_non_null(strstr(got->attach_point, "(batched kfunc driver)"));
+	assert_null(got->attach_target);
+}
+
+static void assert_syscall(const struct bc_trig_spec *spec, const char *point,
+			   const struct bc_trig_spec *got)
+{
+	assert_int_equal(got->driver, BC_TRIG_DRV_SYSCALL);
+	assert_int_equal(got->kind, spec->kind);
+	assert_false(got->batched);
+	assert_null(got->driver_prog);
+	assert_true(got->needs_bpf);
+	assert_string_equal(got->attach_point, point);
+	assert_string_equal(got->prog, spec->syscall_alt->prog);
+	assert_int_equal(got->needs_tracefs, spec->kind == BC_ATTACH_TP);
+	if (spec->kind == BC_ATTACH_FMOD_RET)
+		assert_string_equal(got->attach_target, BC_TRIG_SYSCALL_FN);
+}
+
+static void test_driver_choice(void **state)
+{
+	struct bc_trig_spec got;
+	size_t with_alt = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(alts) / sizeof(alts[0]); i++) {
+		const struct bc_trig_spec *s = bc_trig_spec_find(alts[i].name);
+		const char *pt = alts[i].syscall_point;
+
+		assert_non_null(s);
+		assert_non_null(s->syscall_alt);
+		/* The kernel has the kfunc. */
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_AUTO, 1, &got), 0);
+		assert_batched(s, &got);
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_BATCHED, 1, &got), 0);
+		assert_batched(s, &got);
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_SYSCALL, 1, &got), 0);
+		assert_syscall(s, pt, &got);
+		/* It lacks it (Debian 12's 6.1). */
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_AUTO, 0, &got), 0);
+		assert_syscall(s, pt, &got);
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_BATCHED, 0, &got), -EOPNOTSUPP);
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_SYSCALL, 0, &got), 0);
+		assert_syscall(s, pt, &got);
+		/* No BTF to ask: a kfunc call cannot load without it. */
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_AUTO, -ENOENT, &got), 0);
+		assert_syscall(s, pt, &got);
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_BATCHED, -ENOENT, &got), 0);
+		assert_batched(s, &got);
+	}
+	/* Everything else runs as declared, whatever is asked or answered. */
+	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
+		const struct bc_trig_spec *s = &bc_trig_specs[i];
+
+		if (s->syscall_alt) {
+			with_alt++;
+			continue;
+		}
+		for (int want = BC_TRIG_DRIVE_AUTO; want <= BC_TRIG_DRIVE_SYSCALL; want++) {
+			for (int kfunc = -1; kfunc <= 1; kfunc++) {
+				assert_int_equal(bc_trig_choose(s, want, kfunc, &got), 0);
+				assert_memory_equal(&got, s, sizeof(got));
+			}
+		}
+	}
+	assert_int_equal(with_alt, sizeof(alts) / sizeof(alts[0]));
+	assert_string_equal(bc_trig_drive_words[BC_TRIG_DRIVE_AUTO], "auto");
+	assert_string_equal(bc_trig_drive_words[BC_TRIG_DRIVE_BATCHED], "batched");
+	assert_string_equal(bc_trig_drive_words[BC_TRIG_DRIVE_SYSCALL], "syscall");
+	assert_null(bc_trig_drive_words[BC_TRIG_DRIVE_SYSCALL + 1]);
 }
 
 static void test_cpulist(void **state)
@@ -380,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_uprobe_targets_cover_every_case),
 		cmocka_unit_test(test_programs_exist_with_matching_section),
 		cmocka_unit_test(test_descriptor_matches_table),
+		cmocka_unit_test(test_driver_choice),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_file_offset_from_maps),
 		cmocka_unit_test(test_file_offset_live),
