@@ -25,24 +25,18 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include <bpf/libbpf_version.h>
 #include <linux/types.h>
 
 #include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
 
 #include "trigger_spec.h"
+#include "uprobe_multi.h"
 #include "uprobe_targets.h"
 
 /* The skeleton's slots are struct bc_line_counter (bpf/benchcore.bpf.h),
  * which <benchcore/benchcore.h> defines for user space: include it first. */
 #include "trigger.skel.h"
-
-#if LIBBPF_MAJOR_VERSION > 1 || (LIBBPF_MAJOR_VERSION == 1 && LIBBPF_MINOR_VERSION >= 3)
-#define BC_TRIG_HAVE_UPROBE_MULTI 1	/* bpf_program__attach_uprobe_multi() */
-#else
-#define BC_TRIG_HAVE_UPROBE_MULTI 0
-#endif
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524	/* the kernel's internal "not supported", seen by user space */
@@ -90,6 +84,7 @@ struct trig_state {
 	struct bc_trig_spec eff;		/* the benchmark's spec, as driven here */
 	struct trigger *skel;
 	struct bpf_link *link;
+	int link_fd;			/* a link libbpf does not know (uprobe.multi) */
 	int driver_fd;
 	unsigned int batch;		/* hits per driver run */
 	struct bc_line_counter *runs;	/* per producer: driver runs, calls, syscalls */
@@ -104,6 +99,8 @@ static void trig_state_free(struct trig_state *st)
 	if (!st)
 		return;
 	bpf_link__destroy(st->link);
+	if (st->link_fd >= 0)
+		close(st->link_fd);
 	trigger__destroy(st->skel);
 	free(st->runs);
 	free(st->cpus);
@@ -318,6 +315,15 @@ static int trig_attach_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spe
 					      "CONFIG_FPROBE): attaching %s failed: %s", kind,
 					      spec->attach_point, trig_strerror(err));
 		break;
+	case BC_ATTACH_UPROBE_MULTI:
+	case BC_ATTACH_URETPROBE_MULTI:
+		/* Before 6.6 the kernel does not know the link's attach type;
+		 * without CONFIG_UPROBES it answers EOPNOTSUPP. */
+		if (err == -EINVAL || err == -EOPNOTSUPP)
+			return bc_unavailable(ctx, "%s links not supported by this kernel (Linux "
+					      "6.6+ with CONFIG_UPROBES): attaching %s failed: %s",
+					      kind, spec->attach_point, trig_strerror(err));
+		break;
 	case BC_ATTACH_UPROBE:
 	case BC_ATTACH_URETPROBE:
 		if (!trig_path_exists("/sys/bus/event_source/devices/uprobe"))
@@ -371,10 +377,11 @@ static int trig_open_load(struct trig_state *st, bool with_prog)
 			if (err)
 				goto fail;
 		}
-#if BC_TRIG_HAVE_UPROBE_MULTI
+		/* The kernel checks at link time that the program was
+		 * loaded for uprobe.multi. */
 		if (trig_is_multi_uprobe(spec))
-			bpf_program__set_expected_attach_type(p, BPF_TRACE_UPROBE_MULTI);
-#endif
+			bpf_program__set_expected_attach_type(
+				p, (enum bpf_attach_type)BC_TRIG_ATTACH_UPROBE_MULTI);
 	}
 	if (spec->driver_prog) {
 		p = bpf_object__find_program_by_name(st->skel->obj, spec->driver_prog);
@@ -428,22 +435,20 @@ static int trig_attach_uprobe(struct bc_ctx *ctx, struct trig_state *st, struct 
 		return bc_error(ctx, err, "uprobe target %s is not in a file-backed mapping", fn);
 
 	if (trig_is_multi_uprobe(spec)) {
-#if BC_TRIG_HAVE_UPROBE_MULTI
 		unsigned long offs[1] = { off };
-		LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = offs, .cnt = 1,
-			    .retprobe = ret);
 
-		st->link = bpf_program__attach_uprobe_multi(prog, -1, path, NULL, &opts);
-#else
-		errno = EOPNOTSUPP;
-#endif
+		/* Every process (pid 0), as below. */
+		st->link_fd = bc_trig_uprobe_multi_link(bpf_program__fd(prog), path, offs, NULL, 1,
+							ret);
+		if (st->link_fd < 0)
+			return trig_attach_failed(ctx, spec, st->link_fd);
 	} else {
 		/* All processes (-1): a per-pid uprobe would follow only the
 		 * main thread; the BPF side filters by our tgid instead. */
 		st->link = bpf_program__attach_uprobe(prog, ret, -1, path, (size_t)off);
+		if (!st->link)
+			return trig_attach_failed(ctx, spec, errno ? -errno : -EINVAL);
 	}
-	if (!st->link)
-		return trig_attach_failed(ctx, spec, errno ? -errno : -EINVAL);
 	snprintf(st->attach_point, sizeof(st->attach_point), "%s:%s+0x%lx (%s)",
 		 bc_trig_kind_name(spec->kind), path, off, fn);
 	return 0;
@@ -499,11 +504,6 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 	struct bpf_program *prog;
 	int err;
 
-	if (trig_is_multi_uprobe(spec) && !BC_TRIG_HAVE_UPROBE_MULTI)
-		return bc_unavailable(ctx, "%s needs libbpf >= 1.3 (bpf_program__attach_uprobe_multi);"
-				      " benchcore was built against libbpf %d.%d, which has no "
-				      "uprobe_multi attach API", bc_trig_kind_name(spec->kind),
-				      LIBBPF_MAJOR_VERSION, LIBBPF_MINOR_VERSION);
 	if (spec->needs_tracefs) {
 		char hint[256] = "";
 
@@ -566,6 +566,7 @@ static struct trig_state *trig_state_new(struct bc_ctx *ctx, const struct bc_tri
 	st->eff = *spec;
 	st->spec = &st->eff;
 	st->driver_fd = -1;
+	st->link_fd = -1;
 	st->prod_cnt = prod_cnt;
 	st->batch = trig_batch(ctx, spec);
 	if (prod_cnt) {

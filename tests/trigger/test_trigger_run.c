@@ -25,13 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include <bpf/libbpf_version.h>
 
 #include "bc_test_util.h"
 #include "json.h"
@@ -141,6 +141,16 @@ static int kernel_kfunc_answer(void)
 	id = btf__find_by_name_kind(btf, BC_TRIG_KFUNC, BTF_KIND_FUNC);
 	btf__free(btf);
 	return id > 0;
+}
+
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
 }
 
 static struct {
@@ -559,9 +569,11 @@ int main(void)
 	err = kernel_kprobe_multi_answer();
 	kernel.kprobe_multi = err == 0;
 	fprintf(stderr, "# kernel: kprobe.multi link %s\n", err ? strerror(-err) : "ok");
-	/* libbpf gained bpf_program__attach_uprobe_multi() in 1.3. */
-	kernel.uprobe_multi = LIBBPF_MAJOR_VERSION > 1 ||
-			      (LIBBPF_MAJOR_VERSION == 1 && LIBBPF_MINOR_VERSION >= 3);
+	/* The kernel's side of uprobe.multi, whatever libbpf we were built
+	 * against: Linux 6.6+ with uprobes. */
+	kernel.uprobe_multi = kernel_at_least(6, 6) &&
+			      access("/sys/bus/event_source/devices/uprobe", F_OK) == 0;
+	fprintf(stderr, "# kernel: uprobe.multi %s\n", kernel.uprobe_multi ? "expected" : "absent");
 
 	if (wait_for_none() != 0) {
 		printf("skipping: bc_trig_* programs are already loaded by another process\n");
