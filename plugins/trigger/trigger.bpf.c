@@ -142,6 +142,21 @@ int bc_trig_kretprobe_multi(void *ctx)
 	return 0;
 }
 
+/* kprobe-multi-all: attached to every other traceable kernel function, so
+ * that the counting program's trigger pays for a kernel full of fprobes.
+ * They run for every caller on the machine: doing nothing is the point. */
+SEC("?kprobe.multi/bpf_get_numa_node_id")
+int bc_trig_kprobe_multi_empty(void *ctx)
+{
+	return 0;
+}
+
+SEC("?kretprobe.multi/bpf_get_numa_node_id")
+int bc_trig_kretprobe_multi_empty(void *ctx)
+{
+	return 0;
+}
+
 /* Attached by user space to a function of benchcore's own process, as a
  * uprobe or uretprobe (and as uprobe.multi where libbpf can attach it). */
 SEC("?uprobe")

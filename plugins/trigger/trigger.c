@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -33,6 +34,7 @@
 #include "trigger_spec.h"
 #include "uprobe_multi.h"
 #include "uprobe_targets.h"
+#include "usdt_note.h"
 
 /* The skeleton's slots are struct bc_line_counter (bpf/benchcore.bpf.h),
  * which <benchcore/benchcore.h> defines for user space: include it first. */
@@ -84,6 +86,7 @@ struct trig_state {
 	struct bc_trig_spec eff;		/* the benchmark's spec, as driven here */
 	struct trigger *skel;
 	struct bpf_link *link;
+	struct bpf_link *link_all;	/* kprobe-multi-all's empty program */
 	int link_fd;			/* a link libbpf does not know (uprobe.multi) */
 	int driver_fd;
 	unsigned int batch;		/* hits per driver run */
@@ -99,6 +102,7 @@ static void trig_state_free(struct trig_state *st)
 	if (!st)
 		return;
 	bpf_link__destroy(st->link);
+	bpf_link__destroy(st->link_all);
 	if (st->link_fd >= 0)
 		close(st->link_fd);
 	trigger__destroy(st->skel);
@@ -383,6 +387,14 @@ static int trig_open_load(struct trig_state *st, bool with_prog)
 			bpf_program__set_expected_attach_type(
 				p, (enum bpf_attach_type)BC_TRIG_ATTACH_UPROBE_MULTI);
 	}
+	if (with_prog && spec->attach_all_prog) {
+		p = bpf_object__find_program_by_name(st->skel->obj, spec->attach_all_prog);
+		if (!p) {
+			err = -ENOENT;
+			goto fail;
+		}
+		bpf_program__set_autoload(p, true);
+	}
 	if (spec->driver_prog) {
 		p = bpf_object__find_program_by_name(st->skel->obj, spec->driver_prog);
 		if (!p) {
@@ -405,13 +417,103 @@ static void (*const trig_targets[])(void) = {
 	[BC_TRIG_TARGET_NOP] = bc_trig_target_nop,
 	[BC_TRIG_TARGET_PUSH] = bc_trig_target_push,
 	[BC_TRIG_TARGET_RET] = bc_trig_target_ret,
+	[BC_TRIG_TARGET_NOP5] = bc_trig_target_nop5,
+	[BC_TRIG_TARGET_USDT_NOP] = bc_trig_usdt_nop,
+	[BC_TRIG_TARGET_USDT_NOP5] = bc_trig_usdt_nop5,
 };
 
 static const char *const trig_target_names[] = {
 	[BC_TRIG_TARGET_NOP] = "bc_trig_target_nop",
 	[BC_TRIG_TARGET_PUSH] = "bc_trig_target_push",
 	[BC_TRIG_TARGET_RET] = "bc_trig_target_ret",
+	[BC_TRIG_TARGET_NOP5] = "bc_trig_target_nop5",
+	[BC_TRIG_TARGET_USDT_NOP] = BC_TRIG_USDT_PROVIDER ":" BC_TRIG_USDT_NAME_NOP,
+	[BC_TRIG_TARGET_USDT_NOP5] = BC_TRIG_USDT_PROVIDER ":" BC_TRIG_USDT_NAME_NOP5,
 };
+
+static bool trig_is_usdt(const struct bc_trig_spec *spec)
+{
+	return spec->target == BC_TRIG_TARGET_USDT_NOP || spec->target == BC_TRIG_TARGET_USDT_NOP5;
+}
+
+/* Reads a whole regular file (an ELF object); NULL with errno set. */
+static void *trig_read_binary(const char *path, size_t *len)
+{
+	struct stat sb;
+	void *buf = NULL;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb) || sb.st_size <= 0)
+		goto fail;
+	buf = malloc((size_t)sb.st_size);
+	if (!buf)
+		goto fail;
+	while (got < (size_t)sb.st_size) {
+		ssize_t n = read(fd, (char *)buf + got, (size_t)sb.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			goto fail;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	*len = got;
+	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+/*
+ * A USDT probe of our own: its note in the mapped file gives the site and
+ * the semaphore; the uprobe sits on the site with the semaphore as its
+ * reference counter, so the kernel raises it while attached, which is all
+ * USDT attachment is beyond a uprobe (the probe has no arguments).
+ */
+static int trig_attach_usdt(struct bc_ctx *ctx, struct trig_state *st, struct bpf_program *prog,
+			    const char *path)
+{
+	const char *name = st->spec->target == BC_TRIG_TARGET_USDT_NOP ? BC_TRIG_USDT_NAME_NOP :
+									 BC_TRIG_USDT_NAME_NOP5;
+	const unsigned short *sema = st->spec->target == BC_TRIG_TARGET_USDT_NOP ?
+				     &bc_trig_usdt_sema_nop : &bc_trig_usdt_sema_nop5;
+	LIBBPF_OPTS(bpf_uprobe_opts, opts);
+	struct bc_usdt_probe probe;
+	size_t len = 0;
+	void *elf;
+	int err;
+
+	elf = trig_read_binary(path, &len);
+	if (!elf)
+		return bc_error(ctx, -errno, "reading %s: %s", path, strerror(errno));
+	err = bc_usdt_find(elf, len, BC_TRIG_USDT_PROVIDER, name, &probe);
+	free(elf);
+	if (err)
+		return bc_error(ctx, err, "USDT probe %s:%s: %s in the notes of %s",
+				BC_TRIG_USDT_PROVIDER, name,
+				err == -ENOENT ? "not found" : "malformed", path);
+	opts.ref_ctr_offset = probe.sema_off;
+	st->link = bpf_program__attach_uprobe_opts(prog, -1, path, probe.site_off, &opts);
+	if (!st->link)
+		return trig_attach_failed(ctx, st->spec, errno ? -errno : -EINVAL);
+	/* The kernel counts the attachment in every process that maps the
+	 * file, ours included: if not, this is not a USDT attach. */
+	if (__atomic_load_n(sema, __ATOMIC_RELAXED) == 0)
+		return bc_error(ctx, -EPROTO, "USDT %s:%s attached, but its semaphore stayed 0",
+				BC_TRIG_USDT_PROVIDER, name);
+	snprintf(st->attach_point, sizeof(st->attach_point),
+		 "usdt:%s+0x%lx (%s:%s, semaphore at +0x%lx)", path, probe.site_off,
+		 BC_TRIG_USDT_PROVIDER, name, probe.sema_off);
+	return 0;
+}
 
 /* Probes one of our own functions: the file and offset come from where
  * the dynamic loader mapped this plugin. */
@@ -433,6 +535,8 @@ static int trig_attach_uprobe(struct bc_ctx *ctx, struct trig_state *st, struct 
 	free(maps);
 	if (err)
 		return bc_error(ctx, err, "uprobe target %s is not in a file-backed mapping", fn);
+	if (trig_is_usdt(spec))
+		return trig_attach_usdt(ctx, st, prog, path);
 
 	if (trig_is_multi_uprobe(spec)) {
 		unsigned long offs[1] = { off };
@@ -471,6 +575,43 @@ static int trig_check_on_cpu(struct bc_ctx *ctx, struct trig_state *st)
 			trig_strerror(err));
 }
 
+/* kprobe-multi-all: the empty program on every other traceable function. */
+static int trig_attach_all(struct bc_ctx *ctx, struct trig_state *st)
+{
+	const struct bc_trig_spec *spec = st->spec;
+	static const char *const lists[] = {
+		"/sys/kernel/tracing/available_filter_functions",
+		"/sys/kernel/debug/tracing/available_filter_functions",
+	};
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts);
+	struct bc_trig_syms syms;
+	struct bpf_program *p;
+	char *text = NULL;
+	int err;
+
+	for (size_t i = 0; !text && i < sizeof(lists) / sizeof(lists[0]); i++)
+		text = trig_read_file(lists[i]);
+	if (!text)
+		return bc_unavailable(ctx, "%s: cannot read available_filter_functions from "
+				      "tracefs: %s", bc_trig_kind_name(spec->kind), strerror(errno));
+	err = bc_trig_syms_all(text, &syms);
+	free(text);
+	if (err)
+		return bc_error(ctx, err, "out of memory");
+	p = bpf_object__find_program_by_name(st->skel->obj, spec->attach_all_prog);
+	opts.syms = syms.names;
+	opts.cnt = syms.cnt;
+	opts.retprobe = spec->kind == BC_ATTACH_KRETPROBE_MULTI;
+	bc_info("%s: attaching %s to %zu kernel functions", spec->name, spec->attach_all_prog,
+		syms.cnt);
+	st->link_all = syms.cnt ? bpf_program__attach_kprobe_multi_opts(p, NULL, &opts) : NULL;
+	err = st->link_all ? 0 : (errno ? -errno : -ENOENT);
+	bc_trig_syms_free(&syms);
+	if (err)
+		return trig_attach_failed(ctx, spec, err);
+	return 0;
+}
+
 /* Tells the core which programs run, so that it can read their kernel
  * statistics: the program under test, and the driver that fires it (a
  * driver that counts itself, as in the baselines, is what is under test). */
@@ -485,6 +626,13 @@ static int trig_declare_progs(struct bc_ctx *ctx, struct trig_state *st)
 		err = bc_ctx_add_prog(ctx, bpf_program__fd(p), "under test");
 		if (err)
 			return bc_error(ctx, err, "declaring program %s: %s", spec->prog,
+					trig_strerror(err));
+	}
+	if (spec->attach_all_prog) {
+		p = bpf_object__find_program_by_name(st->skel->obj, spec->attach_all_prog);
+		err = bc_ctx_add_prog(ctx, bpf_program__fd(p), "on every other function");
+		if (err)
+			return bc_error(ctx, err, "declaring program %s: %s", spec->attach_all_prog,
 					trig_strerror(err));
 	}
 	if (spec->driver_prog) {
@@ -504,7 +652,11 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 	struct bpf_program *prog;
 	int err;
 
-	if (spec->needs_tracefs) {
+	if (bc_trig_target_x86_only(spec->target) && !BC_TRIG_HAVE_X86_SITES)
+		return bc_unavailable(ctx, "%s: the probed site (%s) exists on x86-64 only, as in "
+				      "the kernel runner", bc_trig_kind_name(spec->kind),
+				      trig_target_names[spec->target]);
+	if (spec->needs_tracefs || spec->attach_all_prog) {
 		char hint[256] = "";
 
 		err = bc_tracefs_ensure(hint, sizeof(hint));
@@ -550,6 +702,14 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 			if (!st->link)
 				return trig_attach_failed(ctx, spec, errno ? -errno : -EINVAL);
 		}
+	}
+	/* Probing stops at the program under test: that answers whether the
+	 * kernel has the attach type, without putting an fprobe on every
+	 * kernel function for each `list`. */
+	if (spec->attach_all_prog && !probing) {
+		err = trig_attach_all(ctx, st);
+		if (err)
+			return err;
 	}
 	if (probing)
 		return spec->driver == BC_TRIG_DRV_TESTRUN_ON_CPU ? trig_check_on_cpu(ctx, st) : 0;
@@ -852,6 +1012,13 @@ TRIG_BENCH_BATCHED(b_kprobe_multi, BC_TRIG_KPROBE_MULTI, "trig-kprobe-multi",
 		   "kprobe.multi on bpf_get_numa_node_id, batched driver");
 TRIG_BENCH_BATCHED(b_kretprobe_multi, BC_TRIG_KRETPROBE_MULTI, "trig-kretprobe-multi",
 		   "kretprobe.multi on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_BATCHED(b_kprobe_multi_all, BC_TRIG_KPROBE_MULTI_ALL, "trig-kprobe-multi-all",
+		   "kprobe.multi on bpf_get_numa_node_id with an empty kprobe.multi on every "
+		   "other traceable kernel function, batched driver");
+TRIG_BENCH_BATCHED(b_kretprobe_multi_all, BC_TRIG_KRETPROBE_MULTI_ALL,
+		   "trig-kretprobe-multi-all",
+		   "kretprobe.multi on bpf_get_numa_node_id with an empty kretprobe.multi on "
+		   "every other traceable kernel function, batched driver");
 TRIG_BENCH(b_uprobe_nop, BC_TRIG_UPROBE_NOP, "trig-uprobe-nop",
 	   "uprobe on a function starting with nop");
 TRIG_BENCH(b_uretprobe_nop, BC_TRIG_URETPROBE_NOP, "trig-uretprobe-nop",
@@ -864,6 +1031,10 @@ TRIG_BENCH(b_uprobe_ret, BC_TRIG_UPROBE_RET, "trig-uprobe-ret",
 	   "uprobe on a function that is just ret");
 TRIG_BENCH(b_uretprobe_ret, BC_TRIG_URETPROBE_RET, "trig-uretprobe-ret",
 	   "uretprobe on a function that is just ret");
+TRIG_BENCH(b_uprobe_nop5, BC_TRIG_UPROBE_NOP5, "trig-uprobe-nop5",
+	   "uprobe on a function starting with the 5-byte nop (x86-64)");
+TRIG_BENCH(b_uretprobe_nop5, BC_TRIG_URETPROBE_NOP5, "trig-uretprobe-nop5",
+	   "uretprobe on a function starting with the 5-byte nop (x86-64)");
 TRIG_BENCH(b_uprobe_multi_nop, BC_TRIG_UPROBE_MULTI_NOP, "trig-uprobe-multi-nop",
 	   "uprobe.multi, nop target");
 TRIG_BENCH(b_uretprobe_multi_nop, BC_TRIG_URETPROBE_MULTI_NOP, "trig-uretprobe-multi-nop",
@@ -876,6 +1047,14 @@ TRIG_BENCH(b_uprobe_multi_ret, BC_TRIG_UPROBE_MULTI_RET, "trig-uprobe-multi-ret"
 	   "uprobe.multi, ret target");
 TRIG_BENCH(b_uretprobe_multi_ret, BC_TRIG_URETPROBE_MULTI_RET, "trig-uretprobe-multi-ret",
 	   "uretprobe.multi, ret target");
+TRIG_BENCH(b_uprobe_multi_nop5, BC_TRIG_UPROBE_MULTI_NOP5, "trig-uprobe-multi-nop5",
+	   "uprobe.multi, 5-byte nop target (x86-64)");
+TRIG_BENCH(b_uretprobe_multi_nop5, BC_TRIG_URETPROBE_MULTI_NOP5, "trig-uretprobe-multi-nop5",
+	   "uretprobe.multi, 5-byte nop target (x86-64)");
+TRIG_BENCH(b_usdt_nop, BC_TRIG_USDT_NOP, "trig-usdt-nop",
+	   "USDT probe whose site is a nop (x86-64; our own .note.stapsdt, semaphore counted)");
+TRIG_BENCH(b_usdt_nop5, BC_TRIG_USDT_NOP5, "trig-usdt-nop5",
+	   "USDT probe whose site is the 5-byte nop (x86-64; semaphore counted)");
 TRIG_BENCH(b_testrun, BC_TRIG_TESTRUN, "trig-testrun",
 	   "cross-CPU reference: BPF_PROG_TEST_RUN of a raw_tp on the producer's CPU");
 TRIG_BENCH(b_testrun_on_cpu, BC_TRIG_TESTRUN_ON_CPU, "trig-testrun-on-cpu",
@@ -888,10 +1067,12 @@ static const struct bc_bench_desc *const trig_benches[] = {
 	&b_kernel_count, &b_syscall_count, &b_usermode_count,
 	&b_tp, &b_rawtp, &b_fentry, &b_fexit, &b_fmodret,
 	&b_kprobe, &b_kretprobe, &b_kprobe_multi, &b_kretprobe_multi,
+	&b_kprobe_multi_all, &b_kretprobe_multi_all,
 	&b_uprobe_nop, &b_uretprobe_nop, &b_uprobe_push, &b_uretprobe_push,
-	&b_uprobe_ret, &b_uretprobe_ret,
+	&b_uprobe_ret, &b_uretprobe_ret, &b_uprobe_nop5, &b_uretprobe_nop5,
 	&b_uprobe_multi_nop, &b_uretprobe_multi_nop, &b_uprobe_multi_push,
 	&b_uretprobe_multi_push, &b_uprobe_multi_ret, &b_uretprobe_multi_ret,
+	&b_uprobe_multi_nop5, &b_uretprobe_multi_nop5, &b_usdt_nop, &b_usdt_nop5,
 	&b_testrun, &b_testrun_on_cpu, &b_syscall_on_cpu,
 	NULL,
 };

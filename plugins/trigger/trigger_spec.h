@@ -71,6 +71,9 @@ enum bc_trig_target {
 	BC_TRIG_TARGET_NOP,	/* first instruction: nop */
 	BC_TRIG_TARGET_PUSH,	/* first instruction: push */
 	BC_TRIG_TARGET_RET,	/* first instruction: ret */
+	BC_TRIG_TARGET_NOP5,	/* first instruction: the 5-byte nop (x86-64) */
+	BC_TRIG_TARGET_USDT_NOP,	/* a USDT probe whose site is a nop (x86-64) */
+	BC_TRIG_TARGET_USDT_NOP5,	/* ... whose site is the 5-byte nop (x86-64) */
 };
 
 struct bc_trig_spec {
@@ -93,6 +96,10 @@ struct bc_trig_spec {
 	const char *attach_target;
 	/* The getpgid()-driven way to the same attach type, or NULL. */
 	const struct bc_trig_alt *syscall_alt;
+	/* kprobe-multi-all: an empty program of the same kind, loaded with
+	 * prog and attached to every other traceable kernel function, so
+	 * that prog's trigger pays for a full fprobe table. */
+	const char *attach_all_prog;
 };
 
 /* --trig-driver, for the benchmarks that have a syscall_alt. */
@@ -132,18 +139,26 @@ enum bc_trig_id {
 	BC_TRIG_KRETPROBE,
 	BC_TRIG_KPROBE_MULTI,
 	BC_TRIG_KRETPROBE_MULTI,
+	BC_TRIG_KPROBE_MULTI_ALL,
+	BC_TRIG_KRETPROBE_MULTI_ALL,
 	BC_TRIG_UPROBE_NOP,
 	BC_TRIG_URETPROBE_NOP,
 	BC_TRIG_UPROBE_PUSH,
 	BC_TRIG_URETPROBE_PUSH,
 	BC_TRIG_UPROBE_RET,
 	BC_TRIG_URETPROBE_RET,
+	BC_TRIG_UPROBE_NOP5,
+	BC_TRIG_URETPROBE_NOP5,
 	BC_TRIG_UPROBE_MULTI_NOP,
 	BC_TRIG_URETPROBE_MULTI_NOP,
 	BC_TRIG_UPROBE_MULTI_PUSH,
 	BC_TRIG_URETPROBE_MULTI_PUSH,
 	BC_TRIG_UPROBE_MULTI_RET,
 	BC_TRIG_URETPROBE_MULTI_RET,
+	BC_TRIG_UPROBE_MULTI_NOP5,
+	BC_TRIG_URETPROBE_MULTI_NOP5,
+	BC_TRIG_USDT_NOP,
+	BC_TRIG_USDT_NOP5,
 	BC_TRIG_TESTRUN,
 	BC_TRIG_TESTRUN_ON_CPU,
 	BC_TRIG_SYSCALL_ON_CPU,
@@ -158,6 +173,28 @@ const struct bc_trig_spec *bc_trig_spec_find(const char *name);
 
 /* Names an attach kind for people: "fentry", "kprobe.multi". */
 const char *bc_trig_kind_name(enum bc_attach_kind kind);
+
+/* Whether the target is one of x86-64's only (nop5, the USDT sites). */
+bool bc_trig_target_x86_only(enum bc_trig_target target);
+
+/* The kernel functions kprobe-multi-all attaches to. */
+struct bc_trig_syms {
+	char *buf;		/* the names' storage */
+	const char **names;
+	size_t cnt;
+};
+
+/*
+ * From the text of tracefs's available_filter_functions ("name" or "name
+ * [module]" per line): the kernel's own functions (no module), each once,
+ * without those the kernel runner leaves out because an fprobe on them
+ * recurses or upsets RCU (idle, rcu_*, preemption and migration counters,
+ * the XDP dispatcher, ftrace's invalid-address markers) and without
+ * bpf_get_numa_node_id, where the program under test sits. Returns 0, or
+ * -ENOMEM; free with bc_trig_syms_free().
+ */
+int bc_trig_syms_all(const char *text, struct bc_trig_syms *out);
+void bc_trig_syms_free(struct bc_trig_syms *syms);
 
 /* Parses a kernel CPU list ("0-3,8,10-11", as in
  * /sys/devices/system/cpu/online) into ascending cpus[]. Returns the

@@ -176,6 +176,10 @@ static unsigned int hits_per_run(const struct bc_trig_spec *eff, unsigned int ba
 
 static bool expect_available(const struct bc_trig_spec *s)
 {
+#if !defined(__x86_64__)
+	if (bc_trig_target_x86_only(s->target))
+		return false;
+#endif
 	switch (s->kind) {
 	case BC_ATTACH_FENTRY:
 	case BC_ATTACH_FEXIT:
@@ -263,7 +267,12 @@ static void check_run(const struct bc_trig_spec *s, const char *const *extra,
 		dump(s->name, &r);
 		fail_msg("%s: the JSON report names no attach point", s->name);
 	}
-	if (s->target != BC_TRIG_TARGET_NONE && s->kind) {
+	if (s->target == BC_TRIG_TARGET_USDT_NOP || s->target == BC_TRIG_TARGET_USDT_NOP5) {
+		/* usdt:<file>+0x<site> (benchcore:<name>, semaphore at +0x<offset>) */
+		assert_int_equal(strncmp(ap, "usdt:", 5), 0);
+		assert_non_null(strstr(ap, "trigger.so+0x"));
+		assert_non_null(strstr(ap, "semaphore at +0x"));
+	} else if (s->target != BC_TRIG_TARGET_NONE && s->kind) {
 		/* uprobe:<file>+0x<offset> (<function>), in our plugin */
 		assert_non_null(strstr(ap, "trigger.so+0x"));
 		assert_int_equal(strncmp(ap, bc_trig_kind_name(s->kind),

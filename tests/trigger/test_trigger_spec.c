@@ -24,6 +24,7 @@
 #include <benchcore/benchcore.h>
 
 #include "trigger_spec.h"
+#include "usdt_note.h"
 
 /* What each name promises, written down independently of the table. */
 static const struct {
@@ -43,18 +44,27 @@ static const struct {
 	{ "trig-kretprobe", BC_ATTACH_KRETPROBE, BC_TRIG_DRV_HELPER },
 	{ "trig-kprobe-multi", BC_ATTACH_KPROBE_MULTI, BC_TRIG_DRV_HELPER },
 	{ "trig-kretprobe-multi", BC_ATTACH_KRETPROBE_MULTI, BC_TRIG_DRV_HELPER },
+	{ "trig-kprobe-multi-all", BC_ATTACH_KPROBE_MULTI, BC_TRIG_DRV_HELPER },
+	{ "trig-kretprobe-multi-all", BC_ATTACH_KRETPROBE_MULTI, BC_TRIG_DRV_HELPER },
 	{ "trig-uprobe-nop", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-nop", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-push", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-push", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-ret", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-ret", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uprobe-nop5", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-nop5", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-nop", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-multi-nop", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-push", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-multi-push", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-ret", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-multi-ret", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uprobe-multi-nop5", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-multi-nop5", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	/* A USDT probe is a uprobe on the site its note names. */
+	{ "trig-usdt-nop", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-usdt-nop5", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-testrun", 0, BC_TRIG_DRV_TESTRUN },
 	{ "trig-testrun-on-cpu", 0, BC_TRIG_DRV_TESTRUN_ON_CPU },
 	{ "trig-syscall-on-cpu", BC_ATTACH_TP, BC_TRIG_DRV_SYSCALL_ON_CPU },
@@ -133,7 +143,7 @@ static bool is_uprobe_kind(enum bc_attach_kind k)
 
 static void test_uprobe_targets_cover_every_case(void **state)
 {
-	unsigned int seen[BC_ATTACH_OTHER + 1][4] = { { 0 } };
+	unsigned int seen[BC_ATTACH_OTHER + 1][BC_TRIG_TARGET_USDT_NOP5 + 1] = { { 0 } };
 
 	(void)state;
 	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
@@ -147,10 +157,17 @@ static void test_uprobe_targets_cover_every_case(void **state)
 			assert_int_equal(s->target, BC_TRIG_TARGET_NONE);
 		}
 	}
-	/* nop, push and ret, each under all four uprobe flavours, once. */
-	for (int k = BC_ATTACH_UPROBE; k <= BC_ATTACH_URETPROBE_MULTI; k++)
-		for (int t = BC_TRIG_TARGET_NOP; t <= BC_TRIG_TARGET_RET; t++)
+	/* nop, push, ret and nop5, each under all four uprobe flavours,
+	 * once; the two USDT sites as uprobes, once each. */
+	for (int k = BC_ATTACH_UPROBE; k <= BC_ATTACH_URETPROBE_MULTI; k++) {
+		for (int t = BC_TRIG_TARGET_NOP; t <= BC_TRIG_TARGET_NOP5; t++)
 			assert_int_equal(seen[k][t], 1);
+		for (int t = BC_TRIG_TARGET_USDT_NOP; t <= BC_TRIG_TARGET_USDT_NOP5; t++)
+			assert_int_equal(seen[k][t], k == BC_ATTACH_UPROBE);
+	}
+	assert_true(bc_trig_target_x86_only(BC_TRIG_TARGET_NOP5));
+	assert_true(bc_trig_target_x86_only(BC_TRIG_TARGET_USDT_NOP));
+	assert_false(bc_trig_target_x86_only(BC_TRIG_TARGET_NOP));
 }
 
 /* Reads a whole file; /proc files have no size, so read until EOF. */
@@ -228,6 +245,8 @@ static void test_programs_exist_with_matching_section(void **state)
 			assert_prog_section(src, s->driver_prog, sec_prefix(0));
 		if (s->syscall_alt)
 			assert_prog_section(src, s->syscall_alt->prog, sec_prefix(s->kind));
+		if (s->attach_all_prog)
+			assert_prog_section(src, s->attach_all_prog, sec_prefix(s->kind));
 	}
 	free(src);
 }
@@ -402,6 +421,87 @@ static void test_driver_choice(void **state)
 	assert_null(bc_trig_drive_words[BC_TRIG_DRIVE_SYSCALL + 1]);
 }
 
+/* kprobe-multi-all's list, from a made-up available_filter_functions. */
+static void test_attach_all_symbols(void **state)
+{
+	static const char text[] =
+		"do_sys_open\n"
+		"vfs_read\n"
+		"arch_cpu_idle\n"
+		"default_idle\n"
+		"rcu_note_context_switch\n"
+		"__rcu_read_lock\n"
+		"migrate_disable\n"
+		"preempt_count_add\n"
+		"bpf_dispatcher_xdp_func\n"
+		"__ftrace_invalid_address___64\n"
+		"bpf_get_numa_node_id\n"
+		"e1000_probe [e1000]\n"
+		"vfs_read\n"
+		"__rcu_dummy\n"
+		"\n"
+		"cleanup_module";
+	struct bc_trig_syms syms;
+
+	(void)state;
+	assert_int_equal(bc_trig_syms_all(text, &syms), 0);
+	/* sorted, unique, the kernel's own, none of the skipped */
+	assert_int_equal(syms.cnt, 4);
+	assert_string_equal(syms.names[0], "__rcu_dummy");
+	assert_string_equal(syms.names[1], "cleanup_module");
+	assert_string_equal(syms.names[2], "do_sys_open");
+	assert_string_equal(syms.names[3], "vfs_read");
+	bc_trig_syms_free(&syms);
+	assert_int_equal(bc_trig_syms_all("", &syms), 0);
+	assert_int_equal(syms.cnt, 0);
+	bc_trig_syms_free(&syms);
+}
+
+/* The USDT notes of the built plugin: each probe found, its site the
+ * instruction its name promises, its semaphore in the file's data. */
+static void test_usdt_notes(void **state)
+{
+	static const unsigned char nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	struct bc_usdt_probe nop = { 0 }, five = { 0 }, none;
+	unsigned char *elf;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+#if !defined(__x86_64__)
+	skip();
+#endif
+	f = fopen(BC_TEST_PLUGIN_DIR "/trigger.so", "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = (size_t)ftell(f);
+	rewind(f);
+	elf = malloc(len);
+	assert_non_null(elf);
+	assert_int_equal(fread(elf, 1, len, f), len);
+	fclose(f);
+
+	assert_int_equal(bc_usdt_find(elf, len, "benchcore", "trig_nop", &nop), 0);
+	assert_int_equal(bc_usdt_find(elf, len, "benchcore", "trig_nop5", &five), 0);
+	assert_true(nop.site_off < len && five.site_off + sizeof(nop5) < len);
+	assert_int_equal(elf[nop.site_off], 0x90);
+	assert_int_equal(elf[nop.site_off + 1], 0xc3);	/* then ret */
+	assert_memory_equal(elf + five.site_off, nop5, sizeof(nop5));
+	assert_int_equal(elf[five.site_off + sizeof(nop5)], 0xc3);
+	/* two semaphores, 16 bits each, zero in the file */
+	assert_true(nop.sema_off && five.sema_off && nop.sema_off != five.sema_off);
+	assert_true(nop.sema_off + 2 <= len && five.sema_off + 2 <= len);
+	assert_int_equal(elf[nop.sema_off] | elf[nop.sema_off + 1], 0);
+
+	assert_int_equal(bc_usdt_find(elf, len, "benchcore", "trig_nop6", &none), -ENOENT);
+	assert_int_equal(bc_usdt_find(elf, len, "other", "trig_nop", &none), -ENOENT);
+	/* Not ELF, truncated: refused, never read past the end. */
+	assert_int_equal(bc_usdt_find(elf, 16, "benchcore", "trig_nop", &none), -EINVAL);
+	assert_int_equal(bc_usdt_find("hello", 5, "benchcore", "trig_nop", &none), -EINVAL);
+	assert_int_equal(bc_usdt_find(elf, len / 2, "benchcore", "trig_nop", &none), -EINVAL);
+	free(elf);
+}
+
 static void test_cpulist(void **state)
 {
 	unsigned int cpus[8];
@@ -485,6 +585,8 @@ int main(void)
 		cmocka_unit_test(test_programs_exist_with_matching_section),
 		cmocka_unit_test(test_descriptor_matches_table),
 		cmocka_unit_test(test_driver_choice),
+		cmocka_unit_test(test_attach_all_symbols),
+		cmocka_unit_test(test_usdt_notes),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_file_offset_from_maps),
 		cmocka_unit_test(test_file_offset_live),
