@@ -118,8 +118,8 @@ static const struct bc_bench_desc count_global = COUNT_BENCH(
 	&count_shared);
 
 static const struct bc_bench_desc count_local = COUNT_BENCH(
-	"count-local", "every producer increments its own counter on its own cache line (must scale)",
-	&count_own);
+	"count-local",
+	"every producer increments its own counter on its own cache line (must scale)", &count_own);
 
 static const struct bc_bench_desc *const count_benches[] = { &count_global, &count_local, NULL };
 
