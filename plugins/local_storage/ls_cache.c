@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,6 +33,15 @@ enum ls_cache_mode {
 	LS_INT_GET,
 	LS_HASHMAP,
 };
+
+/* Each benchmark's .priv: which of the three loops it runs. */
+struct ls_cache_kind {
+	enum ls_cache_mode mode;
+};
+
+static const struct ls_cache_kind ls_kind_seq = { LS_SEQ_GET };
+static const struct ls_cache_kind ls_kind_int = { LS_INT_GET };
+static const struct ls_cache_kind ls_kind_hash = { LS_HASHMAP };
 
 struct ls_cache_cfg {
 	enum ls_cache_mode mode;
@@ -60,48 +70,43 @@ static const struct bc_attach_point ls_cache_points[] = {
 
 static enum ls_cache_mode ls_cache_mode_of(const struct bc_ctx *ctx)
 {
-	const char *name = bc_ctx_bench_name(ctx);
+	const struct ls_cache_kind *kind = bc_ctx_bench_priv(ctx);
 
-	if (!strcmp(name, ls_bench_int_get.name))
-		return LS_INT_GET;
-	if (!strcmp(name, ls_bench_hashmap_control.name))
-		return LS_HASHMAP;
-	return LS_SEQ_GET;
+	return kind->mode;
 }
 
-/* Turns the options into numbers; every message names the value. */
+/* /proc/sys/kernel/pid_max, or the kernel's default when unreadable. */
+static unsigned long ls_pid_max(void)
+{
+	unsigned long v = 0;
+	FILE *f;
+
+	f = fopen("/proc/sys/kernel/pid_max", "r");
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = 0;
+		fclose(f);
+	}
+	return v ? v : 32768;
+}
+
+/* The run's options as numbers; the core has range-checked each one. */
 static int ls_cache_cfg_get(struct bc_ctx *ctx, struct ls_cache_cfg *cfg)
 {
-	int err;
+	const struct ls_opts *o = LS_OPTS(ctx);
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->mode = ls_cache_mode_of(ctx);
-	cfg->nr_maps = LS_DEF_NR_MAPS;
-	cfg->keys_used = LS_DEF_HASH_KEYS;
+	cfg->nr_maps = (unsigned long)o->nr_maps;
+	if (cfg->mode != LS_HASHMAP)
+		return 0;
+	/* Keys are task ids: the map holds pid_max of them. */
 	cfg->hash_size = ls_pid_max();
-
-	err = ls_check_opts(ctx, cfg->mode == LS_HASHMAP ? LS_USES_NR_MAPS | LS_USES_HASH_KEYS
-							  : LS_USES_NR_MAPS);
-	if (err)
-		return err;
-	if (cfg->mode == LS_HASHMAP) {
-		/* One hash map stands in for all the task-storage maps; the
-		 * kernel runner's script passes --nr_maps 1, so accept that. */
-		if (ls_opts.nr_maps && strcmp(ls_opts.nr_maps, "1"))
-			return bc_usage_error(ctx, "--nr_maps '%s': %s uses one hash map; leave --nr_maps out or pass 1",
-					      ls_opts.nr_maps, bc_ctx_bench_name(ctx));
-		cfg->nr_maps = 1;
-		/* Keys are task ids: the map holds pid_max of them. */
-		if (cfg->hash_size < cfg->keys_used && !ls_opts.hashmap_nr_keys_used)
-			cfg->keys_used = cfg->hash_size;
-		return ls_parse_uint_opt(ctx, "hashmap_nr_keys_used", ls_opts.hashmap_nr_keys_used,
-					 1, cfg->hash_size,
-					 " (the hash map's size, which is /proc/sys/kernel/pid_max: raise that to use more keys)",
-					 &cfg->keys_used);
-	}
-
-	return ls_parse_uint_opt(ctx, "nr_maps", ls_opts.nr_maps, 1, LS_MAX_NR_MAPS, NULL,
-				 &cfg->nr_maps);
+	cfg->keys_used = (unsigned long)o->hashmap_nr_keys_used;
+	if (cfg->keys_used > cfg->hash_size)
+		return bc_usage_error(ctx, "--hashmap_nr_keys_used '%lu': more keys than the hash map holds; it is sized to /proc/sys/kernel/pid_max, %lu (raise that to use more)",
+				      cfg->keys_used, cfg->hash_size);
+	return 0;
 }
 
 static int ls_cache_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
@@ -311,6 +316,11 @@ static int ls_cache_setup(struct bc_ctx *ctx)
 			      ls_cache_try, st);
 	if (idx < 0)
 		return idx;
+	err = bc_ctx_add_prog(ctx, bpf_program__fd(bpf_object__find_program_by_name(
+					   st->skel->obj, ls_cache_points[idx].prog_name)),
+			      "get");
+	if (err)
+		return bc_error(ctx, err, "declaring the program under test: %s", ls_strerror(err));
 	/* The program is live already but finds no inner map (or, for the
 	 * control, no producer has started): nothing is counted until the
 	 * maps are in place. */
@@ -348,20 +358,38 @@ static void ls_cache_teardown(struct bc_ctx *ctx)
 }
 
 static const struct bc_metric_desc ls_cache_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER),
-	BC_METRIC("important_hits", "ops", BC_METRIC_COUNTER),
+	/* The runner's local-storage lines: gets, and gets of map 0 beside. */
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("important_hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_RATE),
 };
 
-#define LS_CACHE_BENCH(name_, desc_)                                                   \
+static const struct bc_option ls_maps_options[] = {
+	BC_OPT_INT(struct ls_opts, nr_maps, "nr_maps", .def = "1000", .min = 1,
+		   .max = LS_MAX_NR_MAPS, .help = "number of task-storage maps"),
+};
+
+static const struct bc_option ls_hash_options[] = {
+	/* One hash map stands in for all the task-storage maps; the kernel
+	 * runner's script passes --nr_maps 1, so accept that. */
+	BC_OPT_INT(struct ls_opts, nr_maps, "nr_maps", .def = "1", .min = 1, .max = 1,
+		   .help = "number of hash maps (one)"),
+	BC_OPT_INT(struct ls_opts, hashmap_nr_keys_used, "hashmap_nr_keys_used", .def = "1000",
+		   .min = 1, .max = LS_PID_LIMIT,
+		   .help = "keys the lookups use (at most /proc/sys/kernel/pid_max)"),
+};
+
+#define LS_CACHE_BENCH(name_, desc_, kind_, opts_)                                     \
 	{                                                                              \
 		.sz = sizeof(struct bc_bench_desc),                                    \
 		.name = (name_),                                                       \
 		.description = (desc_),                                                \
-		.producers = { .min = 1, .max = 0, .def = 1 },                         \
-		.consumers = { .min = 0, .max = 0, .def = 0 },                         \
+		.producers = BC_THREADS(1, 0, 1),                                      \
+		.consumers = BC_THREADS(0, 0, 0),                                      \
 		.metrics = ls_cache_metrics,                                           \
 		.metric_cnt = sizeof(ls_cache_metrics) / sizeof(ls_cache_metrics[0]),  \
-		.layout = BC_LAYOUT_LOCAL_STORAGE,                                     \
+		.options = (opts_),                                                    \
+		.option_cnt = sizeof(opts_) / sizeof((opts_)[0]),                      \
+		.priv = (kind_),                                                       \
 		.probe = ls_cache_probe,                                               \
 		.validate = ls_cache_validate,                                         \
 		.setup = ls_cache_setup,                                               \
@@ -372,10 +400,13 @@ static const struct bc_metric_desc ls_cache_metrics[] = {
 
 const struct bc_bench_desc ls_bench_seq_get = LS_CACHE_BENCH(
 	"local-storage-cache-seq-get",
-	"bpf_task_storage_get on --nr_maps task-storage maps in order (cache cliff past 16)");
+	"bpf_task_storage_get on --nr_maps task-storage maps in order (cache cliff past 16)",
+	&ls_kind_seq, ls_maps_options);
 const struct bc_bench_desc ls_bench_int_get = LS_CACHE_BENCH(
 	"local-storage-cache-int-get",
-	"like cache-seq-get, with 4 of every 10 gets to the important map 0");
+	"like cache-seq-get, with 4 of every 10 gets to the important map 0",
+	&ls_kind_int, ls_maps_options);
 const struct bc_bench_desc ls_bench_hashmap_control = LS_CACHE_BENCH(
 	"local-storage-cache-hashmap-control",
-	"control: the same gets as lookups in one hash map keyed by task id");
+	"control: the same gets as lookups in one hash map keyed by task id",
+	&ls_kind_hash, ls_hash_options);

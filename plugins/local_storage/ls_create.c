@@ -55,15 +55,8 @@ static const struct bc_attach_point ls_sk_point = {
 	.kind = BC_ATTACH_LSM, .prog_name = "ls_sk_create",
 };
 
-/* Returns -1 for a value validate() must refuse. */
-static int ls_storage_type_of(const char *text)
-{
-	if (!text || !strcmp(text, "task"))
-		return LS_STORAGE_TASK;
-	if (!strcmp(text, "socket"))
-		return LS_STORAGE_SOCKET;
-	return -1;
-}
+/* --storage-type's words, in enum ls_storage_type order. */
+static const char *const ls_storage_words[] = { "task", "socket", NULL };
 
 static int ls_create_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
 {
@@ -134,33 +127,14 @@ static int ls_create_attach(struct bc_ctx *ctx, struct ls_create_state *st)
 static int ls_create_probe(struct bc_ctx *ctx)
 {
 	struct ls_create_state st = { 0 };
-	int type = ls_storage_type_of(ls_opts.storage_type);
 	int err;
 
-	/* A bad --storage-type is validate()'s to report, as a usage error. */
-	if (type < 0)
-		return 0;
-	st.type = type;
+	st.type = LS_OPTS(ctx)->storage_type;
 	err = ls_create_attach(ctx, &st);
 	if (err)
 		return err;
 	ls_create_detach(&st);
 	return 0;
-}
-
-static int ls_create_validate(struct bc_ctx *ctx)
-{
-	unsigned long batch = LS_DEF_BATCH_SIZE;
-	int err;
-
-	err = ls_check_opts(ctx, LS_USES_STORAGE_TYPE | LS_USES_BATCH_SIZE);
-	if (err)
-		return err;
-	if (ls_storage_type_of(ls_opts.storage_type) < 0)
-		return bc_usage_error(ctx, "--storage-type '%s': expected 'task' or 'socket'",
-				      ls_opts.storage_type);
-	return ls_parse_uint_opt(ctx, "batch-size", ls_opts.batch_size, 1, LS_MAX_BATCH_SIZE, NULL,
-				 &batch);
 }
 
 static int ls_create_setup(struct bc_ctx *ctx)
@@ -172,17 +146,25 @@ static int ls_create_setup(struct bc_ctx *ctx)
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
 	bc_ctx_set_data(ctx, st);
-	st->type = ls_storage_type_of(ls_opts.storage_type);
-	st->batch = LS_DEF_BATCH_SIZE;
-	err = ls_parse_uint_opt(ctx, "batch-size", ls_opts.batch_size, 1, LS_MAX_BATCH_SIZE, NULL,
-				&st->batch);
-	if (err)
-		return err;
+	st->type = LS_OPTS(ctx)->storage_type;
+	st->batch = (unsigned long)LS_OPTS(ctx)->batch_size;
 	st->producer_cnt = bc_ctx_producer_cnt(ctx);
 	st->owner_errs = bc_line_counters_alloc(st->producer_cnt);
 	if (!st->owner_errs)
 		return bc_error(ctx, -ENOMEM, "allocating %u error counters", st->producer_cnt);
-	return ls_create_attach(ctx, st);
+	err = ls_create_attach(ctx, st);
+	if (err)
+		return err;
+	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->type == LS_STORAGE_SOCKET ?
+							st->skel->progs.ls_sk_create :
+							st->skel->progs.ls_task_create),
+			      "create");
+	if (!err)
+		err = bc_ctx_add_prog(ctx, bpf_program__fd(st->skel->progs.ls_kmalloc),
+				      "kmalloc counter");
+	if (err)
+		return bc_error(ctx, err, "declaring the programs under test: %s", ls_strerror(err));
+	return 0;
 }
 
 static void *ls_thread_exits(void *arg)
@@ -301,23 +283,32 @@ static int ls_create_format_summary(struct bc_ctx *ctx, const double *means, con
 	return 0;
 }
 
+/* No role combination gives the runner's create lines (k/s, and kmallocs
+ * per create): every metric is AUX and these callbacks print them. */
 static const struct bc_metric_desc ls_create_metrics[] = {
 	BC_METRIC("creates", "ops", BC_METRIC_COUNTER),
 	BC_METRIC("kmallocs", "calls", BC_METRIC_COUNTER),
 	BC_METRIC("create_errs", "errors", BC_METRIC_COUNTER),
 };
 
+static const struct bc_option ls_create_options[] = {
+	BC_OPT_ENUM(struct ls_opts, storage_type, "storage-type", .words = ls_storage_words,
+		    .def = "task", .help = "local storage to create"),
+	BC_OPT_INT(struct ls_opts, batch_size, "batch-size", .def = "32", .min = 1,
+		   .max = LS_MAX_BATCH_SIZE, .help = "threads or sockets created per batch"),
+};
+
 const struct bc_bench_desc ls_bench_create = {
 	.sz = sizeof(struct bc_bench_desc),
 	.name = "local-storage-create",
 	.description = "creation and destruction rate of task (or socket) local storage, kmallocs per creation",
-	.producers = { .min = 1, .max = 0, .def = 1 },
-	.consumers = { .min = 0, .max = 0, .def = 0 },
+	.producers = BC_THREADS(1, 0, 1),
+	.consumers = BC_THREADS(0, 0, 0),
 	.metrics = ls_create_metrics,
 	.metric_cnt = sizeof(ls_create_metrics) / sizeof(ls_create_metrics[0]),
-	.layout = BC_LAYOUT_CUSTOM,
+	.options = ls_create_options,
+	.option_cnt = sizeof(ls_create_options) / sizeof(ls_create_options[0]),
 	.probe = ls_create_probe,
-	.validate = ls_create_validate,
 	.setup = ls_create_setup,
 	.producer = ls_create_producer,
 	.measure = ls_create_measure,
