@@ -40,6 +40,8 @@
 
 /* When non-zero, the child runs with this RLIMIT_NOFILE (soft and hard). */
 static rlim_t child_nofile;
+/* How long a child may take; a whole suite takes longer than one run. */
+static time_t child_timeout = RUN_TIMEOUT_SEC;
 
 struct run_out {
 	int status;	/* exit status, or -1 when it did not exit */
@@ -108,7 +110,7 @@ static void run_bc(struct run_out *r, ...)
 	}
 	close(out_fd);
 	close(err_fd);
-	deadline = time(NULL) + RUN_TIMEOUT_SEC;
+	deadline = time(NULL) + child_timeout;
 	while (waitpid(pid, &wstatus, WNOHANG) == 0) {
 		if (time(NULL) > deadline) {
 			kill(pid, SIGKILL);
@@ -337,6 +339,84 @@ static void test_hashmap_control(void **state)
 	run_free(&r);
 }
 
+/* The runner's script's largest rows: every key of the 4194304-entry map,
+ * and several maps (each one is full), whatever pid_max is. */
+static void test_hashmap_control_runner_sizes(void **state)
+{
+	struct run_out r;
+	struct bc_json *doc;
+	double hits, imp;
+
+	(void)state;
+	run_bc(&r, "run", PLUGIN "local-storage-cache-hashmap-control", "-w0", "-d1", "--format",
+	       "json", "--hashmap_nr_keys_used", "4194304", NULL);
+	assert_int_equal(r.status, 0);
+	doc = parse_doc(&r);
+	assert_true(summary_mean(doc, "hits") > 0);
+	bc_json_free(doc);
+	run_free(&r);
+
+	run_bc(&r, "run", PLUGIN "local-storage-cache-hashmap-control", "-w0", "-d1", "--format",
+	       "json", "--nr_maps", "2", "--hashmap_nr_keys_used", "100000", NULL);
+	assert_int_equal(r.status, 0);
+	doc = parse_doc(&r);
+	hits = summary_mean(doc, "hits");
+	imp = summary_mean(doc, "important_hits");
+	assert_true(hits > 0);
+	/* Map 0 is every other lookup. */
+	assert_true(imp >= hits * 0.25 && imp <= hits * 1.0);
+	bc_json_free(doc);
+	run_free(&r);
+}
+
+/* Every row of the shipped local-storage suite (the runner's script) is
+ * accepted and runs on this machine, with its default pid_max. */
+static void test_suite_rows_run(void **state)
+{
+	const struct bc_json *runs, *run;
+	struct run_out r;
+	struct bc_json *doc;
+	unsigned long pid_max = 0;
+	bool seen_4m = false;
+	size_t i;
+	FILE *f;
+
+	(void)state;
+	f = fopen("/proc/sys/kernel/pid_max", "r");
+	if (f) {
+		if (fscanf(f, "%lu", &pid_max) != 1)
+			pid_max = 0;
+		fclose(f);
+	}
+	fprintf(stderr, "pid_max here: %lu\n", pid_max);
+	child_timeout = 1200;
+	run_bc(&r, "suite", "--suite-file", BC_TEST_SOURCE_DIR "/suites/local-storage.suite",
+	       "-w0", "-d1", "--run-timeout", "300", "--format", "json", NULL);
+	child_timeout = RUN_TIMEOUT_SEC;
+	assert_int_equal(r.status, 0);
+	doc = parse_doc(&r);
+	runs = bc_json_get(doc, "runs");
+	assert_non_null(runs);
+	/* 5 hash map rows, 8 sequential, 8 interleaved. */
+	assert_int_equal(runs->cnt, 21);
+	for (i = 0; i < runs->cnt; i++) {
+		const char *status, *label;
+
+		run = runs->items[i];
+		status = bc_json_str(bc_json_get(run, "status"));
+		label = bc_json_str(bc_json_get(run, "label"));
+		if (!status || strcmp(status, "ok"))
+			fprintf(stderr, "row '%s': %s (%s)\n", label ? label : "?",
+				status ? status : "?", bc_json_str(bc_json_get(run, "reason")));
+		assert_string_equal(status, "ok");
+		if (label && strstr(label, "keys 4194304"))
+			seen_4m = true;
+	}
+	assert_true(seen_4m);
+	bc_json_free(doc);
+	run_free(&r);
+}
+
 static void test_create_task(void **state)
 {
 	struct run_out r;
@@ -440,10 +520,6 @@ static void expect_usage_error(const char *bench, const char *opt, const char *v
 
 static void test_bad_options(void **state)
 {
-	char too_many[32], too_many_q[40];
-	unsigned long pid_max = 32768;
-	FILE *f;
-
 	(void)state;
 	expect_usage_error(PLUGIN "local-storage-cache-seq-get", "--nr_maps", "0", "'0'");
 	expect_usage_error(PLUGIN "local-storage-cache-seq-get", "--nr_maps", "1001", "'1001'");
@@ -451,20 +527,13 @@ static void test_bad_options(void **state)
 	expect_usage_error(PLUGIN "local-storage-cache-int-get", "--nr_maps", "-1", "'-1'");
 	expect_usage_error(PLUGIN "local-storage-cache-seq-get", "--hashmap_nr_keys_used", "10",
 			   NULL);
-	expect_usage_error(PLUGIN "local-storage-cache-hashmap-control", "--nr_maps", "5", "'5'");
+	expect_usage_error(PLUGIN "local-storage-cache-hashmap-control", "--nr_maps", "1001",
+			   "'1001'");
 	expect_usage_error(PLUGIN "local-storage-cache-hashmap-control", "--hashmap_nr_keys_used",
 			   "0", "'0'");
-
-	f = fopen("/proc/sys/kernel/pid_max", "r");
-	if (f) {
-		if (fscanf(f, "%lu", &pid_max) != 1)
-			pid_max = 32768;
-		fclose(f);
-	}
-	snprintf(too_many, sizeof(too_many), "%lu", pid_max + 1);
-	snprintf(too_many_q, sizeof(too_many_q), "'%lu'", pid_max + 1);
+	/* The runner's hash maps hold 4194304 keys, whatever pid_max is. */
 	expect_usage_error(PLUGIN "local-storage-cache-hashmap-control", "--hashmap_nr_keys_used",
-			   too_many, too_many_q);
+			   "4194305", "'4194305'");
 
 	expect_usage_error(PLUGIN "local-storage-create", "--storage-type", "disk", "'disk'");
 	expect_usage_error(PLUGIN "local-storage-create", "--batch-size", "0", "'0'");
@@ -522,6 +591,8 @@ int main(void)
 		LS_TEST(test_many_maps_few_fds),
 		LS_TEST(test_int_get),
 		LS_TEST(test_hashmap_control),
+		LS_TEST(test_hashmap_control_runner_sizes),
+		LS_TEST(test_suite_rows_run),
 		LS_TEST(test_create_task),
 		LS_TEST(test_create_socket),
 		LS_TEST(test_tasks_trace),
