@@ -26,4 +26,11 @@
 /* Size of the value the create benchmark stores per task or socket. */
 #define LS_CREATE_VALUE_SIZE 64
 
+/* sk-storage-get: the getsockopt() level and name the benchmark calls (no
+ * protocol has them, so the kernel's own answer is an error the program
+ * overrides), and the socket-storage gets its program makes per call. */
+#define LS_SK_LEVEL 0xdead
+#define LS_SK_OPTNAME 0xbeef
+#define LS_SK_GETS_PER_CALL 100
+
 #endif /* BENCHCORE_LS_COMMON_H */

@@ -52,5 +52,6 @@ extern const struct bc_bench_desc ls_bench_int_get;
 extern const struct bc_bench_desc ls_bench_hashmap_control;
 extern const struct bc_bench_desc ls_bench_create;
 extern const struct bc_bench_desc ls_bench_tasks_trace;
+extern const struct bc_bench_desc ls_bench_sk_get;
 
 #endif /* BENCHCORE_LS_INTERNAL_H */
