@@ -33,12 +33,16 @@ benchcore=("$build/benchcore" --plugin-dir "$build/plugins")
 mapfile -t benches < <("${benchcore[@]}" list 2>/dev/null | awk '$1 ~ /:/ { print $1 }')
 printf '%s\n' "${benches[@]}" >"$out/benches"
 echo "vmtest-guest: $(uname -r): probing ${#benches[@]} benchmarks (-w0 -d$duration)"
+src=$(cd "$(dirname "$0")/.." && pwd)
 for bench in "${benches[@]}"; do
 	file=$out/probe/${bench/:/__}
+	# Word-split on purpose: the file holds option words.
+	# shellcheck disable=SC2207
+	extra=($(awk -v b="$bench" '$1 == b { $1 = ""; print }' "$src/tests/vmtest/probe-args"))
 	rc=0
 	t0=$EPOCHREALTIME
 	timeout --kill-after=5 "$bench_timeout" "${benchcore[@]}" run "$bench" \
-		-w0 -d"$duration" --format json >"$file.json" 2>"$file.err" || rc=$?
+		-w0 -d"$duration" "${extra[@]}" --format json >"$file.json" 2>"$file.err" || rc=$?
 	echo "$rc" >"$file.rc"
 	# What each probe costs (the guest is emulated: startup dominates).
 	awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }' >"$file.sec"
