@@ -26,12 +26,17 @@ bench_timeout=${BENCHCORE_VMTEST_BENCH_TIMEOUT:-60}
 
 mkdir -p "$out/probe"
 uname -r >"$out/kernel"
+# Seconds since the kernel started: what booting cost (guest only).
+cut -d' ' -f1 /proc/uptime >"$out/uptime.start"
 
 benchcore=("$build/benchcore" --plugin-dir "$build/plugins")
 
-# list prints one "PLUGIN:BENCH  description [...]" line per benchmark.
+# list prints one "PLUGIN:BENCH  description [...]" line per benchmark
+# (and probes each one's attach points to say which are unavailable).
+t0=$SECONDS
 mapfile -t benches < <("${benchcore[@]}" list 2>/dev/null | awk '$1 ~ /:/ { print $1 }')
 printf '%s\n' "${benches[@]}" >"$out/benches"
+echo $((SECONDS - t0)) >"$out/list.sec"
 echo "vmtest-guest: $(uname -r): probing ${#benches[@]} benchmarks (-w0 -d$duration)"
 src=$(cd "$(dirname "$0")/.." && pwd)
 for bench in "${benches[@]}"; do

@@ -414,6 +414,11 @@ judge() {
 				sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\).*/\1/p' | paste -sd ' ')" >>"$out/table.md"
 		fi
 	fi
+	# Where the guest's time went (README's cost table comes from these).
+	echo "cost inside: boot $(cat "$res/uptime.start" 2>/dev/null || echo -) s (guest only)," \
+		"list $(cat "$res/list.sec" 2>/dev/null || echo -) s," \
+		"probes $(cat "$res"/probe/*.sec 2>/dev/null | awk '{ t += $1 } END { printf "%.0f", t }') s," \
+		"ctest $(cat "$res/ctest.sec" 2>/dev/null || echo -) s" >>"$out/table.md"
 	if grep -q '^\*' "$verdicts"; then
 		echo "expectations ($(basename "$expect")): $(cut -f2 "$verdicts" | head -n 1)" >>"$out/table.md"
 		: >"$verdicts"
