@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# scripts/vmtest.sh [-b BUILD_DIR] [-t SECONDS] [KERNEL...]
+# scripts/vmtest.sh [-b BUILD_DIR] [-t SECONDS] [-r] [KERNEL...]
 #
 # The kernel matrix: boots Debian's own kernel packages under QEMU with this
 # machine's root filesystem shared read-only, and inside each guest probes
@@ -23,6 +23,8 @@
 # kernel line (tests/vmtest/expect/MAJOR.MINOR, tests/vmtest/expect/host) are
 # checked against the probe table.
 #
+# -r re-reads the last run's results (tables, verdicts) without booting.
+#
 # Exit status: 0 when every guest finished, every CTest test passed, no
 # benchmark failed and every expectation held (known failures, marked xfail,
 # do not count); 1 otherwise; 2 for usage errors.
@@ -40,27 +42,9 @@ build=$src/build
 guest_timeout=${BENCHCORE_VMTEST_TIMEOUT:-1200}
 
 usage() {
-	sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'
 	exit "$1"
 }
-
-while getopts "b:t:h" opt; do
-	case $opt in
-	b) build=$OPTARG ;;
-	t) guest_timeout=$OPTARG ;;
-	h) usage 0 ;;
-	*) usage 2 ;;
-	esac
-done
-shift $((OPTIND - 1))
-
-if [ ! -x "$build/benchcore" ]; then
-	echo "vmtest: no benchcore in '$build': build first (scripts/build.sh $build)" >&2
-	exit 2
-fi
-build=$(cd "$build" && pwd)
-vm=$build/vmtest
-mkdir -p "$vm/cache" "$vm/kernels"
 
 log() { echo "vmtest: $*" >&2; }
 
@@ -74,24 +58,27 @@ apt_update() {
 	apt_updated=1
 }
 
-# jq reads the benchmarks' JSON; xz-utils unpacks .ko.xz modules; kmod's
-# depmod writes the modules.dep that a package leaves to its postinst.
-need=(qemu-system-x86 busybox-static cpio xz-utils kmod jq)
-missing=()
-for pkg in "${need[@]}"; do
-	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
-		missing+=("$pkg")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-	if [ "$(id -u)" -ne 0 ]; then
-		log "missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}"
-		exit 1
+install_packages() {
+	# jq reads the benchmarks' JSON; xz-utils unpacks .ko.xz modules; kmod's
+	# depmod writes the modules.dep that a package leaves to its postinst.
+	local pkg need missing
+	need=(qemu-system-x86 busybox-static cpio xz-utils kmod jq)
+	missing=()
+	for pkg in "${need[@]}"; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
+			missing+=("$pkg")
+	done
+	if [ "${#missing[@]}" -gt 0 ]; then
+		if [ "$(id -u)" -ne 0 ]; then
+			log "missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}"
+			exit 1
+		fi
+		log "installing ${missing[*]}"
+		apt_update
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+			apt-get install -y --no-install-recommends "${missing[@]}"
 	fi
-	log "installing ${missing[*]}"
-	apt_update
-	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
-		apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+}
 
 # --- kernels --------------------------------------------------------------
 
@@ -473,67 +460,101 @@ write_matrix() {
 
 # --- main -----------------------------------------------------------------
 
-if [ "$#" -eq 0 ]; then
-	set -- host linux-image-amd64 linux-image-6.12-amd64
-fi
+# Everything runs from functions: bash reads a script as it goes, so an edit
+# to this file during a 30-minute run would otherwise break its ending.
+main() {
+	local report_only=0 opt k t0 t1 t2 t3 out pkg tree release rc how n failed names accel_name
+	while getopts "b:t:rh" opt; do
+		case $opt in
+		b) build=$OPTARG ;;
+		r) report_only=1 ;;
+		t) guest_timeout=$OPTARG ;;
+		h) usage 0 ;;
+		*) usage 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
 
-failed=0
-names=()
-accel_name=TCG
-[ -w /dev/kvm ] && accel_name=KVM
-for k in "$@"; do
-	t0=$SECONDS
-	if [ "$k" = host ]; then
-		out=$vm/host
-		rm -rf "$out/results"
-		mkdir -p "$out/results"
-		log "host ($(uname -r)): probing natively"
-		"$src/scripts/vmtest-guest.sh" probe "$build" "$out/results" >"$out/console.log" 2>&1 || true
-		names+=(host)
-		judge host "$out" "the running kernel, $(uname -r), natively" || failed=1
-		log "host: probe $((SECONDS - t0)) s"
-		echo "probe $((SECONDS - t0)) s" >"$out/cost"
-		continue
+	if [ ! -x "$build/benchcore" ]; then
+		echo "vmtest: no benchcore in '$build': build first (scripts/build.sh $build)" >&2
+		exit 2
 	fi
-	case $k in
-	linux-image-*) pkg=$(resolve_package "$k") ;;
-	*) pkg=$(resolve_package "linux-image-$k") ;;
-	esac
-	tree=$(fetch_kernel "$pkg")
-	release=$(find "$tree/boot" -maxdepth 1 -name 'vmlinuz-*' -printf '%f\n' | sed 's/^vmlinuz-//' | head -n 1)
-	out=$vm/$release
-	mkdir -p "$out"
-	t1=$SECONDS
-	make_initramfs "$tree" "$release" "$out/initramfs.cpio.gz"
-	t2=$SECONDS
-	log "$release: booting ($accel_name, timeout $guest_timeout s)"
-	rc=0
-	run_guest "$tree" "$release" "$out" || rc=$?
-	t3=$SECONDS
-	how="$pkg under QEMU/$accel_name"
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		how="$how, **hung: killed after $guest_timeout s**"
-		failed=1
-	fi
-	names+=("$release")
-	judge "$release" "$out" "$how" || failed=1
-	log "$release: fetch+unpack $((t1 - t0)) s, initramfs $((t2 - t1)) s, boot+tests $((t3 - t2)) s"
-	printf 'fetch+unpack %s s, initramfs %s s, boot+tests %s s\n' \
-		$((t1 - t0)) $((t2 - t1)) $((t3 - t2)) >"$out/cost"
-done
+	build=$(cd "$build" && pwd)
+	vm=$build/vmtest
+	mkdir -p "$vm/cache" "$vm/kernels"
+	install_packages
 
-write_matrix "${names[@]}"
-for n in "${names[@]}"; do
+	if [ "$#" -eq 0 ]; then
+		set -- host linux-image-amd64 linux-image-6.12-amd64
+	fi
+
+	failed=0
+	names=()
+	accel_name=TCG
+	[ -w /dev/kvm ] && accel_name=KVM
+	for k in "$@"; do
+		t0=$SECONDS
+		if [ "$k" = host ]; then
+			out=$vm/host
+			names+=(host)
+			if [ "$report_only" = 0 ]; then
+				rm -rf "$out/results"
+				mkdir -p "$out/results"
+				log "host ($(uname -r)): probing natively"
+				"$src/scripts/vmtest-guest.sh" probe "$build" "$out/results" >"$out/console.log" 2>&1 || true
+				log "host: probe $((SECONDS - t0)) s"
+				echo "probe $((SECONDS - t0)) s" >"$out/cost"
+			fi
+			judge host "$out" "the running kernel, $(cat "$out/results/kernel" 2>/dev/null), natively" || failed=1
+			continue
+		fi
+		case $k in
+		linux-image-*) pkg=$(resolve_package "$k") ;;
+		*) pkg=$(resolve_package "linux-image-$k") ;;
+		esac
+		tree=$(fetch_kernel "$pkg")
+		release=$(find "$tree/boot" -maxdepth 1 -name 'vmlinuz-*' -printf '%f\n' | sed 's/^vmlinuz-//' | head -n 1)
+		out=$vm/$release
+		mkdir -p "$out"
+		names+=("$release")
+		if [ "$report_only" = 0 ]; then
+			t1=$SECONDS
+			make_initramfs "$tree" "$release" "$out/initramfs.cpio.gz"
+			t2=$SECONDS
+			log "$release: booting ($accel_name, timeout $guest_timeout s)"
+			rc=0
+			run_guest "$tree" "$release" "$out" || rc=$?
+			echo "$rc $accel_name $guest_timeout" >"$out/qemu.rc"
+			t3=$SECONDS
+			log "$release: fetch+unpack $((t1 - t0)) s, initramfs $((t2 - t1)) s, boot+tests $((t3 - t2)) s"
+			printf 'fetch+unpack %s s, initramfs %s s, boot+tests %s s\n' \
+				$((t1 - t0)) $((t2 - t1)) $((t3 - t2)) >"$out/cost"
+		fi
+		read -r rc accel_name how <"$out/qemu.rc"
+		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+			how="$pkg under QEMU/$accel_name, **hung: killed after $how s**"
+			failed=1
+		else
+			how="$pkg under QEMU/$accel_name"
+		fi
+		judge "$release" "$out" "$how" || failed=1
+	done
+
+	write_matrix "${names[@]}"
+	for n in "${names[@]}"; do
+		echo
+		awk 'NR > 2 && /^$/ { exit } NR > 2' "$vm/$n/table.md" | sed "s/^/$n: /"
+		# Known failures are counted, not repeated: the table has them.
+		echo "$n: $(grep -c '| xfail (' "$vm/$n/table.md" || true) known failures (xfail)"
+		grep -E '^\| [^|]* \| failed:|\| (FAIL|XPASS)' "$vm/$n/table.md" | sed "s/^/$n: /" || true
+	done
 	echo
-	awk 'NR > 2 && /^$/ { exit } NR > 2' "$vm/$n/table.md" | sed "s/^/$n: /"
-	# Known failures are counted, not repeated: the table has them.
-	echo "$n: $(grep -c '| xfail (' "$vm/$n/table.md" || true) known failures (xfail)"
-	grep -E '^\| [^|]* \| failed:|\| (FAIL|XPASS)' "$vm/$n/table.md" | sed "s/^/$n: /" || true
-done
-echo
-echo "vmtest: tables in $vm/*/table.md, side by side in $vm/matrix.md"
-if [ "$failed" != 0 ]; then
-	echo "vmtest: FAILED" >&2
-	exit 1
-fi
-echo "vmtest: passed"
+	echo "vmtest: tables in $vm/*/table.md, side by side in $vm/matrix.md"
+	if [ "$failed" != 0 ]; then
+		echo "vmtest: FAILED" >&2
+		exit 1
+	fi
+	echo "vmtest: passed"
+}
+
+main "$@"
