@@ -211,6 +211,14 @@ static void test_usage_errors(void **state)
 		  { "run", "perfbuf:pb-custom", "-w0", "-d1", "--rb-sampled", "--rb-batch-cnt",
 		    "100", "--rb-sample-rate", "101", NULL },
 		  "--rb-sample-rate" },
+		/* The runner checks the rate against the batch for every perf
+		 * buffer run, sampled or not. */
+		{ "sample rate above the default batch, unsampled",
+		  { "run", "perfbuf:pb-custom", "-w0", "-d1", "--rb-sample-rate", "600", NULL },
+		  "--rb-sample-rate 600: may not exceed --rb-batch-cnt (500) for a perf buffer" },
+		{ "batch below the default rate, unsampled",
+		  { "run", "perfbuf:pb-libbpf", "-w0", "-d1", "--rb-batch-cnt", "100", NULL },
+		  "--rb-sample-rate 500: may not exceed --rb-batch-cnt (100)" },
 		{ "pages not a power of two",
 		  { "run", "perfbuf:pb-libbpf", "-w0", "-d1", "--pb-size", "3", NULL },
 		  "--pb-size" },

@@ -101,13 +101,15 @@ static void test_bad_values(void **state)
 {
 	const char *b2b_two[] = { "run", "ringbuf:rb-libbpf", "-p2", "--rb-b2b", "-w0", "-d1", NULL };
 	const char *batch0[] = { "run", "ringbuf:rb-custom", "--rb-batch-cnt", "0", NULL };
-	const char *size[] = { "run", "ringbuf:rb-custom", "--rb-size", "1000", NULL };
+	const char *size[] = { "run", "ringbuf:rb-custom", "--rb-size", "1000000", NULL };
+	const char *small[] = { "run", "ringbuf:rb-custom", "--rb-size", "1000", NULL };
 	const char *two_cons[] = { "run", "ringbuf:rb-custom", "-c2", NULL };
 
 	(void)state;
 	expect_usage(b2b_two, "back-to-back mode needs exactly one producer");
 	expect_usage(batch0, "--rb-batch-cnt '0'");
-	expect_usage(size, "--rb-size '1000': expected a power of two");
+	expect_usage(size, "--rb-size '1000000': expected a power of two");
+	expect_usage(small, "--rb-size '1000': expected a size in bytes (K, M, G suffixes) from 4096 to 1G");
 	expect_usage(two_cons, "-c");
 }
 
