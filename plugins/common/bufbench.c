@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The defaults as numbers, for telling a value the user changed from the
@@ -39,7 +40,35 @@ const struct bc_option bc_buf_options[BC_BUF_OPTION_CNT] = {
 const struct bc_metric_desc bc_buf_metrics[BC_BUF_METRIC_CNT] = {
 	[BC_BUF_HITS] = BC_METRIC("hits", "records", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
 	[BC_BUF_DROPS] = BC_METRIC("drops", "records", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+	[BC_BUF_LATENCY] = BC_METRIC("latency", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY,
+				     .label = "delivery latency"),
 };
+
+uint32_t bc_buf_stamp_mask(void)
+{
+	return BC_BUF_LAT_EVERY - 1;
+}
+
+void bc_buf_lat_init(struct bc_buf_lat *l, struct bc_ctx *ctx, const struct bc_thread *t)
+{
+	l->hist = bc_ctx_hist(ctx, bc_buf_metrics[BC_BUF_LATENCY].name);
+	l->thread = t;
+}
+
+void bc_buf_lat_measure(struct bc_buf_lat *l, uint64_t stamp)
+{
+	struct timespec now;
+	uint64_t ns;
+
+	if (!l->hist)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+	/* The same clock on both sides: a stamp from the future is a torn or
+	 * foreign record, not a negative latency. */
+	if (ns >= stamp)
+		bc_hist_record(l->hist, l->thread, ns - stamp);
+}
 
 static bool bc_is_pow2(uint64_t v)
 {

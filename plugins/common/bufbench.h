@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
@@ -72,10 +73,12 @@ static inline const struct bc_buf_opts *bc_buf_run_opts(const struct bc_ctx *ctx
 
 /* What every rb- and pb- benchmark reports, in measure()'s order: records
  * consumed (the runner's hits) and records the BPF side could not write
- * (its drops), so both plugins print the runner's hits/drops lines. */
+ * (its drops), so both plugins print the runner's hits/drops lines; and the
+ * delivery latency of a sample of the records (bc_buf_lat below). */
 enum bc_buf_metric {
 	BC_BUF_HITS,
 	BC_BUF_DROPS,
+	BC_BUF_LATENCY,		/* histogram: delivery latency, ns */
 	BC_BUF_METRIC_CNT,
 };
 extern const struct bc_metric_desc bc_buf_metrics[BC_BUF_METRIC_CNT];
@@ -92,6 +95,48 @@ extern const struct bc_metric_desc bc_buf_metrics[BC_BUF_METRIC_CNT];
 #define BC_BUF_PLUGIN_OPTIONS                                                  \
 	.options = bc_buf_options, .option_cnt = BC_BUF_OPTION_CNT,            \
 	.opts_size = sizeof(struct bc_buf_opts)
+
+/*
+ * Delivery latency. The producer programs stamp records 0, N, 2N, ... of
+ * every batch (N = BC_BUF_LAT_EVERY, a power of two) with bpf_ktime_get_ns()
+ * (CLOCK_MONOTONIC) and write 0 into the others; the consumer, for every
+ * stamped record it takes, reads the clock and records now - stamp in the
+ * "latency" histogram, in its own thread's shard. A sample, not every
+ * record: stamping and measuring every record cut rb-custom's and
+ * rb-libbpf's back-to-back records per CPU-second by more than half, one in
+ * 64 costs within the noise (docs/benchmarks/ringbuf.md), and evenly spaced
+ * positions still cover the whole batch. A batch of fewer than N records
+ * has its first record stamped: one clock read per syscall.
+ */
+#define BC_BUF_LAT_EVERY 64
+_Static_assert((BC_BUF_LAT_EVERY & (BC_BUF_LAT_EVERY - 1)) == 0,
+	       "the producer programs test (i & (BC_BUF_LAT_EVERY - 1))");
+
+struct bc_buf_lat {
+	struct bc_hist *hist;
+	const struct bc_thread *thread;	/* the consumer's */
+};
+
+/* The producer programs' stamp_mask: BC_BUF_LAT_EVERY - 1. */
+uint32_t bc_buf_stamp_mask(void);
+/* At the start of a consumer thread. */
+void bc_buf_lat_init(struct bc_buf_lat *l, struct bc_ctx *ctx, const struct bc_thread *t);
+/* Records the latency of a record stamped at `stamp`. */
+void bc_buf_lat_measure(struct bc_buf_lat *l, uint64_t stamp);
+
+/* Called by the consumer for every record it takes, with its payload:
+ * inline, so that an unstamped record costs one load and a branch. */
+static inline void bc_buf_lat_seen(struct bc_buf_lat *l, const void *data, size_t len)
+{
+	uint64_t stamp;
+
+	if (len < sizeof(stamp))
+		return;
+	/* Perf samples put the payload 4 bytes into an 8-aligned record. */
+	memcpy(&stamp, data, sizeof(stamp));
+	if (stamp)
+		bc_buf_lat_measure(l, stamp);
+}
 
 /* The validate() callback of every rb- and pb- benchmark: the checks that
  * involve more than one value, or the benchmark's kind (bc_usage_error()). */

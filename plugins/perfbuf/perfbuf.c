@@ -12,7 +12,9 @@
  *              (perf_buffer__buffer_cnt/__buffer/__buffer_fd)
  *
  * The producer is perfbuf.bpf.c: each getpgid() of this process writes a
- * batch of 8-byte records; hits are counted by the consumer, drops in BPF.
+ * batch of 8-byte records, one in BC_BUF_LAT_EVERY stamped with the time it
+ * was written; hits are counted by the consumer, drops in BPF, and latency
+ * is now - stamp of the stamped records.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -54,8 +56,10 @@ struct pb_state {
 	struct perf_buffer *pb;
 	/* Written by the consumer, read by measure(): alone on its line. */
 	struct bc_line_counter *hits;
-	/* The consumer's running total; only the consumer touches it. */
+	/* The consumer's running total and latency sample; only the
+	 * consumer touches them. */
 	uint64_t cons_hits;
+	struct bc_buf_lat lat;
 	/* pb-custom only */
 	int epoll_fd;
 	struct pb_ring *rings;
@@ -74,8 +78,19 @@ static enum bpf_perf_event_ret pb_libbpf_event(void *cookie, int cpu, struct per
 
 	(void)cpu;
 	/* Lost records are the BPF side's drops, already counted there. */
-	if (e->type == PERF_RECORD_SAMPLE)
+	if (e->type == PERF_RECORD_SAMPLE) {
+		/* PERF_SAMPLE_RAW: { u32 size; data[size] }; libbpf hands
+		 * over a record that wrapped as one contiguous copy. */
+		const unsigned char *raw = (const unsigned char *)(e + 1);
+		uint32_t len;
+
+		if (e->size >= sizeof(*e) + sizeof(len)) {
+			memcpy(&len, raw, sizeof(len));
+			if (len <= e->size - sizeof(*e) - sizeof(len))
+				bc_buf_lat_seen(&st->lat, raw + sizeof(len), len);
+		}
 		st->cons_hits++;
+	}
 	return LIBBPF_PERF_EVENT_CONT;
 }
 
@@ -122,6 +137,7 @@ static int pb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 	skel->rodata->batch_cnt = (__u32)st->opts->batch_cnt;
 	skel->rodata->bc_tgid = getpid();
 	skel->rodata->getpgid_nr = bc_buf_getpgid_nr();
+	skel->rodata->stamp_mask = bc_buf_stamp_mask();
 
 	/* Only this candidate's program: a refused fentry must not fail the
 	 * whole object when the tracepoint is what we are trying. */
@@ -284,6 +300,7 @@ static int pb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	struct pb_state *st = bc_ctx_data(ctx);
 	int err;
 
+	bc_buf_lat_init(&st->lat, ctx, t);
 	while (!bc_thread_should_stop(t)) {
 		err = perf_buffer__poll(st->pb, PB_POLL_MS);
 		if (err < 0 && err != -EINTR)
@@ -295,6 +312,13 @@ static int pb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
+static void pb_custom_sample(void *cookie, const void *raw, uint32_t len)
+{
+	struct pb_state *st = cookie;
+
+	bc_buf_lat_seen(&st->lat, raw, len);
+}
+
 static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	struct pb_state *st = bc_ctx_data(ctx);
@@ -302,6 +326,7 @@ static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	int i, n;
 	long err;
 
+	bc_buf_lat_init(&st->lat, ctx, t);
 	while (!bc_thread_should_stop(t)) {
 		n = epoll_wait(st->epoll_fd, st->events, (int)st->ring_cnt, PB_POLL_MS);
 		if (n < 0) {
@@ -313,7 +338,7 @@ static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 		for (i = 0; i < n; i++) {
 			uint64_t idx = st->events[i].data.u64;
 
-			err = pb_ring_drain(&st->rings[idx], &counts);
+			err = pb_ring_drain(&st->rings[idx], &counts, pb_custom_sample, st);
 			if (err < 0)
 				return bc_error(ctx, (int)err,
 						"perf buffer %llu holds a malformed record",

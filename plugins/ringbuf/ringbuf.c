@@ -10,7 +10,9 @@
  *
  * Producer: every getpgid() of this process runs a BPF program that writes
  * --rb-batch-cnt 8-byte records (ringbuf.bpf.c). Hits are records consumed,
- * drops are records the BPF side could not write.
+ * drops are records the BPF side could not write; one record in
+ * BC_BUF_LAT_EVERY carries the time it was written, and latency is now -
+ * that time.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,6 +38,8 @@ struct rb_state {
 	const struct bc_buf_opts *opts;
 	/* Written by the one consumer thread, read by measure(). */
 	uint64_t hits;
+	/* The consumer thread's alone. */
+	struct bc_buf_lat lat;
 
 	/* rb-libbpf */
 	struct ring_buffer *rb;
@@ -66,6 +70,7 @@ static int rb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 	skel->rodata->batch_cnt = (__u32)o->batch_cnt;
 	skel->rodata->use_output = o->use_output;
 	skel->rodata->getpgid_nr = bc_buf_getpgid_nr();
+	skel->rodata->stamp_mask = bc_buf_stamp_mask();
 	/* The kernel runner's rule: wake the consumer only once rate records
 	 * (16 bytes each with the header) are waiting. */
 	skel->rodata->wakeup_data_size =
@@ -94,8 +99,7 @@ static int rb_libbpf_sample(void *cookie, void *data, size_t len)
 {
 	struct rb_state *st = cookie;
 
-	(void)data;
-	(void)len;
+	bc_buf_lat_seen(&st->lat, data, len);
 	/* Single writer: a relaxed load/store pair, no locked instruction. */
 	__atomic_store_n(&st->hits, __atomic_load_n(&st->hits, __ATOMIC_RELAXED) + 1,
 			 __ATOMIC_RELAXED);
@@ -216,6 +220,8 @@ static int rb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	struct rb_state *st = bc_ctx_data(ctx);
 	int n;
 
+	bc_buf_lat_init(&st->lat, ctx, t);
+
 	while (!bc_thread_should_stop(t)) {
 		/* 100 ms: the stop flag is looked at even when idle. */
 		n = ring_buffer__poll(st->rb, 100);
@@ -227,12 +233,21 @@ static int rb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
+static void rb_custom_record(void *cookie, const void *data, uint32_t len)
+{
+	struct rb_state *st = cookie;
+
+	bc_buf_lat_seen(&st->lat, data, len);
+}
+
 static int rb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	struct rb_state *st = bc_ctx_data(ctx);
 	struct rb_walk_counts counts = { 0 };
 	struct epoll_event ev;
 	int n;
+
+	bc_buf_lat_init(&st->lat, ctx, t);
 
 	while (!bc_thread_should_stop(t)) {
 		if (st->opts->b2b)
@@ -242,7 +257,7 @@ static int rb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 			return bc_error(ctx, -errno, "epoll_wait: %s", strerror(errno));
 		/* Also on a timeout: cheap, and nothing can get stuck behind
 		 * a wakeup the sampled mode chose not to send. */
-		rb_walk(&st->ring, &counts, NULL, NULL);
+		rb_walk(&st->ring, &counts, rb_custom_record, st);
 		__atomic_store_n(&st->hits, counts.records, __ATOMIC_RELAXED);
 	}
 	return 0;

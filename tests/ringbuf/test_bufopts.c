@@ -6,6 +6,7 @@
  * holds the rules a table cannot say (powers of two, the thread count that
  * depends on --rb-b2b, the sample rate against the batch) as usage errors
  * (exit status 2) naming the value. Two runs' option structs are apart.
+ * And the consumers' latency sample: stamped records only, now - stamp.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -20,6 +22,7 @@
 #include "bc_internal.h"
 #include "bc_test_opts.h"
 #include "bufbench.h"
+#include "hist.h"
 #include "plugin_opts.h"
 
 static const struct bc_buf_spec rb_spec = { .kind = BC_BUF_RINGBUF, .custom = true };
@@ -289,6 +292,56 @@ static void test_runs_apart(void **state)
 	bc_options_free(&b);
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The consumer side of the latency sample: only stamped records count,
+ * into the consumer's own shard, as now - stamp. */
+static void test_latency_sample(void **state)
+{
+	struct bc_thread t = { .sz = sizeof(t), .idx = 0, .cpu = -1, .consumer = true };
+	struct bc_hist *hists[BC_BUF_METRIC_CNT] = { NULL };
+	struct bc_hist_interval iv = { 0 };
+	uint64_t zero = 0, past, future, total = 0;
+	struct bc_bench bench = rb_bench;
+	struct bc_buf_lat lat;
+	struct bc_ctx ctx;
+	size_t i;
+
+	(void)state;
+	bench.metrics = (struct bc_metric_desc *)bc_buf_metrics;
+	bench.desc.metric_cnt = BC_BUF_METRIC_CNT;
+	assert_string_equal(bc_buf_metrics[BC_BUF_LATENCY].name, "latency");
+	assert_int_equal(bc_buf_metrics[BC_BUF_LATENCY].kind, BC_METRIC_HISTOGRAM);
+	hists[BC_BUF_LATENCY] = bc_hist_new(1, 1);
+	assert_non_null(hists[BC_BUF_LATENCY]);
+	bc_ctx_init(&ctx, NULL, &bench);
+	ctx.hists = hists;
+	ctx.hist_cnt = BC_BUF_METRIC_CNT;
+	bc_buf_lat_init(&lat, &ctx, &t);
+	assert_ptr_equal(lat.hist, hists[BC_BUF_LATENCY]);
+
+	bc_buf_lat_seen(&lat, &zero, sizeof(zero));	/* not stamped */
+	past = mono_ns() - 1000000;
+	bc_buf_lat_seen(&lat, &past, 4);		/* too short to hold one */
+	bc_buf_lat_seen(&lat, &past, sizeof(past));	/* counted: >= 1 ms */
+	future = mono_ns() + 3600ull * 1000000000u;
+	bc_buf_lat_seen(&lat, &future, sizeof(future));	/* not ours */
+
+	assert_int_equal(bc_hist_collect(hists[BC_BUF_LATENCY], &iv), 0);
+	for (i = 0; i < iv.n; i++)
+		total += iv.cnt[i];
+	assert_int_equal(total, 1);
+	assert_true(bc_hist_bucket_high(iv.idx[0]) >= 1000000);
+	bc_hist_interval_free(&iv);
+	bc_hist_free(hists[BC_BUF_LATENCY]);
+}
+
 static void test_attach_candidates(void **state)
 {
 	(void)state;
@@ -312,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_b2b_one_producer),
 		cmocka_unit_test(test_sample_rate_vs_batch),
 		cmocka_unit_test(test_runs_apart),
+		cmocka_unit_test(test_latency_sample),
 		cmocka_unit_test(test_attach_candidates),
 	};
 

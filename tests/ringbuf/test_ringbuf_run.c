@@ -36,6 +36,23 @@ static double summary_mean(const struct bc_json *doc, const char *metric)
 	return bc_json_num(bc_json_get(m, "mean"), -1);
 }
 
+/* Some records were stamped and measured; no bound on the values (the
+ * machine may be busy), only that they are a distribution. */
+static void expect_latency(const struct bc_json *doc, const char *bench)
+{
+	const struct bc_json *lat = bc_json_get(bc_json_get(doc, "summary"), "latency");
+	double count, p50, max;
+
+	if (!lat)
+		fail_msg("%s: no latency histogram in the summary", bench);
+	assert_string_equal(bc_json_str(bc_json_get(lat, "kind")), "histogram");
+	count = bc_json_num(bc_json_get(lat, "count"), -1);
+	p50 = bc_json_num(bc_json_get(lat, "p50"), -1);
+	max = bc_json_num(bc_json_get(lat, "max"), -1);
+	if (!(count > 0 && p50 > 0 && p50 <= max))
+		fail_msg("%s: latency count %g, p50 %g, max %g", bench, count, p50, max);
+}
+
 static void run_mode(const char *bench, const char *mode, const char *mode2, bool b2b)
 {
 	const char *args[12] = { "run", bench, "-w0", "-d1", "--format", "json" };
@@ -62,6 +79,7 @@ static void run_mode(const char *bench, const char *mode, const char *mode2, boo
 	if (!doc)
 		fail_msg("%s: JSON: %s\n%s", bench, err, c.out);
 	assert_true(summary_mean(doc, "hits") > 0);
+	expect_latency(doc, bench);
 	if (b2b)
 		assert_true(summary_mean(doc, "drops") == 0);
 	ap = bc_json_get(doc, "attach_point");
