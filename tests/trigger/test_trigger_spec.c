@@ -339,7 +339,7 @@ static const struct {
 } alts[] = {
 	{ "trig-tp", "tp/syscalls/sys_enter_getpgid (syscall driver)" },
 	{ "trig-rawtp", "raw_tp/sys_enter (syscall driver)" },
-	{ "trig-fmodret", "fmod_ret/" BC_TRIG_SYSCALL_FN " (syscall driver)" },
+	{ "trig-fmodret", "fmod_ret/security_task_getpgid (syscall driver)" },
 };
 
 static void assert_batched(const struct bc_trig_spec *spec, const struct bc_trig_spec *got)
@@ -364,8 +364,9 @@ static void assert_syscall(const struct bc_trig_spec *spec, const char *point,
 	assert_string_equal(got->attach_point, point);
 	assert_string_equal(got->prog, spec->syscall_alt->prog);
 	assert_int_equal(got->needs_tracefs, spec->kind == BC_ATTACH_TP);
-	if (spec->kind == BC_ATTACH_FMOD_RET)
-		assert_string_equal(got->attach_target, BC_TRIG_SYSCALL_FN);
+	/* Only the LSM hook's fmod_ret needs getpgid() to name a pid. */
+	assert_null(got->attach_target);
+	assert_int_equal(got->getpgid_self, spec->kind == BC_ATTACH_FMOD_RET);
 }
 
 static void test_driver_choice(void **state)
