@@ -94,6 +94,17 @@ int bc_test_bpf_skip(const char *why)
 	return 0;
 }
 
+bool bc_test_short_skip(const char *what)
+{
+	const char *v = getenv("BENCHCORE_TEST_SHORT");
+
+	if (!v || !*v || !strcmp(v, "0"))
+		return false;
+	printf("skipped: %s: BENCHCORE_TEST_SHORT is set (an emulated kernel-matrix guest); "
+	       "the native suite runs it\n", what);
+	return true;
+}
+
 unsigned int bc_test_count_progs(bc_test_prog_filter filter, const void *arg,
 				 unsigned int *total)
 {

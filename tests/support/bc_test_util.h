@@ -41,6 +41,14 @@ char *bc_test_slurp_fd(int fd);
  */
 int bc_test_bpf_skip(const char *why);
 
+/*
+ * True when BENCHCORE_TEST_SHORT is set (the kernel matrix's emulated
+ * guests set it): a case that only re-measures sizes, not kernel paths,
+ * prints why it is left out there (the native suite runs it) and the
+ * caller skips it. `what` names the case.
+ */
+bool bc_test_short_skip(const char *what);
+
 /* Is this loaded program one of the area's? (info has no map ids filled) */
 typedef bool (*bc_test_prog_filter)(int prog_fd, const struct bpf_prog_info *info,
 				    const void *arg);
