@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "figures.h"
-#include "legacy_roles.h"
 
 const char *bc_metric_kind_name(enum bc_metric_kind kind)
 {
@@ -241,11 +240,8 @@ int bc_figures_init(struct bc_run_result *res, size_t iter_cap)
 		bc_figures_free(res);
 		return -ENOMEM;
 	}
-	if (fg->metric_cnt) {
+	if (fg->metric_cnt)
 		bc_views_declared(res->bench, fg->views);
-		/* ABI 1 transition: roles from the layout while no metric has one. */
-		bc_legacy_views(res->bench, fg->views);
-	}
 	bc_pick_lines(fg);
 	err = bc_plan_figures(res, fg);
 	if (!err)

@@ -33,8 +33,7 @@ enum bc_figure_kind {
 	BC_FIG_RATIO,			/* a LATENCY or RATIO metric's interval value */
 };
 
-/* A metric as the reports treat it: the declared role, or (for a plugin
- * that still declares ABI 1 layouts) the role its layout implied. */
+/* A metric as the reports treat it: its declared role, kind and label. */
 struct bc_metric_view {
 	enum bc_metric_role role;
 	enum bc_metric_kind kind;

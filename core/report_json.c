@@ -62,19 +62,7 @@ static void bc_json_config(struct bc_json_writer *w, const struct bc_config *cfg
 	if (cfg && cfg->opts) {
 		bc_opts_json(w, cfg->opts);
 	} else {
-		/* ABI 1 leftover: untyped records, written as they were (a flag
-		 * has no value: true says it was given). */
 		bc_jw_obj_begin(w, "plugin_options");
-		for (i = 0; cfg && i < cfg->plugin_opt_cnt; i++) {
-			const struct bc_option_record *o = &cfg->plugin_opts[i];
-
-			if (!o->name)
-				continue;
-			if (o->value)
-				bc_jw_str(w, o->name, o->value);
-			else
-				bc_jw_bool(w, o->name, true);
-		}
 		bc_jw_obj_end(w);
 	}
 	bc_jw_obj_end(w);
