@@ -34,7 +34,7 @@
  * unknown. The static asserts below catch a field appended to the header
  * without the matching line here.
  */
-#define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, argp)
+#define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, benches)
 #define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, format_summary)
 #define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, label)
 #define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, arg)

@@ -47,8 +47,6 @@ static void bc_json_cpuset(struct bc_json_writer *w, const char *key, bool set,
 static void bc_json_config(struct bc_json_writer *w, const struct bc_config *cfg,
 			   const struct bc_run_result *res)
 {
-	size_t i;
-
 	bc_jw_obj_begin(w, "config");
 	bc_jw_uint(w, "producers", res->producer_cnt);
 	bc_jw_uint(w, "consumers", res->consumer_cnt);
