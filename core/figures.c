@@ -341,7 +341,6 @@ static double bc_fig_iter_value(const struct bc_run_result *res, const struct bc
 				const struct bc_iteration *it)
 {
 	const struct bc_figures *fg = res->figs;
-	const struct bc_metric_view *v = &fg->views[f->metric];
 	double x, total;
 	int hits;
 
@@ -367,10 +366,7 @@ static double bc_fig_iter_value(const struct bc_run_result *res, const struct bc
 			return total;
 		return total > 0 ? bc_events(it, fg->share) / total * 100 : 0;
 	case BC_FIG_RATIO:
-		if (!v->ratio_of_rates)
-			return it->rates[f->metric];
-		x = bc_rate(it, v->per);
-		return x > 0 ? it->rates[f->metric] / x : NAN;
+		return it->rates[f->metric];
 	}
 	return NAN;
 }

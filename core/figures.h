@@ -39,9 +39,6 @@ struct bc_metric_view {
 	enum bc_metric_kind kind;
 	int per;		/* RATIO: the metric it is divided by; -1 */
 	const char *label;	/* for text lines: label, else name */
-	/* ABI 1 transition: a counter whose figure is its rate over per's
-	 * rate (the interval's deltas' ratio). */
-	bool ratio_of_rates;
 };
 
 struct bc_figure {

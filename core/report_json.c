@@ -263,7 +263,7 @@ static void bc_json_metrics(struct bc_json_writer *w, const struct bc_run_result
 		bc_jw_str(w, "name", d->name);
 		bc_jw_str(w, "unit", d->unit);
 		bc_jw_str(w, "kind", bc_metric_kind_name(d->kind));
-		/* The role the reports used (an ABI 1 plugin's is implied). */
+		/* The role the reports used: the declared one. */
 		bc_jw_str(w, "role", bc_metric_role_name(v ? v->role : d->role));
 		bc_jw_str(w, "label", v ? v->label : d->name);
 		if (d->kind == BC_METRIC_RATIO)

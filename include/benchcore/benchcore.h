@@ -275,13 +275,11 @@ struct bc_bench_desc {
 
 	/* Optional, and only for a benchmark whose kernel-runner lines no role
 	 * combination gives (local-storage-create): one progress line / the
-	 * summary line for the rates the core computed. */
+	 * summary line for the rates the core computed. Both or neither. */
 	int (*format_iter)(struct bc_ctx *ctx, const double *rates, char *buf, size_t len);
 	int (*format_summary)(struct bc_ctx *ctx, const double *means,
 			      const double *stddevs, char *buf, size_t len);
-
 };
-
 
 /* ----------------------------------------------------------------- plugin */
 
