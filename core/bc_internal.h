@@ -38,14 +38,6 @@ enum bc_format {
 	BC_FORMAT_JSON = 1,
 };
 
-/* ABI 1 leftover, deleted with the legacy argp path: an untyped plugin
- * option record. Nothing in the core fills it any more; the JSON config
- * still writes records it finds, for readers of old fixtures. */
-struct bc_option_record {
-	char *name;	/* long name, or the short letter as a string */
-	char *value;	/* NULL for a flag */
-};
-
 struct bc_config {
 	unsigned int producers;		/* 0 = benchmark default */
 	unsigned int consumers;		/* 0 = benchmark default (see *_set) */
@@ -61,8 +53,6 @@ struct bc_config {
 	int verbosity;			/* -1 quiet, 0 normal, 1+ verbose */
 	enum bc_format format;
 	const char *output_path;	/* NULL = stdout */
-	struct bc_option_record *plugin_opts;	/* ABI 1 leftover, see above */
-	size_t plugin_opt_cnt;
 	/* This run's plugin option values (plugin_opts.h): bc_ctx_opts()
 	 * reads them. Made by the `run` parser, freed by bc_options_free(). */
 	struct bc_opts *opts;

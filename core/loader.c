@@ -34,8 +34,8 @@
  * unknown. The static asserts below catch a field appended to the header
  * without the matching line here.
  */
-#define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, argp)
-#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, layout)
+#define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, benches)
+#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, format_summary)
 #define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, label)
 #define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, arg)
 #define BC_RANGE_KNOWN BC_OFFSETOFEND(struct bc_thread_range, def)
@@ -200,10 +200,9 @@ static int bc_copy_sized(void *dst, const void *src, size_t src_sz, const struct
 /*
  * An embedded struct bc_thread_range has a fixed place in the benchmark
  * descriptor: it may grow into its own padding, never past it, since the
- * fields after it would move. `legacy`: a plugin not yet moved to ABI 2.0
- * (it still declares the ABI 1 argp) may leave sz zero; dropped with argp.
+ * fields after it would move.
  */
-static int bc_copy_range(struct bc_thread_range *r, const char *bench, const char *who, bool legacy,
+static int bc_copy_range(struct bc_thread_range *r, const char *bench, const char *who,
 			 struct bc_load_err *e)
 {
 	struct bc_thread_range raw = *r;
@@ -214,15 +213,10 @@ static int bc_copy_range(struct bc_thread_range *r, const char *bench, const cha
 	};
 
 	snprintf(what, sizeof(what), "benchmark '%s': %s range", bench, who);
-	if (raw.sz == 0) {
-		if (!legacy)
-			return bc_fail(e, -EINVAL,
-				       "%s has sz 0; %zu expected (fill it with BC_THREADS(min, max, def))",
-				       what, sizeof(*r));
-		bc_debug("%s has sz 0; read as %zu (ABI 1 style plugin, accepted until it moves to ABI 2.0)",
-			 what, sizeof(*r));
-		raw.sz = sizeof(*r);
-	}
+	if (raw.sz == 0)
+		return bc_fail(e, -EINVAL,
+			       "%s has sz 0; %zu expected (fill it with BC_THREADS(min, max, def))",
+			       what, sizeof(*r));
 	return bc_copy_sized(r, &raw, raw.sz, &s, e);
 }
 
@@ -416,7 +410,7 @@ static char bc_name_bad_char(const char *name, const char *also)
 }
 
 static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, size_t idx,
-			 bool legacy, struct bc_load_err *e)
+			 struct bc_load_err *e)
 {
 	struct bc_bench_desc *d = &b->desc;
 	char what[160];
@@ -444,9 +438,9 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 		return bc_fail(e, -EINVAL, "benchmark '%s' has no producer callback", d->name);
 	if (!d->measure)
 		return bc_fail(e, -EINVAL, "benchmark '%s' has no measure callback", d->name);
-	err = bc_copy_range(&d->producers, d->name, "producers", legacy, e);
+	err = bc_copy_range(&d->producers, d->name, "producers", e);
 	if (!err)
-		err = bc_copy_range(&d->consumers, d->name, "consumers", legacy, e);
+		err = bc_copy_range(&d->consumers, d->name, "consumers", e);
 	if (!err)
 		err = bc_check_range(d->name, "producers", &d->producers, e);
 	if (!err)
@@ -456,14 +450,11 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 	if (!d->consumer && (d->consumers.min > 0 || d->consumers.def > 0))
 		return bc_fail(e, -EINVAL, "benchmark '%s' needs consumers but has no consumer callback",
 			       d->name);
-	/* ABI 1 leftover, read by the report until every plugin declares
-	 * metric roles: still checked, so that it is never out of range. */
-	if ((unsigned int)d->layout > BC_LAYOUT_CUSTOM)
-		return bc_fail(e, -EINVAL, "benchmark '%s' has unknown report layout %d", d->name,
-			       (int)d->layout);
-	if (d->layout == BC_LAYOUT_CUSTOM && (!d->format_iter || !d->format_summary))
+	/* A custom progress line without its summary (or the reverse) would
+	 * mix two line shapes in one report. */
+	if (!d->format_iter != !d->format_summary)
 		return bc_fail(e, -EINVAL,
-			       "benchmark '%s' uses the custom layout without format_iter and format_summary",
+			       "benchmark '%s' sets one of format_iter and format_summary; custom lines need both",
 			       d->name);
 	err = bc_copy_metrics(b, e);
 	if (err)
@@ -500,7 +491,6 @@ static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
 		.min_sz = BC_PLUGIN_DESC_MIN_SZ, .max_sz = BC_DESC_MAX_SZ,
 	};
 	size_t cnt, i, j;
-	bool legacy;
 	int err;
 
 	if (src->sz < BC_PLUGIN_DESC_MAJOR_SZ)
@@ -531,15 +521,13 @@ static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
 		return err;
 	d->options = p->options;
 
-	/* ABI 1 leftover: see bc_copy_range(). */
-	legacy = d->argp != NULL;
 	for (cnt = 0; d->benches[cnt]; cnt++)
 		;
 	p->benches = calloc(cnt, sizeof(*p->benches));
 	if (!p->benches)
 		return bc_fail(e, -ENOMEM, "out of memory");
 	for (i = 0; i < cnt; i++) {
-		err = bc_copy_bench(&p->benches[i], d->benches[i], i, legacy, e);
+		err = bc_copy_bench(&p->benches[i], d->benches[i], i, e);
 		p->bench_cnt = i + 1;	/* so that release frees its metrics */
 		if (err)
 			return err;
@@ -570,9 +558,7 @@ static bool bc_plugin_name_like(const char *a, size_t a_len, const char *b)
 
 /*
  * The plugin's name is its file's stem: what `list` prints, what PLUGIN:BENCH
- * names and what is on disk are one word. A plugin not yet moved to ABI 2.0
- * (`legacy`, see bc_copy_range()) may differ in '-' vs '_' only, which
- * PLUGIN:BENCH accepts anyway.
+ * names and what is on disk are one word.
  */
 static int bc_check_stem(const struct bc_plugin *p, struct bc_load_err *e)
 {
@@ -585,11 +571,6 @@ static int bc_check_stem(const struct bc_plugin *p, struct bc_load_err *e)
 		len -= 3;
 	if (strlen(name) == len && !strncmp(name, base, len))
 		return 0;
-	if (p->desc.argp && bc_plugin_name_like(base, len, name)) {
-		bc_debug("%s: plugin name '%s' differs from the file name in '-' vs '_' (ABI 1 style plugin, accepted until it moves to ABI 2.0)",
-			 p->path, name);
-		return 0;
-	}
 	return bc_fail(e, -EINVAL,
 		       "plugin name '%s' does not match the file name: '%.*s' expected (the file name without .so)",
 		       name, (int)len, base);

@@ -353,17 +353,6 @@ static int bc_resolve_bench(struct bc_cli_env *env, const struct bc_run_scan *sc
 
 /* ------------------------------------------------------------ parsing */
 
-/*
- * ABI 1 transition, deleted with the last ABI 1 plugin: a plugin without an
- * option table still parses its own options (into its globals) with the
- * argp it brought, attached unchanged.
- */
-static bool bc_attach_legacy_argp(const struct bc_bench *bench, struct argp_child *child)
-{
-	child->argp = bc_opts_legacy_argp(bench);
-	return child->argp != NULL;
-}
-
 int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_config *cfg,
 			 const struct bc_bench **bench)
 {
@@ -412,12 +401,10 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 			bc_warn("%s", err_msg);
 			return BC_EXIT_FAILED;
 		}
-		if (!bc_attach_legacy_argp(*bench, &children[0])) {
-			children[0].argp = bc_opts_argp(cfg->opts);
-			if (!children[0].argp)
-				return BC_EXIT_FAILED;
-			rp.child_input = cfg->opts;
-		}
+		children[0].argp = bc_opts_argp(cfg->opts);
+		if (!children[0].argp)
+			return BC_EXIT_FAILED;
+		rp.child_input = cfg->opts;
 		snprintf(header, sizeof(header), "Options of the %s plugin (%s):", plugin->desc.name,
 			 plugin->desc.version);
 		children[0].header = header;

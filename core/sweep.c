@@ -153,9 +153,8 @@ int bc_sweep_option_arg(const struct bc_bench *bench, const char *name, const ch
 	else if ((opt = bench ? bc_opts_find(bench, name) : NULL))
 		return bc_opts_sweep_arg(opt, value, arg, err, err_len);
 	/* A benchmark the parent cannot resolve: each row's run says why it
-	 * cannot run, which is more use than one refusal for the batch. And
-	 * an ABI 1 plugin's options have no declared type (transition). */
-	else if (!bench || bc_opts_legacy_argp(bench))
+	 * cannot run, which is more use than one refusal for the batch. */
+	else if (!bench)
 		n = asprintf(arg, "--%s=%s", name, value);
 	else {
 		bc_set_err(err, err_len,

@@ -145,7 +145,7 @@ static const struct fix_big_metric fix_big_metrics[] = {
 };
 FIX_ONE("big-metric", .metrics = &fix_big_metrics[0].base, .metric_cnt = 2);
 #elif defined(FIX_RANGE_ZERO)
-/* ABI 1 habit: a range filled field by field, sz left zero. */
+/* A range filled field by field, sz left zero (not BC_THREADS()). */
 FIX_ONE("range-zero", .producers = { .min = 1, .max = 0, .def = 1 });
 #elif defined(FIX_RANGE_BIG)
 FIX_ONE("range-big", .consumers = { .sz = sizeof(struct bc_thread_range) + 8 });
@@ -215,6 +215,18 @@ static const struct bc_metric_desc fix_m[] = {
 	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .per = "hits"),
 };
 FIX_ONE("per-on-counter", .metrics = fix_m);
+#elif defined(FIX_HALF_CUSTOM)
+/* Its own progress line but no summary line: both or neither. */
+static int fix_format_iter(struct bc_ctx *ctx, const double *rates, char *buf, size_t len)
+{
+	(void)ctx;
+	(void)rates;
+	(void)buf;
+	(void)len;
+	return 0;
+}
+
+FIX_ONE("half-custom", .format_iter = fix_format_iter);
 #elif defined(FIX_HIST_HEADLINE)
 static const struct bc_metric_desc fix_m[] = {
 	BC_METRIC("lat", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_HITS),
@@ -255,15 +267,6 @@ static const struct fix_big_option fix_options[] = {
 #define FIX_OPTIONS .options = NULL
 #endif
 
-#ifdef FIX_LEGACY
-/* Not yet moved to ABI 2.0: still declares the ABI 1 argp (and so may keep
- * ABI 1 habits the loader tolerates during the transition). */
-static const struct argp fix_argp;
-#define FIX_ARGP .argp = &fix_argp
-#else
-#define FIX_ARGP .argp = NULL
-#endif
-
 #ifdef FIX_NO_SYMBOL
 /* Exported under the wrong name: a shared object, but not a plugin. */
 BC_API const struct bc_plugin_desc not_benchcore_plugin = {
@@ -289,6 +292,6 @@ BC_API extern const struct bc_plugin_desc benchcore_plugin;
 BC_API const struct bc_plugin_desc benchcore_plugin = {
 	.sz = sizeof(struct bc_plugin_desc), .abi_major = FIX_ABI_MAJOR,
 	.abi_minor = FIX_ABI_MINOR, .name = FIX_NAME, .version = "1.0",
-	.description = "loader test fixture", .benches = fix_benches, FIX_OPTIONS, FIX_ARGP,
+	.description = "loader test fixture", .benches = fix_benches, FIX_OPTIONS,
 };
 #endif
