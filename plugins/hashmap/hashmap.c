@@ -64,7 +64,7 @@ struct hm_state {
 
 static const struct bc_option hm_lookup_options[] = {
 	BC_OPT_INT(struct hm_opts, key_size, "key_size", .def = "4", .min = 1,
-		   .max = HM_KEY_MAX_SIZE, .arg = "BYTES", .help = "hash map key size (at most 1024)"),
+		   .max = HM_KEY_MAX_SIZE, .arg = "BYTES", .help = "hash map key size"),
 	/* Text: the runner accepts hex ("0x40") as well as decimal. */
 	BC_OPT_STRING(struct hm_opts, map_flags, "map_flags", .def = "0", .arg = "FLAGS",
 		      .help = "BPF_MAP_CREATE flags of the hash map, decimal or 0x hex"),

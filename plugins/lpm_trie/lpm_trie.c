@@ -20,7 +20,8 @@
  * refill or rebuild the trie, so the runner rates them per second of BPF
  * (or free) time instead; no metric role divides by a measured busy time,
  * so those three print the runner's lines themselves (format_iter and
- * format_summary) from two ratios the core computes per interval.
+ * format_summary) from two ratios the core computes per interval, and their
+ * "ops" is no headline (an ops line would take the place of theirs).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -466,10 +467,11 @@ static const struct bc_metric_desc lpm_ops_metrics[] = {
 	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
 };
 
-/* insert, delete, free: the same, plus the busy time and the two ratios
- * their lines are made of. */
+/* insert, delete, free: the busy time and the two ratios their lines are
+ * made of. No headline role: it would print a wall-clock ops line instead
+ * of theirs. */
 static const struct bc_metric_desc lpm_busy_metrics[] = {
-	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX),
 	BC_METRIC("busy_ns", "ns", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
 		  .label = "time spent in the operations"),
 	BC_METRIC("busy_rate", "ops/s", BC_METRIC_RATIO, .role = BC_ROLE_AUX, .per = "busy_ns",
