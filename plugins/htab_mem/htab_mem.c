@@ -16,8 +16,8 @@
  *
  * The text lines are the runner's own (format_iter, format_summary): its
  * script takes per-prod-op, memory usage and peak memory usage from the
- * summary line, and no role line carries gauges. So "ops" has no headline
- * role, which would print an ops line instead. The summary line can only
+ * summary line, and no role line carries gauges. So "ops" is a rate, not a
+ * headline role, which would print an ops line instead. The summary line can only
  * show the mean of the sampled high-water mark; it equals the runner's
  * end-of-run read unless memory still grew while measuring, and the JSON
  * summary's maximum of peak_memory is that read in every case.
@@ -380,7 +380,8 @@ static int htab_mem_format_summary(struct bc_ctx *ctx, const double *means,
 /* ----------------------------------------------------------- descriptors */
 
 static const struct bc_metric_desc htab_mem_metrics[] = {
-	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+	/* A rate, not a headline: the lines are the plugin's own. */
+	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_RATE,
 		  .label = "batches of 64 map operations"),
 	BC_METRIC("memory", "MiB", BC_METRIC_GAUGE, .role = BC_ROLE_AUX,
 		  .label = "memory usage"),

@@ -469,12 +469,12 @@ static const struct bc_metric_desc lpm_ops_metrics[] = {
 
 /* insert, delete, free: the busy time and the two ratios their lines are
  * made of. No headline role: it would print a wall-clock ops line instead
- * of theirs. */
+ * of theirs; their rate is the rate per busy second. */
 static const struct bc_metric_desc lpm_busy_metrics[] = {
 	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX),
 	BC_METRIC("busy_ns", "ns", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
 		  .label = "time spent in the operations"),
-	BC_METRIC("busy_rate", "ops/s", BC_METRIC_RATIO, .role = BC_ROLE_AUX, .per = "busy_ns",
+	BC_METRIC("busy_rate", "ops/s", BC_METRIC_RATIO, .role = BC_ROLE_RATE, .per = "busy_ns",
 		  .label = "operations per second of busy time"),
 	BC_METRIC("op_ns", "ns", BC_METRIC_RATIO, .role = BC_ROLE_AUX, .per = "ops",
 		  .label = "busy time per operation"),
