@@ -5,8 +5,8 @@
  * work was counted (hits, or for the random lookups hits + drops), stored
  * values are all found (no drops), a bloom filter sized to overflow lets
  * some but not all absent keys through (false-hit share within (0, 1)),
- * the report names the attach point, and no program of the run is loaded
- * after it. Bad values exit with status 2 and name the value.
+ * the report names the attach point and declares the program, and no
+ * program of the run is loaded after it. Bad values exit with status 2 and name the value.
  *
  * No timing is asserted: the machine is a shared VM.
  */
@@ -33,6 +33,8 @@ static struct bc_json *run(struct bc_test_run *c, const char *bench, const char 
 	const char *ap = bc_test_attach_point(doc, attach_points);
 	unsigned int total, left;
 
+	/* The program under test is declared (bc_ctx_add_prog). */
+	assert_int_equal(bc_test_program_count(doc, "producer"), 1);
 	/* The child is gone: whatever it loaded must be gone with it. */
 	left = bc_test_wait_rodata_progs(RODATA, c->pid, 0, &total);
 	print_message("%s at %s: %u of %u loaded programs are the run's\n", bench, ap, left, total);
@@ -82,6 +84,10 @@ static void test_false_positive(void **state)
 
 	(void)state;
 	doc = run(&c, "bloom:bloom-false-positive", extra);
+	/* The options reached the run as typed values. */
+	assert_true(bc_test_option_num(doc, "nr_entries") == 1000);
+	assert_true(bc_test_option_num(doc, "nr_hash_funcs") == 1);
+	assert_true(bc_test_option_num(doc, "value_size") == 8);
 	hits = bc_test_summary_mean(doc, "hits");
 	drops = bc_test_summary_mean(doc, "drops");
 	fh = bc_test_summary_mean(doc, "false_hits");

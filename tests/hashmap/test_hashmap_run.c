@@ -3,8 +3,9 @@
  * The hashmap plugin through the real benchcore binary: both benchmarks
  * for one second (-w0 -d1 --format json). What must hold: updates and
  * lookups were counted, every lookup found its key (a miss fails the run),
- * the report names the attach point, and no program of the run is loaded
- * after it. Bad values exit with status 2 and name the value.
+ * each trigger's BPF time reached the histogram, the report names the
+ * attach point and declares the program, and no program of the run is
+ * loaded after it. Bad values exit with status 2 and name the value.
  *
  * No timing is asserted: the machine is a shared VM.
  */
@@ -28,8 +29,14 @@ static struct bc_json *run(struct bc_test_run *c, const char *bench, const char 
 {
 	struct bc_json *doc = bc_test_run_json(c, bench, extra);
 	const char *ap = bc_test_attach_point(doc, attach_points);
+	const struct bc_json *h;
 	unsigned int total, left;
 
+	assert_int_equal(bc_test_program_count(doc, "producer"), 1);
+	/* Every trigger's BPF time reached the histogram from its thread. */
+	h = bc_json_get(bc_json_get(doc, "summary"), "trigger_ns");
+	assert_non_null(h);
+	assert_true(bc_json_num(bc_json_get(h, "count"), 0) > 0);
 	left = bc_test_wait_rodata_progs(RODATA, c->pid, 0, &total);
 	print_message("%s at %s: %u of %u loaded programs are the run's\n", bench, ap, left, total);
 	assert_int_equal(left, 0);
@@ -71,6 +78,8 @@ static void test_lookup_options(void **state)
 	(void)state;
 	doc = run(&c, "hashmap:bpf-hashmap-lookup", extra);
 	assert_true(bc_test_summary_mean(doc, "lookups") > 0);
+	assert_true(bc_test_option_num(doc, "key_size") == 64);
+	assert_true(bc_test_option_num(doc, "nr_loops") == 100000);
 	bc_json_free(doc);
 	bc_test_run_free(&c);
 }

@@ -59,6 +59,8 @@ static void run_case(const char *const *extra, const char *label)
 		      label, ap, bc_test_summary_mean(doc, "ops"), mem, peak, left, total);
 	assert_true(bc_test_summary_mean(doc, "ops") > 0);
 	assert_true(bc_test_summary_mean(doc, "memory") > 0);
+	/* One program, or the adder's and the deleter's. */
+	assert_true(bc_test_program_count(doc, "producer") >= 1);
 	assert_true(peak >= mem);
 	assert_int_equal(left, 0);
 	assert_cgroup_gone(c.pid);

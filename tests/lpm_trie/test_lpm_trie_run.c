@@ -43,6 +43,10 @@ static struct bc_json *run(struct bc_test_run *c, const char *bench, const char 
 	print_message("%s via %s: ops %.0f/s; %u of %u loaded programs are the run's\n", bench, ap,
 		      bc_test_summary_mean(doc, "ops"), left, total);
 	assert_true(bc_test_summary_mean(doc, "ops") > 0);
+	assert_true(bc_test_option_num(doc, "nr_entries") == 1000);
+	/* run_bench, or lpm-trie-free's two timers. */
+	assert_int_equal(bc_test_program_count(doc, "producer") + bc_test_program_count(doc, "timer"),
+			 points == free_points ? 2 : 1);
 	assert_int_equal(left, 0);
 	return doc;
 }

@@ -58,6 +58,33 @@ const char *bc_test_attach_point(const struct bc_json *doc, const char *const *p
 	return ap;
 }
 
+unsigned int bc_test_program_count(const struct bc_json *doc, const char *role)
+{
+	const struct bc_json *progs = bc_json_get(doc, "programs");
+	unsigned int n = 0;
+	size_t i;
+
+	if (!progs || progs->type != BC_JSON_ARRAY)
+		return 0;
+	for (i = 0; i < progs->cnt; i++) {
+		const char *r = bc_json_str(bc_json_get(progs->items[i], "role"));
+
+		if (r && !strcmp(r, role))
+			n++;
+	}
+	return n;
+}
+
+double bc_test_option_num(const struct bc_json *doc, const char *name)
+{
+	const struct bc_json *v = bc_json_get(bc_json_get(bc_json_get(doc, "config"),
+							  "plugin_options"), name);
+
+	if (!v || v->type != BC_JSON_NUMBER)
+		fail_msg("the configuration has no number for option '%s'", name);
+	return bc_json_num(v, -1);
+}
+
 void bc_test_expect_usage(const char *const *args, const char *needle)
 {
 	struct bc_test_run c;

@@ -28,6 +28,13 @@ double bc_test_summary_max(const struct bc_json *doc, const char *metric);
  * starts with none of `prefixes` (NULL-terminated). */
 const char *bc_test_attach_point(const struct bc_json *doc, const char *const *prefixes);
 
+/* How many programs the report declares (JSON "programs") with this role. */
+unsigned int bc_test_program_count(const struct bc_json *doc, const char *role);
+
+/* A typed option value of the run's configuration (JSON
+ * config.plugin_options); fails when it is missing or not a number. */
+double bc_test_option_num(const struct bc_json *doc, const char *name);
+
 /* Runs benchcore with args (NULL-terminated, after the plugin dir) and
  * fails unless it exits with status 2 and its stderr contains `needle`. */
 void bc_test_expect_usage(const char *const *args, const char *needle);
