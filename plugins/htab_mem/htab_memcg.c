@@ -35,28 +35,51 @@ static bool memcg_has_word(const char *list, const char *word, char sep)
 	return false;
 }
 
+bool htab_memcg_mount_line(const char *line, bool v2, char *root, char *mnt)
+{
+	char fstype[64], src[256], super[1024] = "";
+	const char *sep = strstr(line, " - ");
+
+	if (!sep || sscanf(sep + 3, "%63s %255s %1023s", fstype, src, super) < 2)
+		return false;
+	if (v2 ? strcmp(fstype, "cgroup2") :
+		 strcmp(fstype, "cgroup") || !memcg_has_word(super, "memory", ','))
+		return false;
+	/* id parent major:minor root mount-point ... */
+	return sscanf(line, "%*s %*s %*s %4095s %4095s", root, mnt) == 2;
+}
+
+bool htab_memcg_cgroup_line(char *line, bool v2, const char **path_out)
+{
+	char *ctrl, *path;
+
+	line[strcspn(line, "\n")] = '\0';
+	/* hierarchy-id:controllers:path */
+	ctrl = strchr(line, ':');
+	path = ctrl ? strchr(ctrl + 1, ':') : NULL;
+	if (!path)
+		return false;
+	*path++ = '\0';
+	*ctrl++ = '\0';	/* ends the hierarchy id */
+	if (v2 ? strcmp(line, "0") || ctrl[0] : !memcg_has_word(ctrl, "memory", ','))
+		return false;
+	*path_out = path;
+	return true;
+}
+
 /* The mount of cgroup v2, or of the cgroup v1 hierarchy holding the memory
  * controller: its root within the hierarchy and its mount point. */
 static int memcg_mount(bool v2, char *root, char *mnt)
 {
-	char line[4096], fstype[64], src[256], super[1024];
+	char line[4096];
 	int ret = -ENOENT;
-	char *sep;
 	FILE *f;
 
 	f = fopen("/proc/self/mountinfo", "r");
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		sep = strstr(line, " - ");
-		super[0] = '\0';
-		if (!sep || sscanf(sep + 3, "%63s %255s %1023s", fstype, src, super) < 2)
-			continue;
-		if (v2 ? strcmp(fstype, "cgroup2") :
-			 strcmp(fstype, "cgroup") || !memcg_has_word(super, "memory", ','))
-			continue;
-		/* id parent major:minor root mount-point ... */
-		if (sscanf(line, "%*s %*s %*s %4095s %4095s", root, mnt) == 2) {
+		if (htab_memcg_mount_line(line, v2, root, mnt)) {
 			ret = 0;
 			break;
 		}
@@ -68,7 +91,8 @@ static int memcg_mount(bool v2, char *root, char *mnt)
 /* Our cgroup's path in that hierarchy, from /proc/self/cgroup. */
 static int memcg_self_path(bool v2, char *out)
 {
-	char line[4096], *ctrl, *path;
+	char line[4096];
+	const char *path;
 	int ret = -ENOENT;
 	FILE *f;
 
@@ -76,26 +100,17 @@ static int memcg_self_path(bool v2, char *out)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		/* hierarchy-id:controllers:path */
-		ctrl = strchr(line, ':');
-		path = ctrl ? strchr(ctrl + 1, ':') : NULL;
-		if (!path)
-			continue;
-		*path++ = '\0';
-		ctrl++;
-		if (v2 ? strcmp(line, "0") || ctrl[0] : !memcg_has_word(ctrl, "memory", ','))
-			continue;
-		snprintf(out, PATH_MAX, "%s", path);
-		ret = 0;
-		break;
+		if (htab_memcg_cgroup_line(line, v2, &path)) {
+			snprintf(out, PATH_MAX, "%s", path);
+			ret = 0;
+			break;
+		}
 	}
 	fclose(f);
 	return ret;
 }
 
-/* mount point + (path below the mount's root). */
-static int memcg_join_path(char *out, const char *mnt, const char *root, const char *path)
+int htab_memcg_join_path(char *out, const char *mnt, const char *root, const char *path)
 {
 	size_t rlen = strlen(root);
 
@@ -165,7 +180,7 @@ int htab_memcg_locate(struct htab_memcg *cg, char *why, size_t why_len)
 	/* A cgroup v1 memory hierarchy, when there is one, owns the
 	 * controller: cgroup v2 then has none to give. */
 	if (!memcg_mount(false, root, mnt) && !memcg_self_path(false, self)) {
-		err = memcg_join_path(cg->home, mnt, root, self);
+		err = htab_memcg_join_path(cg->home, mnt, root, self);
 		if (err) {
 			snprintf(why, why_len, "our memory cgroup %s is outside the mounted hierarchy %s",
 				 self, mnt);
@@ -174,7 +189,7 @@ int htab_memcg_locate(struct htab_memcg *cg, char *why, size_t why_len)
 		snprintf(cg->parent, sizeof(cg->parent), "%s", cg->home);
 	} else if (!memcg_mount(true, root, mnt) && !memcg_self_path(true, self)) {
 		cg->v2 = true;
-		err = memcg_join_path(cg->home, mnt, root, self);
+		err = htab_memcg_join_path(cg->home, mnt, root, self);
 		if (err) {
 			snprintf(why, why_len, "our cgroup %s is outside the mounted cgroup2 at %s",
 				 self, mnt);

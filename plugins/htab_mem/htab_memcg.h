@@ -45,4 +45,20 @@ int htab_memcg_read(const struct htab_memcg *cg, bool peak, uint64_t *bytes);
  * Safe on a cgroup never entered. */
 void htab_memcg_leave(struct htab_memcg *cg);
 
+/* The parsing underneath, separate so that tests can feed it any host's
+ * lines. */
+
+/* A /proc/self/mountinfo line: is it cgroup v2's mount (v2), or the cgroup
+ * v1 mount holding the memory controller? Then its root within the
+ * hierarchy and its mount point (PATH_MAX each). */
+bool htab_memcg_mount_line(const char *line, bool v2, char *root, char *mnt);
+
+/* A /proc/self/cgroup line (modified): is it cgroup v2's ("0::PATH"), or the
+ * v1 hierarchy with the memory controller? Then *path points into line. */
+bool htab_memcg_cgroup_line(char *line, bool v2, const char **path);
+
+/* Where cgroup `path` of a hierarchy whose `root` is mounted at `mnt` is
+ * (PATH_MAX): -ENOENT when the mount does not show it. */
+int htab_memcg_join_path(char *out, const char *mnt, const char *root, const char *path);
+
 #endif /* BENCHCORE_HTAB_MEMCG_H */
