@@ -65,7 +65,7 @@ static __always_inline struct bloom_stat *my_stat(void)
 
 static long walk_one(struct bpf_map *map, __u32 *key, void *val, void *data)
 {
-	long err;
+	int err;
 
 	if (op == BLOOM_OP_UPDATE)
 		err = bpf_map_push_elem(&bloom_filter, val, 0);
@@ -79,10 +79,16 @@ static long walk_one(struct bpf_map *map, __u32 *key, void *val, void *data)
 	return 0;
 }
 
+/*
+ * Map helper results are read as int, as the runner does: before Linux 6.4
+ * the verifier calls the map's own int-returning function in place of the
+ * helper, leaving the upper half of the 64-bit result undefined, so -ENOENT
+ * compared as a long would not match there.
+ */
 static __always_inline void hash_lookups(void)
 {
 	__u32 index = bpf_get_prandom_u32();
-	long err;
+	int err;
 	int i;
 
 	for (i = 0; i < BLOOM_HASH_LOOKUPS; i++, index += value_size) {

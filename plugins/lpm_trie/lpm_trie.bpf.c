@@ -82,7 +82,7 @@ static int insert(__u32 index, int *ret)
 {
 	struct lpm_bench_key key;
 	__u32 val = 1;
-	long err;
+	int err;	/* an int, as the kernel before 6.4 returns it */
 
 	make_key(&key);
 	err = bpf_map_update_elem(&trie_map, &key, &val, BPF_NOEXIST);
@@ -102,7 +102,7 @@ static int update(__u32 index, int *ret)
 {
 	struct lpm_bench_key key;
 	__u32 val = 1;
-	long err;
+	int err;	/* an int, as the kernel before 6.4 returns it */
 
 	make_key(&key);
 	err = bpf_map_update_elem(&trie_map, &key, &val, BPF_EXIST);
@@ -116,7 +116,7 @@ static int update(__u32 index, int *ret)
 static int delete(__u32 index, int *ret)
 {
 	struct lpm_bench_key key;
-	long err;
+	int err;	/* an int, as the kernel before 6.4 returns it */
 
 	make_key(&key);
 	err = bpf_map_delete_elem(&trie_map, &key);
