@@ -224,6 +224,8 @@ if mount -t 9p -o "$opts,ro" host $r && mount -t 9p -o "$opts" build "$r$build";
 	mount -t tracefs nodev $r/sys/kernel/tracing
 	mount -t debugfs nodev $r/sys/kernel/debug
 	mount -t bpf bpffs $r/sys/fs/bpf
+	# htab-mem reads its map's memory from a memory cgroup of its own.
+	mount -t cgroup2 none $r/sys/fs/cgroup
 	# The host root is read-only; the tests write lock files in /tmp.
 	mount -t tmpfs tmpfs $r/tmp
 	mount -t tmpfs tmpfs $r/run
