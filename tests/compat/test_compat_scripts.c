@@ -21,7 +21,8 @@
  *    printed decimals).
  * `compat_scripts bpf` (root and kernel BTF): the same shape checks on the
  *   BPF benchmarks that carry the runner's names (trigger, local storage,
- *   ring buffer), each with the command line the runner's script uses.
+ *   ring buffer, bpf-loop, strncmp, rename, private stack, crypto), each
+ *   with the command line the runner's script uses.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -483,6 +484,85 @@ static void test_local_storage(void **state)
 	run_out_free(&o);
 }
 
+/* The hits-shaped benchmarks of the program-feature plugins, each with its
+ * script's command line (shorter here): run_bench_strncmp.sh,
+ * run_bench_rename.sh (read with the trigger script's cut, as it does),
+ * run_bench_private_stack.sh, and crypto-decrypt as its patch ran it. ran is
+ * run_bc()'s answer: false when the benchmark cannot run here. */
+static void hits_or_skip(struct run_out *o, bool ran, const char *name)
+{
+	if (!ran) {
+		bc_test_run_free(&o->run);
+		skip();
+	}
+	check_hits_drops(o, name);
+	run_out_free(o);
+}
+
+static void test_strncmp(void **state)
+{
+	struct run_out o;
+
+	(void)state;
+	hits_or_skip(&o, run_bc(&o, true, "run", "-w1", "-d2", "--cmp-str-len=8",
+				"strncmp-helper", NULL), "helper-8");
+}
+
+static void test_rename(void **state)
+{
+	struct run_out o;
+
+	(void)state;
+	hits_or_skip(&o, run_bc(&o, true, "run", "-w1", "-d2", "-a", "rename-base", NULL),
+		     "rename-base");
+}
+
+static void test_private_stack(void **state)
+{
+	struct run_out o;
+
+	(void)state;
+	hits_or_skip(&o, run_bc(&o, true, "run", "-w1", "-d2", "--nr-batch-iters=8",
+				"private-stack", NULL), "private-stack-8");
+}
+
+static void test_crypto(void **state)
+{
+	struct run_out o;
+
+	(void)state;
+	hits_or_skip(&o, run_bc(&o, true, "run", "-w1", "-d2", "crypto-decrypt", NULL),
+		     "crypto-decrypt");
+}
+
+/* run_bench_bpf_loop.sh: `summarize_ops "bpf_loop: " "$(... -p N --nr_loops M bpf-loop)"`. */
+static void test_bpf_loop(void **state)
+{
+	double thr, lat;
+	char *row;
+	struct run_out o;
+
+	(void)state;
+	if (!run_bc(&o, true, "run", "-w1", "-d2", "-p", "1", "--nr_loops", "100", "bpf-loop",
+		    NULL)) {
+		bc_test_run_free(&o.run);
+		skip();
+	}
+	check_layout(&o);
+	row = idiom("summarize_ops", "bpf_loop: ", o.path);
+	expect_match("summarize_ops", row,
+		     "^bpf_loop: +throughput: " RE_NUM " " PM " " RE_NUM " M ops/s, latency: " RE_NUM
+		     " ns/op$");
+	thr = lead_num(strstr(row, "throughput: ") + strlen("throughput: "));
+	lat = lead_num(strstr(row, "latency: ") + strlen("latency: "));
+	expect_near_iters(&o, "hits", thr);
+	/* The runner's ops latency: 1000 / throughput x producers (one here). */
+	if (fabs(lat - 1000.0 / thr) > 0.0006 * 1000.0 / (thr * thr) + 0.0006)
+		fail_msg("latency %.3f is not 1000 / %.3f", lat, thr);
+	free(row);
+	run_out_free(&o);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest plain[] = {
@@ -496,6 +576,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_trigger),
 		cmocka_unit_test(test_ringbuf),
 		cmocka_unit_test(test_local_storage),
+		cmocka_unit_test(test_bpf_loop),
+		cmocka_unit_test(test_strncmp),
+		cmocka_unit_test(test_rename),
+		cmocka_unit_test(test_private_stack),
+		cmocka_unit_test(test_crypto),
 	};
 	int skip_status;
 

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The bpf_loop plugin: bpf-loop, the kernel runner's measure of what one
+ * iteration of the bpf_loop() helper costs.
+ *
+ * Each producer calls getpgid() in a loop; a BPF program attached to that
+ * syscall calls bpf_loop(--nr_loops, <empty callback>) 1000 times. The
+ * headline counts loop iterations, so its latency line is the cost of one
+ * iteration (including the callback call), as the runner prints it. Where
+ * is not the point, so the program goes wherever the kernel lets it: the
+ * syscall's fentry (the runner's choice), its tracepoint, or raw_tp
+ * sys_enter filtered to getpgid; the report names the one used.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <benchcore/attach.h>
+#include <benchcore/benchcore.h>
+
+#include "bpf_loop_bench.skel.h"
+
+/* The kernel's BPF_MAX_LOOPS: bpf_loop() refuses larger counts (-E2BIG). */
+#define BL_MAX_LOOPS (8 * 1024 * 1024)
+
+struct bl_opts {
+	int64_t nr_loops;
+};
+
+static const struct bc_option bl_options[] = {
+	BC_OPT_INT(struct bl_opts, nr_loops, "nr_loops", .def = "10", .min = 1,
+		   .max = BL_MAX_LOOPS, .arg = "N",
+		   .help = "iterations per bpf_loop() call; the program makes 1000 calls per getpgid()"),
+};
+
+struct bl_state {
+	struct bpf_loop_bench *skel;
+	struct bpf_link *link;
+	uint32_t nr_loops;
+};
+
+#if defined(__x86_64__)
+#define BL_FENTRY_GETPGID "fentry/__x64_sys_getpgid"
+#elif defined(__aarch64__)
+#define BL_FENTRY_GETPGID "fentry/__arm64_sys_getpgid"
+#else
+#define BL_FENTRY_GETPGID "fentry/sys_getpgid"
+#endif
+
+/* The same body behind each, most direct first: fentry is the runner's,
+ * the tracepoint needs tracefs, raw_tp sees every syscall and filters. */
+static const struct bc_attach_point bl_points[] = {
+	{ .sz = sizeof(struct bc_attach_point), .name = BL_FENTRY_GETPGID,
+	  .kind = BC_ATTACH_FENTRY, .prog_name = "bl_fentry" },
+	{ .sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getpgid",
+	  .kind = BC_ATTACH_TP, .prog_name = "bl_tp" },
+	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/sys_enter",
+	  .kind = BC_ATTACH_RAW_TP, .prog_name = "bl_raw_tp" },
+};
+
+static void bl_state_free(struct bl_state *st)
+{
+	if (!st)
+		return;
+	bpf_link__destroy(st->link);
+	bpf_loop_bench__destroy(st->skel);
+	free(st);
+}
+
+static int bl_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+{
+	struct bl_state *st = cookie;
+	struct bpf_loop_bench *skel;
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	int err;
+
+	(void)ctx;
+	skel = bpf_loop_bench__open();
+	if (!skel)
+		return errno ? -errno : -ENOMEM;
+	/* Only the candidate loads: a refused sibling would fail the object. */
+	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
+	if (err)
+		goto fail;
+	skel->rodata->bc_tgid = (__u32)getpid();
+	skel->rodata->getpgid_nr = SYS_getpgid;
+	skel->bss->nr_loops = st->nr_loops;
+	err = bpf_loop_bench__load(skel);
+	if (err)
+		goto fail;
+	prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
+	link = bpf_program__attach(prog);
+	if (!link) {
+		err = errno ? -errno : -EINVAL;
+		goto fail;
+	}
+	st->skel = skel;
+	st->link = link;
+	return 0;
+fail:
+	bpf_loop_bench__destroy(skel);
+	return err;
+}
+
+static struct bl_state *bl_prepare(struct bc_ctx *ctx, uint32_t nr_loops, int *err)
+{
+	struct bl_state *st;
+
+	st = calloc(1, sizeof(*st));
+	if (!st) {
+		*err = bc_error(ctx, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	st->nr_loops = nr_loops;
+	*err = bc_attach_first(ctx, bl_points, sizeof(bl_points) / sizeof(bl_points[0]), bl_try,
+			       st);
+	if (*err < 0) {
+		bl_state_free(st);
+		return NULL;
+	}
+	*err = 0;
+	return st;
+}
+
+/* Whether the program loads does not depend on the count. */
+static int bl_probe(struct bc_ctx *ctx)
+{
+	struct bl_state *st;
+	int err;
+
+	st = bl_prepare(ctx, 1, &err);
+	bl_state_free(st);
+	return err;
+}
+
+static int bl_setup(struct bc_ctx *ctx)
+{
+	const struct bl_opts *o = bc_ctx_opts(ctx);
+	struct bpf_program *prog;
+	struct bl_state *st;
+	int err;
+
+	if (!o)
+		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
+	st = bl_prepare(ctx, (uint32_t)o->nr_loops, &err);
+	if (!st)
+		return err;
+	bc_ctx_set_data(ctx, st);
+	/* The one program the object loaded is the one under test. */
+	bpf_object__for_each_program(prog, st->skel->obj) {
+		if (bpf_program__fd(prog) >= 0)
+			return bc_ctx_add_prog(ctx, bpf_program__fd(prog), "measured");
+	}
+	return 0;
+}
+
+static void bl_teardown(struct bc_ctx *ctx)
+{
+	bl_state_free(bc_ctx_data(ctx));
+	bc_ctx_set_data(ctx, NULL);
+}
+
+static int bl_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	(void)ctx;
+	while (!bc_thread_should_stop(t))
+		(void)syscall(SYS_getpgid, 0);
+	return 0;
+}
+
+static int bl_measure(struct bc_ctx *ctx, double *values)
+{
+	struct bl_state *st = bc_ctx_data(ctx);
+	const struct bc_line_counter *it = st->skel->bss->iterations;
+	const struct bc_line_counter *runs = st->skel->bss->runs;
+	size_t n = sizeof(st->skel->bss->runs) / sizeof(st->skel->bss->runs[0]);
+
+	values[0] = (double)bc_line_counters_sum(it, n);
+	values[1] = (double)bc_line_counters_sum(runs, n);
+	return 0;
+}
+
+/*
+ * hits: bpf_loop() iterations (the runner's ops: its latency line is the
+ * cost of one iteration). runs: program runs, i.e. syscalls, each making
+ * 1000 calls, so hits = runs x 1000 x --nr_loops, which the tests check.
+ */
+static const struct bc_metric_desc bl_metrics[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+		  .label = "program runs (1000 bpf_loop calls each)"),
+};
+
+static const struct bc_bench_desc bl_bench = {
+	.sz = sizeof(struct bc_bench_desc),
+	.name = "bpf-loop",
+	.description = "cost of one bpf_loop() iteration: 1000 calls of --nr_loops per getpgid()",
+	.producers = BC_THREADS(1, 0, 1),
+	.consumers = BC_THREADS(0, 0, 0),
+	.metrics = bl_metrics,
+	.metric_cnt = sizeof(bl_metrics) / sizeof(bl_metrics[0]),
+	.probe = bl_probe,
+	.setup = bl_setup,
+	.producer = bl_producer,
+	.measure = bl_measure,
+	.teardown = bl_teardown,
+};
+
+static const struct bc_bench_desc *const bl_benches[] = {
+	&bl_bench,
+	NULL,
+};
+
+BENCHCORE_PLUGIN(
+	.name = "bpf_loop",
+	.version = "1.0",
+	.description = "bpf_loop() helper: cost per loop iteration",
+	.options = bl_options,
+	.option_cnt = sizeof(bl_options) / sizeof(bl_options[0]),
+	.opts_size = sizeof(struct bl_opts),
+	.benches = bl_benches,
+);

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The bpf_timing plugin: the kernel runner's benchmarks built on its in-BPF
+ * batch timing (bench_bpf_timing), bpf-nop and xdp-lb. A program run by
+ * BPF_PROG_TEST_RUN times a calibrated batch of iterations of its body with
+ * bpf_ktime_get_ns(), so the syscall and the test-run machinery stay out of
+ * the figure: what is left is the body's own cost per iteration.
+ *
+ * This file holds bpf-nop (the loop around nothing: the floor under every
+ * other body) and the plugin's descriptor; xdp_lb.c holds xdp-lb.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <benchcore/benchcore.h>
+
+#include "bt_internal.h"
+#include "bpf_nop.skel.h"
+
+struct bt_nop_state {
+	struct bpf_nop *skel;
+	int prog_fd;
+	struct bt_collect col;
+	struct bc_line_counter *runs;	/* per producer */
+	unsigned int prod_cnt;
+};
+
+static void bt_nop_free(struct bt_nop_state *st)
+{
+	if (!st)
+		return;
+	bt_collect_free(&st->col);
+	bpf_nop__destroy(st->skel);
+	free(st->runs);
+	free(st);
+}
+
+static int bt_nop_run(void *cookie)
+{
+	struct bt_nop_state *st = cookie;
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	return bpf_prog_test_run_opts(st->prog_fd, &opts);
+}
+
+/* Loads the program and runs it once: the kernel may refuse syscall
+ * programs (before 5.14) or may_goto (before 6.9). */
+static int bt_nop_load(struct bc_ctx *ctx, struct bt_nop_state *st)
+{
+	int err;
+
+	st->skel = bpf_nop__open();
+	if (!st->skel)
+		return bc_error(ctx, errno ? -errno : -ENOMEM, "opening the BPF object failed");
+	err = bpf_nop__load(st->skel);
+	if (err == -EPERM && geteuid() != 0)
+		return bc_unavailable(ctx, "needs root (CAP_BPF) to load BPF programs: %s",
+				      bt_strerror(err));
+	if (err)
+		return bc_unavailable(ctx, "the kernel refused the timed syscall program (needs "
+				      "BPF_PROG_TYPE_SYSCALL, 5.14+, and may_goto, 6.9+): %s",
+				      bt_strerror(err));
+	st->prog_fd = bpf_program__fd(st->skel->progs.bt_nop);
+	err = bt_collect_init(&st->col, &BT_TIMING_VARS(st->skel));
+	if (err)
+		return bc_error(ctx, err, "out of memory");
+	err = bt_nop_run(st);
+	if (err)
+		return bc_unavailable(ctx, "BPF_PROG_TEST_RUN of a syscall program refused by "
+				      "the kernel: %s", bt_strerror(err));
+	return 0;
+}
+
+static int bt_nop_probe(struct bc_ctx *ctx)
+{
+	struct bt_nop_state *st = calloc(1, sizeof(*st));
+	libbpf_print_fn_t old = NULL;
+	bool quiet = !bc_ctx_verbose(ctx);
+	int err;
+
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	if (quiet)
+		old = libbpf_set_print(NULL);
+	err = bt_nop_load(ctx, st);
+	if (quiet)
+		libbpf_set_print(old);
+	bt_nop_free(st);
+	return err;
+}
+
+static int bt_nop_setup(struct bc_ctx *ctx)
+{
+	struct bt_nop_state *st = calloc(1, sizeof(*st));
+	int err;
+
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	bc_ctx_set_data(ctx, st);
+	st->prod_cnt = bc_ctx_producer_cnt(ctx);
+	st->runs = bc_line_counters_alloc(st->prod_cnt);
+	if (!st->runs)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	err = bt_nop_load(ctx, st);
+	if (err)
+		return err;
+	bc_ctx_set_attach_point(ctx, "none: syscall program run by BPF_PROG_TEST_RUN");
+	err = bc_ctx_add_prog(ctx, st->prog_fd, "measured");
+	if (err)
+		return bc_error(ctx, err, "declaring the program: %s", bt_strerror(err));
+	st->col.hist = bc_ctx_hist(ctx, "op_ps");
+	return bt_calibrate(ctx, &st->col, 0, bt_nop_run, st);
+}
+
+static void bt_nop_teardown(struct bc_ctx *ctx)
+{
+	bt_nop_free(bc_ctx_data(ctx));
+	bc_ctx_set_data(ctx, NULL);
+}
+
+static int bt_nop_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct bt_nop_state *st = bc_ctx_data(ctx);
+	struct bc_line_counter *runs = &st->runs[t->idx];
+	int err;
+
+	while (!bc_thread_should_stop(t)) {
+		err = bt_nop_run(st);
+		if (err)
+			return bc_error(ctx, err, "BPF_PROG_TEST_RUN failed: %s", bt_strerror(err));
+		__atomic_store_n(&runs->value, runs->value + 1, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static int bt_nop_measure(struct bc_ctx *ctx, double *values)
+{
+	struct bt_nop_state *st = bc_ctx_data(ctx);
+	uint64_t ns, ops;
+
+	bt_collect_drain(&st->col, &ns, &ops);
+	values[BT_METRIC_OP_NS] = (double)ns;
+	values[BT_METRIC_OPS] = (double)ops;
+	values[BT_METRIC_RUNS] = (double)bc_line_counters_sum(st->runs, st->prod_cnt);
+	return 0;
+}
+
+static const struct bc_metric_desc bt_nop_metrics[] = {
+	BT_COMMON_METRICS,
+};
+
+const struct bc_bench_desc bt_bench_nop = {
+	.sz = sizeof(struct bc_bench_desc),
+	.name = "bpf-nop",
+	.description = "the in-BPF timing loop around nothing: its own cost per iteration",
+	.producers = BC_THREADS(1, 0, 1),
+	.consumers = BC_THREADS(0, 0, 0),
+	.metrics = bt_nop_metrics,
+	.metric_cnt = sizeof(bt_nop_metrics) / sizeof(bt_nop_metrics[0]),
+	.probe = bt_nop_probe,
+	.setup = bt_nop_setup,
+	.producer = bt_nop_producer,
+	.measure = bt_nop_measure,
+	.teardown = bt_nop_teardown,
+	.format_iter = bt_format_iter,
+	.format_summary = bt_format_summary,
+};
+
+static const struct bc_bench_desc *const bt_benches[] = {
+	&bt_bench_nop,
+	&bt_bench_xdp_lb,
+	NULL,
+};
+
+BENCHCORE_PLUGIN(
+	.name = "bpf_timing",
+	.version = "1.0",
+	.description = "in-BPF batch timing by BPF_PROG_TEST_RUN: bpf-nop, xdp-lb",
+	.opts_size = sizeof(struct bt_opts),
+	.benches = bt_benches,
+);

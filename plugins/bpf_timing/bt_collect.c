@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Reading the batch timings back: calibration of the batch size, the
+ * running totals, and draining the per-CPU rings into the histogram.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bt_internal.h"
+
+#define BT_SEED_BATCH 100
+#define BT_MIN_BATCH 100
+#define BT_MAX_BATCH 10000000
+#define BT_TARGET_NS (10ull * 1000 * 1000)
+#define BT_CAL_RUNS 5
+#define BT_PROPORTION_TOL 0.05
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524
+#endif
+
+const char *bt_strerror(int err)
+{
+	if (err == -ENOTSUPP || err == ENOTSUPP)
+		return "Operation not supported (ENOTSUPP)";
+	return strerror(err < 0 ? -err : err);
+}
+
+int bt_collect_init(struct bt_collect *c, const struct bt_timing_vars *v)
+{
+	memset(c, 0, sizeof(*c));
+	c->v = *v;
+	c->batch = 1;
+	c->tails = calloc(v->cpu_slots, sizeof(*c->tails));
+	return c->tails ? 0 : -ENOMEM;
+}
+
+void bt_collect_free(struct bt_collect *c)
+{
+	free(c->tails);
+	c->tails = NULL;
+}
+
+static uint64_t bt_sum(const struct bc_line_counter *slots, size_t n)
+{
+	return bc_line_counters_sum(slots, n);
+}
+
+void bt_collect_restart(struct bt_collect *c)
+{
+	for (size_t cpu = 0; cpu < c->v.cpu_slots; cpu++) {
+		uint64_t head = __atomic_load_n(&c->v.heads[cpu].value, __ATOMIC_ACQUIRE);
+
+		for (uint64_t t = head > BT_RING_LEN ? head - BT_RING_LEN : 0; t < head; t++)
+			c->v.ring[cpu][t & (BT_RING_LEN - 1)] = 0;
+		c->tails[cpu] = head;
+	}
+	c->base_ns = bt_sum(c->v.ns, c->v.cpu_slots);
+	c->base_ops = bt_sum(c->v.ops, c->v.cpu_slots);
+	c->lost = 0;
+}
+
+void bt_collect_drain(struct bt_collect *c, uint64_t *ns, uint64_t *ops)
+{
+	for (size_t cpu = 0; cpu < c->v.cpu_slots; cpu++) {
+		uint64_t head = __atomic_load_n(&c->v.heads[cpu].value, __ATOMIC_ACQUIRE);
+		uint64_t t = c->tails[cpu];
+
+		if (head - t > BT_RING_LEN) {
+			c->lost += head - t - BT_RING_LEN;
+			t = head - BT_RING_LEN;
+		}
+		for (; t < head; t++) {
+			__u64 *slot = &c->v.ring[cpu][t & (BT_RING_LEN - 1)];
+			uint64_t v = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+			/* Reserved but not written yet: next tick. */
+			if (!v)
+				break;
+			__atomic_store_n(slot, 0, __ATOMIC_RELAXED);
+			if (c->hist)
+				bc_hist_record(c->hist, NULL, v * 1000 / c->batch);
+		}
+		c->tails[cpu] = t;
+	}
+	*ns = bt_sum(c->v.ns, c->v.cpu_slots) - c->base_ns;
+	*ops = bt_sum(c->v.ops, c->v.cpu_slots) - c->base_ops;
+}
+
+static int bt_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median time of BT_CAL_RUNS runs of `iters` iterations, in ns. */
+static int bt_time_runs(struct bt_collect *c, uint32_t iters, bt_run_fn run, void *cookie,
+			uint64_t *median)
+{
+	uint64_t t[BT_CAL_RUNS];
+
+	*c->v.batch_iters = iters;
+	for (int i = 0; i < BT_CAL_RUNS; i++) {
+		uint64_t before = bt_sum(c->v.ns, c->v.cpu_slots);
+		int err = run(cookie);
+
+		if (err)
+			return err;
+		t[i] = bt_sum(c->v.ns, c->v.cpu_slots) - before;
+	}
+	qsort(t, BT_CAL_RUNS, sizeof(t[0]), bt_cmp_u64);
+	*median = t[BT_CAL_RUNS / 2];
+	return 0;
+}
+
+int bt_calibrate(struct bc_ctx *ctx, struct bt_collect *c, uint32_t fixed, bt_run_fn run,
+		 void *cookie)
+{
+	uint64_t seed, t1, t2, per_op;
+	double ratio;
+	int err;
+
+	if (fixed) {
+		c->batch = fixed;
+		goto done;
+	}
+	err = bt_time_runs(c, BT_SEED_BATCH, run, cookie, &seed);
+	if (err)
+		return bc_error(ctx, err, "calibration run failed: %s", bt_strerror(err));
+	per_op = seed / BT_SEED_BATCH;
+	/* Under a nanosecond an iteration: the runner then stays at the
+	 * smallest batch, and so does this. */
+	if (!per_op)
+		c->batch = BT_MIN_BATCH;
+	else if (BT_TARGET_NS / per_op < BT_MIN_BATCH)
+		c->batch = BT_MIN_BATCH;
+	else if (BT_TARGET_NS / per_op > BT_MAX_BATCH)
+		c->batch = BT_MAX_BATCH;
+	else
+		c->batch = (uint32_t)(BT_TARGET_NS / per_op);
+
+	err = bt_time_runs(c, c->batch, run, cookie, &t1);
+	if (!err)
+		err = bt_time_runs(c, c->batch * 2, run, cookie, &t2);
+	if (err)
+		return bc_error(ctx, err, "calibration run failed: %s", bt_strerror(err));
+	ratio = t1 ? (double)t2 / (double)t1 : 0;
+	if (fabs(ratio - 2.0) / 2.0 > BT_PROPORTION_TOL)
+		bc_warn("%s: %u and %u iterations took %.3f and %.3f ms (ratio %.3f, expected "
+			"2.000): the machine is noisy, the timings will be too",
+			bc_ctx_bench_name(ctx), c->batch, c->batch * 2, t1 / 1e6, t2 / 1e6, ratio);
+	bc_info("%s: %u iterations per batch (~%.1f ms)", bc_ctx_bench_name(ctx), c->batch,
+		t1 / 1e6);
+done:
+	*c->v.batch_iters = c->batch;
+	bt_collect_restart(c);
+	return 0;
+}
+
+int bt_format_iter(struct bc_ctx *ctx, const double *rates, char *buf, size_t len)
+{
+	(void)ctx;
+	snprintf(buf, len, "in-BPF %8.3lf ns/op, %8.3lf M ops/s timed", rates[BT_METRIC_OP_NS],
+		 rates[BT_METRIC_OPS] / 1e6);
+	return 0;
+}
+
+int bt_format_summary(struct bc_ctx *ctx, const double *means, const double *stddevs,
+		      char *buf, size_t len)
+{
+	(void)ctx;
+	snprintf(buf, len, "in-BPF time %8.3lf \u00b1 %5.3lf ns/op, %8.3lf M ops/s timed",
+		 means[BT_METRIC_OP_NS], stddevs[BT_METRIC_OP_NS], means[BT_METRIC_OPS] / 1e6);
+	return 0;
+}

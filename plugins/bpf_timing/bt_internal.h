@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Contracts between the bpf_timing plugin's files: the batch-timing
+ * collector both benchmarks share (bt_collect.c), the options struct, the
+ * metrics, and each file's benchmark descriptor.
+ */
+#ifndef BENCHCORE_BT_INTERNAL_H
+#define BENCHCORE_BT_INTERNAL_H
+
+#include <stdint.h>
+
+#include <linux/types.h>
+
+#include <benchcore/benchcore.h>
+
+#include "bt_timing.h"
+
+/* Every BPF object of the plugin has a copy of bt_timing.bpf.h's globals;
+ * the collector reaches them through these pointers into its .bss. */
+struct bt_timing_vars {
+	struct bc_line_counter *heads;	/* [cpu_slots] */
+	__u64 (*ring)[BT_RING_LEN];	/* [cpu_slots][BT_RING_LEN] */
+	struct bc_line_counter *ns;	/* [cpu_slots] */
+	struct bc_line_counter *ops;	/* [cpu_slots] */
+	volatile __u32 *batch_iters;
+	size_t cpu_slots;
+};
+
+#define BT_TIMING_VARS(skel)                                                     \
+	((struct bt_timing_vars){                                                \
+		.heads = (skel)->bss->bt_heads,                                  \
+		.ring = (skel)->bss->bt_ring,                                    \
+		.ns = (skel)->bss->bt_ns,                                        \
+		.ops = (skel)->bss->bt_ops,                                      \
+		.batch_iters = &(skel)->bss->bt_batch_iters,                     \
+		.cpu_slots = sizeof((skel)->bss->bt_heads) /                     \
+			     sizeof((skel)->bss->bt_heads[0]),                   \
+	})
+
+struct bt_collect {
+	struct bt_timing_vars v;
+	uint32_t batch;			/* iterations per timed batch */
+	uint64_t *tails;		/* [cpu_slots]: next slot to read */
+	uint64_t base_ns, base_ops;	/* totals before the measurement */
+	uint64_t lost;			/* batches overwritten before read */
+	struct bc_hist *hist;		/* NULL: only the totals are kept */
+};
+
+/* Runs the program once (one BPF_PROG_TEST_RUN); 0 or a negative errno. */
+typedef int (*bt_run_fn)(void *cookie);
+
+int bt_collect_init(struct bt_collect *c, const struct bt_timing_vars *v);
+void bt_collect_free(struct bt_collect *c);
+
+/*
+ * As the runner: time 5 runs of 100 iterations, size the batch to ~10 ms
+ * (100 to 10,000,000 iterations), then check that twice the iterations
+ * take twice the time (a warning when off by more than 5%). `fixed` > 0
+ * skips all that and uses it. Starts the measurement afterwards: what the
+ * calibration ran is not counted.
+ */
+int bt_calibrate(struct bc_ctx *ctx, struct bt_collect *c, uint32_t fixed, bt_run_fn run,
+		 void *cookie);
+
+/* Forgets everything timed so far (totals and unread batches). */
+void bt_collect_restart(struct bt_collect *c);
+
+/* Moves the batches timed since the last call into the histogram (as
+ * picoseconds per iteration) and returns the totals since the start. */
+void bt_collect_drain(struct bt_collect *c, uint64_t *ns, uint64_t *ops);
+
+/* ------------------------------------------------------------- options */
+
+struct bt_opts {
+	int scenario;		/* xdp-lb: index into bt_xdp_lb_scenario_words */
+};
+
+extern const char *const bt_xdp_lb_scenario_words[];
+
+/* ------------------------------------------------------------- metrics */
+
+/* The first four metrics of both benchmarks, in this order. */
+#define BT_METRIC_OP_NS 0	/* ratio: timed ns per timed iteration */
+#define BT_METRIC_OPS 1		/* timed iterations */
+#define BT_METRIC_OP_PS 2	/* histogram: one batch's time per iteration, ps */
+#define BT_METRIC_RUNS 3	/* BPF_PROG_TEST_RUN calls */
+
+/*
+ * The runner reports these benchmarks with its own lines (time per op of
+ * the batches, their spread), which no role gives, and a LATENCY ratio
+ * would be printed in microseconds with three decimals, which rounds
+ * bpf-nop's sub-nanosecond figure away. So the ratio is AUX and the text
+ * lines are bt_format_iter/bt_format_summary; the histogram is LATENCY (a
+ * histogram is never a headline, so the core leaves the lines to us) and
+ * its percentiles line, JSON and tables come from the core.
+ */
+#define BT_COMMON_METRICS                                                        \
+	BC_METRIC("op_ns", "ns", BC_METRIC_RATIO, .role = BC_ROLE_AUX,           \
+		  .per = "ops", .label = "in-BPF time per op"),                   \
+	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,          \
+		  .label = "timed iterations"),                                  \
+	BC_METRIC("op_ps", "ps", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY,   \
+		  .label = "per-batch time per op"),                             \
+	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,        \
+		  .label = "BPF_PROG_TEST_RUN calls")
+
+/* "in-BPF   57.845 ns/op,   11.818 M ops/s timed" and the summary's
+ * "in-BPF time   57.916 ± 0.464 ns/op, 11.818 M ops/s timed". */
+int bt_format_iter(struct bc_ctx *ctx, const double *rates, char *buf, size_t len);
+int bt_format_summary(struct bc_ctx *ctx, const double *means, const double *stddevs,
+		      char *buf, size_t len);
+
+extern const struct bc_bench_desc bt_bench_nop;
+extern const struct bc_bench_desc bt_bench_xdp_lb;
+
+/* Strips libc's "Unknown error 524" from the kernel's ENOTSUPP. */
+const char *bt_strerror(int err);
+
+#endif /* BENCHCORE_BT_INTERNAL_H */

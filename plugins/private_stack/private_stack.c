@@ -1,0 +1,413 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The private_stack plugin: no-private-stack and private-stack, the pair
+ * from the BPF private-stack patch series (its bench_private_stack.c): one
+ * stack-heavy program, fired --nr-batch-iters times per BPF_PROG_TEST_RUN
+ * of a driver, with the kernel's per-CPU private stack for BPF programs
+ * turned off and on. Hits are runs of the program under test.
+ *
+ * Which switch: Linux 6.13 added private stacks and turns them on by
+ * itself (tracing programs with at least 64 bytes of stack, on a JIT that
+ * supports them, x86-64 first). The only switch to turn them off per
+ * program was the series' BPF_F_DISABLE_PRIVATE_STACK load flag
+ * (prog_flags bit 19), which was never merged: a kernel that refuses the
+ * flag makes no-private-stack unavailable, and says so. private-stack
+ * runs wherever the kernel gives the program a private stack.
+ *
+ * The series attaches at fentry on bpf_get_numa_node_id; where trampolines
+ * are refused the same body goes on raw_tp bpf_trigger_tp, fired by a
+ * kfunc (both kinds get the private stack), and the report says which.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include <benchcore/attach.h>
+#include <benchcore/benchcore.h>
+
+#include "private_stack.skel.h"
+
+/* The series' load flag (include/uapi/linux/bpf.h in its kernel). */
+#define PS_F_DISABLE_PRIVATE_STACK (1U << 19)
+
+#define PS_MAX_BATCH 10000
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524
+#endif
+
+struct ps_opts {
+	int64_t nr_batch_iters;
+};
+
+static const struct bc_option ps_options[] = {
+	BC_OPT_INT(struct ps_opts, nr_batch_iters, "nr-batch-iters", .def = "100", .min = 1,
+		   .max = PS_MAX_BATCH, .arg = "N",
+		   .help = "program runs per BPF_PROG_TEST_RUN of the driver"),
+};
+
+/* What tells the two benchmarks apart. */
+struct ps_variant {
+	bool disable;		/* load with PS_F_DISABLE_PRIVATE_STACK */
+};
+
+struct ps_state {
+	const struct ps_variant *v;
+	struct private_stack *skel;
+	struct bpf_link *link;
+	int driver_fd, prog_fd;
+	uint32_t batch;
+	struct bc_line_counter *runs;	/* per producer: driver runs */
+	unsigned int prod_cnt;
+};
+
+static void ps_state_free(struct ps_state *st)
+{
+	if (!st)
+		return;
+	bpf_link__destroy(st->link);
+	private_stack__destroy(st->skel);
+	free(st->runs);
+	free(st);
+}
+
+static const char *ps_strerror(int err)
+{
+	if (err == -ENOTSUPP)
+		return "Operation not supported (ENOTSUPP)";
+	return strerror(-err);
+}
+
+/* The program under test of each attach point, and the driver firing it. */
+static const struct bc_attach_point ps_points[] = {
+	{ .sz = sizeof(struct bc_attach_point), .name = "fentry/bpf_get_numa_node_id",
+	  .kind = BC_ATTACH_FENTRY, .prog_name = "ps_fentry" },
+	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/bpf_trigger_tp",
+	  .kind = BC_ATTACH_RAW_TP, .prog_name = "ps_rawtp" },
+};
+
+static const char *ps_driver_of(const struct bc_attach_point *pt)
+{
+	return pt->kind == BC_ATTACH_FENTRY ? "ps_driver" : "ps_driver_kfunc";
+}
+
+/* Opens and loads the driver and the program under test, nothing else. */
+static int ps_open_load(struct ps_state *st, const struct bc_attach_point *pt, bool disable)
+{
+	const char *want[2] = { pt->prog_name, ps_driver_of(pt) };
+	struct bpf_program *p;
+	int err;
+
+	st->skel = private_stack__open();
+	if (!st->skel)
+		return errno ? -errno : -ENOMEM;
+	bpf_object__for_each_program(p, st->skel->obj) {
+		const char *name = bpf_program__name(p);
+
+		bpf_program__set_autoload(p, !strcmp(name, want[0]) || !strcmp(name, want[1]));
+	}
+	p = bpf_object__find_program_by_name(st->skel->obj, pt->prog_name);
+	if (disable)
+		bpf_program__set_flags(p, bpf_program__flags(p) | PS_F_DISABLE_PRIVATE_STACK);
+	st->skel->rodata->batch_iters = st->batch;
+	st->skel->rodata->bc_tgid = (__u32)getpid();
+	err = private_stack__load(st->skel);
+	if (err) {
+		private_stack__destroy(st->skel);
+		st->skel = NULL;
+	}
+	return err;
+}
+
+static int ps_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+{
+	struct ps_state *st = cookie;
+	struct bpf_program *prog;
+	int err;
+
+	(void)ctx;
+	/* Whether this attach point works is a question without the flag:
+	 * whether the kernel knows the flag is asked afterwards. */
+	err = ps_open_load(st, pt, false);
+	if (err)
+		return err;
+	prog = bpf_object__find_program_by_name(st->skel->obj, pt->prog_name);
+	st->link = bpf_program__attach(prog);
+	if (!st->link) {
+		err = errno ? -errno : -EINVAL;
+		private_stack__destroy(st->skel);
+		st->skel = NULL;
+		return err;
+	}
+	st->prog_fd = bpf_program__fd(prog);
+	st->driver_fd = bpf_program__fd(
+		bpf_object__find_program_by_name(st->skel->obj, ps_driver_of(pt)));
+	return 0;
+}
+
+static const struct bc_attach_point *ps_point_named(const char *name)
+{
+	for (size_t i = 0; i < sizeof(ps_points) / sizeof(ps_points[0]); i++)
+		if (name && !strcmp(ps_points[i].name, name))
+			return &ps_points[i];
+	return NULL;
+}
+
+/* no-private-stack: reload with the series' flag. A kernel without it
+ * answers EINVAL (unknown prog_flags bit), having just loaded the same
+ * program without it. */
+static int ps_disable(struct bc_ctx *ctx, struct ps_state *st)
+{
+	const struct bc_attach_point *pt = ps_point_named(bc_ctx_attach_point(ctx));
+	libbpf_print_fn_t old = NULL;
+	bool quiet = !bc_ctx_verbose(ctx);
+	struct bpf_program *prog;
+	int err;
+
+	if (!pt)
+		return bc_error(ctx, -ENOENT, "no attach point recorded");
+	bpf_link__destroy(st->link);
+	st->link = NULL;
+	private_stack__destroy(st->skel);
+	st->skel = NULL;
+	/* A refusal is the answer, said once below; -v shows libbpf's. */
+	if (quiet)
+		old = libbpf_set_print(NULL);
+	err = ps_open_load(st, pt, true);
+	if (quiet)
+		libbpf_set_print(old);
+	if (err == -EINVAL)
+		return bc_unavailable(ctx, "this kernel has no switch to turn a BPF program's "
+				      "private stack off: it refused prog_flags bit 19 "
+				      "(BPF_F_DISABLE_PRIVATE_STACK, from the private-stack patch "
+				      "series, never merged) with %s, while it loads the same "
+				      "program without it", ps_strerror(err));
+	if (err)
+		return bc_error(ctx, err, "loading the program with BPF_F_DISABLE_PRIVATE_STACK "
+				"failed: %s", ps_strerror(err));
+	prog = bpf_object__find_program_by_name(st->skel->obj, pt->prog_name);
+	st->link = bpf_program__attach(prog);
+	if (!st->link)
+		return bc_error(ctx, errno ? -errno : -EINVAL, "attaching at %s failed: %s",
+				pt->name, ps_strerror(errno ? -errno : -EINVAL));
+	st->prog_fd = bpf_program__fd(prog);
+	st->driver_fd = bpf_program__fd(
+		bpf_object__find_program_by_name(st->skel->obj, ps_driver_of(pt)));
+	return 0;
+}
+
+/* Private stacks came with Linux 6.13; the verifier's mode for them is in
+ * the kernel's BTF from then on. */
+static bool ps_kernel_has_private_stacks(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool has;
+
+	if (!btf)
+		return false;
+	has = btf__find_by_name_kind(btf, "priv_stack_mode", BTF_KIND_ENUM) > 0;
+	btf__free(btf);
+	return has;
+}
+
+/*
+ * On x86-64 the JIT loads a private stack's address into r9 in the
+ * prologue: movabs r9, imm64 (49 b9 ...) then add r9, gs:[disp32]
+ * (65 4c 03 0c 25 ...). Returns 1 if the image has it, 0 if not, a
+ * negative errno when the image cannot be read (other arches: -ENOTSUP).
+ */
+static int ps_jit_uses_private_stack(int prog_fd)
+{
+#if defined(__x86_64__)
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	unsigned char *img;
+	int found = 0;
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -errno;
+	if (!info.jited_prog_len)
+		return -ENODATA;
+	img = calloc(1, info.jited_prog_len);
+	if (!img)
+		return -ENOMEM;
+	len = info.jited_prog_len;
+	memset(&info, 0, sizeof(info));
+	info.jited_prog_len = len;
+	info.jited_prog_insns = (__u64)(uintptr_t)img;
+	len = sizeof(info);
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len)) {
+		free(img);
+		return -errno;
+	}
+	for (__u32 i = 0; i + 15 <= info.jited_prog_len && !found; i++)
+		found = img[i] == 0x49 && img[i + 1] == 0xb9 && img[i + 10] == 0x65 &&
+			img[i + 11] == 0x4c && img[i + 12] == 0x03 && img[i + 13] == 0x0c &&
+			img[i + 14] == 0x25;
+	free(img);
+	return found;
+#else
+	(void)prog_fd;
+	return -EOPNOTSUPP;
+#endif
+}
+
+/* Loads, attaches and checks what the benchmark needs; the reason goes
+ * to ctx and nothing stays loaded past ps_state_free() on failure. */
+static int ps_prepare(struct bc_ctx *ctx, struct ps_state *st)
+{
+	int err, used;
+
+	if (!ps_kernel_has_private_stacks())
+		return bc_unavailable(ctx, "this kernel has no private stacks for BPF programs "
+				      "(added in Linux 6.13: there is no priv_stack_mode in its "
+				      "BTF)");
+	err = bc_attach_first(ctx, ps_points, sizeof(ps_points) / sizeof(ps_points[0]), ps_try,
+			      st);
+	if (err < 0)
+		return err;
+	if (st->v->disable)
+		return ps_disable(ctx, st);
+	used = ps_jit_uses_private_stack(st->prog_fd);
+	if (used == 0)
+		return bc_unavailable(ctx, "the kernel did not give the program a private stack "
+				      "(its JIT image does not load one into r9)");
+	if (used < 0)
+		bc_debug("private-stack: cannot check the JIT image (%s); trusting the kernel",
+			 ps_strerror(used));
+	return 0;
+}
+
+static int ps_probe(struct bc_ctx *ctx)
+{
+	struct ps_state *st = calloc(1, sizeof(*st));
+	int err;
+
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	st->v = bc_ctx_bench_priv(ctx);
+	st->batch = 1;	/* what loads does not depend on it */
+	err = ps_prepare(ctx, st);
+	ps_state_free(st);
+	return err;
+}
+
+static int ps_setup(struct bc_ctx *ctx)
+{
+	const struct ps_opts *o = bc_ctx_opts(ctx);
+	struct ps_state *st;
+	int err;
+
+	if (!o)
+		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	bc_ctx_set_data(ctx, st);
+	st->v = bc_ctx_bench_priv(ctx);
+	st->batch = (uint32_t)o->nr_batch_iters;
+	st->prod_cnt = bc_ctx_producer_cnt(ctx);
+	st->runs = bc_line_counters_alloc(st->prod_cnt);
+	if (!st->runs)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	err = ps_prepare(ctx, st);
+	if (err)
+		return err;
+	err = bc_ctx_add_prog(ctx, st->prog_fd, "measured");
+	if (!err)
+		err = bc_ctx_add_prog(ctx, st->driver_fd, "driver");
+	return err ? bc_error(ctx, err, "declaring the programs: %s", ps_strerror(err)) : 0;
+}
+
+static void ps_teardown(struct bc_ctx *ctx)
+{
+	ps_state_free(bc_ctx_data(ctx));
+	bc_ctx_set_data(ctx, NULL);
+}
+
+static int ps_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct ps_state *st = bc_ctx_data(ctx);
+	struct bc_line_counter *runs = &st->runs[t->idx];
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+	int err;
+
+	while (!bc_thread_should_stop(t)) {
+		err = bpf_prog_test_run_opts(st->driver_fd, &opts);
+		if (err)
+			return bc_error(ctx, err, "BPF_PROG_TEST_RUN of the driver failed: %s",
+					ps_strerror(err));
+		__atomic_store_n(&runs->value, runs->value + 1, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static int ps_measure(struct bc_ctx *ctx, double *values)
+{
+	struct ps_state *st = bc_ctx_data(ctx);
+	size_t n = sizeof(st->skel->bss->hits) / sizeof(st->skel->bss->hits[0]);
+
+	values[0] = (double)bc_line_counters_sum(st->skel->bss->hits, n);
+	values[1] = 0;	/* the runner's hits/drops line: nothing is dropped */
+	values[2] = (double)bc_line_counters_sum(st->runs, st->prod_cnt);
+	return 0;
+}
+
+/*
+ * hits: runs of the program under test (the series multiplied its count by
+ * --nr-batch-iters once more; see docs/benchmarks/private_stack.md).
+ * runs: driver test runs, --nr-batch-iters hits each.
+ */
+static const struct bc_metric_desc ps_metrics[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+		  .label = "driver test runs"),
+};
+
+static const struct ps_variant ps_off = { .disable = true };
+static const struct ps_variant ps_on = { .disable = false };
+
+#define PS_BENCH(var_, name_, desc_, priv_)                                      \
+	static const struct bc_bench_desc var_ = {                               \
+		.sz = sizeof(struct bc_bench_desc),                              \
+		.name = (name_),                                                 \
+		.description = (desc_),                                          \
+		.producers = BC_THREADS(1, 0, 1),                                \
+		.consumers = BC_THREADS(0, 0, 0),                                \
+		.metrics = ps_metrics,                                           \
+		.metric_cnt = sizeof(ps_metrics) / sizeof(ps_metrics[0]),        \
+		.priv = (priv_),                                                 \
+		.probe = ps_probe,                                               \
+		.setup = ps_setup,                                               \
+		.producer = ps_producer,                                         \
+		.measure = ps_measure,                                           \
+		.teardown = ps_teardown,                                         \
+	}
+
+PS_BENCH(b_off, "no-private-stack",
+	 "stack-heavy program, batched, loaded with BPF_F_DISABLE_PRIVATE_STACK", &ps_off);
+PS_BENCH(b_on, "private-stack", "stack-heavy program, batched, on the kernel's private stack",
+	 &ps_on);
+
+static const struct bc_bench_desc *const ps_benches[] = {
+	&b_off,
+	&b_on,
+	NULL,
+};
+
+BENCHCORE_PLUGIN(
+	.name = "private_stack",
+	.version = "1.0",
+	.description = "a stack-heavy BPF program with the kernel's private stack off and on",
+	.options = ps_options,
+	.option_cnt = sizeof(ps_options) / sizeof(ps_options[0]),
+	.opts_size = sizeof(struct ps_opts),
+	.benches = ps_benches,
+);

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The rename plugin: the kernel runner's oldest benchmarks, rename-base,
+ * -kprobe, -kretprobe, -rawtp, -fentry and -fexit. One producer renames its
+ * own thread as fast as it can (a write to /proc/thread-self/comm, which
+ * ends in __set_task_comm() and the task_rename tracepoint); each variant
+ * attaches a do-nothing program of one type to that path, so its rate
+ * against rename-base is what the attach type costs on a real syscall.
+ *
+ * The attach type is the measurement: a kernel that refuses it makes the
+ * benchmark unavailable, with the kernel's reason, and nothing is
+ * substituted.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <benchcore/attach.h>
+#include <benchcore/benchcore.h>
+
+#include "rename_bench.skel.h"
+
+#ifndef ENOTSUPP
+#define ENOTSUPP 524	/* the kernel's internal "not supported" */
+#endif
+
+/* Which program a benchmark attaches, if any. */
+struct rn_variant {
+	const char *prog;		/* NULL: rename-base */
+	const char *point;		/* as reported */
+	enum bc_attach_kind kind;
+};
+
+struct rn_state {
+	struct rename_bench *skel;
+	struct bpf_link *link;
+	int prog_fd;
+	struct bc_line_counter *renames;	/* one producer: one slot */
+};
+
+static void rn_state_free(struct rn_state *st)
+{
+	if (!st)
+		return;
+	bpf_link__destroy(st->link);
+	rename_bench__destroy(st->skel);
+	free(st->renames);
+	free(st);
+}
+
+static const char *rn_strerror(int err)
+{
+	if (err == -ENOTSUPP)
+		return "Operation not supported (ENOTSUPP)";
+	return strerror(-err);
+}
+
+static bool rn_is_refusal(int err)
+{
+	switch (-err) {
+	case EPERM: case EACCES: case ENOENT: case EOPNOTSUPP: case ENOTSUPP:
+	case EINVAL: case ENODEV: case ENOSYS: case ENXIO: case E2BIG: case ESRCH:
+		return true;
+	}
+	return false;
+}
+
+static bool rn_path_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+/* The kernel said no to loading or attaching: say why in its words, with
+ * what the usual reason is for this attach type. */
+static int rn_refused(struct bc_ctx *ctx, const struct rn_variant *v, bool loading, int err)
+{
+	const char *what = loading ? "loading the program for" : "attaching at";
+
+	if (err == -EPERM && geteuid() != 0)
+		return bc_unavailable(ctx, "needs root (CAP_BPF and CAP_PERFMON) to load BPF "
+				      "programs: %s", rn_strerror(err));
+	switch (v->kind) {
+	case BC_ATTACH_FENTRY:
+	case BC_ATTACH_FEXIT:
+		if (err == -EPERM || err == -ENOTSUPP || err == -EOPNOTSUPP)
+			return bc_unavailable(ctx, "%s %s refused by the kernel: %s (BPF "
+					      "trampolines unavailable)", what, v->point,
+					      rn_strerror(err));
+		break;
+	case BC_ATTACH_KPROBE:
+	case BC_ATTACH_KRETPROBE:
+		/* libbpf tries the kprobe PMU, then tracefs kprobe_events:
+		 * with neither the kernel has no kprobes at all. */
+		if (!rn_path_exists("/sys/bus/event_source/devices/kprobe") &&
+		    !rn_path_exists("/sys/kernel/tracing/kprobe_events") &&
+		    !rn_path_exists("/sys/kernel/debug/tracing/kprobe_events"))
+			return bc_unavailable(ctx, "kprobes not supported by this kernel (no "
+					      "CONFIG_KPROBES): %s %s failed: %s", what,
+					      v->point, rn_strerror(err));
+		break;
+	default:
+		break;
+	}
+	if (rn_is_refusal(err))
+		return bc_unavailable(ctx, "%s %s refused by the kernel: %s", what, v->point,
+				      rn_strerror(err));
+	return bc_error(ctx, err, "%s %s failed: %s", what, v->point, rn_strerror(err));
+}
+
+/* Loads and attaches the variant's program; on failure nothing stays. */
+static int rn_attach(struct bc_ctx *ctx, const struct rn_variant *v, struct rn_state *st)
+{
+	struct bpf_program *prog;
+	int err;
+
+	st->skel = rename_bench__open();
+	if (!st->skel)
+		return bc_error(ctx, errno ? -errno : -ENOMEM, "opening the BPF object failed");
+	err = bc_bpf_autoload_only(st->skel->obj, v->prog);
+	if (err)
+		return bc_error(ctx, err, "the BPF object has no program %s", v->prog);
+	err = rename_bench__load(st->skel);
+	if (err)
+		return rn_refused(ctx, v, true, err);
+	prog = bpf_object__find_program_by_name(st->skel->obj, v->prog);
+	st->link = bpf_program__attach(prog);
+	if (!st->link)
+		return rn_refused(ctx, v, false, errno ? -errno : -EINVAL);
+	st->prog_fd = bpf_program__fd(prog);
+	return 0;
+}
+
+static int rn_probe(struct bc_ctx *ctx)
+{
+	const struct rn_variant *v = bc_ctx_bench_priv(ctx);
+	struct rn_state *st;
+	libbpf_print_fn_t old = NULL;
+	bool quiet = !bc_ctx_verbose(ctx);
+	int err;
+
+	if (!rn_path_exists("/proc/thread-self/comm"))
+		return bc_unavailable(ctx, "/proc/thread-self/comm is missing (is /proc mounted?)");
+	if (!v->prog)
+		return 0;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	/* A refusal is reported once, as the reason; -v shows libbpf's lines. */
+	if (quiet)
+		old = libbpf_set_print(NULL);
+	err = rn_attach(ctx, v, st);
+	if (quiet)
+		libbpf_set_print(old);
+	rn_state_free(st);
+	return err;
+}
+
+static int rn_setup(struct bc_ctx *ctx)
+{
+	const struct rn_variant *v = bc_ctx_bench_priv(ctx);
+	struct rn_state *st;
+	int err;
+
+	st = calloc(1, sizeof(*st));
+	if (st)
+		st->renames = bc_line_counters_alloc(1);
+	if (!st || !st->renames) {
+		rn_state_free(st);
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	}
+	/* Set first: teardown() frees whatever a failed setup left. */
+	bc_ctx_set_data(ctx, st);
+	bc_ctx_set_attach_point(ctx, v->point);
+	if (!v->prog)
+		return 0;
+	err = rn_attach(ctx, v, st);
+	if (err)
+		return err;
+	return bc_ctx_add_prog(ctx, st->prog_fd, "measured");
+}
+
+static void rn_teardown(struct bc_ctx *ctx)
+{
+	rn_state_free(bc_ctx_data(ctx));
+	bc_ctx_set_data(ctx, NULL);
+}
+
+/*
+ * Renames this thread, not the process: /proc/thread-self is the calling
+ * thread, so benchcore's main thread keeps its name. The kernel takes the
+ * first 15 bytes; the runner writes the same 14-byte name.
+ */
+static int rn_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	static const char name[] = "test_overhead";
+	struct rn_state *st = bc_ctx_data(ctx);
+	struct bc_line_counter *c = &st->renames[0];
+	int fd, err = 0;
+
+	fd = open("/proc/thread-self/comm", O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return bc_error(ctx, -errno, "opening /proc/thread-self/comm: %s", strerror(errno));
+	while (!bc_thread_should_stop(t)) {
+		if (write(fd, name, sizeof(name)) < 0) {
+			err = bc_error(ctx, -errno, "renaming through /proc/thread-self/comm: %s",
+				       strerror(errno));
+			break;
+		}
+		/* Only this thread writes it: no locked instruction. */
+		__atomic_store_n(&c->value, c->value + 1, __ATOMIC_RELAXED);
+	}
+	close(fd);
+	return err;
+}
+
+static int rn_measure(struct bc_ctx *ctx, double *values)
+{
+	struct rn_state *st = bc_ctx_data(ctx);
+
+	values[0] = (double)bc_line_counters_sum(st->renames, 1);
+	values[1] = 0;	/* the runner's hits/drops line: nothing is dropped */
+	return 0;
+}
+
+/* hits: renames done (counted by the producer, as the runner counts them). */
+static const struct bc_metric_desc rn_metrics[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+};
+
+static const struct rn_variant rn_base = {
+	.point = "none (renames only, no BPF program)",
+};
+static const struct rn_variant rn_kprobe = {
+	.prog = "rn_kprobe", .point = "kprobe/__set_task_comm", .kind = BC_ATTACH_KPROBE,
+};
+static const struct rn_variant rn_kretprobe = {
+	.prog = "rn_kretprobe", .point = "kretprobe/__set_task_comm",
+	.kind = BC_ATTACH_KRETPROBE,
+};
+static const struct rn_variant rn_rawtp = {
+	.prog = "rn_rawtp", .point = "raw_tp/task_rename", .kind = BC_ATTACH_RAW_TP,
+};
+static const struct rn_variant rn_fentry = {
+	.prog = "rn_fentry", .point = "fentry/__set_task_comm", .kind = BC_ATTACH_FENTRY,
+};
+static const struct rn_variant rn_fexit = {
+	.prog = "rn_fexit", .point = "fexit/__set_task_comm", .kind = BC_ATTACH_FEXIT,
+};
+
+/* One producer, as the runner requires: it renames one thread. */
+#define RN_BENCH(var_, name_, desc_, priv_)                                      \
+	static const struct bc_bench_desc var_ = {                               \
+		.sz = sizeof(struct bc_bench_desc),                              \
+		.name = (name_),                                                 \
+		.description = (desc_),                                          \
+		.producers = BC_THREADS(1, 1, 1),                                \
+		.consumers = BC_THREADS(0, 0, 0),                                \
+		.metrics = rn_metrics,                                           \
+		.metric_cnt = sizeof(rn_metrics) / sizeof(rn_metrics[0]),        \
+		.priv = (priv_),                                                 \
+		.probe = rn_probe,                                               \
+		.setup = rn_setup,                                               \
+		.producer = rn_producer,                                         \
+		.measure = rn_measure,                                           \
+		.teardown = rn_teardown,                                         \
+	}
+
+RN_BENCH(b_base, "rename-base", "thread renames through /proc/thread-self/comm, nothing attached",
+	 &rn_base);
+RN_BENCH(b_kprobe, "rename-kprobe", "renames with a kprobe on __set_task_comm", &rn_kprobe);
+RN_BENCH(b_kretprobe, "rename-kretprobe", "renames with a kretprobe on __set_task_comm",
+	 &rn_kretprobe);
+RN_BENCH(b_rawtp, "rename-rawtp", "renames with a raw_tp program on task_rename", &rn_rawtp);
+RN_BENCH(b_fentry, "rename-fentry", "renames with an fentry program on __set_task_comm",
+	 &rn_fentry);
+RN_BENCH(b_fexit, "rename-fexit", "renames with an fexit program on __set_task_comm", &rn_fexit);
+
+static const struct bc_bench_desc *const rn_benches[] = {
+	&b_base, &b_kprobe, &b_kretprobe, &b_rawtp, &b_fentry, &b_fexit, NULL,
+};
+
+BENCHCORE_PLUGIN(
+	.name = "rename",
+	.version = "1.0",
+	.description = "cost of each attach type on a real syscall path (thread renames)",
+	.benches = rn_benches,
+);

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * bpf_loop:bpf-loop through the real benchcore binary: short runs (-w0 -d1)
+ * must count loop iterations, exactly 1000 x --nr_loops per program run (two
+ * counters of one run, so the ratio is exact up to the sampling instant), name
+ * their attach point, refuse bad values with status 2, and leave no program
+ * or map of the plugin loaded. No timing is asserted.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bc_test_report.h"
+
+#define BENCH "bpf_loop:bpf-loop"
+
+static const char *const ours[] = { "bl_", "bpf_loop.", NULL };
+
+static void check_iterations(const char *nr_loops)
+{
+	const char *args[] = { "run", BENCH, "-w0", "-d1", "--nr_loops", nr_loops, NULL };
+	struct bc_test_run r;
+	struct bc_json *doc;
+	double hits, runs, want;
+	const char *pt;
+
+	doc = bc_test_run_json(&r, args);
+	hits = bc_test_summary_mean(doc, "hits");
+	runs = bc_test_summary_mean(doc, "runs");
+	if (!(hits > 0) || !(runs > 0)) {
+		bc_test_dump(BENCH, &r);
+		fail_msg("--nr_loops %s: %.0f iterations/s in %.0f runs/s, expected both > 0",
+			 nr_loops, hits, runs);
+	}
+	want = runs * 1000.0 * strtod(nr_loops, NULL);
+	/* Both counters are read at one tick, a few program runs apart. */
+	if (hits < want * 0.98 || hits > want * 1.02) {
+		bc_test_dump(BENCH, &r);
+		fail_msg("--nr_loops %s: %.0f iterations/s but %.0f runs/s x 1000 x %s = %.0f",
+			 nr_loops, hits, runs, nr_loops, want);
+	}
+	pt = bc_test_attach_point(doc);
+	if (!strstr(pt, "getpgid") && strcmp(pt, "raw_tp/sys_enter"))
+		fail_msg("attach point '%s' is not one of the getpgid candidates", pt);
+	bc_json_free(doc);
+	bc_test_run_free(&r);
+	bc_test_assert_none_loaded(ours, "a bpf-loop run");
+}
+
+static void test_default_loops(void **state)
+{
+	(void)state;
+	check_iterations("10");
+}
+
+static void test_one_loop(void **state)
+{
+	(void)state;
+	check_iterations("1");
+}
+
+static void test_many_loops(void **state)
+{
+	(void)state;
+	check_iterations("1000");
+}
+
+static void check_usage_error(const char *const *args, const char *needle)
+{
+	struct bc_test_run r;
+
+	bc_test_run_benchcore(&r, args);
+	if (r.status != BC_TEST_EXIT_USAGE || !strstr(r.err, needle)) {
+		bc_test_dump(args[1], &r);
+		fail_msg("expected exit status %d and '%s' on stderr", BC_TEST_EXIT_USAGE, needle);
+	}
+	bc_test_run_free(&r);
+}
+
+static void test_bad_values(void **state)
+{
+	const char *zero[] = { "run", BENCH, "-w0", "-d1", "--nr_loops", "0", NULL };
+	const char *huge[] = { "run", BENCH, "-w0", "-d1", "--nr_loops", "8388609", NULL };
+	const char *word[] = { "run", BENCH, "-w0", "-d1", "--nr_loops", "many", NULL };
+	const char *cons[] = { "run", BENCH, "-w0", "-d1", "-c1", NULL };
+
+	(void)state;
+	check_usage_error(zero, "--nr_loops '0'");
+	check_usage_error(huge, "--nr_loops '8388609'");
+	check_usage_error(word, "--nr_loops 'many'");
+	check_usage_error(cons, "consumer");
+	bc_test_assert_none_loaded(ours, "refused runs");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_default_loops),
+		cmocka_unit_test(test_one_loop),
+		cmocka_unit_test(test_many_loops),
+		cmocka_unit_test(test_bad_values),
+	};
+	int skip = bc_test_bpf_skip("bpf_loop_run");
+
+	if (skip)
+		return skip;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

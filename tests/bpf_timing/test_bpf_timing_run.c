@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The bpf_timing plugin through the real benchcore binary:
+ *  - bpf-nop times batches (ns per iteration > 0) of at least the runner's
+ *    smallest batch, 100 iterations, per BPF_PROG_TEST_RUN;
+ *  - xdp-lb passes its own validation (verdict, exact output packet, the
+ *    balancer's counters) for every one of the 24 scenarios, and the
+ *    balancer counts one packet per timed iteration plus one untimed per
+ *    run (two counters of one run, up to the batch in flight at a tick);
+ *  - an unknown scenario is a usage error (status 2);
+ *  - no program or map of the plugin stays loaded.
+ * No timing is asserted.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bc_test_report.h"
+
+static const char *const ours[] = { "bt_", "lb_", "xdp_lb.", "bpf_nop.", NULL };
+
+static const char *const scenarios[] = {
+	"tcp-v4-lru-hit", "tcp-v4-ch", "tcp-v6-lru-hit", "tcp-v6-ch", "udp-v4-lru-hit",
+	"udp-v6-lru-hit", "tcp-v4v6-lru-hit", "tcp-v4-lru-diverse", "tcp-v4-ch-diverse",
+	"tcp-v6-lru-diverse", "tcp-v6-ch-diverse", "udp-v4-lru-diverse", "tcp-v4-lru-miss",
+	"udp-v4-lru-miss", "tcp-v4-lru-warmup", "tcp-v4-syn", "tcp-v4-rst-miss",
+	"pass-v4-no-vip", "pass-v6-no-vip", "pass-v4-icmp", "pass-non-ip", "drop-v4-frag",
+	"drop-v4-options", "drop-v6-frag",
+};
+
+static void test_nop(void **state)
+{
+	const char *args[] = { "run", "bpf_timing:bpf-nop", "-w0", "-d1", NULL };
+	struct bc_test_run r;
+	struct bc_json *doc;
+	double op_ns, ops, runs;
+
+	(void)state;
+	doc = bc_test_run_json(&r, args);
+	op_ns = bc_test_summary_mean(doc, "op_ns");
+	ops = bc_test_summary_mean(doc, "ops");
+	runs = bc_test_summary_mean(doc, "runs");
+	if (!(op_ns > 0) || !(runs > 0) || ops < runs * 100 * 0.98) {
+		bc_test_dump("bpf-nop", &r);
+		fail_msg("bpf-nop: %.3f ns/op, %.0f iterations/s in %.0f runs/s: expected timed "
+			 "batches of at least 100 iterations", op_ns, ops, runs);
+	}
+	(void)bc_test_attach_point(doc);
+	bc_json_free(doc);
+	bc_test_run_free(&r);
+	bc_test_assert_none_loaded(ours, "bpf-nop");
+}
+
+static void check_scenario(const char *sc)
+{
+	const char *args[] = { "run", "bpf_timing:xdp-lb", "-w0", "-d1", "--scenario", sc, NULL };
+	struct bc_test_run r;
+	struct bc_json *doc;
+	double ops, runs, packets, op_ns, slack;
+
+	doc = bc_test_run_json(&r, args);
+	op_ns = bc_test_summary_mean(doc, "op_ns");
+	ops = bc_test_summary_mean(doc, "ops");
+	runs = bc_test_summary_mean(doc, "runs");
+	packets = bc_test_summary_mean(doc, "packets");
+	/* Packets are counted as they go, timed iterations when their batch
+	 * ends: at a tick, one batch (ops / runs) may be in flight. */
+	slack = (runs > 0 ? ops / runs : 0) + (ops + runs) * 0.01;
+	if (!(op_ns > 0) || !(ops > 0) || !(runs > 0) || packets < ops + runs - slack ||
+	    packets > ops + runs + slack) {
+		bc_test_dump(sc, &r);
+		fail_msg("xdp-lb %s: %.0f packets/s for %.0f timed iterations/s and %.0f runs/s "
+			 "(%.3f ns/op)", sc, packets, ops, runs, op_ns);
+	}
+	bc_json_free(doc);
+	bc_test_run_free(&r);
+}
+
+static void test_xdp_lb_scenarios(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
+		check_scenario(scenarios[i]);
+	bc_test_assert_none_loaded(ours, "xdp-lb");
+}
+
+static void test_unknown_scenario(void **state)
+{
+	const char *args[] = { "run", "bpf_timing:xdp-lb", "-w0", "-d1", "--scenario",
+			       "tcp-v9-lru-hit", NULL };
+	struct bc_test_run r;
+
+	(void)state;
+	bc_test_run_benchcore(&r, args);
+	if (r.status != BC_TEST_EXIT_USAGE || !strstr(r.err, "tcp-v9-lru-hit")) {
+		bc_test_dump("xdp-lb --scenario tcp-v9-lru-hit", &r);
+		fail_msg("expected exit status %d naming the value", BC_TEST_EXIT_USAGE);
+	}
+	bc_test_run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_nop),
+		cmocka_unit_test(test_xdp_lb_scenarios),
+		cmocka_unit_test(test_unknown_scenario),
+	};
+	int skip = bc_test_bpf_skip("bpf_timing_run");
+
+	if (skip)
+		return skip;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
