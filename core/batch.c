@@ -330,6 +330,9 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 	free(axes);
 	free(choice);
 	bc_strv_free(&pass);
+	/* Every failure says why, out of memory included. */
+	if (ret && err && err_len && !err[0])
+		bc_set_err(err, err_len, "%s", strerror(ret < 0 ? -ret : ret));
 	return ret;
 }
 
@@ -514,6 +517,14 @@ static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_resu
 }
 
 /* ------------------------------------------------------------ execution */
+
+bool bc_batch_produced(const struct bc_batch *b)
+{
+	for (size_t i = 0; b && i < b->row_cnt; i++)
+		if (b->rows[i].status == ROW_OK || (b->rows[i].json && b->rows[i].metric_cnt))
+			return true;
+	return false;
+}
 
 static int batch_status(const struct bc_batch *b)
 {

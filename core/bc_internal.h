@@ -586,8 +586,8 @@ int bc_batch_find_bench(char *const *args, size_t cnt);
  * after a usage message. */
 int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,
 		     const char **output);
-/* *out: stdout without --output, else the file opened for writing; returns
- * 0 or BC_EXIT_USAGE after a usage message (then *out is stdout). */
-int bc_batch_cli_output(const char *output, FILE **out);
+/* Did any row measure something (ok, or interrupted with a result)? Then
+ * the batch's --output FILE is replaced (output.h). */
+bool bc_batch_produced(const struct bc_batch *b);
 
 #endif /* BENCHCORE_INTERNAL_H */

@@ -17,6 +17,7 @@
 
 #include "bc_internal.h"
 #include "json.h"
+#include "output.h"
 
 /* ------------------------------------------------------------ documents */
 
@@ -717,6 +718,7 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 	struct cmp_opts o = { .test = CMP_WELCH, .alpha = 0.05, .out = stdout };
 	const char *paths[2] = { NULL, NULL }, *output = NULL, *v;
 	struct cmp_doc docs[2] = {};
+	struct bc_out out;
 	char err[512];
 	size_t path_cnt = 0;
 	int ret;
@@ -762,17 +764,12 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (output) {
-		o.out = *output ? fopen(output, "we") : NULL;
-		if (!o.out) {
-			ret = bc_cli_usage_error("--output '%s': %s", output,
-					    *output ? strerror(errno) : "expected a file name");
-			goto out;
-		}
-	}
+	ret = bc_out_open(&out, "--output", output);
+	if (ret)
+		goto out;
+	o.out = out.f;
 	ret = compare_docs(&o, &docs[0], &docs[1]);
-	if (o.out != stdout)
-		fclose(o.out);
+	ret = bc_out_close(&out, ret == BC_EXIT_OK, ret);
 out:
 	cmp_doc_free(&docs[0]);
 	cmp_doc_free(&docs[1]);

@@ -26,6 +26,7 @@
 
 #include "bc_internal.h"
 #include "json.h"
+#include "output.h"
 
 #ifndef BENCHCORE_BINDIR
 #define BENCHCORE_BINDIR "bin"
@@ -331,10 +332,11 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 	struct bc_suite suite = {};
 	struct bc_batch *batch = NULL;
 	const char *section = NULL;
-	bool list = false;
-	FILE *out = stdout;
+	bool list = false, produced = false;
+	struct bc_out out;
 	int ret = BC_EXIT_OK, taken;
 
+	bc_out_open(&out, "--output", NULL);
 	if (!extra)
 		return BC_EXIT_FAILED;
 	for (int i = 1; i < argc; i++) {
@@ -358,7 +360,7 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 			extra[extra_cnt++] = argv[i];
 		}
 	}
-	ret = bc_batch_cli_output(output, &out);
+	ret = bc_out_open(&out, "--output", output);
 	if (ret)
 		goto out;
 	if (file && !*file) {
@@ -375,7 +377,8 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 			ret = bc_cli_usage_error("suite: expected a suite NAME, --suite-file PATH or --list");
 			goto out;
 		}
-		ret = suite_list(dir, bo.format, out);
+		ret = suite_list(dir, bo.format, out.f);
+		produced = ret == BC_EXIT_OK;
 		goto out;
 	}
 	if (name && file) {
@@ -409,7 +412,7 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 	bo.env = env;
 	bo.extra_args = extra;
 	bo.extra_cnt = extra_cnt;
-	bo.out = out;
+	bo.out = out.f;
 	batch = bc_batch_new(&bo);
 	if (!batch) {
 		fprintf(stderr, "benchcore: cannot find the benchcore executable to run the suite\n");
@@ -434,11 +437,11 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 		fprintf(stderr, "benchcore: suite: %s\n", strerror(-ret));
 		ret = BC_EXIT_FAILED;
 	}
+	produced = bc_batch_produced(batch);
 out:
+	ret = bc_out_close(&out, produced, ret);
 	bc_batch_free(batch);
 	bc_suite_free(&suite);
 	free(extra);
-	if (out != stdout)
-		fclose(out);
 	return ret;
 }
