@@ -87,6 +87,10 @@ struct bc_bench {
 struct bc_plugin {
 	char *path;			/* the file it was loaded from */
 	void *handle;			/* dlopen() handle */
+	/* The file as checked, open while loaded: dlopen() was given
+	 * /proc/self/fd/<fd>, so the file checked is the file loaded. */
+	int fd;
+	bool fd_open;
 	struct bc_plugin_desc desc;	/* normalised copy */
 	struct bc_option *options;	/* normalised copy of desc.options */
 	size_t option_cnt;
