@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 
 #include "bc_internal.h"
+#include "guard.h"
 #include "json.h"
 #include "output.h"
 #include "plugin_opts.h"
@@ -262,7 +263,10 @@ static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg
 	 * listing; its reason is printed below. -v shows it all. */
 	if (cfg->verbosity <= 0)
 		bc_log_set_verbosity(-1);
+	bc_guard_set_bench(b->plugin->desc.name, b->desc.name);
+	bc_guard_enter("probe", false);
 	err = b->desc.probe(&ctx);
+	bc_guard_leave();
 	bc_log_set_verbosity(cfg->verbosity);
 	bc_opts_free(probe_cfg.opts);
 	if (!err)
