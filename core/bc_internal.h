@@ -341,6 +341,11 @@ int bc_parse_seconds(const char *opt, const char *text, bool allow_zero, double 
 int bc_parse_uint(const char *opt, const char *text, unsigned int min, unsigned int max,
 		  const char *what, unsigned int *out);
 int bc_parse_format(const char *opt, const char *text, enum bc_format *out);
+/* The values of the core options among a run line's words (-w, -d, -p,
+ * -c, the affinity sets), checked as `run` checks them: sweeps and suites
+ * refuse a bad line before anything runs. 0, or -EINVAL with one line in
+ * err. */
+int bc_run_check_core_words(char *const *words, size_t cnt, char *err, size_t err_len);
 
 /* --------------------------------------------------------------- log */
 

@@ -328,7 +328,9 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 	struct bc_batch_opts bo = { .kind = "suite", .format = BC_TABLE_TEXT };
 	char dir[PATH_MAX], path[PATH_MAX + 300], err[512] = "";
 	char **extra = calloc((size_t)argc + 1, sizeof(*extra));
-	size_t extra_cnt = 0;
+	char **sweeps = calloc((size_t)argc + 1, sizeof(*sweeps));
+	size_t extra_cnt = 0, sweep_cnt = 0;
+	char **line = NULL;
 	struct bc_suite suite = {};
 	struct bc_batch *batch = NULL;
 	const char *section = NULL;
@@ -337,8 +339,11 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 	int ret = BC_EXIT_OK, taken;
 
 	bc_out_open(&out, "--output", NULL);
-	if (!extra)
+	if (!extra || !sweeps) {
+		free(extra);
+		free(sweeps);
 		return BC_EXIT_FAILED;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -356,9 +361,34 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 			}
 		} else if (a[0] != '-' && !name && !file && !extra_cnt) {
 			name = a;
+		} else if (!strcmp(a, "--sweep") || !strncmp(a, "--sweep=", 8)) {
+			/* Swept on every line: planned (and checked) with it. */
+			sweeps[sweep_cnt++] = argv[i];
+			if (!a[7] && i + 1 < argc)
+				sweeps[sweep_cnt++] = argv[++i];
+		} else if (!strcmp(a, "--label") || !strncmp(a, "--label=", 8)) {
+			ret = bc_cli_usage_error("suite: --label names the rows of one line; write it on the suite's run lines");
+			goto out;
 		} else {
 			extra[extra_cnt++] = argv[i];
 		}
+	}
+	/* Added to every run: a bad value is one line now, not a failed row
+	 * per line. */
+	if (bc_run_check_core_words(extra, extra_cnt, err, sizeof(err))) {
+		ret = bc_cli_usage_error("suite: %s", err);
+		goto out;
+	}
+	for (size_t i = 0; i < sweep_cnt; i++) {
+		const char *spec = !strcmp(sweeps[i], "--sweep") ? (i + 1 < sweep_cnt ? sweeps[++i] : "")
+								 : sweeps[i] + 8;
+		struct bc_sweep_axis ax;
+
+		if (bc_sweep_axis_parse(spec, &ax, err, sizeof(err))) {
+			ret = bc_cli_usage_error("suite: %s", err[0] ? err : "out of memory");
+			goto out;
+		}
+		bc_sweep_axis_free(&ax);
 	}
 	ret = bc_out_open(&out, "--output", output);
 	if (ret)
@@ -427,7 +457,15 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 			section = it->text;
 			continue;
 		}
-		if (bc_batch_add_run(batch, section, it->args, it->arg_cnt, err, sizeof(err))) {
+		free(line);
+		line = calloc(it->arg_cnt + sweep_cnt + 1, sizeof(*line));
+		if (!line) {
+			ret = bc_cli_usage_error("suite: out of memory");
+			goto out;
+		}
+		memcpy(line, it->args, it->arg_cnt * sizeof(*line));
+		memcpy(line + it->arg_cnt, sweeps, sweep_cnt * sizeof(*line));
+		if (bc_batch_add_run(batch, section, line, it->arg_cnt + sweep_cnt, err, sizeof(err))) {
 			ret = bc_cli_usage_error("%s:%u: %s", suite.path, it->line, err);
 			goto out;
 		}
@@ -443,5 +481,7 @@ out:
 	bc_batch_free(batch);
 	bc_suite_free(&suite);
 	free(extra);
+	free(sweeps);
+	free(line);
 	return ret;
 }
