@@ -251,6 +251,18 @@ struct bc_sized {
 	size_t max_sz;		/* more is a garbage sz (or no room, embedded) */
 };
 
+/* " (this benchcore's is N)" when a bound is not the size itself: every
+ * size message gives the size this core was built with. */
+static const char *bc_own_size(size_t bound, size_t own)
+{
+	static __thread char buf[64];
+
+	if (bound == own)
+		return "";
+	snprintf(buf, sizeof(buf), " (this benchcore's is %zu)", own);
+	return buf;
+}
+
 /*
  * The one size rule (include/benchcore/benchcore.h): reads the plugin's
  * `src_sz` bytes into the core's layout. A smaller struct leaves the fields
@@ -264,11 +276,11 @@ static int bc_copy_sized(void *dst, const void *src, size_t src_sz, const struct
 	size_t i;
 
 	if (src_sz < s->min_sz)
-		return bc_fail(e, -EINVAL, "%s has sz %zu; at least %zu expected", s->what, src_sz,
-			       s->min_sz);
+		return bc_fail(e, -EINVAL, "%s has sz %zu; at least %zu expected%s", s->what, src_sz,
+			       s->min_sz, bc_own_size(s->min_sz, s->dst_sz));
 	if (src_sz > s->max_sz)
-		return bc_fail(e, -EINVAL, "%s has sz %zu; at most %zu expected", s->what, src_sz,
-			       s->max_sz);
+		return bc_fail(e, -EINVAL, "%s has sz %zu; at most %zu expected%s", s->what, src_sz,
+			       s->max_sz, bc_own_size(s->max_sz, s->dst_sz));
 	for (i = s->known; i < src_sz; i++) {
 		if (bytes[i])
 			return bc_fail(e, -EOPNOTSUPP,
@@ -616,8 +628,9 @@ static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
 	int err;
 
 	if (src->sz < BC_PLUGIN_DESC_MAJOR_SZ)
-		return bc_fail(e, -EINVAL, "plugin descriptor has sz %zu; at least %zu expected",
-			       src->sz, BC_PLUGIN_DESC_MAJOR_SZ);
+		return bc_fail(e, -EINVAL, "plugin descriptor has sz %zu; at least %zu expected%s",
+			       src->sz, BC_PLUGIN_DESC_MAJOR_SZ,
+			       bc_own_size(BC_PLUGIN_DESC_MAJOR_SZ, sizeof(struct bc_plugin_desc)));
 	/* Only sz and abi_major are where they are in every major: the minor
 	 * of another major is not ours to read. */
 	if (src->abi_major != BC_ABI_MAJOR)
