@@ -16,3 +16,10 @@ scripts/build.sh build-asan -DBENCHCORE_SANITIZE=ON
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --output-on-failure -j1)
+
+# The parsers' fuzz targets, a short fixed-time run each (scripts/fuzz.sh
+# runs them for longer): BENCHCORE_TEST_FUZZ=1 scripts/test.sh
+if [ "${BENCHCORE_TEST_FUZZ:-0}" = 1 ]; then
+	echo "== fuzz the parsers (${BENCHCORE_FUZZ_SECONDS:-30} s each)"
+	scripts/fuzz.sh build-fuzz "${BENCHCORE_FUZZ_SECONDS:-30}"
+fi
