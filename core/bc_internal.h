@@ -300,7 +300,7 @@ typedef int (*bc_cli_cmd_fn)(struct bc_cli_env *env, int argc, char **argv);
 
 /* Loads the plugins on first use; 0, or a negative errno (already said). */
 int bc_cli_load_plugins(struct bc_cli_env *env);
-/* "benchcore 0.1.0 (plugin ABI 1.0, libbpf v1.1)" */
+/* "benchcore 0.1.0 (plugin ABI 2.0, libbpf v1.1)" */
 void bc_cli_print_version(FILE *f);
 /* Runs one parsed benchmark: progress, report, reason line; returns the
  * exit status (enum bc_exit_status). */

@@ -25,6 +25,10 @@ bool bc_legacy_views(const struct bc_bench *b, struct bc_metric_view *v)
 	for (i = 0; i < cnt; i++)
 		if (b->metrics[i].role != BC_ROLE_AUX)
 			return false;
+	/* A benchmark with its own line callbacks wants those, not the lines
+	 * of layout 0 (which a migrated descriptor leaves zero). */
+	if (b->desc.format_iter || b->desc.format_summary)
+		return false;
 	switch (b->desc.layout) {
 	case BC_LAYOUT_HITS_DROPS:
 		v[0].role = BC_ROLE_HITS;

@@ -397,6 +397,11 @@ static void bc_hist_lines(FILE *f, const struct bc_run_result *res)
 
 		if (!res->figs->hist_iters[i])
 			continue;
+		/* No percentile of nothing: never print a number not measured. */
+		if (!s->count) {
+			fprintf(f, "Histogram %s: no values recorded\n", bc_label(res, (int)i));
+			continue;
+		}
 		fprintf(f, "Histogram %s: count %llu, p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, "
 			"max %.1f%s%s\n", bc_label(res, (int)i), (unsigned long long)s->count, s->p50,
 			s->p90, s->p99, s->p999, s->max, u && *u ? " " : "", u ? u : "");

@@ -23,5 +23,5 @@ if [ -e plugins/trigger.so ]; then
 	run ./benchcore run trigger:trig-fentry -w1 -d3
 fi
 if [ -e plugins/local_storage.so ]; then
-	run ./benchcore run local-storage:local-storage-cache-seq-get --nr_maps 16 -w1 -d3
+	run ./benchcore run local_storage:local-storage-cache-seq-get --nr_maps 16 -w1 -d3
 fi

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * hello: the smallest complete benchcore plugin with a BPF program.
- *
- * Producers call getpgid() in a loop; a BPF program on the syscall's entry
- * tracepoint counts the calls made by this process. The metric "hits" is
- * that count, which the core turns into a rate: how many getpgid() syscalls
- * per second pass through a tracepoint with a BPF program attached.
+ * hello: a complete benchcore plugin with a BPF program. Producers call
+ * getpgid() in a loop; a BPF program at the syscall's entry counts this
+ * process's calls ("hits", which the core turns into a rate and ns per call)
+ * and each call is timed in user space ("call_ns", a histogram). hello-tp
+ * hooks the syscall's tracepoint, hello-raw-tp the raw sys_enter tracepoint.
  */
-#include <argp.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <benchcore/attach.h>
@@ -18,72 +19,29 @@
 
 #include "hello.skel.h"
 
-#ifndef HELLO_VERSION
-#define HELLO_VERSION "1.0.0"
-#endif
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define HELLO_BATCH_MAX 1000
-
-/*
- * Options are the one piece of global state a plugin has: argp stores them
- * while parsing, before any run exists. They are configuration, read-only
- * once a run starts; everything a run creates lives in struct hello_state.
- */
-static struct {
-	unsigned long batch;
-	const char *batch_text;	/* as typed, for the error message */
-	bool batch_bad;
-} hello_opts = {
-	.batch = 1,
+/* A struct the core fills for every run, and a table saying how: the core
+ * parses, checks, documents (--help), records and sweeps the options. */
+struct hello_opts {
+	int64_t batch;
+	bool untimed;
 };
 
-enum {
-	HELLO_OPT_BATCH = 0x1000,	/* above any short option's key */
-};
-
-static const struct argp_option hello_options[] = {
-	{ "hello-batch", HELLO_OPT_BATCH, "N", 0,
-	  "getpgid() calls between two looks at the stop flag (1-1000, default 1)", 0 },
-	{ 0 },
-};
-
-/* Records the value only: validate() reports a bad one through the core, so
- * the user gets the same one-line message and exit status as for any other
- * bad value, and argp never exits on the plugin's behalf. */
-static error_t hello_parse_opt(int key, char *arg, struct argp_state *state)
-{
-	char *end;
-
-	(void)state;
-	switch (key) {
-	case ARGP_KEY_INIT:
-		/* A fresh parse starts from the defaults, not from the last one. */
-		hello_opts.batch = 1;
-		hello_opts.batch_text = NULL;
-		hello_opts.batch_bad = false;
-		return 0;
-	case HELLO_OPT_BATCH:
-		hello_opts.batch_text = arg;
-		errno = 0;
-		hello_opts.batch = strtoul(arg, &end, 10);
-		hello_opts.batch_bad = errno || end == arg || *end || arg[0] == '-' ||
-				       hello_opts.batch < 1 ||
-				       hello_opts.batch > HELLO_BATCH_MAX;
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp hello_argp = {
-	.options = hello_options,
-	.parser = hello_parse_opt,
+static const struct bc_option hello_options[] = {
+	BC_OPT_INT(struct hello_opts, batch, "hello-batch", .arg = "N", .def = "1", .min = 1,
+		   .max = 1000, .help = "getpgid() calls between two looks at the stop flag"),
+	BC_OPT_FLAG(struct hello_opts, untimed, "hello-untimed",
+		    .help = "Do not time each call: no call_ns histogram, no clock reads"),
 };
 
 /* Everything one run owns; made by setup(), freed by teardown(). */
 struct hello_state {
 	struct hello *skel;
-	unsigned long batch;
+	struct bpf_program *prog;	/* the one program this benchmark loaded */
+	struct bpf_link *link;
+	struct bc_hist *call_ns;	/* NULL when --hello-untimed */
+	uint64_t batch;
 };
 
 static int hello_probe(struct bc_ctx *ctx)
@@ -93,19 +51,8 @@ static int hello_probe(struct bc_ctx *ctx)
 	return 0;
 }
 
-static int hello_validate(struct bc_ctx *ctx)
-{
-	if (hello_opts.batch_bad)
-		return bc_usage_error(ctx, "--hello-batch '%s': expected an integer from 1 to %d",
-				      hello_opts.batch_text, HELLO_BATCH_MAX);
-	return 0;
-}
-
-/*
- * One attach candidate: open, configure, load and attach a fresh skeleton.
- * On failure nothing stays loaded, so the core may try the next candidate
- * (hello has only one, but the shape is the same with several).
- */
+/* One attach candidate: on failure nothing stays loaded, so that the core
+ * may try the next one (each benchmark here has one). */
 static int hello_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
 {
 	struct hello_state *st = cookie;
@@ -113,17 +60,20 @@ static int hello_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt
 	int err;
 
 	(void)ctx;
-	(void)pt;
 	skel = hello__open();
 	if (!skel)
 		return -errno;
-	/* Count this process only; a constant once loaded. */
+	/* Constants once loaded: count this process's getpgid() only. */
 	skel->rodata->bc_tgid = getpid();
-	err = hello__load(skel);
+	skel->rodata->getpgid_nr = SYS_getpgid;
+	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
+	if (!err)
+		err = hello__load(skel);
 	if (err)
 		goto fail;
-	skel->links.hello_getpgid = bpf_program__attach(skel->progs.hello_getpgid);
-	if (!skel->links.hello_getpgid) {
+	st->prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
+	st->link = bpf_program__attach(st->prog);
+	if (!st->link) {
 		err = -errno;
 		goto fail;
 	}
@@ -134,40 +84,49 @@ fail:
 	return err;
 }
 
-static const struct bc_attach_point hello_points[] = {
-	{ .sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getpgid",
-	  .kind = BC_ATTACH_TP, .prog_name = "hello_getpgid" },
-};
-
 static int hello_setup(struct bc_ctx *ctx)
 {
+	const struct hello_opts *o = bc_ctx_opts(ctx);
 	struct hello_state *st;
-	char hint[256];
 	int err;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
-	st->batch = hello_opts.batch;
-	/* teardown() runs even when setup() fails, and frees st. */
-	bc_ctx_set_data(ctx, st);
+	bc_ctx_set_data(ctx, st);	/* teardown() runs even when setup() fails */
+	st->batch = (uint64_t)o->batch;	/* the core checked its range */
+	st->call_ns = o->untimed ? NULL : bc_ctx_hist(ctx, "call_ns");
 
-	err = bc_tracefs_ensure(hint, sizeof(hint));
+	/* The benchmark's priv is its attach point: no name dispatch. */
+	err = bc_attach_first(ctx, bc_ctx_bench_priv(ctx), 1, hello_try_attach, st);
+	if (err < 0)
+		return err;
+	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->prog), "counter");
 	if (err)
-		return bc_unavailable(ctx, "tracefs is needed for tp/syscalls/sys_enter_getpgid: %s",
-				      hint);
-	err = bc_attach_first(ctx, hello_points, 1, hello_try_attach, st);
-	return err < 0 ? err : 0;
+		return bc_error(ctx, err, "cannot declare the BPF program to the core");
+	return 0;
+}
+
+static uint64_t hello_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static int hello_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	const struct hello_state *st = bc_ctx_data(ctx);
-	unsigned long i;
+	uint64_t i, start;
 
 	while (!bc_thread_should_stop(t)) {
-		for (i = 0; i < st->batch; i++)
+		for (i = 0; i < st->batch; i++) {
+			start = st->call_ns ? hello_now_ns() : 0;
 			syscall(SYS_getpgid, 0);
+			if (st->call_ns)	/* into this thread's shard: no lock */
+				bc_hist_record(st->call_ns, t, hello_now_ns() - start);
+		}
 	}
 	return 0;
 }
@@ -177,8 +136,8 @@ static int hello_measure(struct bc_ctx *ctx, double *values)
 	const struct hello_state *st = bc_ctx_data(ctx);
 	const struct bc_line_counter *hits = st->skel->bss->hits;
 
-	values[0] = (double)bc_line_counters_sum(hits, sizeof(st->skel->bss->hits) / sizeof(hits[0]));
-	return 0;
+	values[0] = (double)bc_line_counters_sum(hits, ARRAY_SIZE(st->skel->bss->hits));
+	return 0;	/* values[1] is the histogram: the core reads it */
 }
 
 static void hello_teardown(struct bc_ctx *ctx)
@@ -187,41 +146,46 @@ static void hello_teardown(struct bc_ctx *ctx)
 
 	if (!st)
 		return;
-	hello__destroy(st->skel);	/* NULL-safe; detaches and unloads */
+	bpf_link__destroy(st->link);	/* both NULL-safe */
+	hello__destroy(st->skel);
 	free(st);
 	bc_ctx_set_data(ctx, NULL);
 }
 
+/* What each metric is; the core derives every report line from the roles.
+ * OPS: throughput, per producer, and ns per call of one producer. */
 static const struct bc_metric_desc hello_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("call_ns", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY,
+		  .label = "getpgid() call latency"),
 };
 
-static const struct bc_bench_desc hello_tp = {
-	.sz = sizeof(struct bc_bench_desc),
-	.name = "hello-tp",
-	.description = "getpgid() syscalls counted by a BPF program on their entry tracepoint",
-	.producers = { .min = 1, .max = 0, .def = 1 },
-	.consumers = { .min = 0, .max = 0, .def = 0 },
-	.metrics = hello_metrics,
-	.metric_cnt = sizeof(hello_metrics) / sizeof(hello_metrics[0]),
-	.layout = BC_LAYOUT_OPS,
-	.probe = hello_probe,
-	.validate = hello_validate,
-	.setup = hello_setup,
-	.producer = hello_producer,
-	.measure = hello_measure,
-	.teardown = hello_teardown,
+static const struct bc_attach_point hello_tp_point = {
+	.sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getpgid",
+	.kind = BC_ATTACH_TP, .prog_name = "hello_tp",
+};
+static const struct bc_attach_point hello_raw_tp_point = {
+	.sz = sizeof(struct bc_attach_point), .name = "raw_tp/sys_enter",
+	.kind = BC_ATTACH_RAW_TP, .prog_name = "hello_raw_tp",
 };
 
-static const struct bc_bench_desc *const hello_benches[] = {
-	&hello_tp,
-	NULL,
-};
+#define HELLO_BENCH(name_, desc_, point_)                                              \
+	{ .sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_),     \
+	  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(0, 0, 0),            \
+	  .metrics = hello_metrics, .metric_cnt = ARRAY_SIZE(hello_metrics),             \
+	  .priv = (point_), .probe = hello_probe, .setup = hello_setup,                  \
+	  .producer = hello_producer, .measure = hello_measure, .teardown = hello_teardown }
 
-BENCHCORE_PLUGIN(
-	.name = "hello",
-	.version = HELLO_VERSION,
-	.description = "Example out-of-tree plugin: a tracepoint counting getpgid() calls",
-	.argp = &hello_argp,
-	.benches = hello_benches,
-);
+static const struct bc_bench_desc hello_tp = HELLO_BENCH(
+	"hello-tp", "getpgid() calls counted by a BPF program on their syscall's tracepoint",
+	&hello_tp_point);
+static const struct bc_bench_desc hello_raw_tp = HELLO_BENCH(
+	"hello-raw-tp", "getpgid() calls counted by a BPF program on raw_tp/sys_enter",
+	&hello_raw_tp_point);
+
+static const struct bc_bench_desc *const hello_benches[] = { &hello_tp, &hello_raw_tp, NULL };
+
+BENCHCORE_PLUGIN(.name = "hello", .version = HELLO_VERSION,
+		 .description = "Example out-of-tree plugin: BPF programs counting getpgid() calls",
+		 .options = hello_options, .option_cnt = ARRAY_SIZE(hello_options),
+		 .opts_size = sizeof(struct hello_opts), .benches = hello_benches);

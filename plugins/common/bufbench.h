@@ -1,78 +1,146 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * What the ring-buffer (ringbuf) and perf-buffer (perfbuf) plugins share:
- * the options, which the kernel runner's scripts pass with the same names to
- * rb- and pb- benchmarks so that their numbers compare; the validation of
- * those options; and the getpgid-triggered producer's attach candidates.
- * One static library linked into both plugins, so the two cannot drift.
+ * the option table, which the kernel runner's scripts pass with the same
+ * names to rb- and pb- benchmarks so that their numbers compare; the checks
+ * across those options; the per-benchmark spec both plugins hang off
+ * bc_bench_desc.priv; and the getpgid-triggered producer's attach
+ * candidates. One static library linked into both plugins, so the two
+ * cannot drift.
  *
- * Each plugin .so gets its own copy (hidden symbols), and one process runs
- * one benchmark, so plugin-global option storage is fine.
+ * The values themselves live in the core: each run gets its own struct
+ * bc_buf_opts, filled from bc_buf_options, read with bc_buf_run_opts(ctx).
  */
 #ifndef BENCHCORE_BUFBENCH_H
 #define BENCHCORE_BUFBENCH_H
 
-#include <argp.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
 
-#define BC_BUF_BATCH_DEF 500
 /* The BPF loop is verified iteration by iteration: 5000 records with
  * --rb-use-output --rb-sampled exceed the verifier's budget on 6.18. */
 #define BC_BUF_BATCH_MAX 4000
-#define BC_BUF_RATE_DEF 500
 #define BC_BUF_RATE_MAX 1000000
-#define BC_BUF_RB_SIZE_DEF (512u * 1024)
 #define BC_BUF_RB_SIZE_MAX (1ull << 30)
-#define BC_BUF_PB_PAGES_DEF 128
 #define BC_BUF_PB_PAGES_MAX (1u << 16)
 /* A record's 8 bytes of data plus the ring buffer's 8-byte header: the
  * kernel runner's unit for --rb-sampled (wake up once rate*16 bytes wait). */
 #define BC_BUF_RB_RECORD_BYTES 16
 
-enum bc_buf_opt_key {
-	BC_BUF_OPT_B2B = 0x4200,
-	BC_BUF_OPT_USE_OUTPUT,
-	BC_BUF_OPT_BATCH_CNT,
-	BC_BUF_OPT_SAMPLED,
-	BC_BUF_OPT_SAMPLE_RATE,
-	BC_BUF_OPT_RB_SIZE,
-	BC_BUF_OPT_PB_SIZE,
+/* One run's values of bc_buf_options; the field types are the option
+ * types' (benchcore.h). */
+struct bc_buf_opts {
+	bool b2b;		/* --rb-b2b */
+	bool use_output;	/* --rb-use-output (ring buffer only) */
+	bool sampled;		/* --rb-sampled */
+	int64_t batch_cnt;	/* --rb-batch-cnt: records per syscall */
+	int64_t sample_rate;	/* --rb-sample-rate */
+	uint64_t rb_size;	/* --rb-size: bytes */
+	int64_t pb_pages;	/* --pb-size: pages per CPU */
 };
 
-struct bc_buf_opts {
-	bool b2b;			/* --rb-b2b */
-	bool use_output;		/* --rb-use-output (ringbuf only) */
-	bool sampled;			/* --rb-sampled */
-	unsigned int batch_cnt;		/* --rb-batch-cnt: records per syscall */
-	unsigned int sample_rate;	/* --rb-sample-rate */
-	unsigned long long rb_size;	/* --rb-size: bytes */
-	unsigned int pb_pages;		/* --pb-size: pages per CPU */
-	bool rb_size_set, pb_size_set;
-	/* The first bad value, as a one-line message: argp parsers must not
-	 * exit, so validate() reports it (exit status 2). */
-	char error[256];
-};
+/* Both plugins declare exactly this table as their plugin-wide options. */
+#define BC_BUF_OPTION_CNT 7
+extern const struct bc_option bc_buf_options[BC_BUF_OPTION_CNT];
 
 enum bc_buf_kind {
 	BC_BUF_RINGBUF,
 	BC_BUF_PERFBUF,
 };
 
-/* The options of the current run, filled by bc_buf_argp. */
-extern struct bc_buf_opts bc_buf_opts;
-extern const struct argp bc_buf_argp;
+/* What tells the benchmarks of a plugin apart: bc_bench_desc.priv. */
+struct bc_buf_spec {
+	enum bc_buf_kind kind;
+	bool custom;		/* our own consumer, else libbpf's */
+};
 
-void bc_buf_opts_defaults(struct bc_buf_opts *o);
-/* Parses one option into o: 0, or -EINVAL with o->error set (the first
- * error is kept), or -ENOENT for a key that is not ours. */
-int bc_buf_opts_set(struct bc_buf_opts *o, int key, const char *arg);
-/* Checks o against the run (thread counts) for a ringbuf or perfbuf bench;
- * reports with bc_usage_error(). */
-int bc_buf_validate(struct bc_ctx *ctx, const struct bc_buf_opts *o, enum bc_buf_kind kind);
+/* The running benchmark's spec and options (never NULL in a run the core
+ * set up: the table always gives a struct). */
+static inline const struct bc_buf_spec *bc_buf_run_spec(const struct bc_ctx *ctx)
+{
+	return bc_ctx_bench_priv(ctx);
+}
+
+static inline const struct bc_buf_opts *bc_buf_run_opts(const struct bc_ctx *ctx)
+{
+	return bc_ctx_opts(ctx);
+}
+
+/* What every rb- and pb- benchmark reports, in measure()'s order: records
+ * consumed (the runner's hits) and records the BPF side could not write
+ * (its drops), so both plugins print the runner's hits/drops lines; and the
+ * delivery latency of a sample of the records (bc_buf_lat below). */
+enum bc_buf_metric {
+	BC_BUF_HITS,
+	BC_BUF_DROPS,
+	BC_BUF_LATENCY,		/* histogram: delivery latency, ns */
+	BC_BUF_METRIC_CNT,
+};
+extern const struct bc_metric_desc bc_buf_metrics[BC_BUF_METRIC_CNT];
+
+/* A benchmark of either plugin: the shape they share (threads, metrics,
+ * options check), then the plugin's callbacks as designated initialisers. */
+#define BC_BUF_BENCH(name_, desc_, spec_, ...)                                   \
+	{ .sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_), \
+	  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(1, 1, 1),      \
+	  .metrics = bc_buf_metrics, .metric_cnt = BC_BUF_METRIC_CNT,              \
+	  .priv = (spec_), .validate = bc_buf_validate, __VA_ARGS__ }
+
+/* The plugin descriptor's option fields: both plugins take the one table. */
+#define BC_BUF_PLUGIN_OPTIONS                                                  \
+	.options = bc_buf_options, .option_cnt = BC_BUF_OPTION_CNT,            \
+	.opts_size = sizeof(struct bc_buf_opts)
+
+/*
+ * Delivery latency. The producer programs stamp records 0, N, 2N, ... of
+ * every batch (N = BC_BUF_LAT_EVERY, a power of two) with bpf_ktime_get_ns()
+ * (CLOCK_MONOTONIC) and write 0 into the others; the consumer, for every
+ * stamped record it takes, reads the clock and records now - stamp in the
+ * "latency" histogram, in its own thread's shard. A sample, not every
+ * record: stamping and measuring every record cut rb-custom's and
+ * rb-libbpf's back-to-back records per CPU-second by more than half, one in
+ * 64 costs within the noise (docs/benchmarks/ringbuf.md), and evenly spaced
+ * positions still cover the whole batch. A batch of fewer than N records
+ * has its first record stamped: one clock read per syscall.
+ */
+#define BC_BUF_LAT_EVERY 64
+_Static_assert((BC_BUF_LAT_EVERY & (BC_BUF_LAT_EVERY - 1)) == 0,
+	       "the producer programs test (i & (BC_BUF_LAT_EVERY - 1))");
+
+struct bc_buf_lat {
+	struct bc_hist *hist;
+	const struct bc_thread *thread;	/* the consumer's */
+};
+
+/* The producer programs' stamp_mask: BC_BUF_LAT_EVERY - 1. */
+uint32_t bc_buf_stamp_mask(void);
+/* At the start of a consumer thread. */
+void bc_buf_lat_init(struct bc_buf_lat *l, struct bc_ctx *ctx, const struct bc_thread *t);
+/* Records the latency of a record stamped at `stamp`. */
+void bc_buf_lat_measure(struct bc_buf_lat *l, uint64_t stamp);
+
+/* Called by the consumer for every record it takes, with its payload:
+ * inline, so that an unstamped record costs one load and a branch. */
+static inline void bc_buf_lat_seen(struct bc_buf_lat *l, const void *data, size_t len)
+{
+	uint64_t stamp;
+
+	if (len < sizeof(stamp))
+		return;
+	/* Perf samples put the payload 4 bytes into an 8-aligned record. */
+	memcpy(&stamp, data, sizeof(stamp));
+	if (stamp)
+		bc_buf_lat_measure(l, stamp);
+}
+
+/* The validate() callback of every rb- and pb- benchmark: the checks that
+ * involve more than one value, or the benchmark's kind (bc_usage_error()). */
+int bc_buf_validate(struct bc_ctx *ctx);
 
 /*
  * The producer's attach candidates, in order, for BPF objects that name

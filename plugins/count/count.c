@@ -7,124 +7,66 @@
  * not diverge like that, the harness itself is the bottleneck.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <benchcore/benchcore.h>
 
-#define COUNT_BATCH_MAX 1000000
-
-/*
- * The plugin's options. argp hands them to the plugin outside any run, so
- * they live here; they are reset whenever a command line is parsed and
- * only read (never written) during a run.
- */
-static struct {
-	const char *batch_arg;	/* validated in validate(), with a ctx to report to */
-} count_opts;
-
-enum { COUNT_OPT_BATCH = 0x200 };
-
-static const struct argp_option count_options[] = {
-	{ "count-batch", COUNT_OPT_BATCH, "N", 0,
-	  "Increments per loop iteration, between stop-flag checks (default 1, 1..1000000)", 0 },
-	{ 0 },
+struct count_opts {
+	int64_t batch;
 };
 
-static error_t count_parse_opt(int key, char *arg, struct argp_state *state)
-{
-	(void)state;
-	switch (key) {
-	case ARGP_KEY_INIT:
-		memset(&count_opts, 0, sizeof(count_opts));
-		return 0;
-	case COUNT_OPT_BATCH:
-		count_opts.batch_arg = arg;
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp count_argp = {
-	.options = count_options,
-	.parser = count_parse_opt,
+static const struct bc_option count_options[] = {
+	BC_OPT_INT(struct count_opts, batch, "count-batch", .arg = "N", .def = "1", .min = 1,
+		   .max = 1000000,
+		   .help = "Increments per loop iteration, between stop-flag checks"),
 };
+
+/* What tells the two benchmarks apart: their bc_bench_desc.priv. */
+struct count_variant {
+	bool shared;	/* one counter for all producers, or one each */
+};
+
+static const struct count_variant count_shared = { .shared = true };
+static const struct count_variant count_own = { .shared = false };
 
 struct count_state {
-	/* count-global: every producer hits this one line. */
-	struct bc_line_counter *global;
-	/* count-local: one line per producer. */
-	struct bc_line_counter *local;
-	unsigned int producer_cnt;
-	unsigned long batch;
+	/* count-global: one line every producer hits; count-local: one line
+	 * per producer. */
+	struct bc_line_counter *lines;
+	unsigned int line_cnt;
+	uint64_t batch;
+	bool shared;
 };
-
-static int count_parse_batch(struct bc_ctx *ctx, unsigned long *batch)
-{
-	const char *p, *arg = count_opts.batch_arg;
-	unsigned long v = 0;
-
-	*batch = 1;
-	if (!arg)
-		return 0;
-	for (p = arg; *p >= '0' && *p <= '9' && v <= COUNT_BATCH_MAX; p++)
-		v = v * 10 + (unsigned long)(*p - '0');
-	if (!*arg || *p || v < 1 || v > COUNT_BATCH_MAX)
-		return bc_usage_error(ctx, "--count-batch '%s': expected a whole number from 1 to %d",
-				      arg, COUNT_BATCH_MAX);
-	*batch = v;
-	return 0;
-}
-
-static int count_validate(struct bc_ctx *ctx)
-{
-	unsigned long batch;
-
-	/* -c N > 0 is refused by the core before this: no consumer callback. */
-	return count_parse_batch(ctx, &batch);
-}
 
 static int count_setup(struct bc_ctx *ctx)
 {
+	const struct count_variant *v = bc_ctx_bench_priv(ctx);
+	const struct count_opts *o = bc_ctx_opts(ctx);
 	struct count_state *st;
-	int err;
 
+	/* -c N > 0 is refused by the core: the benchmarks take no consumers. */
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	bc_ctx_set_data(ctx, st);	/* teardown frees it, whatever happens next */
-	err = count_parse_batch(ctx, &st->batch);
-	if (err)
-		return err;
-	st->producer_cnt = bc_ctx_producer_cnt(ctx);
-	st->global = bc_line_counters_alloc(1);
-	st->local = bc_line_counters_alloc(st->producer_cnt ? st->producer_cnt : 1);
-	if (!st->global || !st->local)
-		return bc_error(ctx, -ENOMEM, "out of memory for %u counters", st->producer_cnt);
+	st->batch = (uint64_t)o->batch;	/* the core checked it is in 1..1000000 */
+	st->shared = v->shared;
+	st->line_cnt = v->shared ? 1 : bc_ctx_producer_cnt(ctx);
+	st->lines = bc_line_counters_alloc(st->line_cnt ? st->line_cnt : 1);
+	if (!st->lines)
+		return bc_error(ctx, -ENOMEM, "out of memory for %u counters", st->line_cnt);
 	return 0;
 }
 
-static int count_global_producer(struct bc_ctx *ctx, struct bc_thread *t)
+static int count_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	struct count_state *st = bc_ctx_data(ctx);
-	uint64_t *hits = &st->global->value;
-	unsigned long i, batch = st->batch;
+	uint64_t *hits = &st->lines[st->shared ? 0 : t->idx].value;
+	uint64_t i, batch = st->batch;
 
-	while (!bc_thread_should_stop(t)) {
-		for (i = 0; i < batch; i++)
-			__atomic_add_fetch(hits, 1, __ATOMIC_RELAXED);
-	}
-	return 0;
-}
-
-static int count_local_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	struct count_state *st = bc_ctx_data(ctx);
-	uint64_t *hits = &st->local[t->idx].value;
-	unsigned long i, batch = st->batch;
-
-	/* Atomic like the global case, so the only difference measured is
+	/* Atomic in both benchmarks, so the only difference measured is
 	 * whether the line is shared; uncontended, it stays in this CPU's
 	 * cache. */
 	while (!bc_thread_should_stop(t)) {
@@ -134,22 +76,14 @@ static int count_local_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
-static int count_global_measure(struct bc_ctx *ctx, double *values)
-{
-	struct count_state *st = bc_ctx_data(ctx);
-
-	values[0] = (double)__atomic_load_n(&st->global->value, __ATOMIC_RELAXED);
-	return 0;
-}
-
-static int count_local_measure(struct bc_ctx *ctx, double *values)
+static int count_measure(struct bc_ctx *ctx, double *values)
 {
 	struct count_state *st = bc_ctx_data(ctx);
 	uint64_t sum = 0;
 	unsigned int i;
 
-	for (i = 0; i < st->producer_cnt; i++)
-		sum += __atomic_load_n(&st->local[i].value, __ATOMIC_RELAXED);
+	for (i = 0; i < st->line_cnt; i++)
+		sum += __atomic_load_n(&st->lines[i].value, __ATOMIC_RELAXED);
 	values[0] = (double)sum;
 	return 0;
 }
@@ -160,36 +94,37 @@ static void count_teardown(struct bc_ctx *ctx)
 
 	if (!st)
 		return;
-	free(st->global);
-	free(st->local);
+	free(st->lines);
 	free(st);
 	bc_ctx_set_data(ctx, NULL);
 }
 
+/* The runner's count benchmarks print hits lines (no drops). */
 static const struct bc_metric_desc count_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
 };
 
-#define COUNT_BENCH(name_, desc_, producer_, measure_)                                  \
+#define COUNT_BENCH(name_, desc_, variant_)                                            \
 	{                                                                              \
 		.sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_), \
-		.producers = { .min = 1, .max = 0, .def = 1 },                         \
-		.consumers = { .min = 0, .max = 0, .def = 0 },                         \
-		.metrics = count_metrics, .metric_cnt = 1, .layout = BC_LAYOUT_HITS_DROPS, \
-		.validate = count_validate, .setup = count_setup, .producer = (producer_), \
-		.measure = (measure_), .teardown = count_teardown,                     \
+		.producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(0, 0, 0),     \
+		.metrics = count_metrics, .metric_cnt = 1, .priv = (variant_),         \
+		.setup = count_setup, .producer = count_producer,                      \
+		.measure = count_measure, .teardown = count_teardown,                  \
 	}
 
 static const struct bc_bench_desc count_global = COUNT_BENCH(
 	"count-global", "every producer atomically increments one shared counter (must not scale)",
-	count_global_producer, count_global_measure);
+	&count_shared);
 
 static const struct bc_bench_desc count_local = COUNT_BENCH(
-	"count-local", "every producer increments its own counter on its own cache line (must scale)",
-	count_local_producer, count_local_measure);
+	"count-local",
+	"every producer increments its own counter on its own cache line (must scale)", &count_own);
 
 static const struct bc_bench_desc *const count_benches[] = { &count_global, &count_local, NULL };
 
 BENCHCORE_PLUGIN(.name = "count", .version = "1.0",
 		 .description = "harness self-check: shared vs per-producer counters, no BPF",
-		 .argp = &count_argp, .benches = count_benches);
+		 .options = count_options,
+		 .option_cnt = sizeof(count_options) / sizeof(count_options[0]),
+		 .opts_size = sizeof(struct count_opts), .benches = count_benches);

@@ -3,10 +3,12 @@
  * Task local-storage lookup cost, and the cliff past its 16-slot cache.
  *
  * Every getpgid() of the benchmark's own process runs LS_GETS_PER_TRIGGER
- * gets: against task-storage maps 0..num_maps-1 in turn (reached through an
- * array-of-maps that user space fills), or, for the control, against one
- * hash map keyed by task id. The same body is attached through whichever of
- * three equivalent attach points the kernel accepts.
+ * gets against maps 0..num_maps-1 in turn, each reached through an
+ * array-of-maps that user space fills: task-storage gets with F_CREATE, or,
+ * for the control, lookups of a random key below hash_keys_used in full
+ * hash maps of LS_HASH_ENTRIES keys (the kernel runner's control). The same
+ * body is attached through whichever of three equivalent attach points the
+ * kernel accepts.
  */
 #include "benchcore.bpf.h"
 #include "ls_getpgid.bpf.h"
@@ -34,14 +36,24 @@ struct {
 	});
 } ls_task_maps SEC(".maps");
 
-/* The control: user space sizes it to pid_max before load and fills every
- * key, so that each lookup hits, as a task-storage get with F_CREATE does. */
+/* The control's hash maps, made and filled by user space (every key below
+ * LS_HASH_ENTRIES, so that each lookup hits, as a task-storage get with
+ * F_CREATE always finds its element). The kernel does not compare a hash
+ * map's size with the template's, so the template stays one entry: libbpf
+ * creates it while loading, and a preallocated 4M-entry one would cost
+ * hundreds of megabytes for nothing. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, LS_MAX_NR_MAPS);
+	__type(key, int);
 	__type(value, int);
-} ls_hash SEC(".maps");
+	__array(values, struct {
+		__uint(type, BPF_MAP_TYPE_HASH);
+		__uint(max_entries, 1);
+		__type(key, int);
+		__type(value, int);
+	});
+} ls_hash_maps SEC(".maps");
 
 /* Set by user space before load (bc_tgid too, for bc_own_process()); the
  * verifier prunes the paths these rule out. */
@@ -68,9 +80,12 @@ static __always_inline void get_one(__u32 idx, struct loop_ctx *lc)
 	int zero = 0;
 
 	if (use_hash) {
-		__u32 key = bpf_get_prandom_u32() % hash_keys_used;
+		int key = bpf_get_prandom_u32() % hash_keys_used;
 
-		bpf_map_lookup_elem(&ls_hash, &key);
+		inner = bpf_map_lookup_elem(&ls_hash_maps, &idx);
+		if (!inner)
+			return;
+		bpf_map_lookup_elem(inner, &key);
 	} else {
 		inner = bpf_map_lookup_elem(&ls_task_maps, &idx);
 		if (!inner)
@@ -85,7 +100,7 @@ static __always_inline void get_one(__u32 idx, struct loop_ctx *lc)
 static long get_step(__u32 i, void *data)
 {
 	struct loop_ctx *lc = data;
-	__u32 idx = use_hash ? 0 : i % num_maps;
+	__u32 idx = i % num_maps;
 
 	get_one(idx, lc);
 	if (interleave && idx % LS_INTERLEAVE_EVERY == 0)

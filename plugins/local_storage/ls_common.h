@@ -6,9 +6,14 @@
 #ifndef BENCHCORE_LS_COMMON_H
 #define BENCHCORE_LS_COMMON_H
 
-/* Capacity of the array-of-maps that holds the task-storage maps: the
- * upper bound of --nr_maps. */
+/* Capacity of the arrays-of-maps that hold the task-storage (or hash)
+ * maps: the upper bound of --nr_maps. */
 #define LS_MAX_NR_MAPS 1000
+
+/* Entries of each hash map of the control, as the kernel runner's: every
+ * key below it is filled before the gets start, and the gets use the first
+ * --hashmap_nr_keys_used of them. */
+#define LS_HASH_ENTRIES 4194304
 
 /* Gets per triggering syscall. Large, so that the syscall's own cost is
  * noise next to the gets being measured (the kernel runner uses the same). */
@@ -20,5 +25,12 @@
 
 /* Size of the value the create benchmark stores per task or socket. */
 #define LS_CREATE_VALUE_SIZE 64
+
+/* sk-storage-get: the getsockopt() level and name the benchmark calls (no
+ * protocol has them, so the kernel's own answer is an error the program
+ * overrides), and the socket-storage gets its program makes per call. */
+#define LS_SK_LEVEL 0xdead
+#define LS_SK_OPTNAME 0xbeef
+#define LS_SK_GETS_PER_CALL 100
 
 #endif /* BENCHCORE_LS_COMMON_H */

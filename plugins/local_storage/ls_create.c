@@ -5,12 +5,14 @@
  * Each producer creates --batch-size threads (task storage) or sockets
  * (socket storage) and then ends them all; a BPF program gives every new
  * thread or socket of this process one storage element, which the kernel
- * frees when its owner goes. BPF also counts the kmalloc() calls made while
- * an element is being created.
+ * frees when its owner goes. BPF also counts every kmalloc() call on the
+ * machine (the kernel runner's kmallocs per create), and apart from those
+ * the ones made while an element is being created.
  *
- * The default is task storage, unlike the kernel runner's socket: socket
- * storage is created from an LSM hook, which kernels without BPF
- * trampolines (fentry/lsm refused) cannot attach; task storage works there.
+ * The default is socket storage, as in the kernel runner. Socket storage is
+ * created from an LSM hook, which kernels without BPF trampolines
+ * (fentry/lsm refused) cannot attach: there it is unavailable with the
+ * kernel's reason, and --storage-type task still runs.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -42,7 +44,17 @@ struct ls_create_state {
 	struct bpf_link *kmalloc_link;
 	/* Thread or socket creations that failed in user space, per producer. */
 	struct bc_line_counter *owner_errs;
+	uint64_t owner_err_total;	/* at the last measure() */
 	unsigned int producer_cnt;
+};
+
+/* Positions in ls_create_metrics, which the line callbacks read. */
+enum {
+	LS_M_CREATES,
+	LS_M_KMALLOCS,
+	LS_M_PER_CREATE,
+	LS_M_CREATE_KMALLOCS,
+	LS_M_ERRS,
 };
 
 static const struct bc_attach_point ls_task_point = {
@@ -55,15 +67,8 @@ static const struct bc_attach_point ls_sk_point = {
 	.kind = BC_ATTACH_LSM, .prog_name = "ls_sk_create",
 };
 
-/* Returns -1 for a value validate() must refuse. */
-static int ls_storage_type_of(const char *text)
-{
-	if (!text || !strcmp(text, "task"))
-		return LS_STORAGE_TASK;
-	if (!strcmp(text, "socket"))
-		return LS_STORAGE_SOCKET;
-	return -1;
-}
+/* --storage-type's words, in enum ls_storage_type order. */
+static const char *const ls_storage_words[] = { "task", "socket", NULL };
 
 static int ls_create_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
 {
@@ -125,7 +130,7 @@ static int ls_create_attach(struct bc_ctx *ctx, struct ls_create_state *st)
 
 	idx = bc_attach_first(ctx, pt, 1, ls_create_try, st);
 	if (idx == -EOPNOTSUPP && st->type == LS_STORAGE_SOCKET && st->last_err)
-		return bc_unavailable(ctx, "socket storage is created from lsm.s/socket_post_create, which this kernel refused (%s%s); --storage-type task works without it",
+		return bc_unavailable(ctx, "socket storage is created from lsm.s/socket_post_create, which this kernel refused (%s%s); kernels with BPF trampolines run it, and --storage-type task works without them",
 				      ls_strerror(st->last_err),
 				      st->last_err == -EPERM ? ": BPF trampolines unavailable" : "");
 	return idx < 0 ? idx : 0;
@@ -134,33 +139,14 @@ static int ls_create_attach(struct bc_ctx *ctx, struct ls_create_state *st)
 static int ls_create_probe(struct bc_ctx *ctx)
 {
 	struct ls_create_state st = { 0 };
-	int type = ls_storage_type_of(ls_opts.storage_type);
 	int err;
 
-	/* A bad --storage-type is validate()'s to report, as a usage error. */
-	if (type < 0)
-		return 0;
-	st.type = type;
+	st.type = LS_OPTS(ctx)->storage_type;
 	err = ls_create_attach(ctx, &st);
 	if (err)
 		return err;
 	ls_create_detach(&st);
 	return 0;
-}
-
-static int ls_create_validate(struct bc_ctx *ctx)
-{
-	unsigned long batch = LS_DEF_BATCH_SIZE;
-	int err;
-
-	err = ls_check_opts(ctx, LS_USES_STORAGE_TYPE | LS_USES_BATCH_SIZE);
-	if (err)
-		return err;
-	if (ls_storage_type_of(ls_opts.storage_type) < 0)
-		return bc_usage_error(ctx, "--storage-type '%s': expected 'task' or 'socket'",
-				      ls_opts.storage_type);
-	return ls_parse_uint_opt(ctx, "batch-size", ls_opts.batch_size, 1, LS_MAX_BATCH_SIZE, NULL,
-				 &batch);
 }
 
 static int ls_create_setup(struct bc_ctx *ctx)
@@ -172,17 +158,25 @@ static int ls_create_setup(struct bc_ctx *ctx)
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
 	bc_ctx_set_data(ctx, st);
-	st->type = ls_storage_type_of(ls_opts.storage_type);
-	st->batch = LS_DEF_BATCH_SIZE;
-	err = ls_parse_uint_opt(ctx, "batch-size", ls_opts.batch_size, 1, LS_MAX_BATCH_SIZE, NULL,
-				&st->batch);
-	if (err)
-		return err;
+	st->type = LS_OPTS(ctx)->storage_type;
+	st->batch = (unsigned long)LS_OPTS(ctx)->batch_size;
 	st->producer_cnt = bc_ctx_producer_cnt(ctx);
 	st->owner_errs = bc_line_counters_alloc(st->producer_cnt);
 	if (!st->owner_errs)
 		return bc_error(ctx, -ENOMEM, "allocating %u error counters", st->producer_cnt);
-	return ls_create_attach(ctx, st);
+	err = ls_create_attach(ctx, st);
+	if (err)
+		return err;
+	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->type == LS_STORAGE_SOCKET ?
+							st->skel->progs.ls_sk_create :
+							st->skel->progs.ls_task_create),
+			      "create");
+	if (!err)
+		err = bc_ctx_add_prog(ctx, bpf_program__fd(st->skel->progs.ls_kmalloc),
+				      "kmalloc counter");
+	if (err)
+		return bc_error(ctx, err, "declaring the programs under test: %s", ls_strerror(err));
+	return 0;
 }
 
 static void *ls_thread_exits(void *arg)
@@ -259,9 +253,15 @@ static int ls_create_measure(struct bc_ctx *ctx, double *values)
 
 	for (i = 0; i < st->producer_cnt; i++)
 		owner += __atomic_load_n(&st->owner_errs[i].value, __ATOMIC_RELAXED);
-	values[0] = (double)__atomic_load_n(&st->skel->bss->creates, __ATOMIC_RELAXED);
-	values[1] = (double)__atomic_load_n(&st->skel->bss->kmallocs, __ATOMIC_RELAXED);
-	values[2] = (double)(owner + __atomic_load_n(&st->skel->bss->create_errs, __ATOMIC_RELAXED));
+	values[LS_M_CREATES] = (double)__atomic_load_n(&st->skel->bss->creates, __ATOMIC_RELAXED);
+	values[LS_M_KMALLOCS] = (double)__atomic_load_n(&st->skel->bss->kmallocs, __ATOMIC_RELAXED);
+	/* A ratio's value is its cumulative numerator. */
+	values[LS_M_PER_CREATE] = values[LS_M_KMALLOCS];
+	values[LS_M_CREATE_KMALLOCS] =
+		(double)__atomic_load_n(&st->skel->bss->create_kmallocs, __ATOMIC_RELAXED);
+	values[LS_M_ERRS] = (double)(owner + __atomic_load_n(&st->skel->bss->create_errs,
+								__ATOMIC_RELAXED));
+	st->owner_err_total = owner;
 	return 0;
 }
 
@@ -271,22 +271,29 @@ static void ls_create_teardown(struct bc_ctx *ctx)
 
 	if (!st)
 		return;
+	/* The runner prints a line after its summary when creations failed;
+	 * here the Summary line stays last, so it goes to stderr. */
+	if (st->skel && (st->owner_err_total || st->skel->bss->create_errs))
+		bc_warn("local-storage-create: %s() errors %llu, create_errs %llu",
+			st->type == LS_STORAGE_SOCKET ? "socket" : "pthread_create",
+			(unsigned long long)st->owner_err_total,
+			(unsigned long long)st->skel->bss->create_errs);
 	ls_create_detach(st);
 	free(st->owner_errs);
 	free(st);
 	bc_ctx_set_data(ctx, NULL);
 }
 
-/* The kernel runner's shape: thousands of creations per second, per
- * producer, and allocations per creation. */
+/* The kernel runner's lines, character for character: thousands of
+ * creations per second, per producer, and kmallocs per creation (its
+ * summary: all kmallocs over all creations, i.e. the ratio of the means). */
 static int ls_create_format_iter(struct bc_ctx *ctx, const double *rates, char *buf, size_t len)
 {
 	unsigned int prods = bc_ctx_producer_cnt(ctx);
+	double creates = rates[LS_M_CREATES] / 1e3;
 
-	snprintf(buf, len, "creates %8.3lfk/s (%7.3lfk/prod), %3.2lf kmallocs/create%s",
-		 rates[0] / 1e3, rates[0] / 1e3 / (prods ? prods : 1),
-		 rates[0] > 0 ? rates[1] / rates[0] : 0.0,
-		 rates[2] > 0 ? ", creation errors" : "");
+	snprintf(buf, len, "creates %8.3lfk/s (%7.3lfk/prod), %3.2lf kmallocs/create", creates,
+		 creates / (prods ? prods : 1), rates[LS_M_PER_CREATE]);
 	return 0;
 }
 
@@ -294,30 +301,46 @@ static int ls_create_format_summary(struct bc_ctx *ctx, const double *means, con
 				    char *buf, size_t len)
 {
 	unsigned int prods = bc_ctx_producer_cnt(ctx);
+	double creates = means[LS_M_CREATES] / 1e3;
 
-	snprintf(buf, len, "creates %8.3lf \u00b1 %5.3lfk/s (%7.3lfk/prod), %4.2lf kmallocs/create, %.0lf errors/s",
-		 means[0] / 1e3, stddevs[0] / 1e3, means[0] / 1e3 / (prods ? prods : 1),
-		 means[0] > 0 ? means[1] / means[0] : 0.0, means[2]);
+	snprintf(buf, len, "creates %8.3lf \u00b1 %5.3lfk/s (%7.3lfk/prod), %4.2lf kmallocs/create",
+		 creates, stddevs[LS_M_CREATES] / 1e3, creates / (prods ? prods : 1),
+		 means[LS_M_KMALLOCS] / means[LS_M_CREATES]);
 	return 0;
 }
 
+/* No role combination gives the runner's create lines (creations in k/s,
+ * kmallocs per create): every metric is AUX and the callbacks above print
+ * them. Kept in the order of the LS_M_* positions. */
 static const struct bc_metric_desc ls_create_metrics[] = {
 	BC_METRIC("creates", "ops", BC_METRIC_COUNTER),
+	/* Every kmalloc on the machine, as the runner counts them. */
 	BC_METRIC("kmallocs", "calls", BC_METRIC_COUNTER),
+	BC_METRIC("kmallocs_per_create", "calls", BC_METRIC_RATIO, .per = "creates",
+		  .label = "kmallocs per create"),
+	/* Only those made inside a creation: the storage's own. */
+	BC_METRIC("create_kmallocs", "calls", BC_METRIC_COUNTER),
 	BC_METRIC("create_errs", "errors", BC_METRIC_COUNTER),
+};
+
+static const struct bc_option ls_create_options[] = {
+	BC_OPT_ENUM(struct ls_opts, storage_type, "storage-type", .words = ls_storage_words,
+		    .def = "socket", .help = "local storage to create (socket needs LSM programs)"),
+	BC_OPT_INT(struct ls_opts, batch_size, "batch-size", .def = "32", .min = 1,
+		   .max = LS_MAX_BATCH_SIZE, .help = "threads or sockets created per batch"),
 };
 
 const struct bc_bench_desc ls_bench_create = {
 	.sz = sizeof(struct bc_bench_desc),
 	.name = "local-storage-create",
-	.description = "creation and destruction rate of task (or socket) local storage, kmallocs per creation",
-	.producers = { .min = 1, .max = 0, .def = 1 },
-	.consumers = { .min = 0, .max = 0, .def = 0 },
+	.description = "creation and destruction rate of socket (or task) local storage, kmallocs per creation",
+	.producers = BC_THREADS(1, 0, 1),
+	.consumers = BC_THREADS(0, 0, 0),
 	.metrics = ls_create_metrics,
 	.metric_cnt = sizeof(ls_create_metrics) / sizeof(ls_create_metrics[0]),
-	.layout = BC_LAYOUT_CUSTOM,
+	.options = ls_create_options,
+	.option_cnt = sizeof(ls_create_options) / sizeof(ls_create_options[0]),
 	.probe = ls_create_probe,
-	.validate = ls_create_validate,
 	.setup = ls_create_setup,
 	.producer = ls_create_producer,
 	.measure = ls_create_measure,

@@ -1,67 +1,38 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Contracts between the local_storage plugin's files: the options as the
- * user gave them (ls_plugin.c parses them into text; each benchmark's
- * validate() turns the text into numbers and says what is wrong), the shared
- * helpers, and the benchmark descriptors each file defines.
+ * Contracts between the local_storage plugin's files: the options struct
+ * every benchmark's option table indexes into, the shared helpers, and the
+ * benchmark descriptors each file defines.
  */
 #ifndef BENCHCORE_LS_INTERNAL_H
 #define BENCHCORE_LS_INTERNAL_H
 
+#include <stdint.h>
+
 #include <benchcore/benchcore.h>
 
 /*
- * The option values as given on the command line, or NULL when absent.
- * argp has no per-run place to put them, so they live here for the life of
- * the process; a run only reads them. Kept as text so that validate() can
- * quote the user's own spelling in its message.
+ * One run's option values, filled by the core from the benchmarks' own
+ * tables (each benchmark declares only the options it takes, so another's
+ * option is refused by the core). Names follow the kernel runner's, so its
+ * scripts' command lines work.
  */
 struct ls_opts {
-	const char *nr_maps;
-	const char *hashmap_nr_keys_used;
-	const char *storage_type;
-	const char *batch_size;
-	const char *nr_procs;
-	const char *kthread_pid;
+	int64_t nr_maps;		/* cache benchmarks */
+	int64_t hashmap_nr_keys_used;	/* hashmap-control */
+	int storage_type;		/* create: index into ls_storage_words */
+	int64_t batch_size;		/* create */
+	int64_t nr_procs;		/* tasks-trace */
+	int64_t kthread_pid;		/* tasks-trace; 0: looked up */
 };
 
-extern struct ls_opts ls_opts;
+#define LS_OPTS(ctx) ((const struct ls_opts *)bc_ctx_opts(ctx))
 
-/* Which options a benchmark takes, for ls_check_opts(). */
-enum {
-	LS_USES_NR_MAPS = 1u << 0,
-	LS_USES_HASH_KEYS = 1u << 1,
-	LS_USES_STORAGE_TYPE = 1u << 2,
-	LS_USES_BATCH_SIZE = 1u << 3,
-	LS_USES_NR_PROCS = 1u << 4,
-	LS_USES_KTHREAD_PID = 1u << 5,
-};
-
-/* One plugin parser serves five benchmarks: an option given to one that
- * ignores it is a usage error rather than silently dropped. */
-int ls_check_opts(struct bc_ctx *ctx, unsigned int uses);
-
-/* Defaults, as in the kernel runner (except --storage-type, see ls_create.c). */
-#define LS_DEF_NR_MAPS 1000
-#define LS_DEF_HASH_KEYS 1000
-#define LS_DEF_BATCH_SIZE 32
-#define LS_DEF_NR_PROCS 1000
-#define LS_MAX_BATCH_SIZE 100000
 /* Every sleeper is a process: bound it well below any sane pid_max. */
 #define LS_MAX_NR_PROCS 150000
-
-/*
- * Parses `text` (an option's value) as a decimal integer in [min, max].
- * Returns 0, or bc_usage_error() naming the option, the value and the
- * expected range, followed by `note` (where the bound comes from) if not
- * NULL. A NULL text leaves *out at the caller's default.
- */
-int ls_parse_uint_opt(struct bc_ctx *ctx, const char *opt, const char *text,
-		      unsigned long min, unsigned long max, const char *note,
-		      unsigned long *out);
-
-/* /proc/sys/kernel/pid_max, or the kernel's default when unreadable. */
-unsigned long ls_pid_max(void);
+#define LS_MAX_BATCH_SIZE 100000
+/* PID_MAX_LIMIT on 64-bit kernels: no pid is larger. */
+#define LS_PID_LIMIT 4194304
 
 /* Strips libbpf's noise from an errno for a one-line reason. */
 const char *ls_strerror(int err);
@@ -81,5 +52,6 @@ extern const struct bc_bench_desc ls_bench_int_get;
 extern const struct bc_bench_desc ls_bench_hashmap_control;
 extern const struct bc_bench_desc ls_bench_create;
 extern const struct bc_bench_desc ls_bench_tasks_trace;
+extern const struct bc_bench_desc ls_bench_sk_get;
 
 #endif /* BENCHCORE_LS_INTERNAL_H */

@@ -140,20 +140,6 @@ static int ls_tt_probe(struct bc_ctx *ctx)
 	return 0;
 }
 
-static int ls_tt_validate(struct bc_ctx *ctx)
-{
-	unsigned long v = 0;
-	int err;
-
-	err = ls_check_opts(ctx, LS_USES_NR_PROCS | LS_USES_KTHREAD_PID);
-	if (err)
-		return err;
-	err = ls_parse_uint_opt(ctx, "nr_procs", ls_opts.nr_procs, 1, LS_MAX_NR_PROCS, NULL, &v);
-	if (err)
-		return err;
-	return ls_parse_uint_opt(ctx, "kthread_pid", ls_opts.kthread_pid, 1, ls_pid_max(), NULL, &v);
-}
-
 /* The kthread is named after the flavour ("rcu_tasks_trace_kthread", or
  * "rcu_tasks_trace" on older kernels); comm keeps 15 characters of it. */
 static unsigned long ls_tt_find_kthread(void)
@@ -263,21 +249,15 @@ static int ls_tt_spawn(struct bc_ctx *ctx, struct ls_tt_state *st, unsigned long
 static int ls_tt_setup(struct bc_ctx *ctx)
 {
 	char point[256];
+	const struct ls_opts *o = LS_OPTS(ctx);
 	struct ls_tt_state *st;
-	unsigned long nr_procs = LS_DEF_NR_PROCS;
 	int idx, err;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
 	bc_ctx_set_data(ctx, st);
-	err = ls_parse_uint_opt(ctx, "nr_procs", ls_opts.nr_procs, 1, LS_MAX_NR_PROCS, NULL, &nr_procs);
-	if (err)
-		return err;
-	err = ls_parse_uint_opt(ctx, "kthread_pid", ls_opts.kthread_pid, 1, ls_pid_max(), NULL,
-				&st->kthread_pid);
-	if (err)
-		return err;
+	st->kthread_pid = (unsigned long)o->kthread_pid;
 	if (!st->kthread_pid)
 		st->kthread_pid = ls_tt_find_kthread();
 	if (!st->kthread_pid)
@@ -295,7 +275,16 @@ static int ls_tt_setup(struct bc_ctx *ctx)
 		return idx;
 	snprintf(point, sizeof(point), "%s, %s", ls_tt_churn_points[idx].name, ls_tt_gp_point.name);
 	bc_ctx_set_attach_point(ctx, point);
-	return ls_tt_spawn(ctx, st, nr_procs);
+	err = bc_ctx_add_prog(ctx, bpf_program__fd(bpf_object__find_program_by_name(
+					   st->skel->obj, ls_tt_churn_points[idx].prog_name)),
+			      "churn");
+	if (!err)
+		err = bc_ctx_add_prog(ctx, bpf_program__fd(st->skel->progs.ls_gp_start), "gp start");
+	if (!err)
+		err = bc_ctx_add_prog(ctx, bpf_program__fd(st->skel->progs.ls_gp_end), "gp end");
+	if (err)
+		return bc_error(ctx, err, "declaring the programs under test: %s", ls_strerror(err));
+	return ls_tt_spawn(ctx, st, (unsigned long)o->nr_procs);
 }
 
 static int ls_tt_producer(struct bc_ctx *ctx, struct bc_thread *t)
@@ -335,23 +324,35 @@ static void ls_tt_teardown(struct bc_ctx *ctx)
 	bc_ctx_set_data(ctx, NULL);
 }
 
+/* The runner's grace-period lines: nanoseconds and kthread ticks, each per
+ * grace period counted. */
 static const struct bc_metric_desc ls_tt_metrics[] = {
-	BC_METRIC("gp_ns", "ns", BC_METRIC_COUNTER),
+	BC_METRIC("gp_ns", "ns", BC_METRIC_RATIO, .role = BC_ROLE_LATENCY, .per = "gp_ct",
+		  .label = "tasks_trace grace period latency"),
 	BC_METRIC("gp_ct", "grace periods", BC_METRIC_COUNTER),
-	BC_METRIC("stime", "ticks", BC_METRIC_COUNTER),
+	BC_METRIC("stime", "ticks", BC_METRIC_RATIO, .per = "gp_ct",
+		  .label = "ticks per tasks_trace grace period"),
+};
+
+static const struct bc_option ls_tt_options[] = {
+	BC_OPT_INT(struct ls_opts, nr_procs, "nr_procs", .def = "1000", .min = 1,
+		   .max = LS_MAX_NR_PROCS, .help = "sleeper processes to fork"),
+	BC_OPT_INT(struct ls_opts, kthread_pid, "kthread_pid", .arg = "PID", .def = "0", .min = 0,
+		   .max = LS_PID_LIMIT,
+		   .help = "pid of the rcu_tasks_trace kthread (0: looked up)"),
 };
 
 const struct bc_bench_desc ls_bench_tasks_trace = {
 	.sz = sizeof(struct bc_bench_desc),
 	.name = "local-storage-tasks-trace",
 	.description = "RCU Tasks Trace grace-period latency and kthread ticks under task-storage churn by --nr_procs processes",
-	.producers = { .min = 1, .max = 1, .def = 1 },
-	.consumers = { .min = 0, .max = 0, .def = 0 },
+	.producers = BC_THREADS(1, 1, 1),
+	.consumers = BC_THREADS(0, 0, 0),
 	.metrics = ls_tt_metrics,
 	.metric_cnt = sizeof(ls_tt_metrics) / sizeof(ls_tt_metrics[0]),
-	.layout = BC_LAYOUT_GRACE_PERIOD,
+	.options = ls_tt_options,
+	.option_cnt = sizeof(ls_tt_options) / sizeof(ls_tt_options[0]),
 	.probe = ls_tt_probe,
-	.validate = ls_tt_validate,
 	.setup = ls_tt_setup,
 	.producer = ls_tt_producer,
 	.measure = ls_tt_measure,

@@ -37,7 +37,34 @@ static void pb_ring_copy(const struct pb_ring *r, uint64_t pos, void *dst, size_
 		memcpy((unsigned char *)dst + first, r->data, len - first);
 }
 
-long pb_ring_drain(struct pb_ring *r, struct pb_ring_counts *c)
+/* The PERF_SAMPLE_RAW part of the sample at pos: { u32 size; data[size] }
+ * after the record header. -EBADMSG when it does not fit the record. */
+static int pb_ring_raw(const struct pb_ring *r, uint64_t pos, uint16_t rec_size,
+		       pb_ring_sample_fn fn, void *cookie)
+{
+	unsigned char copy[PB_RING_RAW_COPY];
+	uint64_t off = (pos + sizeof(struct perf_event_header)) & r->mask;
+	uint32_t len, room = rec_size - sizeof(struct perf_event_header) - sizeof(len);
+
+	if (rec_size < sizeof(struct perf_event_header) + sizeof(len))
+		return -EBADMSG;
+	pb_ring_copy(r, pos + sizeof(struct perf_event_header), &len, sizeof(len));
+	if (len > room)
+		return -EBADMSG;
+	off = (off + sizeof(len)) & r->mask;
+	if (off + len <= r->mask + 1) {
+		fn(cookie, r->data + off, len);
+		return 0;
+	}
+	if (len > sizeof(copy))
+		len = sizeof(copy);
+	pb_ring_copy(r, off, copy, len);
+	fn(cookie, copy, len);
+	return 0;
+}
+
+long pb_ring_drain(struct pb_ring *r, struct pb_ring_counts *c, pb_ring_sample_fn fn,
+		   void *cookie)
 {
 	struct pb_ring_counts seen = *c;
 	struct perf_event_header eh;
@@ -65,6 +92,8 @@ long pb_ring_drain(struct pb_ring *r, struct pb_ring_counts *c)
 
 		switch (eh.type) {
 		case PERF_RECORD_SAMPLE:
+			if (fn && pb_ring_raw(r, tail, eh.size, fn, cookie))
+				return -EBADMSG;
 			seen.samples++;
 			break;
 		case PERF_RECORD_LOST:

@@ -37,14 +37,23 @@ struct pb_ring_counts {
  */
 int pb_ring_init(struct pb_ring *r, void *base, size_t page_size, size_t data_size);
 
+/* Called per PERF_RECORD_SAMPLE when given, with its PERF_SAMPLE_RAW data
+ * (what the BPF program wrote, padded) and that data's length. A record
+ * that wraps around the end of the ring is handed over in a copy of at most
+ * PB_RING_RAW_COPY bytes. */
+#define PB_RING_RAW_COPY 64
+typedef void (*pb_ring_sample_fn)(void *cookie, const void *raw, uint32_t len);
+
 /*
  * Consumes every record between data_tail and data_head and then publishes
  * the new data_tail once (one store per call, not one per record: the point
  * of pb-custom). Returns the number of records consumed, or -EBADMSG when a
  * record header is impossible (size 0, not 8-byte aligned, or running past
- * data_head); the tail and the counts are then left as
- * they were.
+ * data_head; with fn, a sample too short for its raw size field); the tail
+ * and the counts are then left as they were (fn may have seen the records
+ * before the bad one).
  */
-long pb_ring_drain(struct pb_ring *r, struct pb_ring_counts *c);
+long pb_ring_drain(struct pb_ring *r, struct pb_ring_counts *c, pb_ring_sample_fn fn,
+		   void *cookie);
 
 #endif /* BENCHCORE_PB_RING_H */

@@ -3,7 +3,10 @@
  * perfbuf producer: one getpgid() from the benchmark's own process writes a
  * batch of batch_cnt 8-byte records into the per-CPU perf buffer with
  * bpf_perf_event_output(); every write the kernel refuses (the CPU's buffer
- * is full) is counted as a drop, here, where it is lost.
+ * is full) is counted as a drop, here, where it is lost. Records 0, N, 2N,
+ * ... of a batch (N = stamp_mask + 1) hold the time they were written
+ * (bpf_ktime_get_ns(), CLOCK_MONOTONIC), from which the consumer measures
+ * delivery latency; the others hold 0, as in ringbuf.bpf.c.
  *
  * The same body is offered under three attach points, in the order the
  * plugin tries them (only one is loaded per run), as in ringbuf.bpf.c:
@@ -26,13 +29,14 @@ struct {
 const volatile __u32 batch_cnt = 500;
 /* The getpgid syscall number, for the raw_tp/sys_enter fallback. */
 const volatile long getpgid_nr = -1;
+/* Stamp record i when (i & stamp_mask) == 0 (BC_BUF_LAT_EVERY - 1). */
+const volatile __u32 stamp_mask = 63;
 
 BC_CPU_SLOTS(drops);
 
-__u64 sample_val = 42;
-
 static __always_inline void produce_batch(void *ctx)
 {
+	__u64 stamp;
 	__u32 i;
 
 	if (!bc_own_process())
@@ -44,8 +48,8 @@ static __always_inline void produce_batch(void *ctx)
 	 * walks it once per iteration, which is what bounds --rb-batch-cnt.
 	 */
 	for (i = 0; i < batch_cnt; i++) {
-		if (bpf_perf_event_output(ctx, &perfbuf, BPF_F_CURRENT_CPU,
-					  &sample_val, sizeof(sample_val)))
+		stamp = (i & stamp_mask) ? 0 : bpf_ktime_get_ns();
+		if (bpf_perf_event_output(ctx, &perfbuf, BPF_F_CURRENT_CPU, &stamp, sizeof(stamp)))
 			bc_slot_add(drops, 1);
 	}
 }

@@ -12,7 +12,9 @@
  *              (perf_buffer__buffer_cnt/__buffer/__buffer_fd)
  *
  * The producer is perfbuf.bpf.c: each getpgid() of this process writes a
- * batch of 8-byte records; hits are counted by the consumer, drops in BPF.
+ * batch of 8-byte records, one in BC_BUF_LAT_EVERY stamped with the time it
+ * was written; hits are counted by the consumer, drops in BPF, and latency
+ * is now - stamp of the stamped records.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,7 +35,7 @@
 
 /*
  * The options (--rb-b2b, --rb-batch-cnt, --rb-sampled, --rb-sample-rate,
- * --pb-size, ...) are plugins/common's, shared with ringbuf: bc_buf_opts.
+ * --pb-size, ...) are plugins/common's table, shared with ringbuf.
  *
  * The verifier walks the BPF batch loop once per record and refuses about
  * 8190 records and more on 6.x kernels ("the sequence of 8193 jumps is too
@@ -47,13 +49,17 @@ _Static_assert(BC_BUF_BATCH_MAX <= PB_MAX_BATCH,
 /* ----------------------------------------------------------- run state */
 
 struct pb_state {
+	const struct bc_buf_opts *opts;
 	struct perfbuf *skel;
+	struct bpf_program *prog;	/* the attached candidate's */
 	struct bpf_link *link;
 	struct perf_buffer *pb;
 	/* Written by the consumer, read by measure(): alone on its line. */
 	struct bc_line_counter *hits;
-	/* The consumer's running total; only the consumer touches it. */
+	/* The consumer's running total and latency sample; only the
+	 * consumer touches them. */
 	uint64_t cons_hits;
+	struct bc_buf_lat lat;
 	/* pb-custom only */
 	int epoll_fd;
 	struct pb_ring *rings;
@@ -72,8 +78,19 @@ static enum bpf_perf_event_ret pb_libbpf_event(void *cookie, int cpu, struct per
 
 	(void)cpu;
 	/* Lost records are the BPF side's drops, already counted there. */
-	if (e->type == PERF_RECORD_SAMPLE)
+	if (e->type == PERF_RECORD_SAMPLE) {
+		/* PERF_SAMPLE_RAW: { u32 size; data[size] }; libbpf hands
+		 * over a record that wrapped as one contiguous copy. */
+		const unsigned char *raw = (const unsigned char *)(e + 1);
+		uint32_t len;
+
+		if (e->size >= sizeof(*e) + sizeof(len)) {
+			memcpy(&len, raw, sizeof(len));
+			if (len <= e->size - sizeof(*e) - sizeof(len))
+				bc_buf_lat_seen(&st->lat, raw + sizeof(len), len);
+		}
 		st->cons_hits++;
+	}
 	return LIBBPF_PERF_EVENT_CONT;
 }
 
@@ -85,8 +102,9 @@ static enum bpf_perf_event_ret pb_libbpf_event(void *cookie, int cpu, struct per
  */
 static struct perf_buffer *pb_buffer_new(struct perfbuf *skel, struct pb_state *st)
 {
+	const struct bc_buf_opts *o = st->opts;
+	unsigned long rate = o->sampled ? (unsigned long)o->sample_rate : 1;
 	struct perf_event_attr attr;
-	unsigned long rate = bc_buf_opts.sampled ? bc_buf_opts.sample_rate : 1;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
@@ -95,7 +113,7 @@ static struct perf_buffer *pb_buffer_new(struct perfbuf *skel, struct pb_state *
 	attr.sample_type = PERF_SAMPLE_RAW;
 	attr.sample_period = rate;
 	attr.wakeup_events = rate;
-	return perf_buffer__new_raw(bpf_map__fd(skel->maps.perfbuf), bc_buf_opts.pb_pages, &attr,
+	return perf_buffer__new_raw(bpf_map__fd(skel->maps.perfbuf), (size_t)o->pb_pages, &attr,
 				    pb_libbpf_event, st, NULL);
 }
 
@@ -116,9 +134,10 @@ static int pb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 	if (!skel)
 		return bc_error(ctx, -errno, "opening the perfbuf BPF object failed: %s",
 				strerror(errno));
-	skel->rodata->batch_cnt = bc_buf_opts.batch_cnt;
+	skel->rodata->batch_cnt = (__u32)st->opts->batch_cnt;
 	skel->rodata->bc_tgid = getpid();
 	skel->rodata->getpgid_nr = bc_buf_getpgid_nr();
+	skel->rodata->stamp_mask = bc_buf_stamp_mask();
 
 	/* Only this candidate's program: a refused fentry must not fail the
 	 * whole object when the tracepoint is what we are trying. */
@@ -140,6 +159,7 @@ static int pb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 		goto out;
 	}
 	st->skel = skel;
+	st->prog = prog;
 	st->link = link;
 	return 0;
 out:
@@ -197,11 +217,6 @@ static int pb_probe(struct bc_ctx *ctx)
 	return 0;
 }
 
-static int pb_validate(struct bc_ctx *ctx)
-{
-	return bc_buf_validate(ctx, &bc_buf_opts, BC_BUF_PERFBUF);
-}
-
 static void pb_teardown(struct bc_ctx *ctx)
 {
 	struct pb_state *st = bc_ctx_data(ctx);
@@ -221,7 +236,7 @@ static void pb_teardown(struct bc_ctx *ctx)
 	bc_ctx_set_data(ctx, NULL);
 }
 
-static int pb_setup_common(struct bc_ctx *ctx, bool custom)
+static int pb_setup(struct bc_ctx *ctx)
 {
 	struct pb_state *st;
 	int err;
@@ -229,6 +244,7 @@ static int pb_setup_common(struct bc_ctx *ctx, bool custom)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
+	st->opts = bc_buf_run_opts(ctx);
 	st->epoll_fd = -1;
 	bc_ctx_set_data(ctx, st);
 
@@ -239,6 +255,9 @@ static int pb_setup_common(struct bc_ctx *ctx, bool custom)
 	err = bc_attach_first(ctx, bc_buf_attach_points, BC_BUF_ATTACH_CNT, pb_try_attach, st);
 	if (err < 0)
 		return err;
+	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->prog), "producer");
+	if (err)
+		return bc_error(ctx, err, "declaring the producer program: %s", strerror(-err));
 
 	/*
 	 * The program is live, but only this process's getpgid() fires it and
@@ -248,29 +267,19 @@ static int pb_setup_common(struct bc_ctx *ctx, bool custom)
 	 */
 	st->pb = pb_buffer_new(st->skel, st);
 	if (!st->pb)
-		return bc_error(ctx, -errno, "creating the perf buffer (%u pages per CPU) failed: %s",
-				bc_buf_opts.pb_pages, strerror(errno));
-	if (custom)
+		return bc_error(ctx, -errno, "creating the perf buffer (%lld pages per CPU) failed: %s",
+				(long long)st->opts->pb_pages, strerror(errno));
+	if (bc_buf_run_spec(ctx)->custom)
 		return pb_rings_open(ctx, st);
 	return 0;
-}
-
-static int pb_libbpf_setup(struct bc_ctx *ctx)
-{
-	return pb_setup_common(ctx, false);
-}
-
-static int pb_custom_setup(struct bc_ctx *ctx)
-{
-	return pb_setup_common(ctx, true);
 }
 
 static int pb_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	const struct timespec idle = { .tv_nsec = 20 * 1000 * 1000 };
+	const struct pb_state *st = bc_ctx_data(ctx);
 
-	(void)ctx;
-	if (bc_buf_opts.b2b) {
+	if (st->opts->b2b) {
 		/* One batch to start the ping-pong; the consumer does the rest. */
 		bc_buf_trigger_batch();
 		while (!bc_thread_should_stop(t))
@@ -291,15 +300,23 @@ static int pb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	struct pb_state *st = bc_ctx_data(ctx);
 	int err;
 
+	bc_buf_lat_init(&st->lat, ctx, t);
 	while (!bc_thread_should_stop(t)) {
 		err = perf_buffer__poll(st->pb, PB_POLL_MS);
 		if (err < 0 && err != -EINTR)
 			return bc_error(ctx, err, "perf_buffer__poll failed: %s", strerror(-err));
 		pb_publish_hits(st);
-		if (bc_buf_opts.b2b)
+		if (st->opts->b2b)
 			bc_buf_trigger_batch();
 	}
 	return 0;
+}
+
+static void pb_custom_sample(void *cookie, const void *raw, uint32_t len)
+{
+	struct pb_state *st = cookie;
+
+	bc_buf_lat_seen(&st->lat, raw, len);
 }
 
 static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
@@ -309,6 +326,7 @@ static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	int i, n;
 	long err;
 
+	bc_buf_lat_init(&st->lat, ctx, t);
 	while (!bc_thread_should_stop(t)) {
 		n = epoll_wait(st->epoll_fd, st->events, (int)st->ring_cnt, PB_POLL_MS);
 		if (n < 0) {
@@ -320,7 +338,7 @@ static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 		for (i = 0; i < n; i++) {
 			uint64_t idx = st->events[i].data.u64;
 
-			err = pb_ring_drain(&st->rings[idx], &counts);
+			err = pb_ring_drain(&st->rings[idx], &counts, pb_custom_sample, st);
 			if (err < 0)
 				return bc_error(ctx, (int)err,
 						"perf buffer %llu holds a malformed record",
@@ -328,7 +346,7 @@ static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 		}
 		st->cons_hits = counts.samples;
 		pb_publish_hits(st);
-		if (bc_buf_opts.b2b)
+		if (st->opts->b2b)
 			bc_buf_trigger_batch();
 	}
 	return 0;
@@ -339,38 +357,27 @@ static int pb_measure(struct bc_ctx *ctx, double *values)
 	struct pb_state *st = bc_ctx_data(ctx);
 	size_t slots = sizeof(st->skel->bss->drops) / sizeof(st->skel->bss->drops[0]);
 
-	values[0] = (double)__atomic_load_n(&st->hits->value, __ATOMIC_RELAXED);
-	values[1] = (double)bc_line_counters_sum(st->skel->bss->drops, slots);
+	values[BC_BUF_HITS] = (double)__atomic_load_n(&st->hits->value, __ATOMIC_RELAXED);
+	values[BC_BUF_DROPS] = (double)bc_line_counters_sum(st->skel->bss->drops, slots);
 	return 0;
 }
 
 /* ----------------------------------------------------------- descriptor */
 
-static const struct bc_metric_desc pb_metrics[] = {
-	BC_METRIC("hits", "records", BC_METRIC_COUNTER),
-	BC_METRIC("drops", "records", BC_METRIC_COUNTER),
-};
+#define PB_BENCH(name_, desc_, spec_, consumer_)                                   \
+	BC_BUF_BENCH(name_, desc_, spec_, .probe = pb_probe, .setup = pb_setup,     \
+		     .producer = pb_producer, .consumer = (consumer_),              \
+		     .measure = pb_measure, .teardown = pb_teardown)
 
-#define PB_BENCH(name_, desc_, setup_, consumer_)                                  \
-	{                                                                          \
-		.sz = sizeof(struct bc_bench_desc), .name = (name_),               \
-		.description = (desc_),                                            \
-		.producers = { .min = 1, .max = 0, .def = 1 },                      \
-		.consumers = { .min = 1, .max = 1, .def = 1 },                      \
-		.metrics = pb_metrics,                                             \
-		.metric_cnt = sizeof(pb_metrics) / sizeof(pb_metrics[0]),          \
-		.layout = BC_LAYOUT_HITS_DROPS, .probe = pb_probe,                 \
-		.validate = pb_validate, .setup = (setup_), .producer = pb_producer, \
-		.consumer = (consumer_), .measure = pb_measure,                    \
-		.teardown = pb_teardown,                                           \
-	}
+static const struct bc_buf_spec pb_libbpf_spec = { .kind = BC_BUF_PERFBUF, .custom = false };
+static const struct bc_buf_spec pb_custom_spec = { .kind = BC_BUF_PERFBUF, .custom = true };
 
 static const struct bc_bench_desc pb_libbpf_bench =
 	PB_BENCH("pb-libbpf", "BPF perf buffer read with libbpf's perf_buffer (raw event callback)",
-		 pb_libbpf_setup, pb_libbpf_consumer);
+		 &pb_libbpf_spec, pb_libbpf_consumer);
 static const struct bc_bench_desc pb_custom_bench =
 	PB_BENCH("pb-custom", "BPF perf buffer read by a custom epoll loop, tail published per wakeup",
-		 pb_custom_setup, pb_custom_consumer);
+		 &pb_custom_spec, pb_custom_consumer);
 
 static const struct bc_bench_desc *const pb_benches[] = {
 	&pb_libbpf_bench,
@@ -380,4 +387,4 @@ static const struct bc_bench_desc *const pb_benches[] = {
 
 BENCHCORE_PLUGIN(.name = "perfbuf", .version = "1.0",
 		 .description = "BPF perf buffer throughput (per-CPU perf rings), as in the kernel's bench",
-		 .argp = &bc_buf_argp, .benches = pb_benches);
+		 BC_BUF_PLUGIN_OPTIONS, .benches = pb_benches);

@@ -26,8 +26,8 @@ struct rb_walk_ring {
 	uint64_t mask;			/* size - 1; size is a power of two */
 };
 
-/* Called per committed record when given (tests); NULL in the benchmark,
- * which, like the kernel runner's consumer, does not read payloads. */
+/* Called per committed record when given: rb-custom passes each record's
+ * timestamp on to its latency sample; tests check the payloads. */
 typedef void (*rb_walk_record_fn)(void *cookie, const void *data, uint32_t len);
 
 struct rb_walk_counts {

@@ -10,7 +10,9 @@
  *
  * Producer: every getpgid() of this process runs a BPF program that writes
  * --rb-batch-cnt 8-byte records (ringbuf.bpf.c). Hits are records consumed,
- * drops are records the BPF side could not write.
+ * drops are records the BPF side could not write; one record in
+ * BC_BUF_LAT_EVERY carries the time it was written, and latency is now -
+ * that time.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -32,10 +34,12 @@
 
 struct rb_state {
 	struct ringbuf *skel;
-	bool custom;
+	struct bpf_program *prog;	/* the attached candidate's */
 	const struct bc_buf_opts *opts;
 	/* Written by the one consumer thread, read by measure(). */
 	uint64_t hits;
+	/* The consumer thread's alone. */
+	struct bc_buf_lat lat;
 
 	/* rb-libbpf */
 	struct ring_buffer *rb;
@@ -48,15 +52,6 @@ struct rb_state {
 	struct rb_walk_ring ring;
 };
 
-static const struct bc_metric_desc rb_metrics[] = {
-	BC_METRIC("hits", "records", BC_METRIC_COUNTER),
-	BC_METRIC("drops", "records", BC_METRIC_COUNTER),
-};
-
-static int rb_validate(struct bc_ctx *ctx)
-{
-	return bc_buf_validate(ctx, &bc_buf_opts, BC_BUF_RINGBUF);
-}
 
 /* One attach candidate: a fresh skeleton each time, because a libbpf object
  * whose load failed cannot be loaded again. */
@@ -72,9 +67,10 @@ static int rb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 	if (!skel)
 		return -errno;
 	skel->rodata->bc_tgid = (__u32)getpid();
-	skel->rodata->batch_cnt = o->batch_cnt;
+	skel->rodata->batch_cnt = (__u32)o->batch_cnt;
 	skel->rodata->use_output = o->use_output;
 	skel->rodata->getpgid_nr = bc_buf_getpgid_nr();
+	skel->rodata->stamp_mask = bc_buf_stamp_mask();
 	/* The kernel runner's rule: wake the consumer only once rate records
 	 * (16 bytes each with the header) are waiting. */
 	skel->rodata->wakeup_data_size =
@@ -95,6 +91,7 @@ static int rb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 		return err;
 	}
 	st->skel = skel;
+	st->prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
 	return 0;
 }
 
@@ -102,8 +99,7 @@ static int rb_libbpf_sample(void *cookie, void *data, size_t len)
 {
 	struct rb_state *st = cookie;
 
-	(void)data;
-	(void)len;
+	bc_buf_lat_seen(&st->lat, data, len);
 	/* Single writer: a relaxed load/store pair, no locked instruction. */
 	__atomic_store_n(&st->hits, __atomic_load_n(&st->hits, __ATOMIC_RELAXED) + 1,
 			 __ATOMIC_RELAXED);
@@ -162,7 +158,7 @@ static void rb_teardown(struct bc_ctx *ctx)
 	bc_ctx_set_data(ctx, NULL);
 }
 
-static int rb_setup_common(struct bc_ctx *ctx, bool custom)
+static int rb_setup(struct bc_ctx *ctx)
 {
 	struct rb_state *st;
 	int err;
@@ -170,16 +166,18 @@ static int rb_setup_common(struct bc_ctx *ctx, bool custom)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
-	st->custom = custom;
-	st->opts = &bc_buf_opts;
+	st->opts = bc_buf_run_opts(ctx);
 	st->epoll_fd = -1;
 	bc_ctx_set_data(ctx, st);
 
 	err = bc_attach_first(ctx, bc_buf_attach_points, BC_BUF_ATTACH_CNT, rb_try_attach, st);
 	if (err < 0)
 		return err;
+	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->prog), "producer");
+	if (err)
+		return bc_error(ctx, err, "declaring the producer program: %s", strerror(-err));
 
-	if (custom)
+	if (bc_buf_run_spec(ctx)->custom)
 		return rb_custom_map(ctx, st);
 	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.ringbuf), rb_libbpf_sample, st,
 				  NULL);
@@ -188,20 +186,10 @@ static int rb_setup_common(struct bc_ctx *ctx, bool custom)
 	return 0;
 }
 
-static int rb_libbpf_setup(struct bc_ctx *ctx)
-{
-	return rb_setup_common(ctx, false);
-}
-
-static int rb_custom_setup(struct bc_ctx *ctx)
-{
-	return rb_setup_common(ctx, true);
-}
-
 /* list: can a producer be attached here at all? Leaves nothing loaded. */
 static int rb_probe(struct bc_ctx *ctx)
 {
-	struct rb_state st = { .opts = &bc_buf_opts, .epoll_fd = -1 };
+	struct rb_state st = { .opts = bc_buf_run_opts(ctx), .epoll_fd = -1 };
 	int err;
 
 	err = bc_attach_first(ctx, bc_buf_attach_points, BC_BUF_ATTACH_CNT, rb_try_attach, &st);
@@ -232,6 +220,8 @@ static int rb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	struct rb_state *st = bc_ctx_data(ctx);
 	int n;
 
+	bc_buf_lat_init(&st->lat, ctx, t);
+
 	while (!bc_thread_should_stop(t)) {
 		/* 100 ms: the stop flag is looked at even when idle. */
 		n = ring_buffer__poll(st->rb, 100);
@@ -243,12 +233,21 @@ static int rb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
+static void rb_custom_record(void *cookie, const void *data, uint32_t len)
+{
+	struct rb_state *st = cookie;
+
+	bc_buf_lat_seen(&st->lat, data, len);
+}
+
 static int rb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	struct rb_state *st = bc_ctx_data(ctx);
 	struct rb_walk_counts counts = { 0 };
 	struct epoll_event ev;
 	int n;
+
+	bc_buf_lat_init(&st->lat, ctx, t);
 
 	while (!bc_thread_should_stop(t)) {
 		if (st->opts->b2b)
@@ -258,7 +257,7 @@ static int rb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 			return bc_error(ctx, -errno, "epoll_wait: %s", strerror(errno));
 		/* Also on a timeout: cheap, and nothing can get stuck behind
 		 * a wakeup the sampled mode chose not to send. */
-		rb_walk(&st->ring, &counts, NULL, NULL);
+		rb_walk(&st->ring, &counts, rb_custom_record, st);
 		__atomic_store_n(&st->hits, counts.records, __ATOMIC_RELAXED);
 	}
 	return 0;
@@ -268,32 +267,26 @@ static int rb_measure(struct bc_ctx *ctx, double *values)
 {
 	struct rb_state *st = bc_ctx_data(ctx);
 
-	values[0] = (double)__atomic_load_n(&st->hits, __ATOMIC_RELAXED);
-	values[1] = (double)bc_line_counters_sum(st->skel->bss->drops,
+	values[BC_BUF_HITS] = (double)__atomic_load_n(&st->hits, __ATOMIC_RELAXED);
+	values[BC_BUF_DROPS] = (double)bc_line_counters_sum(st->skel->bss->drops,
 						  sizeof(st->skel->bss->drops) / sizeof(st->skel->bss->drops[0]));
 	return 0;
 }
 
-#define RB_BENCH(name_, desc_, setup_, consumer_)                              \
-	{                                                                      \
-		.sz = sizeof(struct bc_bench_desc), .name = (name_),           \
-		.description = (desc_),                                        \
-		.producers = { .min = 1, .max = 0, .def = 1 },                 \
-		.consumers = { .min = 1, .max = 1, .def = 1 },                 \
-		.metrics = rb_metrics,                                         \
-		.metric_cnt = sizeof(rb_metrics) / sizeof(rb_metrics[0]),      \
-		.layout = BC_LAYOUT_HITS_DROPS, .probe = rb_probe,             \
-		.validate = rb_validate, .setup = (setup_),                    \
-		.producer = rb_producer, .consumer = (consumer_),              \
-		.measure = rb_measure, .teardown = rb_teardown,                \
-	}
+#define RB_BENCH(name_, desc_, spec_, consumer_)                                   \
+	BC_BUF_BENCH(name_, desc_, spec_, .probe = rb_probe, .setup = rb_setup,     \
+		     .producer = rb_producer, .consumer = (consumer_),              \
+		     .measure = rb_measure, .teardown = rb_teardown)
+
+static const struct bc_buf_spec rb_libbpf_spec = { .kind = BC_BUF_RINGBUF, .custom = false };
+static const struct bc_buf_spec rb_custom_spec = { .kind = BC_BUF_RINGBUF, .custom = true };
 
 static const struct bc_bench_desc rb_libbpf_bench =
 	RB_BENCH("rb-libbpf", "BPF ring buffer consumed with libbpf's ring_buffer__poll()",
-		 rb_libbpf_setup, rb_libbpf_consumer);
+		 &rb_libbpf_spec, rb_libbpf_consumer);
 static const struct bc_bench_desc rb_custom_bench =
 	RB_BENCH("rb-custom", "BPF ring buffer consumed by a custom epoll + mmap consumer",
-		 rb_custom_setup, rb_custom_consumer);
+		 &rb_custom_spec, rb_custom_consumer);
 
 static const struct bc_bench_desc *const rb_benches[] = {
 	&rb_libbpf_bench,
@@ -303,4 +296,4 @@ static const struct bc_bench_desc *const rb_benches[] = {
 
 BENCHCORE_PLUGIN(.name = "ringbuf", .version = "1.0",
 		 .description = "BPF ring buffer throughput (rb-libbpf, rb-custom)",
-		 .argp = &bc_buf_argp, .benches = rb_benches);
+		 BC_BUF_PLUGIN_OPTIONS, .benches = rb_benches);

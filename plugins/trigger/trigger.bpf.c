@@ -18,6 +18,9 @@ BC_CPU_SLOTS(hits);
 /* Set before load: how many times one driver run calls its target. */
 const volatile __u32 batch_iters = 1;
 
+/* Set before load: getpgid()'s syscall number (user space knows its ABI). */
+const volatile __u64 getpgid_nr = 0;
+
 static __always_inline void count_hit(void)
 {
 	bc_slot_add(hits, 1);
@@ -139,6 +142,21 @@ int bc_trig_kretprobe_multi(void *ctx)
 	return 0;
 }
 
+/* kprobe-multi-all: attached to every other traceable kernel function, so
+ * that the counting program's trigger pays for a kernel full of fprobes.
+ * They run for every caller on the machine: doing nothing is the point. */
+SEC("?kprobe.multi/bpf_get_numa_node_id")
+int bc_trig_kprobe_multi_empty(void *ctx)
+{
+	return 0;
+}
+
+SEC("?kretprobe.multi/bpf_get_numa_node_id")
+int bc_trig_kretprobe_multi_empty(void *ctx)
+{
+	return 0;
+}
+
 /* Attached by user space to a function of benchcore's own process, as a
  * uprobe or uretprobe (and as uprobe.multi where libbpf can attach it). */
 SEC("?uprobe")
@@ -168,4 +186,32 @@ int bc_trig_syscall_tp(void *ctx)
 {
 	count_own_hit();
 	return 0;
+}
+
+/* ------------------------------------------- the syscall-driven variants */
+
+/*
+ * trig-tp, trig-rawtp and trig-fmodret as the 6.1-era runner measured them,
+ * for kernels without bpf_modify_return_test_tp(): each getpgid() of the
+ * producer fires the program once. (The tracepoint one is
+ * bc_trig_syscall_tp above.)
+ */
+SEC("?raw_tp/sys_enter")
+int bc_trig_rawtp_syscall(struct bpf_raw_tracepoint_args *ctx)
+{
+	/* sys_enter(regs, id): every syscall of every process comes here. */
+	if (ctx->args[1] == getpgid_nr)
+		count_own_hit();
+	return 0;
+}
+
+/* The target is set at load to this architecture's syscall function. */
+SEC("?fmod_ret/__x64_sys_getpgid")
+int bc_trig_fmodret_syscall(void *ctx)
+{
+	if (!bc_own_process())
+		return 0;	/* others' getpgid() runs untouched */
+	count_hit();
+	/* Non-zero: the syscall's body is skipped, as the runner measured. */
+	return -22;
 }

@@ -19,29 +19,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include <bpf/libbpf_version.h>
 #include <linux/types.h>
 
 #include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
 
 #include "trigger_spec.h"
+#include "uprobe_multi.h"
 #include "uprobe_targets.h"
+#include "usdt_note.h"
 
 /* The skeleton's slots are struct bc_line_counter (bpf/benchcore.bpf.h),
  * which <benchcore/benchcore.h> defines for user space: include it first. */
 #include "trigger.skel.h"
-
-#if LIBBPF_MAJOR_VERSION > 1 || (LIBBPF_MAJOR_VERSION == 1 && LIBBPF_MINOR_VERSION >= 3)
-#define BC_TRIG_HAVE_UPROBE_MULTI 1	/* bpf_program__attach_uprobe_multi() */
-#else
-#define BC_TRIG_HAVE_UPROBE_MULTI 0
-#endif
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524	/* the kernel's internal "not supported", seen by user space */
@@ -51,65 +48,46 @@
 
 /* ------------------------------------------------------------- options */
 
-/*
- * argp has no per-run place for values, so the option lives here for the
- * process's life; the parser only records it and validate() checks it, so
- * that a bad value goes through the core's usage-error path.
- */
-static struct {
-	const char *batch_iters;	/* as given, NULL if not */
-} trig_opts;
-
-enum {
-	TRIG_OPT_BATCH_ITERS = 0x2000,
+/* One struct for the plugin: the batched benchmarks declare the batch
+ * size; the core parses, checks and documents it (bc_ctx_opts()). */
+struct trig_opts {
+	int64_t batch_iters;
+	int driver;			/* enum bc_trig_drive */
 };
 
-static const struct argp_option trig_argp_options[] = {
-	{ "trig-batch-iters", TRIG_OPT_BATCH_ITERS, "N", 0,
-	  "Batched kernel benchmarks: triggers per driver run (1-1000, default 100)", 0 },
-	{ 0 },
+#define TRIG_OPT_BATCH                                                              \
+	BC_OPT_INT(struct trig_opts, batch_iters, "trig-batch-iters",               \
+		   .def = BC_TRIG_STR(BC_TRIG_BATCH_DEFAULT), .min = 1,             \
+		   .max = BC_TRIG_BATCH_MAX, .arg = "N",                            \
+		   .help = "triggers per driver run (BPF_PROG_TEST_RUN)")
+#define BC_TRIG_STR_(x) #x
+#define BC_TRIG_STR(x) BC_TRIG_STR_(x)
+
+static const struct bc_option trig_batch_options[] = {
+	TRIG_OPT_BATCH,
 };
 
-static error_t trig_argp_parse(int key, char *arg, struct argp_state *state)
-{
-	(void)state;
-	if (key != TRIG_OPT_BATCH_ITERS)
-		return ARGP_ERR_UNKNOWN;
-	trig_opts.batch_iters = arg;
-	return 0;
-}
-
-static const struct argp trig_argp = {
-	.options = trig_argp_options,
-	.parser = trig_argp_parse,
+/* tp, raw_tp and fmod_ret: batched through a kfunc that only 6.10+ kernels
+ * have, or driven by getpgid() as the 6.1-era runner did. */
+static const struct bc_option trig_kfunc_options[] = {
+	TRIG_OPT_BATCH,
+	BC_OPT_ENUM(struct trig_opts, driver, "trig-driver", .def = "auto",
+		    .words = bc_trig_drive_words,
+		    .help = "what fires the program: batched (a BPF_PROG_TEST_RUN loop calling "
+			    "kfunc " BC_TRIG_KFUNC "), syscall (one getpgid() per trigger, as "
+			    "the 6.1-era runner), or auto (batched where the kernel has the "
+			    "kfunc)"),
 };
-
-/* 0 on success; -EINVAL when the text is not an integer in range. */
-static int trig_batch_iters(unsigned int *out)
-{
-	const char *text = trig_opts.batch_iters;
-	unsigned long v;
-	char *end;
-
-	*out = BC_TRIG_BATCH_DEFAULT;
-	if (!text)
-		return 0;
-	if (*text < '0' || *text > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(text, &end, 10);
-	if (errno || *end || v < 1 || v > BC_TRIG_BATCH_MAX)
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
-}
 
 /* ------------------------------------------------------------ run state */
 
 struct trig_state {
-	const struct bc_trig_spec *spec;
+	const struct bc_trig_spec *spec;	/* &eff */
+	struct bc_trig_spec eff;		/* the benchmark's spec, as driven here */
 	struct trigger *skel;
 	struct bpf_link *link;
+	struct bpf_link *link_all;	/* kprobe-multi-all's empty program */
+	int link_fd;			/* a link libbpf does not know (uprobe.multi) */
 	int driver_fd;
 	unsigned int batch;		/* hits per driver run */
 	struct bc_line_counter *runs;	/* per producer: driver runs, calls, syscalls */
@@ -124,6 +102,9 @@ static void trig_state_free(struct trig_state *st)
 	if (!st)
 		return;
 	bpf_link__destroy(st->link);
+	bpf_link__destroy(st->link_all);
+	if (st->link_fd >= 0)
+		close(st->link_fd);
 	trigger__destroy(st->skel);
 	free(st->runs);
 	free(st->cpus);
@@ -132,7 +113,54 @@ static void trig_state_free(struct trig_state *st)
 
 static const struct bc_trig_spec *trig_spec(struct bc_ctx *ctx)
 {
-	return bc_trig_spec_find(bc_ctx_bench_name(ctx));
+	return bc_ctx_bench_priv(ctx);
+}
+
+/*
+ * Whether this kernel has the kfunc the batched tp/raw_tp/fmod_ret driver
+ * calls: 1 when vmlinux BTF lists it, 0 when it does not, a negative errno
+ * when there is no BTF to ask.
+ */
+static int trig_kernel_has_kfunc(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id;
+
+	if (!btf)
+		return errno ? -errno : -ENOENT;
+	id = btf__find_by_name_kind(btf, BC_TRIG_KFUNC, BTF_KIND_FUNC);
+	btf__free(btf);
+	return id > 0 ? 1 : 0;
+}
+
+/* The spec as it runs here: the driver the option and the kernel choose. */
+static int trig_resolve(struct bc_ctx *ctx, const struct bc_trig_spec *spec,
+			struct bc_trig_spec *out)
+{
+	const struct trig_opts *o = bc_ctx_opts(ctx);
+	enum bc_trig_drive want = o ? (enum bc_trig_drive)o->driver : BC_TRIG_DRIVE_AUTO;
+	int kfunc = spec->syscall_alt ? trig_kernel_has_kfunc() : 1;
+
+	if (bc_trig_choose(spec, want, kfunc, out))
+		return bc_unavailable(ctx, "%s with --trig-driver batched: the batched driver calls "
+				      "kfunc " BC_TRIG_KFUNC "(), which this kernel lacks (not in "
+				      "its BTF); --trig-driver syscall or auto drives it with "
+				      "getpgid()", bc_trig_kind_name(spec->kind));
+	if (spec->syscall_alt)
+		bc_debug("%s: kfunc %s %s; driving it with the %s driver", spec->name,
+			 BC_TRIG_KFUNC, kfunc > 0 ? "present" : kfunc == 0 ? "absent" : "unknown",
+			 out->driver == BC_TRIG_DRV_SYSCALL ? "syscall" : "batched");
+	return 0;
+}
+
+/* The run's batch size: what the option says for a batched benchmark. */
+static unsigned int trig_batch(struct bc_ctx *ctx, const struct bc_trig_spec *spec)
+{
+	const struct trig_opts *o = bc_ctx_opts(ctx);
+
+	if (!spec->batched || !o || o->batch_iters < 1)
+		return 1;
+	return (unsigned int)o->batch_iters;
 }
 
 /* Reads a whole /proc or /sys file; NULL with errno set on failure. */
@@ -291,6 +319,15 @@ static int trig_attach_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spe
 					      "CONFIG_FPROBE): attaching %s failed: %s", kind,
 					      spec->attach_point, trig_strerror(err));
 		break;
+	case BC_ATTACH_UPROBE_MULTI:
+	case BC_ATTACH_URETPROBE_MULTI:
+		/* Before 6.6 the kernel does not know the link's attach type;
+		 * without CONFIG_UPROBES it answers EOPNOTSUPP. */
+		if (err == -EINVAL || err == -EOPNOTSUPP)
+			return bc_unavailable(ctx, "%s links not supported by this kernel (Linux "
+					      "6.6+ with CONFIG_UPROBES): attaching %s failed: %s",
+					      kind, spec->attach_point, trig_strerror(err));
+		break;
 	case BC_ATTACH_UPROBE:
 	case BC_ATTACH_URETPROBE:
 		if (!trig_path_exists("/sys/bus/event_source/devices/uprobe"))
@@ -331,6 +368,7 @@ static int trig_open_load(struct trig_state *st, bool with_prog)
 		return errno ? -errno : -ENOMEM;
 	st->skel->rodata->batch_iters = spec->batched ? st->batch : 1;
 	st->skel->rodata->bc_tgid = (__u32)getpid();
+	st->skel->rodata->getpgid_nr = SYS_getpgid;
 	if (with_prog && spec->prog) {
 		p = bpf_object__find_program_by_name(st->skel->obj, spec->prog);
 		if (!p) {
@@ -338,10 +376,24 @@ static int trig_open_load(struct trig_state *st, bool with_prog)
 			goto fail;
 		}
 		bpf_program__set_autoload(p, true);
-#if BC_TRIG_HAVE_UPROBE_MULTI
+		if (spec->attach_target) {
+			err = bpf_program__set_attach_target(p, 0, spec->attach_target);
+			if (err)
+				goto fail;
+		}
+		/* The kernel checks at link time that the program was
+		 * loaded for uprobe.multi. */
 		if (trig_is_multi_uprobe(spec))
-			bpf_program__set_expected_attach_type(p, BPF_TRACE_UPROBE_MULTI);
-#endif
+			bpf_program__set_expected_attach_type(
+				p, (enum bpf_attach_type)BC_TRIG_ATTACH_UPROBE_MULTI);
+	}
+	if (with_prog && spec->attach_all_prog) {
+		p = bpf_object__find_program_by_name(st->skel->obj, spec->attach_all_prog);
+		if (!p) {
+			err = -ENOENT;
+			goto fail;
+		}
+		bpf_program__set_autoload(p, true);
 	}
 	if (spec->driver_prog) {
 		p = bpf_object__find_program_by_name(st->skel->obj, spec->driver_prog);
@@ -365,13 +417,103 @@ static void (*const trig_targets[])(void) = {
 	[BC_TRIG_TARGET_NOP] = bc_trig_target_nop,
 	[BC_TRIG_TARGET_PUSH] = bc_trig_target_push,
 	[BC_TRIG_TARGET_RET] = bc_trig_target_ret,
+	[BC_TRIG_TARGET_NOP5] = bc_trig_target_nop5,
+	[BC_TRIG_TARGET_USDT_NOP] = bc_trig_usdt_nop,
+	[BC_TRIG_TARGET_USDT_NOP5] = bc_trig_usdt_nop5,
 };
 
 static const char *const trig_target_names[] = {
 	[BC_TRIG_TARGET_NOP] = "bc_trig_target_nop",
 	[BC_TRIG_TARGET_PUSH] = "bc_trig_target_push",
 	[BC_TRIG_TARGET_RET] = "bc_trig_target_ret",
+	[BC_TRIG_TARGET_NOP5] = "bc_trig_target_nop5",
+	[BC_TRIG_TARGET_USDT_NOP] = BC_TRIG_USDT_PROVIDER ":" BC_TRIG_USDT_NAME_NOP,
+	[BC_TRIG_TARGET_USDT_NOP5] = BC_TRIG_USDT_PROVIDER ":" BC_TRIG_USDT_NAME_NOP5,
 };
+
+static bool trig_is_usdt(const struct bc_trig_spec *spec)
+{
+	return spec->target == BC_TRIG_TARGET_USDT_NOP || spec->target == BC_TRIG_TARGET_USDT_NOP5;
+}
+
+/* Reads a whole regular file (an ELF object); NULL with errno set. */
+static void *trig_read_binary(const char *path, size_t *len)
+{
+	struct stat sb;
+	void *buf = NULL;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &sb) || sb.st_size <= 0)
+		goto fail;
+	buf = malloc((size_t)sb.st_size);
+	if (!buf)
+		goto fail;
+	while (got < (size_t)sb.st_size) {
+		ssize_t n = read(fd, (char *)buf + got, (size_t)sb.st_size - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			goto fail;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	*len = got;
+	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+/*
+ * A USDT probe of our own: its note in the mapped file gives the site and
+ * the semaphore; the uprobe sits on the site with the semaphore as its
+ * reference counter, so the kernel raises it while attached, which is all
+ * USDT attachment is beyond a uprobe (the probe has no arguments).
+ */
+static int trig_attach_usdt(struct bc_ctx *ctx, struct trig_state *st, struct bpf_program *prog,
+			    const char *path)
+{
+	const char *name = st->spec->target == BC_TRIG_TARGET_USDT_NOP ? BC_TRIG_USDT_NAME_NOP :
+									 BC_TRIG_USDT_NAME_NOP5;
+	const unsigned short *sema = st->spec->target == BC_TRIG_TARGET_USDT_NOP ?
+				     &bc_trig_usdt_sema_nop : &bc_trig_usdt_sema_nop5;
+	LIBBPF_OPTS(bpf_uprobe_opts, opts);
+	struct bc_usdt_probe probe;
+	size_t len = 0;
+	void *elf;
+	int err;
+
+	elf = trig_read_binary(path, &len);
+	if (!elf)
+		return bc_error(ctx, -errno, "reading %s: %s", path, strerror(errno));
+	err = bc_usdt_find(elf, len, BC_TRIG_USDT_PROVIDER, name, &probe);
+	free(elf);
+	if (err)
+		return bc_error(ctx, err, "USDT probe %s:%s: %s in the notes of %s",
+				BC_TRIG_USDT_PROVIDER, name,
+				err == -ENOENT ? "not found" : "malformed", path);
+	opts.ref_ctr_offset = probe.sema_off;
+	st->link = bpf_program__attach_uprobe_opts(prog, -1, path, probe.site_off, &opts);
+	if (!st->link)
+		return trig_attach_failed(ctx, st->spec, errno ? -errno : -EINVAL);
+	/* The kernel counts the attachment in every process that maps the
+	 * file, ours included: if not, this is not a USDT attach. */
+	if (__atomic_load_n(sema, __ATOMIC_RELAXED) == 0)
+		return bc_error(ctx, -EPROTO, "USDT %s:%s attached, but its semaphore stayed 0",
+				BC_TRIG_USDT_PROVIDER, name);
+	snprintf(st->attach_point, sizeof(st->attach_point),
+		 "usdt:%s+0x%lx (%s:%s, semaphore at +0x%lx)", path, probe.site_off,
+		 BC_TRIG_USDT_PROVIDER, name, probe.sema_off);
+	return 0;
+}
 
 /* Probes one of our own functions: the file and offset come from where
  * the dynamic loader mapped this plugin. */
@@ -393,24 +535,24 @@ static int trig_attach_uprobe(struct bc_ctx *ctx, struct trig_state *st, struct 
 	free(maps);
 	if (err)
 		return bc_error(ctx, err, "uprobe target %s is not in a file-backed mapping", fn);
+	if (trig_is_usdt(spec))
+		return trig_attach_usdt(ctx, st, prog, path);
 
 	if (trig_is_multi_uprobe(spec)) {
-#if BC_TRIG_HAVE_UPROBE_MULTI
 		unsigned long offs[1] = { off };
-		LIBBPF_OPTS(bpf_uprobe_multi_opts, opts, .offsets = offs, .cnt = 1,
-			    .retprobe = ret);
 
-		st->link = bpf_program__attach_uprobe_multi(prog, -1, path, NULL, &opts);
-#else
-		errno = EOPNOTSUPP;
-#endif
+		/* Every process (pid 0), as below. */
+		st->link_fd = bc_trig_uprobe_multi_link(bpf_program__fd(prog), path, offs, NULL, 1,
+							ret);
+		if (st->link_fd < 0)
+			return trig_attach_failed(ctx, spec, st->link_fd);
 	} else {
 		/* All processes (-1): a per-pid uprobe would follow only the
 		 * main thread; the BPF side filters by our tgid instead. */
 		st->link = bpf_program__attach_uprobe(prog, ret, -1, path, (size_t)off);
+		if (!st->link)
+			return trig_attach_failed(ctx, spec, errno ? -errno : -EINVAL);
 	}
-	if (!st->link)
-		return trig_attach_failed(ctx, spec, errno ? -errno : -EINVAL);
 	snprintf(st->attach_point, sizeof(st->attach_point), "%s:%s+0x%lx (%s)",
 		 bc_trig_kind_name(spec->kind), path, off, fn);
 	return 0;
@@ -433,6 +575,75 @@ static int trig_check_on_cpu(struct bc_ctx *ctx, struct trig_state *st)
 			trig_strerror(err));
 }
 
+/* kprobe-multi-all: the empty program on every other traceable function. */
+static int trig_attach_all(struct bc_ctx *ctx, struct trig_state *st)
+{
+	const struct bc_trig_spec *spec = st->spec;
+	static const char *const lists[] = {
+		"/sys/kernel/tracing/available_filter_functions",
+		"/sys/kernel/debug/tracing/available_filter_functions",
+	};
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts);
+	struct bc_trig_syms syms;
+	struct bpf_program *p;
+	char *text = NULL;
+	int err;
+
+	for (size_t i = 0; !text && i < sizeof(lists) / sizeof(lists[0]); i++)
+		text = trig_read_file(lists[i]);
+	if (!text)
+		return bc_unavailable(ctx, "%s: cannot read available_filter_functions from "
+				      "tracefs: %s", bc_trig_kind_name(spec->kind), strerror(errno));
+	err = bc_trig_syms_all(text, &syms);
+	free(text);
+	if (err)
+		return bc_error(ctx, err, "out of memory");
+	p = bpf_object__find_program_by_name(st->skel->obj, spec->attach_all_prog);
+	opts.syms = syms.names;
+	opts.cnt = syms.cnt;
+	opts.retprobe = spec->kind == BC_ATTACH_KRETPROBE_MULTI;
+	bc_info("%s: attaching %s to %zu kernel functions", spec->name, spec->attach_all_prog,
+		syms.cnt);
+	st->link_all = syms.cnt ? bpf_program__attach_kprobe_multi_opts(p, NULL, &opts) : NULL;
+	err = st->link_all ? 0 : (errno ? -errno : -ENOENT);
+	bc_trig_syms_free(&syms);
+	if (err)
+		return trig_attach_failed(ctx, spec, err);
+	return 0;
+}
+
+/* Tells the core which programs run, so that it can read their kernel
+ * statistics: the program under test, and the driver that fires it (a
+ * driver that counts itself, as in the baselines, is what is under test). */
+static int trig_declare_progs(struct bc_ctx *ctx, struct trig_state *st)
+{
+	const struct bc_trig_spec *spec = st->spec;
+	struct bpf_program *p;
+	int err;
+
+	if (spec->prog) {
+		p = bpf_object__find_program_by_name(st->skel->obj, spec->prog);
+		err = bc_ctx_add_prog(ctx, bpf_program__fd(p), "under test");
+		if (err)
+			return bc_error(ctx, err, "declaring program %s: %s", spec->prog,
+					trig_strerror(err));
+	}
+	if (spec->attach_all_prog) {
+		p = bpf_object__find_program_by_name(st->skel->obj, spec->attach_all_prog);
+		err = bc_ctx_add_prog(ctx, bpf_program__fd(p), "on every other function");
+		if (err)
+			return bc_error(ctx, err, "declaring program %s: %s", spec->attach_all_prog,
+					trig_strerror(err));
+	}
+	if (spec->driver_prog) {
+		err = bc_ctx_add_prog(ctx, st->driver_fd, spec->prog ? "driver" : "under test");
+		if (err)
+			return bc_error(ctx, err, "declaring program %s: %s", spec->driver_prog,
+					trig_strerror(err));
+	}
+	return 0;
+}
+
 /* Everything a BPF benchmark needs, loaded and attached; on failure the
  * reason is recorded in ctx and nothing stays loaded past st's free. */
 static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
@@ -441,12 +652,11 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 	struct bpf_program *prog;
 	int err;
 
-	if (trig_is_multi_uprobe(spec) && !BC_TRIG_HAVE_UPROBE_MULTI)
-		return bc_unavailable(ctx, "%s needs libbpf >= 1.3 (bpf_program__attach_uprobe_multi);"
-				      " benchcore was built against libbpf %d.%d, which has no "
-				      "uprobe_multi attach API", bc_trig_kind_name(spec->kind),
-				      LIBBPF_MAJOR_VERSION, LIBBPF_MINOR_VERSION);
-	if (spec->needs_tracefs) {
+	if (bc_trig_target_x86_only(spec->target) && !BC_TRIG_HAVE_X86_SITES)
+		return bc_unavailable(ctx, "%s: the probed site (%s) exists on x86-64 only, as in "
+				      "the kernel runner", bc_trig_kind_name(spec->kind),
+				      trig_target_names[spec->target]);
+	if (spec->needs_tracefs || spec->attach_all_prog) {
 		char hint[256] = "";
 
 		err = bc_tracefs_ensure(hint, sizeof(hint));
@@ -493,23 +703,32 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 				return trig_attach_failed(ctx, spec, errno ? -errno : -EINVAL);
 		}
 	}
-	if (probing && spec->driver == BC_TRIG_DRV_TESTRUN_ON_CPU)
-		return trig_check_on_cpu(ctx, st);
-	return 0;
+	/* Probing stops at the program under test: that answers whether the
+	 * kernel has the attach type, without putting an fprobe on every
+	 * kernel function for each `list`. */
+	if (spec->attach_all_prog && !probing) {
+		err = trig_attach_all(ctx, st);
+		if (err)
+			return err;
+	}
+	if (probing)
+		return spec->driver == BC_TRIG_DRV_TESTRUN_ON_CPU ? trig_check_on_cpu(ctx, st) : 0;
+	return trig_declare_progs(ctx, st);
 }
 
-static struct trig_state *trig_state_new(const struct bc_trig_spec *spec, unsigned int prod_cnt)
+static struct trig_state *trig_state_new(struct bc_ctx *ctx, const struct bc_trig_spec *spec,
+					 unsigned int prod_cnt)
 {
 	struct trig_state *st = calloc(1, sizeof(*st));
 
 	if (!st)
 		return NULL;
-	st->spec = spec;
+	st->eff = *spec;
+	st->spec = &st->eff;
 	st->driver_fd = -1;
+	st->link_fd = -1;
 	st->prod_cnt = prod_cnt;
-	/* An invalid value is validate()'s to report; use the default. */
-	if (trig_batch_iters(&st->batch))
-		st->batch = BC_TRIG_BATCH_DEFAULT;
+	st->batch = trig_batch(ctx, spec);
 	if (prod_cnt) {
 		st->runs = bc_line_counters_alloc(prod_cnt);
 		if (!st->runs) {
@@ -524,7 +743,7 @@ static struct trig_state *trig_state_new(const struct bc_trig_spec *spec, unsign
 
 static int trig_no_spec(struct bc_ctx *ctx)
 {
-	return bc_error(ctx, -ENOENT, "benchmark %s has no entry in the trigger requirement table",
+	return bc_error(ctx, -ENOENT, "benchmark %s carries no trigger spec (.priv)",
 			bc_ctx_bench_name(ctx));
 }
 
@@ -533,6 +752,7 @@ static int trig_probe(struct bc_ctx *ctx)
 	const struct bc_trig_spec *spec = trig_spec(ctx);
 	libbpf_print_fn_t old_print = NULL;
 	bool quiet = !bc_ctx_verbose(ctx);
+	struct bc_trig_spec eff;
 	struct trig_state *st;
 	int err;
 
@@ -540,7 +760,10 @@ static int trig_probe(struct bc_ctx *ctx)
 		return trig_no_spec(ctx);
 	if (!spec->needs_bpf)
 		return 0;
-	st = trig_state_new(spec, 0);
+	err = trig_resolve(ctx, spec, &eff);
+	if (err)
+		return err;
+	st = trig_state_new(ctx, &eff, 0);
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	/* A refusal is reported once, as the reason; libbpf's own lines
@@ -556,32 +779,27 @@ static int trig_probe(struct bc_ctx *ctx)
 
 static int trig_validate(struct bc_ctx *ctx)
 {
-	const struct bc_trig_spec *spec = trig_spec(ctx);
-	unsigned int batch;
-
-	if (!spec)
+	if (!trig_spec(ctx))
 		return trig_no_spec(ctx);
 	if (bc_ctx_consumer_cnt(ctx) != 0)
 		return bc_usage_error(ctx, "-c/--consumers %u: trigger benchmarks have no "
 				      "consumers, expected 0", bc_ctx_consumer_cnt(ctx));
-	if (trig_batch_iters(&batch))
-		return bc_usage_error(ctx, "--trig-batch-iters '%s': expected an integer from 1 "
-				      "to %d", trig_opts.batch_iters, BC_TRIG_BATCH_MAX);
-	if (trig_opts.batch_iters && !spec->batched)
-		bc_warn("--trig-batch-iters has no effect on %s, which triggers once per run",
-			spec->name);
 	return 0;
 }
 
 static int trig_setup(struct bc_ctx *ctx)
 {
 	const struct bc_trig_spec *spec = trig_spec(ctx);
+	struct bc_trig_spec eff;
 	struct trig_state *st;
 	int err;
 
 	if (!spec)
 		return trig_no_spec(ctx);
-	st = trig_state_new(spec, bc_ctx_producer_cnt(ctx));
+	err = trig_resolve(ctx, spec, &eff);
+	if (err)
+		return err;
+	st = trig_state_new(ctx, &eff, bc_ctx_producer_cnt(ctx));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	/* Set first: teardown() frees whatever a failed setup left. */
@@ -591,7 +809,7 @@ static int trig_setup(struct bc_ctx *ctx)
 		if (err)
 			return err;
 	}
-	bc_ctx_set_attach_point(ctx, st->attach_point[0] ? st->attach_point : spec->attach_point);
+	bc_ctx_set_attach_point(ctx, st->attach_point[0] ? st->attach_point : st->spec->attach_point);
 	return 0;
 }
 
@@ -679,6 +897,7 @@ static int trig_producer(struct bc_ctx *ctx, struct bc_thread *t)
 
 	switch (st->spec->driver) {
 	case BC_TRIG_DRV_SYSCALL_COUNT:
+	case BC_TRIG_DRV_SYSCALL:
 		while (!bc_thread_should_stop(t)) {
 			(void)syscall(SYS_getpgid, 0);
 			trig_bump(runs);
@@ -725,26 +944,29 @@ static int trig_measure(struct bc_ctx *ctx, double *values)
 /* ---------------------------------------------------------- descriptors */
 
 /*
- * hits: the program under test ran (counted in BPF). runs: what the
- * producers did from user space, one test run, call or syscall each; for
- * batched benchmarks hits = runs x --trig-batch-iters, which the tests use
- * to check that the counting is right.
+ * hits: the program under test ran (counted in BPF): the headline, printed
+ * in the kernel runner's hits/drops shape, which its trigger scripts parse.
+ * runs: what the producers did from user space, one test run, call or
+ * syscall each; for batched benchmarks hits = runs x --trig-batch-iters,
+ * which the tests use to check that the counting is right.
  */
 static const struct bc_metric_desc trig_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER),
-	BC_METRIC("runs", "runs", BC_METRIC_COUNTER),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX),
 };
 
-#define TRIG_BENCH(var_, name_, desc_)                                            \
+#define TRIG_BENCH_OPTS(var_, id_, name_, desc_, opts_, opt_cnt_)                  \
 	static const struct bc_bench_desc var_ = {                                \
 		.sz = sizeof(struct bc_bench_desc),                               \
 		.name = (name_),                                                  \
 		.description = (desc_),                                           \
-		.producers = { .min = 1, .max = 0, .def = 1 },                    \
-		.consumers = { .min = 0, .max = 0, .def = 0 },                    \
+		.producers = BC_THREADS(1, 0, 1),                                 \
+		.consumers = BC_THREADS(0, 0, 0),                                 \
 		.metrics = trig_metrics,                                          \
 		.metric_cnt = sizeof(trig_metrics) / sizeof(trig_metrics[0]),     \
-		.layout = BC_LAYOUT_OPS,                                          \
+		.options = (opts_),                                               \
+		.option_cnt = (opt_cnt_),                                         \
+		.priv = &bc_trig_specs[id_],                                      \
 		.probe = trig_probe,                                              \
 		.validate = trig_validate,                                        \
 		.setup = trig_setup,                                              \
@@ -753,43 +975,91 @@ static const struct bc_metric_desc trig_metrics[] = {
 		.teardown = trig_teardown,                                        \
 	}
 
-TRIG_BENCH(b_kernel_count, "trig-kernel-count",
-	   "baseline: batched raw_tp driver counting its own loop, nothing attached");
-TRIG_BENCH(b_syscall_count, "trig-syscall-count",
+#define TRIG_BENCH(var_, id_, name_, desc_) TRIG_BENCH_OPTS(var_, id_, name_, desc_, NULL, 0)
+/* Batched through the kfunc, or getpgid()-driven (--trig-driver). */
+#define TRIG_BENCH_KFUNC(var_, id_, name_, desc_)                                  \
+	TRIG_BENCH_OPTS(var_, id_, name_, desc_, trig_kfunc_options,              \
+			sizeof(trig_kfunc_options) / sizeof(trig_kfunc_options[0]))
+/* One run is --trig-batch-iters triggers. */
+#define TRIG_BENCH_BATCHED(var_, id_, name_, desc_)                                \
+	TRIG_BENCH_OPTS(var_, id_, name_, desc_, trig_batch_options,              \
+			sizeof(trig_batch_options) / sizeof(trig_batch_options[0]))
+
+TRIG_BENCH_BATCHED(b_kernel_count, BC_TRIG_KERNEL_COUNT, "trig-kernel-count",
+		   "baseline: batched raw_tp driver counting its own loop, nothing attached");
+TRIG_BENCH(b_syscall_count, BC_TRIG_SYSCALL_COUNT, "trig-syscall-count",
 	   "baseline: getpgid() loop counted in user space, no BPF");
-TRIG_BENCH(b_usermode_count, "trig-usermode-count",
+TRIG_BENCH(b_usermode_count, BC_TRIG_USERMODE_COUNT, "trig-usermode-count",
 	   "baseline: plain function call counted in user space, no BPF");
-TRIG_BENCH(b_tp, "trig-tp", "tp/bpf_test_run/bpf_trigger_tp fired by a batched kfunc driver");
-TRIG_BENCH(b_rawtp, "trig-rawtp", "raw_tp/bpf_trigger_tp fired by a batched kfunc driver");
-TRIG_BENCH(b_fentry, "trig-fentry", "fentry on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_fexit, "trig-fexit", "fexit on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_fmodret, "trig-fmodret",
-	   "fmod_ret on bpf_modify_return_test_tp, batched kfunc driver");
-TRIG_BENCH(b_kprobe, "trig-kprobe", "kprobe on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_kretprobe, "trig-kretprobe", "kretprobe on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_kprobe_multi, "trig-kprobe-multi",
-	   "kprobe.multi on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_kretprobe_multi, "trig-kretprobe-multi",
-	   "kretprobe.multi on bpf_get_numa_node_id, batched driver");
-TRIG_BENCH(b_uprobe_nop, "trig-uprobe-nop", "uprobe on a function starting with nop");
-TRIG_BENCH(b_uretprobe_nop, "trig-uretprobe-nop", "uretprobe on a function starting with nop");
-TRIG_BENCH(b_uprobe_push, "trig-uprobe-push", "uprobe on a function starting with push");
-TRIG_BENCH(b_uretprobe_push, "trig-uretprobe-push",
+TRIG_BENCH_KFUNC(b_tp, BC_TRIG_TP, "trig-tp",
+		 "tracepoint: bpf_trigger_tp from a batched kfunc driver, or "
+		 "sys_enter_getpgid from getpgid() where the kernel lacks the kfunc");
+TRIG_BENCH_KFUNC(b_rawtp, BC_TRIG_RAWTP, "trig-rawtp",
+		 "raw_tp: bpf_trigger_tp from a batched kfunc driver, or sys_enter "
+		 "from getpgid() where the kernel lacks the kfunc");
+TRIG_BENCH_BATCHED(b_fentry, BC_TRIG_FENTRY, "trig-fentry",
+		   "fentry on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_BATCHED(b_fexit, BC_TRIG_FEXIT, "trig-fexit",
+		   "fexit on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_KFUNC(b_fmodret, BC_TRIG_FMODRET, "trig-fmodret",
+		 "fmod_ret: on the kfunc, batched, or on getpgid()'s function, from "
+		 "getpgid(), where the kernel lacks the kfunc");
+TRIG_BENCH_BATCHED(b_kprobe, BC_TRIG_KPROBE, "trig-kprobe",
+		   "kprobe on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_BATCHED(b_kretprobe, BC_TRIG_KRETPROBE, "trig-kretprobe",
+		   "kretprobe on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_BATCHED(b_kprobe_multi, BC_TRIG_KPROBE_MULTI, "trig-kprobe-multi",
+		   "kprobe.multi on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_BATCHED(b_kretprobe_multi, BC_TRIG_KRETPROBE_MULTI, "trig-kretprobe-multi",
+		   "kretprobe.multi on bpf_get_numa_node_id, batched driver");
+TRIG_BENCH_BATCHED(b_kprobe_multi_all, BC_TRIG_KPROBE_MULTI_ALL, "trig-kprobe-multi-all",
+		   "kprobe.multi on bpf_get_numa_node_id with an empty kprobe.multi on every "
+		   "other traceable kernel function, batched driver");
+TRIG_BENCH_BATCHED(b_kretprobe_multi_all, BC_TRIG_KRETPROBE_MULTI_ALL,
+		   "trig-kretprobe-multi-all",
+		   "kretprobe.multi on bpf_get_numa_node_id with an empty kretprobe.multi on "
+		   "every other traceable kernel function, batched driver");
+TRIG_BENCH(b_uprobe_nop, BC_TRIG_UPROBE_NOP, "trig-uprobe-nop",
+	   "uprobe on a function starting with nop");
+TRIG_BENCH(b_uretprobe_nop, BC_TRIG_URETPROBE_NOP, "trig-uretprobe-nop",
+	   "uretprobe on a function starting with nop");
+TRIG_BENCH(b_uprobe_push, BC_TRIG_UPROBE_PUSH, "trig-uprobe-push",
+	   "uprobe on a function starting with push");
+TRIG_BENCH(b_uretprobe_push, BC_TRIG_URETPROBE_PUSH, "trig-uretprobe-push",
 	   "uretprobe on a function starting with push");
-TRIG_BENCH(b_uprobe_ret, "trig-uprobe-ret", "uprobe on a function that is just ret");
-TRIG_BENCH(b_uretprobe_ret, "trig-uretprobe-ret", "uretprobe on a function that is just ret");
-TRIG_BENCH(b_uprobe_multi_nop, "trig-uprobe-multi-nop", "uprobe.multi, nop target");
-TRIG_BENCH(b_uretprobe_multi_nop, "trig-uretprobe-multi-nop", "uretprobe.multi, nop target");
-TRIG_BENCH(b_uprobe_multi_push, "trig-uprobe-multi-push", "uprobe.multi, push target");
-TRIG_BENCH(b_uretprobe_multi_push, "trig-uretprobe-multi-push",
+TRIG_BENCH(b_uprobe_ret, BC_TRIG_UPROBE_RET, "trig-uprobe-ret",
+	   "uprobe on a function that is just ret");
+TRIG_BENCH(b_uretprobe_ret, BC_TRIG_URETPROBE_RET, "trig-uretprobe-ret",
+	   "uretprobe on a function that is just ret");
+TRIG_BENCH(b_uprobe_nop5, BC_TRIG_UPROBE_NOP5, "trig-uprobe-nop5",
+	   "uprobe on a function starting with the 5-byte nop (x86-64)");
+TRIG_BENCH(b_uretprobe_nop5, BC_TRIG_URETPROBE_NOP5, "trig-uretprobe-nop5",
+	   "uretprobe on a function starting with the 5-byte nop (x86-64)");
+TRIG_BENCH(b_uprobe_multi_nop, BC_TRIG_UPROBE_MULTI_NOP, "trig-uprobe-multi-nop",
+	   "uprobe.multi, nop target");
+TRIG_BENCH(b_uretprobe_multi_nop, BC_TRIG_URETPROBE_MULTI_NOP, "trig-uretprobe-multi-nop",
+	   "uretprobe.multi, nop target");
+TRIG_BENCH(b_uprobe_multi_push, BC_TRIG_UPROBE_MULTI_PUSH, "trig-uprobe-multi-push",
+	   "uprobe.multi, push target");
+TRIG_BENCH(b_uretprobe_multi_push, BC_TRIG_URETPROBE_MULTI_PUSH, "trig-uretprobe-multi-push",
 	   "uretprobe.multi, push target");
-TRIG_BENCH(b_uprobe_multi_ret, "trig-uprobe-multi-ret", "uprobe.multi, ret target");
-TRIG_BENCH(b_uretprobe_multi_ret, "trig-uretprobe-multi-ret", "uretprobe.multi, ret target");
-TRIG_BENCH(b_testrun, "trig-testrun",
+TRIG_BENCH(b_uprobe_multi_ret, BC_TRIG_UPROBE_MULTI_RET, "trig-uprobe-multi-ret",
+	   "uprobe.multi, ret target");
+TRIG_BENCH(b_uretprobe_multi_ret, BC_TRIG_URETPROBE_MULTI_RET, "trig-uretprobe-multi-ret",
+	   "uretprobe.multi, ret target");
+TRIG_BENCH(b_uprobe_multi_nop5, BC_TRIG_UPROBE_MULTI_NOP5, "trig-uprobe-multi-nop5",
+	   "uprobe.multi, 5-byte nop target (x86-64)");
+TRIG_BENCH(b_uretprobe_multi_nop5, BC_TRIG_URETPROBE_MULTI_NOP5, "trig-uretprobe-multi-nop5",
+	   "uretprobe.multi, 5-byte nop target (x86-64)");
+TRIG_BENCH(b_usdt_nop, BC_TRIG_USDT_NOP, "trig-usdt-nop",
+	   "USDT probe whose site is a nop (x86-64; our own .note.stapsdt, semaphore counted)");
+TRIG_BENCH(b_usdt_nop5, BC_TRIG_USDT_NOP5, "trig-usdt-nop5",
+	   "USDT probe whose site is the 5-byte nop (x86-64; semaphore counted)");
+TRIG_BENCH(b_testrun, BC_TRIG_TESTRUN, "trig-testrun",
 	   "cross-CPU reference: BPF_PROG_TEST_RUN of a raw_tp on the producer's CPU");
-TRIG_BENCH(b_testrun_on_cpu, "trig-testrun-on-cpu",
+TRIG_BENCH(b_testrun_on_cpu, BC_TRIG_TESTRUN_ON_CPU, "trig-testrun-on-cpu",
 	   "cross-CPU: BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU rotating over CPUs (IPI)");
-TRIG_BENCH(b_syscall_on_cpu, "trig-syscall-on-cpu",
+TRIG_BENCH(b_syscall_on_cpu, BC_TRIG_SYSCALL_ON_CPU, "trig-syscall-on-cpu",
 	   "cross-CPU: migrate to the next CPU, then getpgid() fires a tp program");
 
 /* Same order as bc_trig_specs[]: the unit tests hold the two together. */
@@ -797,18 +1067,20 @@ static const struct bc_bench_desc *const trig_benches[] = {
 	&b_kernel_count, &b_syscall_count, &b_usermode_count,
 	&b_tp, &b_rawtp, &b_fentry, &b_fexit, &b_fmodret,
 	&b_kprobe, &b_kretprobe, &b_kprobe_multi, &b_kretprobe_multi,
+	&b_kprobe_multi_all, &b_kretprobe_multi_all,
 	&b_uprobe_nop, &b_uretprobe_nop, &b_uprobe_push, &b_uretprobe_push,
-	&b_uprobe_ret, &b_uretprobe_ret,
+	&b_uprobe_ret, &b_uretprobe_ret, &b_uprobe_nop5, &b_uretprobe_nop5,
 	&b_uprobe_multi_nop, &b_uretprobe_multi_nop, &b_uprobe_multi_push,
 	&b_uretprobe_multi_push, &b_uprobe_multi_ret, &b_uretprobe_multi_ret,
+	&b_uprobe_multi_nop5, &b_uretprobe_multi_nop5, &b_usdt_nop, &b_usdt_nop5,
 	&b_testrun, &b_testrun_on_cpu, &b_syscall_on_cpu,
 	NULL,
 };
 
 BENCHCORE_PLUGIN(
 	.name = "trigger",
-	.version = "1.0",
+	.version = "2.0",
 	.description = "cost of triggering a BPF program, per attach type",
-	.argp = &trig_argp,
+	.opts_size = sizeof(struct trig_opts),
 	.benches = trig_benches,
 );

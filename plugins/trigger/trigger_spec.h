@@ -34,6 +34,35 @@ enum bc_trig_driver {
 	BC_TRIG_DRV_TESTRUN_ON_CPU,
 	/* sched_setaffinity() to the next CPU, then getpgid(). */
 	BC_TRIG_DRV_SYSCALL_ON_CPU,
+	/* getpgid(), whose entry fires the program under test: how the
+	 * 6.1-era runner drove tp, raw_tp and fmod_ret (one trigger per
+	 * syscall, so its numbers include a syscall each). */
+	BC_TRIG_DRV_SYSCALL,
+};
+
+/* The kfunc the batched tp/raw_tp/fmod_ret driver calls (Linux 6.10+). */
+#define BC_TRIG_KFUNC "bpf_modify_return_test_tp"
+
+/* The kernel function behind getpgid(), as fmod_ret names it. */
+#if defined(__x86_64__)
+#define BC_TRIG_SYSCALL_FN "__x64_sys_getpgid"
+#elif defined(__aarch64__)
+#define BC_TRIG_SYSCALL_FN "__arm64_sys_getpgid"
+#elif defined(__s390x__)
+#define BC_TRIG_SYSCALL_FN "__s390x_sys_getpgid"
+#elif defined(__riscv)
+#define BC_TRIG_SYSCALL_FN "__riscv_sys_getpgid"
+#else
+#define BC_TRIG_SYSCALL_FN "sys_getpgid"
+#endif
+
+/* The same attach type driven by getpgid() (BC_TRIG_DRV_SYSCALL), for
+ * kernels without the kfunc the batched driver calls. */
+struct bc_trig_alt {
+	const char *prog;		/* program under test */
+	const char *attach_point;	/* named in the report, driver included */
+	const char *attach_target;	/* overrides the SEC() target, or NULL */
+	bool needs_tracefs;
 };
 
 /* The user-space function a uprobe benchmark probes. */
@@ -42,6 +71,9 @@ enum bc_trig_target {
 	BC_TRIG_TARGET_NOP,	/* first instruction: nop */
 	BC_TRIG_TARGET_PUSH,	/* first instruction: push */
 	BC_TRIG_TARGET_RET,	/* first instruction: ret */
+	BC_TRIG_TARGET_NOP5,	/* first instruction: the 5-byte nop (x86-64) */
+	BC_TRIG_TARGET_USDT_NOP,	/* a USDT probe whose site is a nop (x86-64) */
+	BC_TRIG_TARGET_USDT_NOP5,	/* ... whose site is the 5-byte nop (x86-64) */
 };
 
 struct bc_trig_spec {
@@ -59,9 +91,81 @@ struct bc_trig_spec {
 	bool batched;			/* one run = --trig-batch-iters hits */
 	bool needs_bpf;			/* loads anything at all (root) */
 	bool needs_tracefs;		/* tp/... attach goes through tracefs */
+	/* Set at load: the program's attach target, when the SEC() one is
+	 * only right on some architectures. NULL: the SEC() one. */
+	const char *attach_target;
+	/* The getpgid()-driven way to the same attach type, or NULL. */
+	const struct bc_trig_alt *syscall_alt;
+	/* kprobe-multi-all: an empty program of the same kind, loaded with
+	 * prog and attached to every other traceable kernel function, so
+	 * that prog's trigger pays for a full fprobe table. */
+	const char *attach_all_prog;
 };
 
-extern const struct bc_trig_spec bc_trig_specs[];
+/* --trig-driver, for the benchmarks that have a syscall_alt. */
+enum bc_trig_drive {
+	BC_TRIG_DRIVE_AUTO = 0,		/* batched where the kernel has the kfunc */
+	BC_TRIG_DRIVE_BATCHED,
+	BC_TRIG_DRIVE_SYSCALL,
+};
+
+/* The option's words, in enum order, NULL-terminated. */
+extern const char *const bc_trig_drive_words[];
+
+/*
+ * The spec as it runs on a kernel whose vmlinux BTF has (kfunc > 0) or
+ * lacks (kfunc == 0) BC_TRIG_KFUNC, or that has no BTF to ask (kfunc < 0),
+ * when the user asked for `want`: the batched way if the kernel has the
+ * kfunc (auto) or was asked to (batched), the getpgid() way otherwise. A
+ * spec without a syscall_alt runs as it is. Fills *out (whose attach_point
+ * then names the driver) and returns 0, or -EOPNOTSUPP when `batched` was
+ * asked for on a kernel known to lack the kfunc.
+ */
+int bc_trig_choose(const struct bc_trig_spec *spec, enum bc_trig_drive want, int kfunc,
+		   struct bc_trig_spec *out);
+
+/* Indices into bc_trig_specs[], in report order: the plugin hangs each
+ * entry on its benchmark's descriptor (.priv) by these. */
+enum bc_trig_id {
+	BC_TRIG_KERNEL_COUNT,
+	BC_TRIG_SYSCALL_COUNT,
+	BC_TRIG_USERMODE_COUNT,
+	BC_TRIG_TP,
+	BC_TRIG_RAWTP,
+	BC_TRIG_FENTRY,
+	BC_TRIG_FEXIT,
+	BC_TRIG_FMODRET,
+	BC_TRIG_KPROBE,
+	BC_TRIG_KRETPROBE,
+	BC_TRIG_KPROBE_MULTI,
+	BC_TRIG_KRETPROBE_MULTI,
+	BC_TRIG_KPROBE_MULTI_ALL,
+	BC_TRIG_KRETPROBE_MULTI_ALL,
+	BC_TRIG_UPROBE_NOP,
+	BC_TRIG_URETPROBE_NOP,
+	BC_TRIG_UPROBE_PUSH,
+	BC_TRIG_URETPROBE_PUSH,
+	BC_TRIG_UPROBE_RET,
+	BC_TRIG_URETPROBE_RET,
+	BC_TRIG_UPROBE_NOP5,
+	BC_TRIG_URETPROBE_NOP5,
+	BC_TRIG_UPROBE_MULTI_NOP,
+	BC_TRIG_URETPROBE_MULTI_NOP,
+	BC_TRIG_UPROBE_MULTI_PUSH,
+	BC_TRIG_URETPROBE_MULTI_PUSH,
+	BC_TRIG_UPROBE_MULTI_RET,
+	BC_TRIG_URETPROBE_MULTI_RET,
+	BC_TRIG_UPROBE_MULTI_NOP5,
+	BC_TRIG_URETPROBE_MULTI_NOP5,
+	BC_TRIG_USDT_NOP,
+	BC_TRIG_USDT_NOP5,
+	BC_TRIG_TESTRUN,
+	BC_TRIG_TESTRUN_ON_CPU,
+	BC_TRIG_SYSCALL_ON_CPU,
+	BC_TRIG_CNT
+};
+
+extern const struct bc_trig_spec bc_trig_specs[BC_TRIG_CNT];
 extern const size_t bc_trig_spec_cnt;
 
 /* NULL when no benchmark has that name. */
@@ -69,6 +173,28 @@ const struct bc_trig_spec *bc_trig_spec_find(const char *name);
 
 /* Names an attach kind for people: "fentry", "kprobe.multi". */
 const char *bc_trig_kind_name(enum bc_attach_kind kind);
+
+/* Whether the target is one of x86-64's only (nop5, the USDT sites). */
+bool bc_trig_target_x86_only(enum bc_trig_target target);
+
+/* The kernel functions kprobe-multi-all attaches to. */
+struct bc_trig_syms {
+	char *buf;		/* the names' storage */
+	const char **names;
+	size_t cnt;
+};
+
+/*
+ * From the text of tracefs's available_filter_functions ("name" or "name
+ * [module]" per line): the kernel's own functions (no module), each once,
+ * without those the kernel runner leaves out because an fprobe on them
+ * recurses or upsets RCU (idle, rcu_*, preemption and migration counters,
+ * the XDP dispatcher, ftrace's invalid-address markers) and without
+ * bpf_get_numa_node_id, where the program under test sits. Returns 0, or
+ * -ENOMEM; free with bc_trig_syms_free().
+ */
+int bc_trig_syms_all(const char *text, struct bc_trig_syms *out);
+void bc_trig_syms_free(struct bc_trig_syms *syms);
 
 /* Parses a kernel CPU list ("0-3,8,10-11", as in
  * /sys/devices/system/cpu/online) into ascending cpus[]. Returns the

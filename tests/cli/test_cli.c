@@ -235,7 +235,7 @@ static void test_bad_plugin_option(void **state)
 	run(&r, "--plugin-dir", count_dir, "run", "count:count-local", "-w0", "-d1",
 	    "--count-batch", "0", NULL);
 	assert_status_and_err(&r, BC_EXIT_USAGE,
-			      "benchcore: count:count-local: --count-batch '0': expected a whole number from 1 to 1000000");
+			      "benchcore: --count-batch '0': expected an integer from 1 to 1000000");
 	result_free(&r);
 	/* The option belongs to the count plugin only. */
 	run(&r, "--plugin-dir", fix_dir, "run", "fixture:ok", "--count-batch", "2", NULL);
@@ -331,7 +331,7 @@ static void test_list(void **state)
 
 static void check_count_json(const char *text, const char *batch)
 {
-	const struct bc_json *hits, *opts;
+	const struct bc_json *hits, *opts, *set, *batch_v;
 	struct bc_json *doc;
 	char err[256];
 
@@ -344,12 +344,20 @@ static void check_count_json(const char *text, const char *batch)
 	assert_non_null(hits);
 	assert_true(bc_json_num(bc_json_get(hits, "mean"), 0) > 0);
 	assert_true(bc_json_len(bc_json_get(doc, "iterations")) >= 1);
-	/* count has no option table yet (an ABI 1 argp), so nothing of its
-	 * options is typed; test_plugin_opts checks the typed config. */
+	/* Its one option, typed, with the default when not given; the names
+	 * the user gave are listed apart. */
 	opts = bc_json_get(bc_json_get(doc, "config"), "plugin_options");
 	assert_non_null(opts);
 	assert_int_equal(opts->type, BC_JSON_OBJECT);
-	(void)batch;
+	batch_v = bc_json_get(opts, "count-batch");
+	assert_non_null(batch_v);
+	assert_int_equal(batch_v->type, BC_JSON_NUMBER);
+	assert_true(bc_json_num(batch_v, 0) == (batch ? atof(batch) : 1));
+	set = bc_json_get(bc_json_get(doc, "config"), "plugin_options_set");
+	assert_non_null(set);
+	assert_int_equal(bc_json_len(set), batch ? 1 : 0);
+	if (batch)
+		assert_string_equal(bc_json_str(bc_json_at(set, 0)), "count-batch");
 	bc_json_free(doc);
 }
 

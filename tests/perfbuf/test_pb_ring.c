@@ -3,7 +3,8 @@
  * pb-custom's record walker over perf rings built by hand: plain samples, a
  * sample and a PERF_RECORD_LOST that wrap past the end of the data area,
  * free-running positions far past the area's size, records of other types,
- * and corrupt headers that must not move the tail.
+ * sample payloads handed to a callback whole (wrapped ones too), and corrupt
+ * headers that must not move the tail.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -143,7 +144,7 @@ static void test_empty_ring(void **state)
 	struct pb_ring_counts c = { 0 };
 
 	ring_start_at(f, 64);
-	assert_int_equal(pb_ring_drain(&f->ring, &c), 0);
+	assert_int_equal(pb_ring_drain(&f->ring, &c, NULL, NULL), 0);
 	assert_int_equal(f->hdr->data_tail, 64);
 	assert_int_equal(c.samples, 0);
 	assert_int_equal(c.lost, 0);
@@ -159,12 +160,12 @@ static void test_samples_consumed_and_tail_published(void **state)
 	put_sample(f, 42);
 	put_sample(f, 42);
 	publish(f);
-	assert_int_equal(pb_ring_drain(&f->ring, &c), 3);
+	assert_int_equal(pb_ring_drain(&f->ring, &c, NULL, NULL), 3);
 	assert_int_equal(c.samples, 3);
 	assert_int_equal(f->hdr->data_tail, 3 * 24);
 
 	/* Nothing new: nothing read, tail stays. */
-	assert_int_equal(pb_ring_drain(&f->ring, &c), 0);
+	assert_int_equal(pb_ring_drain(&f->ring, &c, NULL, NULL), 0);
 	assert_int_equal(c.samples, 3);
 	assert_int_equal(f->hdr->data_tail, 3 * 24);
 }
@@ -179,9 +180,67 @@ static void test_wrapped_sample(void **state)
 	put_sample(f, 42);
 	put_sample(f, 42);
 	publish(f);
-	assert_int_equal(pb_ring_drain(&f->ring, &c), 2);
+	assert_int_equal(pb_ring_drain(&f->ring, &c, NULL, NULL), 2);
 	assert_int_equal(c.samples, 2);
 	assert_int_equal(f->hdr->data_tail, 240 + 48);
+}
+
+/* What the sample callback saw: each raw payload's first 8 bytes. */
+struct seen_values {
+	uint64_t v[8];
+	uint32_t len[8];
+	unsigned int cnt;
+};
+
+static void record_value(void *cookie, const void *raw, uint32_t len)
+{
+	struct seen_values *s = cookie;
+
+	assert_true(s->cnt < 8);
+	assert_true(len >= sizeof(uint64_t));
+	memcpy(&s->v[s->cnt], raw, sizeof(uint64_t));
+	s->len[s->cnt++] = len;
+}
+
+static void test_sample_payloads(void **state)
+{
+	struct fake_ring *f = *state;
+	struct pb_ring_counts c = { 0 };
+	struct seen_values s = { 0 };
+
+	/* The second sample's value (bytes 252..259) is split by the end of
+	 * the area; every payload arrives whole and in order. */
+	ring_start_at(f, 5 * DATA + 216);
+	put_sample(f, 0x1111111111111111ull);
+	put_sample(f, 0x2222222222222222ull);
+	put_sample(f, 0x3333333333333333ull);
+	publish(f);
+	assert_int_equal(pb_ring_drain(&f->ring, &c, record_value, &s), 3);
+	assert_int_equal(s.cnt, 3);
+	assert_true(s.v[0] == 0x1111111111111111ull);
+	assert_true(s.v[1] == 0x2222222222222222ull);
+	assert_true(s.v[2] == 0x3333333333333333ull);
+	assert_int_equal(s.len[1], sizeof(uint64_t));
+	assert_int_equal(c.samples, 3);
+}
+
+static void test_raw_size_past_record(void **state)
+{
+	struct fake_ring *f = *state;
+	struct pb_ring_counts c = { 0 };
+	struct seen_values s = { 0 };
+	uint32_t too_big = 13;	/* the 24-byte record holds 12 raw bytes */
+
+	ring_start_at(f, 16);
+	put_sample(f, 42);
+	put_sample(f, 43);
+	ring_put(f, 16 + 24 + 8, &too_big, sizeof(too_big));
+	publish(f);
+	assert_int_equal(pb_ring_drain(&f->ring, &c, record_value, &s), -EBADMSG);
+	assert_int_equal(f->hdr->data_tail, 16);
+	assert_int_equal(c.samples, 0);
+	/* Without a callback the payload is not looked at. */
+	assert_int_equal(pb_ring_drain(&f->ring, &c, NULL, NULL), 2);
 }
 
 static void test_wrapped_lost_record(void **state)
@@ -197,7 +256,7 @@ static void test_wrapped_lost_record(void **state)
 	put_lost(f, 0x1234567890ull);
 	put_sample(f, 42);
 	publish(f);
-	assert_int_equal(pb_ring_drain(&f->ring, &c), 3);
+	assert_int_equal(pb_ring_drain(&f->ring, &c, NULL, NULL), 3);
 	assert_int_equal(c.samples, 2);
 	assert_int_equal(c.lost_records, 1);
 	assert_int_equal(c.lost, 0x1234567890ull);
@@ -213,7 +272,7 @@ static void test_other_records_skipped(void **state)
 	put_header(f, PERF_RECORD_THROTTLE, 48);
 	put_sample(f, 42);
 	publish(f);
-	assert_int_equal(pb_ring_drain(&f->ring, &c), 2);
+	assert_int_equal(pb_ring_drain(&f->ring, &c, NULL, NULL), 2);
 	assert_int_equal(c.samples, 1);
 	assert_int_equal(c.other, 1);
 	assert_int_equal(f->hdr->data_tail, 8 + 48 + 24);
@@ -224,7 +283,7 @@ static void expect_corrupt(struct fake_ring *f)
 	struct pb_ring_counts c = { 0 };
 
 	publish(f);
-	assert_int_equal(pb_ring_drain(&f->ring, &c), -EBADMSG);
+	assert_int_equal(pb_ring_drain(&f->ring, &c, NULL, NULL), -EBADMSG);
 	/* Neither the tail nor the counts moved, even for the good record
 	 * that came before the bad one. */
 	assert_int_equal(f->hdr->data_tail, 16);
@@ -283,6 +342,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_samples_consumed_and_tail_published, ring_setup,
 						ring_teardown),
 		cmocka_unit_test_setup_teardown(test_wrapped_sample, ring_setup, ring_teardown),
+		cmocka_unit_test_setup_teardown(test_sample_payloads, ring_setup, ring_teardown),
+		cmocka_unit_test_setup_teardown(test_raw_size_past_record, ring_setup, ring_teardown),
 		cmocka_unit_test_setup_teardown(test_wrapped_lost_record, ring_setup, ring_teardown),
 		cmocka_unit_test_setup_teardown(test_other_records_skipped, ring_setup, ring_teardown),
 		cmocka_unit_test_setup_teardown(test_zero_size_record, ring_setup, ring_teardown),

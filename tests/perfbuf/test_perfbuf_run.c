@@ -102,6 +102,10 @@ static void run_and_check(const char *bench, const char *const *extra, bool expe
 
 	if (summary_num(doc, "hits", "mean") <= 0)
 		fail_msg("%s: no records reached the consumer:\n%s", bench, r.out);
+	/* Stamped records were measured; their values depend on the load. */
+	if (!(summary_num(doc, "latency", "count") > 0 && summary_num(doc, "latency", "p50") > 0 &&
+	      summary_num(doc, "latency", "p50") <= summary_num(doc, "latency", "max")))
+		fail_msg("%s: no latency distribution:\n%s", bench, r.out);
 	if (expect_no_drops && summary_num(doc, "drops", "max") != 0)
 		fail_msg("%s: back-to-back run dropped records:\n%s", bench, r.out);
 
@@ -187,6 +191,11 @@ static void test_text_report_names_attach_point(void **state)
 		fail_msg("exited %d; stderr:\n%s", r.status, r.err);
 	if (!strstr(r.out, "Summary: hits"))
 		fail_msg("no kernel-runner style summary line:\n%s", r.out);
+	/* The latency percentiles come before the Summary line, which stays
+	 * last for the runner's scripts. */
+	if (!strstr(r.out, "Histogram delivery latency: count ") ||
+	    strstr(r.out, "Histogram delivery latency") > strstr(r.out, "Summary: hits"))
+		fail_msg("no latency line before the Summary line:\n%s", r.out);
 	for (i = 0; i < sizeof(attach_names) / sizeof(attach_names[0]); i++)
 		if (strstr(r.out, attach_names[i]) || strstr(r.err, attach_names[i]))
 			named = true;
@@ -211,6 +220,14 @@ static void test_usage_errors(void **state)
 		  { "run", "perfbuf:pb-custom", "-w0", "-d1", "--rb-sampled", "--rb-batch-cnt",
 		    "100", "--rb-sample-rate", "101", NULL },
 		  "--rb-sample-rate" },
+		/* The runner checks the rate against the batch for every perf
+		 * buffer run, sampled or not. */
+		{ "sample rate above the default batch, unsampled",
+		  { "run", "perfbuf:pb-custom", "-w0", "-d1", "--rb-sample-rate", "600", NULL },
+		  "--rb-sample-rate 600: may not exceed --rb-batch-cnt (500) for a perf buffer" },
+		{ "batch below the default rate, unsampled",
+		  { "run", "perfbuf:pb-libbpf", "-w0", "-d1", "--rb-batch-cnt", "100", NULL },
+		  "--rb-sample-rate 500: may not exceed --rb-batch-cnt (100)" },
 		{ "pages not a power of two",
 		  { "run", "perfbuf:pb-libbpf", "-w0", "-d1", "--pb-size", "3", NULL },
 		  "--pb-size" },

@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "bc_internal.h"
+#include "bc_test_opts.h"
 #include "bc_test_util.h"
 #include "pb_progs.h"
 
@@ -47,21 +48,6 @@ static unsigned int count_our_progs(void)
 	return bc_test_count_progs(pb_prog_is_ours, NULL, NULL);
 }
 
-/* Sets the plugin's options as the CLI would: one argp pass, which starts
- * from the defaults (so one run's options do not leak into the next). */
-static void set_plugin_opts(const struct bc_bench *b, const char *const *opts)
-{
-	char *argv[16] = { "test" };
-	int argc = 1;
-
-	while (opts && *opts && argc < 15)
-		argv[argc++] = (char *)*opts++;
-	argv[argc] = NULL;
-	assert_int_equal(argp_parse(b->plugin->desc.argp, argc, argv,
-				    ARGP_NO_EXIT | ARGP_NO_HELP | ARGP_SILENT, NULL, NULL),
-			 0);
-}
-
 static void run_inproc(const char *name, const char *const *opts)
 {
 	const struct bc_bench *b = NULL;
@@ -72,9 +58,8 @@ static void run_inproc(const char *name, const char *const *opts)
 	int rc;
 
 	assert_int_equal(bc_bench_resolve(&plugins, name, &b, err, sizeof(err)), 0);
-	set_plugin_opts(b, opts);
-
 	bc_config_init(&cfg);
+	bc_test_set_plugin_opts(&cfg, b, opts);
 	cfg.warmup_sec = 0;
 	cfg.duration_sec = 1;
 
@@ -87,6 +72,7 @@ static void run_inproc(const char *name, const char *const *opts)
 	assert_true(res.summary[0].mean > 0);	/* hits */
 	assert_non_null(bc_ctx_attach_point(res.ctx));
 	bc_run_result_free(&res);
+	bc_options_free(&cfg);
 
 	/* Right away, no waiting: teardown closed it all synchronously. */
 	assert_int_equal(count_our_progs(), progs);
@@ -127,14 +113,15 @@ static void test_usage_error_leaves_nothing(void **state)
 
 	(void)state;
 	assert_int_equal(bc_bench_resolve(&plugins, "perfbuf:pb-libbpf", &b, err, sizeof(err)), 0);
-	set_plugin_opts(b, opts);
 	bc_config_init(&cfg);
+	bc_test_set_plugin_opts(&cfg, b, opts);
 	cfg.warmup_sec = 0;
 	cfg.duration_sec = 1;
 	assert_int_not_equal(bc_run(&cfg, b, &res, NULL, NULL), 0);
 	assert_int_equal(res.exit_status, BC_EXIT_USAGE);
 	assert_non_null(strstr(res.reason, "--rb-sample-rate"));
 	bc_run_result_free(&res);
+	bc_options_free(&cfg);
 	assert_int_equal(count_our_progs(), progs);
 	assert_int_equal(count_fds(), fds);
 }

@@ -36,6 +36,23 @@ static double summary_mean(const struct bc_json *doc, const char *metric)
 	return bc_json_num(bc_json_get(m, "mean"), -1);
 }
 
+/* Some records were stamped and measured; no bound on the values (the
+ * machine may be busy), only that they are a distribution. */
+static void expect_latency(const struct bc_json *doc, const char *bench)
+{
+	const struct bc_json *lat = bc_json_get(bc_json_get(doc, "summary"), "latency");
+	double count, p50, max;
+
+	if (!lat)
+		fail_msg("%s: no latency histogram in the summary", bench);
+	assert_string_equal(bc_json_str(bc_json_get(lat, "kind")), "histogram");
+	count = bc_json_num(bc_json_get(lat, "count"), -1);
+	p50 = bc_json_num(bc_json_get(lat, "p50"), -1);
+	max = bc_json_num(bc_json_get(lat, "max"), -1);
+	if (!(count > 0 && p50 > 0 && p50 <= max))
+		fail_msg("%s: latency count %g, p50 %g, max %g", bench, count, p50, max);
+}
+
 static void run_mode(const char *bench, const char *mode, const char *mode2, bool b2b)
 {
 	const char *args[12] = { "run", bench, "-w0", "-d1", "--format", "json" };
@@ -62,6 +79,7 @@ static void run_mode(const char *bench, const char *mode, const char *mode2, boo
 	if (!doc)
 		fail_msg("%s: JSON: %s\n%s", bench, err, c.out);
 	assert_true(summary_mean(doc, "hits") > 0);
+	expect_latency(doc, bench);
 	if (b2b)
 		assert_true(summary_mean(doc, "drops") == 0);
 	ap = bc_json_get(doc, "attach_point");
@@ -101,13 +119,15 @@ static void test_bad_values(void **state)
 {
 	const char *b2b_two[] = { "run", "ringbuf:rb-libbpf", "-p2", "--rb-b2b", "-w0", "-d1", NULL };
 	const char *batch0[] = { "run", "ringbuf:rb-custom", "--rb-batch-cnt", "0", NULL };
-	const char *size[] = { "run", "ringbuf:rb-custom", "--rb-size", "1000", NULL };
+	const char *size[] = { "run", "ringbuf:rb-custom", "--rb-size", "1000000", NULL };
+	const char *small[] = { "run", "ringbuf:rb-custom", "--rb-size", "1000", NULL };
 	const char *two_cons[] = { "run", "ringbuf:rb-custom", "-c2", NULL };
 
 	(void)state;
 	expect_usage(b2b_two, "back-to-back mode needs exactly one producer");
 	expect_usage(batch0, "--rb-batch-cnt '0'");
-	expect_usage(size, "--rb-size '1000': expected a power of two");
+	expect_usage(size, "--rb-size '1000000': expected a power of two");
+	expect_usage(small, "--rb-size '1000': expected a size in bytes (K, M, G suffixes) from 4096 to 1G");
 	expect_usage(two_cons, "-c");
 }
 

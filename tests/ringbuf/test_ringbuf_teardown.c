@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "bc_internal.h"
+#include "bc_test_opts.h"
 #include "bc_test_util.h"
 #include "rb_progs.h"
 
@@ -63,25 +64,15 @@ static const struct bc_bench *find(const char *name)
 	return bench;
 }
 
-/* The plugin's own options, parsed as the CLI would. */
-static void parse_opts(const struct bc_bench *bench, int argc, char **argv)
-{
-	const struct argp *argp = bench->plugin->desc.argp;
-
-	assert_non_null(argp);
-	assert_int_equal(argp_parse(argp, argc, argv, ARGP_NO_EXIT | ARGP_NO_ERRS | ARGP_NO_HELP,
-				    NULL, NULL), 0);
-}
-
-static void run_and_check(const char *name, int argc, char **argv, int want_status)
+static void run_and_check(const char *name, const char *const *opts, int want_status)
 {
 	const struct bc_bench *bench = find(name);
 	unsigned int fds0, bpf0, fds1, bpf1, all, mine;
 	struct bc_run_result res;
 	struct bc_config cfg;
 
-	parse_opts(bench, argc, argv);
 	bc_config_init(&cfg);
+	bc_test_set_plugin_opts(&cfg, bench, opts);
 	cfg.warmup_sec = 0;
 	cfg.duration_sec = 1;
 	cfg.verbosity = -1;
@@ -95,6 +86,7 @@ static void run_and_check(const char *name, int argc, char **argv, int want_stat
 	if (want_status == BC_EXIT_OK)
 		assert_true(res.iter_cnt >= 1);
 	bc_run_result_free(&res);
+	bc_options_free(&cfg);
 
 	count_fds(&fds1, &bpf1);
 	rb_count_progs(getpid(), &all, &mine);
@@ -107,35 +99,33 @@ static void run_and_check(const char *name, int argc, char **argv, int want_stat
 
 static void test_libbpf(void **state)
 {
-	char *argv[] = { "ringbuf", NULL };
-
 	(void)state;
-	run_and_check("ringbuf:rb-libbpf", 1, argv, BC_EXIT_OK);
+	run_and_check("ringbuf:rb-libbpf", NULL, BC_EXIT_OK);
 }
 
 static void test_custom(void **state)
 {
-	char *argv[] = { "ringbuf", "--rb-sampled", NULL };
+	const char *opts[] = { "--rb-sampled", NULL };
 
 	(void)state;
-	run_and_check("ringbuf:rb-custom", 2, argv, BC_EXIT_OK);
+	run_and_check("ringbuf:rb-custom", opts, BC_EXIT_OK);
 }
 
 static void test_custom_b2b(void **state)
 {
-	char *argv[] = { "ringbuf", "--rb-b2b", "--rb-use-output", NULL };
+	const char *opts[] = { "--rb-b2b", "--rb-use-output", NULL };
 
 	(void)state;
-	run_and_check("ringbuf:rb-custom", 3, argv, BC_EXIT_OK);
+	run_and_check("ringbuf:rb-custom", opts, BC_EXIT_OK);
 }
 
 /* Validation refuses before anything is loaded. */
 static void test_usage_error(void **state)
 {
-	char *argv[] = { "ringbuf", "--rb-batch-cnt", "0", NULL };
+	const char *opts[] = { "--rb-size", "1000000", NULL };
 
 	(void)state;
-	run_and_check("ringbuf:rb-custom", 3, argv, BC_EXIT_USAGE);
+	run_and_check("ringbuf:rb-custom", opts, BC_EXIT_USAGE);
 }
 
 int main(void)

@@ -6,6 +6,10 @@
  * --plugin-dir, then from the default plugin directory), and move the whole
  * tree to check that nothing in it remembers where it was installed.
  *
+ * The example uses every part of the plugin ABI an author needs (an option
+ * table, metric roles, a histogram, a declared program, per-benchmark
+ * data); test_example_features checks each as a user sees it.
+ *
  * The tests run in order and build on each other's results; each asserts
  * its own step, so a failure names the step that broke.
  */
@@ -22,6 +26,7 @@
 
 #include <cmocka.h>
 
+#include "json.h"
 #include "sdk_util.h"
 
 #define SDK_XSTR(x) #x
@@ -212,6 +217,93 @@ static void test_run_with_plugin_dir(void **state)
 	run_hits(prefix, extra, "hello:hello-tp");
 }
 
+/* The member `key` of `obj`, failing the test (with the document) if absent. */
+static const struct bc_json *json_need(const struct sdk_out *res, const struct bc_json *obj,
+				       const char *key)
+{
+	const struct bc_json *v = bc_json_get(obj, key);
+
+	if (!v) {
+		sdk_out_dump(res);
+		fail_msg("JSON document lacks '%s'", key);
+	}
+	return v;
+}
+
+static void test_example_features(void **state)
+{
+	static const char *const pcts[] = { "count", "p50", "p90", "p99", "p99.9", "max" };
+	const struct bc_json *opts, *set, *hist, *progs, *prog;
+	struct sdk_out res;
+	struct bc_json *doc;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	/* Its option table, documented by the core. */
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' --plugin-dir '%s/plugins' run "
+	    "hello:hello-tp --help", prefix, hello_build);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "--hello-batch=N");
+	expect_contains(&res, res.out, "(1 to 1000; default 1)");
+	expect_contains(&res, res.out, "--hello-untimed");
+	sdk_out_free(&res);
+
+	/* A bad value: the core's one message form, exit status 2. */
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' --plugin-dir '%s/plugins' run "
+	    "hello:hello-tp --hello-batch 0 -w0 -d1", prefix, hello_build);
+	expect_status(&res, 2);
+	expect_contains(&res, res.err, "--hello-batch '0': expected an integer from 1 to 1000");
+	sdk_out_free(&res);
+
+	/* The other benchmark (same callbacks, its own .priv), a typed option,
+	 * the histogram recorded by the producers, the declared program. */
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' --plugin-dir '%s/plugins' run "
+	    "hello:hello-raw-tp --hello-batch 7 -w0 -d1 --format json", prefix, hello_build);
+	expect_status(&res, 0);
+	doc = bc_json_parse(res.out, strlen(res.out), err, sizeof(err));
+	if (!doc) {
+		sdk_out_dump(&res);
+		fail_msg("run --format json: %s", err);
+	}
+	assert_string_equal(bc_json_str(json_need(&res, doc, "attach_point")), "raw_tp/sys_enter");
+
+	opts = json_need(&res, json_need(&res, doc, "config"), "plugin_options");
+	assert_int_equal(json_need(&res, opts, "hello-batch")->type, BC_JSON_NUMBER);
+	assert_true(bc_json_num(json_need(&res, opts, "hello-batch"), 0) == 7);
+	assert_int_equal(json_need(&res, opts, "hello-untimed")->type, BC_JSON_BOOL);
+	set = json_need(&res, json_need(&res, doc, "config"), "plugin_options_set");
+	assert_int_equal(bc_json_len(set), 1);
+	assert_string_equal(bc_json_str(bc_json_at(set, 0)), "hello-batch");
+
+	assert_true(sdk_json_summary_mean(res.out, "hits") > 0);
+	hist = json_need(&res, json_need(&res, doc, "summary"), "call_ns");
+	assert_string_equal(bc_json_str(json_need(&res, hist, "kind")), "histogram");
+	for (i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++)
+		json_need(&res, hist, pcts[i]);
+	/* Every producer call was timed: some did take time. */
+	assert_true(bc_json_num(json_need(&res, hist, "count"), 0) > 0);
+	assert_true(bc_json_num(json_need(&res, hist, "max"), 0) > 0);
+
+	progs = json_need(&res, doc, "programs");
+	assert_int_equal(bc_json_len(progs), 1);
+	prog = bc_json_at(progs, 0);
+	assert_string_equal(bc_json_str(json_need(&res, prog, "role")), "counter");
+	assert_string_equal(bc_json_str(json_need(&res, prog, "name")), "hello_raw_tp");
+	assert_true(bc_json_num(json_need(&res, prog, "id"), 0) > 0);
+	bc_json_free(doc);
+	sdk_out_free(&res);
+
+	/* The same in text: the histogram and program lines before Summary. */
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' --plugin-dir '%s/plugins' run "
+	    "hello:hello-tp -w0 -d1", prefix, hello_build);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "Histogram getpgid() call latency: count ");
+	expect_contains(&res, res.out, "Program counter: hello_tp (id ");
+	expect_contains(&res, res.out, "Summary: throughput ");
+	sdk_out_free(&res);
+}
+
 static void test_pkg_config(void **state)
 {
 	char want[PATH_MAX * 2], got[PATH_MAX], *nl;
@@ -307,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_installed_layout),
 		cmocka_unit_test(test_example_builds_against_prefix_alone),
 		cmocka_unit_test(test_run_with_plugin_dir),
+		cmocka_unit_test(test_example_features),
 		cmocka_unit_test(test_pkg_config),
 		cmocka_unit_test(test_install_into_default_dir),
 		cmocka_unit_test(test_relocated_tree),

@@ -25,13 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include <bpf/libbpf_version.h>
 
 #include "bc_test_util.h"
 #include "json.h"
@@ -57,13 +57,22 @@ static bool prog_is_ours(int fd, const struct bpf_prog_info *info, const void *a
 }
 
 /*
- * A dead process's programs go away from deferred work, and another
- * engineer's `benchcore list` probes ours for a few milliseconds: give the
- * census a bounded moment to come back to zero; a real leak never does.
+ * The kernel frees a closed program from deferred work (after an RCU grace
+ * period, longer on a busy machine), and another engineer's `benchcore
+ * list` probes ours for a few milliseconds: poll until the census is back
+ * to zero, for up to a minute; a real leak never gets there.
  */
 static unsigned int wait_for_none(void)
 {
-	return bc_test_wait_progs(prog_is_ours, NULL, 0, NULL);
+	unsigned int n = 0;
+
+	/* Each call polls for up to 5 s and returns as soon as none is left. */
+	for (int i = 0; i < 12; i++) {
+		n = bc_test_wait_progs(prog_is_ours, NULL, 0, NULL);
+		if (n == 0)
+			break;
+	}
+	return n;
 }
 
 static void assert_none_left(const char *after)
@@ -121,12 +130,56 @@ static int kernel_kprobe_multi_answer(void)
 	return 0;
 }
 
+/* 1: vmlinux BTF lists the batched tp/raw_tp/fmod_ret driver's kfunc. */
+static int kernel_kfunc_answer(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id;
+
+	if (!btf)
+		return -ENOENT;
+	id = btf__find_by_name_kind(btf, BC_TRIG_KFUNC, BTF_KIND_FUNC);
+	btf__free(btf);
+	return id > 0;
+}
+
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int ma = 0, mi = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
+		return false;
+	return ma > major || (ma == major && mi >= minor);
+}
+
 static struct {
 	bool fentry, kprobe, kprobe_multi, uprobe_multi;
+	int kfunc;
 } kernel;
+
+/* The spec as the plugin must run it here, for this --trig-driver. */
+static struct bc_trig_spec as_run(const char *name, enum bc_trig_drive want)
+{
+	const struct bc_trig_spec *s = bc_trig_spec_find(name);
+	struct bc_trig_spec eff;
+
+	assert_non_null(s);
+	assert_int_equal(bc_trig_choose(s, want, kernel.kfunc, &eff), 0);
+	return eff;
+}
+
+static unsigned int hits_per_run(const struct bc_trig_spec *eff, unsigned int batch)
+{
+	return eff->batched ? batch : 1;
+}
 
 static bool expect_available(const struct bc_trig_spec *s)
 {
+#if !defined(__x86_64__)
+	if (bc_trig_target_x86_only(s->target))
+		return false;
+#endif
 	switch (s->kind) {
 	case BC_ATTACH_FENTRY:
 	case BC_ATTACH_FEXIT:
@@ -214,7 +267,12 @@ static void check_run(const struct bc_trig_spec *s, const char *const *extra,
 		dump(s->name, &r);
 		fail_msg("%s: the JSON report names no attach point", s->name);
 	}
-	if (s->target != BC_TRIG_TARGET_NONE && s->kind) {
+	if (s->target == BC_TRIG_TARGET_USDT_NOP || s->target == BC_TRIG_TARGET_USDT_NOP5) {
+		/* usdt:<file>+0x<site> (benchcore:<name>, semaphore at +0x<offset>) */
+		assert_int_equal(strncmp(ap, "usdt:", 5), 0);
+		assert_non_null(strstr(ap, "trigger.so+0x"));
+		assert_non_null(strstr(ap, "semaphore at +0x"));
+	} else if (s->target != BC_TRIG_TARGET_NONE && s->kind) {
 		/* uprobe:<file>+0x<offset> (<function>), in our plugin */
 		assert_non_null(strstr(ap, "trigger.so+0x"));
 		assert_int_equal(strncmp(ap, bc_trig_kind_name(s->kind),
@@ -302,10 +360,12 @@ static void test_every_benchmark(void **state)
 	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
 		const struct bc_trig_spec *s = &bc_trig_specs[i];
 
+		struct bc_trig_spec eff = as_run(s->name, BC_TRIG_DRIVE_AUTO);
+
 		fprintf(stderr, "# %s: expected %s here\n", s->name,
 			expect_available(s) ? "to run" : "unavailable");
 		if (expect_available(s))
-			check_run(s, NULL, s->batched ? BC_TRIG_BATCH_DEFAULT : 1, 1);
+			check_run(&eff, NULL, hits_per_run(&eff, BC_TRIG_BATCH_DEFAULT), 1);
 		else
 			check_unavailable(s);
 	}
@@ -318,18 +378,127 @@ static void test_batch_iters_option(void **state)
 	const char *one[] = { "--trig-batch-iters", "1", NULL };
 	const char *max[] = { "--trig-batch-iters", "1000", NULL };
 
+	struct bc_trig_spec tp = as_run("trig-tp", BC_TRIG_DRIVE_AUTO);
+	struct bc_trig_spec rawtp = as_run("trig-rawtp", BC_TRIG_DRIVE_AUTO);
+
 	(void)state;
 	check_run(bc_trig_spec_find("trig-kernel-count"), seven, 7, 1);
-	check_run(bc_trig_spec_find("trig-tp"), one, 1, 1);
-	check_run(bc_trig_spec_find("trig-rawtp"), max, 1000, 1);
+	check_run(&tp, one, 1, 1);
+	/* Where the kernel lacks the kfunc, the syscall driver ignores it. */
+	check_run(&rawtp, max, hits_per_run(&rawtp, 1000), 1);
 }
 
 /* Two producers: the per-CPU slots must add up across CPUs. */
 static void test_two_producers(void **state)
 {
+	struct bc_trig_spec rawtp = as_run("trig-rawtp", BC_TRIG_DRIVE_AUTO);
+
 	(void)state;
-	check_run(bc_trig_spec_find("trig-rawtp"), NULL, BC_TRIG_BATCH_DEFAULT, 2);
+	check_run(&rawtp, NULL, hits_per_run(&rawtp, BC_TRIG_BATCH_DEFAULT), 2);
 	check_run(bc_trig_spec_find("trig-testrun-on-cpu"), NULL, 1, 2);
+}
+
+/*
+ * Text output as the runner's trigger script reads it: the last line of
+ * stdout, cut before the first '(', fields from the third on: the hits
+ * figure ("<mean> ± <stddev>M/s"). The attach point line comes before the
+ * first Iter line, out of that script's way.
+ */
+static void test_runner_script_shape(void **state)
+{
+	const char *args[] = { "run", "trigger:trig-syscall-count", "-w0", "-d1", NULL };
+	struct bc_test_run r;
+	const char *last, *ap, *iter0;
+	char *cut, *paren;
+	size_t len;
+	int field = 1;
+	double v;
+
+	(void)state;
+	bc_test_run_benchcore(&r, args);
+	if (r.status != 0)
+		fail_msg("trig-syscall-count: exit status %d: %s", r.status, r.err);
+	len = strlen(r.out);
+	assert_true(len > 1 && r.out[len - 1] == '\n');
+	last = r.out + len - 1;
+	while (last > r.out && last[-1] != '\n')
+		last--;
+	if (strncmp(last, "Summary: hits ", 14) != 0)
+		fail_msg("the last line is not the hits Summary line: %s", last);
+	cut = strndup(last, (size_t)(r.out + len - 1 - last));
+	assert_non_null(cut);
+	paren = strchr(cut, '(');
+	assert_non_null(paren);
+	*paren = '\0';
+	/* cut -d' ' -f3-: skip two space-separated fields. */
+	for (paren = cut; *paren && field < 3; paren++)
+		if (*paren == ' ')
+			field++;
+	v = strtod(paren, NULL);
+	if (!(v > 0))
+		fail_msg("the runner's cut gives '%s', not a positive hits rate", paren);
+	free(cut);
+	ap = strstr(r.out, "Attach point: ");
+	iter0 = strstr(r.out, "Iter ");
+	assert_non_null(ap);
+	assert_non_null(iter0);
+	assert_true(ap < iter0);
+	bc_test_run_free(&r);
+}
+
+static void expect_unavailable(const char *const *args, const char *needle)
+{
+	struct bc_test_run r;
+
+	bc_test_run_benchcore(&r, args);
+	if (r.status != EXIT_UNAVAILABLE || !strstr(r.err, needle)) {
+		dump(args[1], &r);
+		fail_msg("%s: expected exit status %d and a reason naming %s", args[1],
+			 EXIT_UNAVAILABLE, needle);
+	}
+	bc_test_run_free(&r);
+	assert_none_left(args[1]);
+}
+
+/*
+ * Both drivers of tp, raw_tp and fmod_ret, whatever the kernel would pick:
+ * the syscall one (the 6.1-era runner's) runs everywhere the attach type
+ * does, one hit per getpgid(), and says so in its attach point; the
+ * batched one runs where the kernel has the kfunc and is refused, naming
+ * it, where it has not.
+ */
+static void test_both_drivers(void **state)
+{
+	const char *syscall[] = { "--trig-driver", "syscall", NULL };
+	const char *batched[] = { "--trig-driver", "batched", NULL };
+	static const char *const names[] = { "trig-tp", "trig-rawtp", "trig-fmodret" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct bc_trig_spec sys = as_run(names[i], BC_TRIG_DRIVE_SYSCALL);
+		char full[64];
+		const char *args[] = { "run", full, "-w0", "-d1", NULL, NULL, NULL };
+
+		snprintf(full, sizeof(full), "trigger:%s", names[i]);
+		assert_non_null(strstr(sys.attach_point, "(syscall driver)"));
+		if (expect_available(&sys)) {
+			check_run(&sys, syscall, 1, 1);
+		} else {
+			args[4] = syscall[0];
+			args[5] = syscall[1];
+			expect_unavailable(args, bc_trig_kind_name(sys.kind));
+		}
+		if (kernel.kfunc > 0) {
+			struct bc_trig_spec bat = as_run(names[i], BC_TRIG_DRIVE_BATCHED);
+
+			if (expect_available(&bat))
+				check_run(&bat, batched, BC_TRIG_BATCH_DEFAULT, 1);
+		} else {
+			args[4] = batched[0];
+			args[5] = batched[1];
+			expect_unavailable(args, BC_TRIG_KFUNC);
+		}
+	}
 }
 
 static void expect_usage_error(const char *const *args, const char *needle)
@@ -353,11 +522,14 @@ static void test_bad_options(void **state)
 	const char *word[] = { "run", "trigger:trig-kernel-count", "-w0", "-d1",
 			       "--trig-batch-iters", "lots", NULL };
 	const char *cons[] = { "run", "trigger:trig-syscall-count", "-w0", "-d1", "-c1", NULL };
+	const char *drv[] = { "run", "trigger:trig-rawtp", "-w0", "-d1", "--trig-driver", "fast",
+			      NULL };
 
 	(void)state;
 	expect_usage_error(zero, "--trig-batch-iters '0'");
 	expect_usage_error(big, "--trig-batch-iters '1001'");
 	expect_usage_error(word, "--trig-batch-iters 'lots'");
+	expect_usage_error(drv, "--trig-driver 'fast'");
 	assert_none_left("the usage errors");
 
 	/* -c1: refused before anything runs. The core decides the status
@@ -381,7 +553,9 @@ int main(void)
 		cmocka_unit_test(test_every_benchmark),
 		cmocka_unit_test(test_batch_iters_option),
 		cmocka_unit_test(test_two_producers),
+		cmocka_unit_test(test_both_drivers),
 		cmocka_unit_test(test_bad_options),
+		cmocka_unit_test(test_runner_script_shape),
 	};
 	const char *list_args[] = { "list", NULL };
 	const char *list_json_args[] = { "list", "--format", "json", NULL };
@@ -398,12 +572,17 @@ int main(void)
 	fprintf(stderr, "# kernel: fentry load %s\n", err ? strerror(-err) : "ok");
 	kernel.kprobe = access("/sys/bus/event_source/devices/kprobe", F_OK) == 0;
 	fprintf(stderr, "# kernel: kprobe PMU %s\n", kernel.kprobe ? "present" : "absent");
+	kernel.kfunc = kernel_kfunc_answer();
+	fprintf(stderr, "# kernel: kfunc %s %s\n", BC_TRIG_KFUNC,
+		kernel.kfunc > 0 ? "in vmlinux BTF" : "absent");
 	err = kernel_kprobe_multi_answer();
 	kernel.kprobe_multi = err == 0;
 	fprintf(stderr, "# kernel: kprobe.multi link %s\n", err ? strerror(-err) : "ok");
-	/* libbpf gained bpf_program__attach_uprobe_multi() in 1.3. */
-	kernel.uprobe_multi = LIBBPF_MAJOR_VERSION > 1 ||
-			      (LIBBPF_MAJOR_VERSION == 1 && LIBBPF_MINOR_VERSION >= 3);
+	/* The kernel's side of uprobe.multi, whatever libbpf we were built
+	 * against: Linux 6.6+ with uprobes. */
+	kernel.uprobe_multi = kernel_at_least(6, 6) &&
+			      access("/sys/bus/event_source/devices/uprobe", F_OK) == 0;
+	fprintf(stderr, "# kernel: uprobe.multi %s\n", kernel.uprobe_multi ? "expected" : "absent");
 
 	if (wait_for_none() != 0) {
 		printf("skipping: bc_trig_* programs are already loaded by another process\n");

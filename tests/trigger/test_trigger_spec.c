@@ -24,6 +24,7 @@
 #include <benchcore/benchcore.h>
 
 #include "trigger_spec.h"
+#include "usdt_note.h"
 
 /* What each name promises, written down independently of the table. */
 static const struct {
@@ -43,18 +44,27 @@ static const struct {
 	{ "trig-kretprobe", BC_ATTACH_KRETPROBE, BC_TRIG_DRV_HELPER },
 	{ "trig-kprobe-multi", BC_ATTACH_KPROBE_MULTI, BC_TRIG_DRV_HELPER },
 	{ "trig-kretprobe-multi", BC_ATTACH_KRETPROBE_MULTI, BC_TRIG_DRV_HELPER },
+	{ "trig-kprobe-multi-all", BC_ATTACH_KPROBE_MULTI, BC_TRIG_DRV_HELPER },
+	{ "trig-kretprobe-multi-all", BC_ATTACH_KRETPROBE_MULTI, BC_TRIG_DRV_HELPER },
 	{ "trig-uprobe-nop", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-nop", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-push", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-push", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-ret", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-ret", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uprobe-nop5", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-nop5", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-nop", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-multi-nop", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-push", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-multi-push", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-ret", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-multi-ret", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uprobe-multi-nop5", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-multi-nop5", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	/* A USDT probe is a uprobe on the site its note names. */
+	{ "trig-usdt-nop", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-usdt-nop5", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-testrun", 0, BC_TRIG_DRV_TESTRUN },
 	{ "trig-testrun-on-cpu", 0, BC_TRIG_DRV_TESTRUN_ON_CPU },
 	{ "trig-syscall-on-cpu", BC_ATTACH_TP, BC_TRIG_DRV_SYSCALL_ON_CPU },
@@ -133,7 +143,7 @@ static bool is_uprobe_kind(enum bc_attach_kind k)
 
 static void test_uprobe_targets_cover_every_case(void **state)
 {
-	unsigned int seen[BC_ATTACH_OTHER + 1][4] = { { 0 } };
+	unsigned int seen[BC_ATTACH_OTHER + 1][BC_TRIG_TARGET_USDT_NOP5 + 1] = { { 0 } };
 
 	(void)state;
 	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
@@ -147,10 +157,17 @@ static void test_uprobe_targets_cover_every_case(void **state)
 			assert_int_equal(s->target, BC_TRIG_TARGET_NONE);
 		}
 	}
-	/* nop, push and ret, each under all four uprobe flavours, once. */
-	for (int k = BC_ATTACH_UPROBE; k <= BC_ATTACH_URETPROBE_MULTI; k++)
-		for (int t = BC_TRIG_TARGET_NOP; t <= BC_TRIG_TARGET_RET; t++)
+	/* nop, push, ret and nop5, each under all four uprobe flavours,
+	 * once; the two USDT sites as uprobes, once each. */
+	for (int k = BC_ATTACH_UPROBE; k <= BC_ATTACH_URETPROBE_MULTI; k++) {
+		for (int t = BC_TRIG_TARGET_NOP; t <= BC_TRIG_TARGET_NOP5; t++)
 			assert_int_equal(seen[k][t], 1);
+		for (int t = BC_TRIG_TARGET_USDT_NOP; t <= BC_TRIG_TARGET_USDT_NOP5; t++)
+			assert_int_equal(seen[k][t], k == BC_ATTACH_UPROBE);
+	}
+	assert_true(bc_trig_target_x86_only(BC_TRIG_TARGET_NOP5));
+	assert_true(bc_trig_target_x86_only(BC_TRIG_TARGET_USDT_NOP));
+	assert_false(bc_trig_target_x86_only(BC_TRIG_TARGET_NOP));
 }
 
 /* Reads a whole file; /proc files have no size, so read until EOF. */
@@ -226,12 +243,17 @@ static void test_programs_exist_with_matching_section(void **state)
 			assert_prog_section(src, s->prog, sec_prefix(s->kind));
 		if (s->driver_prog)
 			assert_prog_section(src, s->driver_prog, sec_prefix(0));
+		if (s->syscall_alt)
+			assert_prog_section(src, s->syscall_alt->prog, sec_prefix(s->kind));
+		if (s->attach_all_prog)
+			assert_prog_section(src, s->attach_all_prog, sec_prefix(s->kind));
 	}
 	free(src);
 }
 
-/* The exported descriptor: same benchmarks, same order, the metrics and
- * layout the tests and reports rely on. */
+/* The exported descriptor: same benchmarks, same order, each carrying its
+ * own spec (.priv), the roles the runner's line shape comes from, the
+ * batch option exactly where a run is a batch, and nothing of ABI 1. */
 static void test_descriptor_matches_table(void **state)
 {
 	const struct bc_plugin_desc *pd;
@@ -245,21 +267,55 @@ static void test_descriptor_matches_table(void **state)
 	pd = dlsym(h, BC_PLUGIN_SYMBOL);
 	assert_non_null(pd);
 	assert_string_equal(pd->name, "trigger");
-	assert_non_null(pd->argp);
+	assert_int_equal(pd->abi_major, BC_ABI_MAJOR);
+	assert_null(pd->argp);
+	assert_true(pd->opts_size > 0);
 	for (const struct bc_bench_desc *const *b = pd->benches; *b; b++, n++) {
 		const struct bc_bench_desc *d = *b;
+		const struct bc_trig_spec *priv = d->priv;
+		bool has_batch = false, has_driver = false;
 
 		assert_true(n < bc_trig_spec_cnt);
 		assert_string_equal(d->name, bc_trig_specs[n].name);
+		/* The plugin's own copy of the table, this benchmark's entry. */
+		assert_non_null(priv);
+		assert_string_equal(priv->name, d->name);
 		assert_non_null(d->description);
-		assert_int_equal(d->layout, BC_LAYOUT_OPS);
+		assert_int_equal(d->layout, 0);
+		assert_int_equal(d->producers.sz, sizeof(struct bc_thread_range));
 		assert_int_equal(d->producers.min, 1);
+		assert_int_equal(d->consumers.sz, sizeof(struct bc_thread_range));
+		assert_int_equal(d->consumers.max, 0);
 		assert_int_equal(d->consumers.def, 0);
 		assert_int_equal(d->metric_cnt, 2);
 		assert_string_equal(d->metrics[0].name, "hits");
 		assert_int_equal(d->metrics[0].kind, BC_METRIC_COUNTER);
+		assert_int_equal(d->metrics[0].role, BC_ROLE_HITS);
 		assert_string_equal(d->metrics[1].name, "runs");
 		assert_int_equal(d->metrics[1].kind, BC_METRIC_COUNTER);
+		assert_int_equal(d->metrics[1].role, BC_ROLE_AUX);
+		for (unsigned int i = 0; i < d->option_cnt; i++) {
+			const struct bc_option *o = &d->options[i];
+
+			assert_int_equal(o->sz, sizeof(struct bc_option));
+			assert_true(o->offset < pd->opts_size);
+			if (!strcmp(o->name, "trig-batch-iters")) {
+				has_batch = true;
+				assert_int_equal(o->type, BC_OPT_INT);
+				assert_int_equal(o->min, 1);
+				assert_int_equal(o->max, BC_TRIG_BATCH_MAX);
+				assert_int_equal(atoi(o->def), BC_TRIG_BATCH_DEFAULT);
+			} else if (!strcmp(o->name, "trig-driver")) {
+				has_driver = true;
+				assert_int_equal(o->type, BC_OPT_ENUM);
+				assert_string_equal(o->def, "auto");
+				assert_string_equal(o->words[BC_TRIG_DRIVE_SYSCALL], "syscall");
+			} else {
+				fail_msg("%s: unexpected option --%s", d->name, o->name);
+			}
+		}
+		assert_int_equal(has_batch, bc_trig_specs[n].batched);
+		assert_int_equal(has_driver, bc_trig_specs[n].syscall_alt != NULL);
 		assert_non_null(d->probe);
 		assert_non_null(d->validate);
 		assert_non_null(d->setup);
@@ -269,6 +325,181 @@ static void test_descriptor_matches_table(void **state)
 	}
 	assert_int_equal(n, bc_trig_spec_cnt);
 	dlclose(h);
+}
+
+/*
+ * The driver choice, with the kernel's answer faked: the 6.1-era way is
+ * what tp, raw_tp and fmod_ret fall back to, and only they; it says so in
+ * its attach point; `batched` on a kernel known to lack the kfunc is
+ * refused rather than run as something else.
+ */
+static const struct {
+	const char *name;
+	const char *syscall_point;
+} alts[] = {
+	{ "trig-tp", "tp/syscalls/sys_enter_getpgid (syscall driver)" },
+	{ "trig-rawtp", "raw_tp/sys_enter (syscall driver)" },
+	{ "trig-fmodret", "fmod_ret/" BC_TRIG_SYSCALL_FN " (syscall driver)" },
+};
+
+static void assert_batched(const struct bc_trig_spec *spec, const struct bc_trig_spec *got)
+{
+	assert_int_equal(got->driver, BC_TRIG_DRV_KFUNC);
+	assert_true(got->batched);
+	assert_string_equal(got->prog, spec->prog);
+	assert_string_equal(got->driver_prog, "bc_trig_driver_kfunc");
+	assert_string_equal(got->attach_point, spec->attach_point);
+	assert_non_null(strstr(got->attach_point, "(batched kfunc driver)"));
+	assert_null(got->attach_target);
+}
+
+static void assert_syscall(const struct bc_trig_spec *spec, const char *point,
+			   const struct bc_trig_spec *got)
+{
+	assert_int_equal(got->driver, BC_TRIG_DRV_SYSCALL);
+	assert_int_equal(got->kind, spec->kind);
+	assert_false(got->batched);
+	assert_null(got->driver_prog);
+	assert_true(got->needs_bpf);
+	assert_string_equal(got->attach_point, point);
+	assert_string_equal(got->prog, spec->syscall_alt->prog);
+	assert_int_equal(got->needs_tracefs, spec->kind == BC_ATTACH_TP);
+	if (spec->kind == BC_ATTACH_FMOD_RET)
+		assert_string_equal(got->attach_target, BC_TRIG_SYSCALL_FN);
+}
+
+static void test_driver_choice(void **state)
+{
+	struct bc_trig_spec got;
+	size_t with_alt = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(alts) / sizeof(alts[0]); i++) {
+		const struct bc_trig_spec *s = bc_trig_spec_find(alts[i].name);
+		const char *pt = alts[i].syscall_point;
+
+		assert_non_null(s);
+		assert_non_null(s->syscall_alt);
+		/* The kernel has the kfunc. */
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_AUTO, 1, &got), 0);
+		assert_batched(s, &got);
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_BATCHED, 1, &got), 0);
+		assert_batched(s, &got);
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_SYSCALL, 1, &got), 0);
+		assert_syscall(s, pt, &got);
+		/* It lacks it (Debian 12's 6.1). */
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_AUTO, 0, &got), 0);
+		assert_syscall(s, pt, &got);
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_BATCHED, 0, &got), -EOPNOTSUPP);
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_SYSCALL, 0, &got), 0);
+		assert_syscall(s, pt, &got);
+		/* No BTF to ask: a kfunc call cannot load without it. */
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_AUTO, -ENOENT, &got), 0);
+		assert_syscall(s, pt, &got);
+		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_BATCHED, -ENOENT, &got), 0);
+		assert_batched(s, &got);
+	}
+	/* Everything else runs as declared, whatever is asked or answered. */
+	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
+		const struct bc_trig_spec *s = &bc_trig_specs[i];
+
+		if (s->syscall_alt) {
+			with_alt++;
+			continue;
+		}
+		for (int want = BC_TRIG_DRIVE_AUTO; want <= BC_TRIG_DRIVE_SYSCALL; want++) {
+			for (int kfunc = -1; kfunc <= 1; kfunc++) {
+				assert_int_equal(bc_trig_choose(s, want, kfunc, &got), 0);
+				assert_memory_equal(&got, s, sizeof(got));
+			}
+		}
+	}
+	assert_int_equal(with_alt, sizeof(alts) / sizeof(alts[0]));
+	assert_string_equal(bc_trig_drive_words[BC_TRIG_DRIVE_AUTO], "auto");
+	assert_string_equal(bc_trig_drive_words[BC_TRIG_DRIVE_BATCHED], "batched");
+	assert_string_equal(bc_trig_drive_words[BC_TRIG_DRIVE_SYSCALL], "syscall");
+	assert_null(bc_trig_drive_words[BC_TRIG_DRIVE_SYSCALL + 1]);
+}
+
+/* kprobe-multi-all's list, from a made-up available_filter_functions. */
+static void test_attach_all_symbols(void **state)
+{
+	static const char text[] =
+		"do_sys_open\n"
+		"vfs_read\n"
+		"arch_cpu_idle\n"
+		"default_idle\n"
+		"rcu_note_context_switch\n"
+		"__rcu_read_lock\n"
+		"migrate_disable\n"
+		"preempt_count_add\n"
+		"bpf_dispatcher_xdp_func\n"
+		"__ftrace_invalid_address___64\n"
+		"bpf_get_numa_node_id\n"
+		"e1000_probe [e1000]\n"
+		"vfs_read\n"
+		"__rcu_dummy\n"
+		"\n"
+		"cleanup_module";
+	struct bc_trig_syms syms;
+
+	(void)state;
+	assert_int_equal(bc_trig_syms_all(text, &syms), 0);
+	/* sorted, unique, the kernel's own, none of the skipped */
+	assert_int_equal(syms.cnt, 4);
+	assert_string_equal(syms.names[0], "__rcu_dummy");
+	assert_string_equal(syms.names[1], "cleanup_module");
+	assert_string_equal(syms.names[2], "do_sys_open");
+	assert_string_equal(syms.names[3], "vfs_read");
+	bc_trig_syms_free(&syms);
+	assert_int_equal(bc_trig_syms_all("", &syms), 0);
+	assert_int_equal(syms.cnt, 0);
+	bc_trig_syms_free(&syms);
+}
+
+/* The USDT notes of the built plugin: each probe found, its site the
+ * instruction its name promises, its semaphore in the file's data. */
+static void test_usdt_notes(void **state)
+{
+	static const unsigned char nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	struct bc_usdt_probe nop = { 0 }, five = { 0 }, none;
+	unsigned char *elf;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+#if !defined(__x86_64__)
+	skip();
+#endif
+	f = fopen(BC_TEST_PLUGIN_DIR "/trigger.so", "rb");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = (size_t)ftell(f);
+	rewind(f);
+	elf = malloc(len);
+	assert_non_null(elf);
+	assert_int_equal(fread(elf, 1, len, f), len);
+	fclose(f);
+
+	assert_int_equal(bc_usdt_find(elf, len, "benchcore", "trig_nop", &nop), 0);
+	assert_int_equal(bc_usdt_find(elf, len, "benchcore", "trig_nop5", &five), 0);
+	assert_true(nop.site_off < len && five.site_off + sizeof(nop5) < len);
+	assert_int_equal(elf[nop.site_off], 0x90);
+	assert_int_equal(elf[nop.site_off + 1], 0xc3);	/* then ret */
+	assert_memory_equal(elf + five.site_off, nop5, sizeof(nop5));
+	assert_int_equal(elf[five.site_off + sizeof(nop5)], 0xc3);
+	/* two semaphores, 16 bits each, zero in the file */
+	assert_true(nop.sema_off && five.sema_off && nop.sema_off != five.sema_off);
+	assert_true(nop.sema_off + 2 <= len && five.sema_off + 2 <= len);
+	assert_int_equal(elf[nop.sema_off] | elf[nop.sema_off + 1], 0);
+
+	assert_int_equal(bc_usdt_find(elf, len, "benchcore", "trig_nop6", &none), -ENOENT);
+	assert_int_equal(bc_usdt_find(elf, len, "other", "trig_nop", &none), -ENOENT);
+	/* Not ELF, truncated: refused, never read past the end. */
+	assert_int_equal(bc_usdt_find(elf, 16, "benchcore", "trig_nop", &none), -EINVAL);
+	assert_int_equal(bc_usdt_find("hello", 5, "benchcore", "trig_nop", &none), -EINVAL);
+	assert_int_equal(bc_usdt_find(elf, len / 2, "benchcore", "trig_nop", &none), -EINVAL);
+	free(elf);
 }
 
 static void test_cpulist(void **state)
@@ -353,6 +584,9 @@ int main(void)
 		cmocka_unit_test(test_uprobe_targets_cover_every_case),
 		cmocka_unit_test(test_programs_exist_with_matching_section),
 		cmocka_unit_test(test_descriptor_matches_table),
+		cmocka_unit_test(test_driver_choice),
+		cmocka_unit_test(test_attach_all_symbols),
+		cmocka_unit_test(test_usdt_notes),
 		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_file_offset_from_maps),
 		cmocka_unit_test(test_file_offset_live),

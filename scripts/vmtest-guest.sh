@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# scripts/vmtest-guest.sh all|probe BUILD_DIR OUT_DIR
+#
+# The part of the kernel matrix that runs on the kernel under test: inside a
+# scripts/vmtest.sh guest (all: probe every benchmark, then the BPF-labelled
+# CTest tests), or natively on the host (probe: the host's column of the
+# matrix). It only records; scripts/vmtest.sh reads OUT_DIR afterwards and
+# judges, so the guest needs nothing the host root does not already have.
+#
+# OUT_DIR gets: kernel (uname -r), benches (list order),
+# probe/NAME.{json,err,rc,sec} per benchmark, ctest.{log,rc,sec}, dmesg, and done once everything was recorded (a
+# guest that dies half-way leaves no done file).
+set -euo pipefail
+
+mode=$1
+build=$2
+out=$3
+
+# Emulated CPUs make speed meaningless there: the probe only needs the
+# benchmark to attach and count something. The CLI accepts fractions.
+duration=${BENCHCORE_VMTEST_DURATION:-0.5}
+# A benchmark that has not finished well after its duration is stuck.
+bench_timeout=${BENCHCORE_VMTEST_BENCH_TIMEOUT:-60}
+
+mkdir -p "$out/probe"
+uname -r >"$out/kernel"
+# Seconds since the kernel started: what booting cost (guest only).
+cut -d' ' -f1 /proc/uptime >"$out/uptime.start"
+
+benchcore=("$build/benchcore" --plugin-dir "$build/plugins")
+
+# list prints one "PLUGIN:BENCH  description [...]" line per benchmark
+# (and probes each one's attach points to say which are unavailable).
+t0=$SECONDS
+mapfile -t benches < <("${benchcore[@]}" list 2>/dev/null | awk '$1 ~ /:/ { print $1 }')
+printf '%s\n' "${benches[@]}" >"$out/benches"
+echo $((SECONDS - t0)) >"$out/list.sec"
+echo "vmtest-guest: $(uname -r): probing ${#benches[@]} benchmarks (-w0 -d$duration)"
+src=$(cd "$(dirname "$0")/.." && pwd)
+for bench in "${benches[@]}"; do
+	file=$out/probe/${bench/:/__}
+	# Word-split on purpose: the file holds option words.
+	# shellcheck disable=SC2207
+	extra=($(awk -v b="$bench" '$1 == b { $1 = ""; print }' "$src/tests/vmtest/probe-args"))
+	rc=0
+	t0=$EPOCHREALTIME
+	timeout --kill-after=5 "$bench_timeout" "${benchcore[@]}" run "$bench" \
+		-w0 -d"$duration" "${extra[@]}" --format json >"$file.json" 2>"$file.err" || rc=$?
+	echo "$rc" >"$file.rc"
+	# What each probe costs (the guest is emulated: startup dominates).
+	awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }' >"$file.sec"
+	echo "vmtest-guest: $bench: exit status $rc, $(cat "$file.sec") s"
+done
+
+if [ "$mode" = all ]; then
+	echo "vmtest-guest: $(uname -r): ctest -L bpf"
+	rc=0
+	t0=$SECONDS
+	# Exactly the label, not every label containing "bpf".
+	(cd "$build" && ctest -L '^bpf$' --output-on-failure -j1 --timeout 300) \
+		>"$out/ctest.log" 2>&1 || rc=$?
+	echo "$rc" >"$out/ctest.rc"
+	echo $((SECONDS - t0)) >"$out/ctest.sec"
+	tail -n 3 "$out/ctest.log"
+
+	# The guest's log is this run's alone: kernel warnings a benchmark
+	# provoked (a BPF splat is a finding in itself).
+	dmesg >"$out/dmesg" 2>/dev/null || true
+fi
+touch "$out/done"

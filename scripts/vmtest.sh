@@ -1,0 +1,560 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+#
+# scripts/vmtest.sh [-b BUILD_DIR] [-t SECONDS] [-r] [KERNEL...]
+#
+# The kernel matrix: boots Debian's own kernel packages under QEMU with this
+# machine's root filesystem shared read-only, and inside each guest probes
+# every benchmark of BUILD_DIR (ran at / unavailable: / failed:) and runs the
+# BPF-labelled CTest tests. The development VMs' kernel refuses trampolines
+# and has no kprobes, so without this the fentry, kprobe and tasks-trace
+# paths that users' kernels take would never run in a test.
+#
+# KERNEL is a Debian package (linux-image-6.1.0-57-amd64; a meta package such
+# as linux-image-6.12-amd64 is followed to the image it depends on), a kernel
+# release (6.1.0-57-amd64), or "host" (probe the running kernel natively, no
+# guest). Default: host and the images behind linux-image-amd64 and
+# linux-image-6.12-amd64, so the matrix follows Debian's ABI bumps.
+#
+# Output, in BUILD_DIR/vmtest/: cache/ (the .deb files; nothing else is
+# downloaded), kernels/ (unpacked), and per kernel RELEASE/: table.md,
+# console.log, initramfs.cpio.gz, results/ (what the guest wrote through its
+# writable share). matrix.md puts all kernels side by side. Expectations per
+# kernel line (tests/vmtest/expect/MAJOR.MINOR, tests/vmtest/expect/host) are
+# checked against the probe table.
+#
+# -r re-reads the last run's results (tables, verdicts) without booting.
+#
+# Exit status: 0 when every guest finished, every CTest test passed, no
+# benchmark failed and every expectation held (known failures, marked xfail,
+# do not count); 1 otherwise; 2 for usage errors.
+#
+# Environment: BENCHCORE_VMTEST_TIMEOUT (seconds per guest, default 1200),
+# BENCHCORE_VMTEST_DURATION (seconds per benchmark probe, default 0.5),
+# BENCHCORE_VMTEST_MEM (guest memory, default 2G).
+set -euo pipefail
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$src/build
+# Two ~6-minute guests on a busy 2-CPU machine took ~10 minutes each; a
+# guest still running after 20 is hung (the kernel, not a test: those have
+# their own timeouts inside).
+guest_timeout=${BENCHCORE_VMTEST_TIMEOUT:-1200}
+
+usage() {
+	sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'
+	exit "$1"
+}
+
+log() { echo "vmtest: $*" >&2; }
+
+# --- packages -------------------------------------------------------------
+
+apt_updated=0
+apt_update() {
+	[ "$apt_updated" = 1 ] && return
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq >/dev/null || apt-get update
+	apt_updated=1
+}
+
+install_packages() {
+	# jq reads the benchmarks' JSON; xz-utils unpacks .ko.xz modules; kmod's
+	# depmod writes the modules.dep that a package leaves to its postinst.
+	local pkg need missing
+	need=(qemu-system-x86 busybox-static cpio xz-utils kmod jq)
+	missing=()
+	for pkg in "${need[@]}"; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
+			missing+=("$pkg")
+	done
+	if [ "${#missing[@]}" -gt 0 ]; then
+		if [ "$(id -u)" -ne 0 ]; then
+			log "missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}"
+			exit 1
+		fi
+		log "installing ${missing[*]}"
+		apt_update
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null ||
+			apt-get install -y --no-install-recommends "${missing[@]}"
+	fi
+}
+
+# --- kernels --------------------------------------------------------------
+
+# The image package behind a name: meta packages (linux-image-amd64,
+# linux-image-6.12-amd64) depend on exactly one linux-image-*; an image
+# package depends on none.
+resolve_package() {
+	local pkg=$1 next
+	[ -n "$(apt-cache show "$pkg" 2>/dev/null | head -n 1)" ] || apt_update
+	while :; do
+		next=$(apt-cache depends "$pkg" 2>/dev/null |
+			awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }')
+		[ -n "$next" ] || break
+		pkg=$next
+	done
+	if [ -z "$(apt-cache show "$pkg" 2>/dev/null | head -n 1)" ]; then
+		log "no Debian package '$pkg' (apt-cache search linux-image- lists them)"
+		exit 2
+	fi
+	echo "$pkg"
+}
+
+# Downloads the .deb once into the cache, unpacks it once; prints the tree.
+fetch_kernel() {
+	local pkg=$1 deb tree=$vm/kernels/$1
+	if [ ! -d "$tree" ]; then
+		deb=$(find "$vm/cache" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+		if [ -z "$deb" ]; then
+			log "$pkg: apt-get download"
+			(cd "$vm/cache" && apt-get download -qq "$pkg" >/dev/null 2>&1) ||
+				(cd "$vm/cache" && apt-get download "$pkg")
+			deb=$(find "$vm/cache" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+		fi
+		rm -rf "$tree.tmp"
+		dpkg-deb -x "$deb" "$tree.tmp"
+		# The package's postinst would run depmod; the module order
+		# below comes from its modules.dep.
+		local moddir
+		for moddir in "$tree.tmp"/lib/modules/*; do
+			depmod -b "$tree.tmp" "${moddir##*/}"
+		done
+		mv "$tree.tmp" "$tree"
+	fi
+	echo "$tree"
+}
+
+# --- initramfs ------------------------------------------------------------
+
+# The modules needed to mount the shares, each after its dependencies, from
+# the kernel's own modules.dep; a module built into this kernel
+# (modules.builtin) needs nothing. Prints relative module paths.
+module_order() {
+	local moddir=$1 mod deps name d
+	shift
+	declare -A path_of=() deps_of=() seen=()
+	local order=()
+	while IFS= read -r line; do
+		mod=${line%%:*}
+		deps=${line#*:}
+		name=${mod##*/}
+		name=${name%%.ko*}
+		name=${name//-/_}
+		path_of[$name]=$mod
+		deps_of[$name]=$deps
+	done <"$moddir/modules.dep"
+
+	visit() {
+		local n=$1 d dn
+		[ -n "${seen[$n]:-}" ] && return
+		seen[$n]=1
+		if [ -z "${path_of[$n]:-}" ]; then
+			if grep -Eq "/${n//_/[-_]}\.ko(\.[a-z]+)?$" "$moddir/modules.builtin"; then
+				return
+			fi
+			log "module $n is neither in modules.dep nor built in ($moddir)"
+			exit 1
+		fi
+		for d in ${deps_of[$n]}; do
+			dn=${d##*/}
+			dn=${dn%%.ko*}
+			visit "${dn//-/_}"
+		done
+		order+=("${path_of[$n]}")
+	}
+	for name in "$@"; do
+		visit "$name"
+	done
+	printf '%s\n' "${order[@]}"
+}
+
+# busybox, the virtio/9p modules (decompressed: busybox insmod takes plain
+# .ko files) and an /init that mounts the shares, chroots and runs
+# scripts/vmtest-guest.sh.
+make_initramfs() {
+	local tree=$1 release=$2 out=$3 moddir dir mod base mods
+	moddir=$tree/lib/modules/$release
+	[ -d "$moddir" ] || moddir=$tree/usr/lib/modules/$release
+	dir=$(mktemp -d)
+	mkdir -p "$dir/bin" "$dir/proc" "$dir/sys" "$dir/dev" "$dir/newroot" "$dir/modules"
+	cp /bin/busybox "$dir/bin/busybox"
+	ln -s busybox "$dir/bin/sh"
+	: >"$dir/modules/order"
+	mods=$(module_order "$moddir" virtio_pci 9pnet_virtio 9p)
+	while IFS= read -r mod; do
+		base=${mod##*/}
+		case $base in
+		*.ko.xz) xz -dc "$moddir/$mod" >"$dir/modules/${base%.xz}" ;;
+		*.ko.zst) zstd -qdc "$moddir/$mod" >"$dir/modules/${base%.zst}" ;;
+		*.ko.gz) gzip -dc "$moddir/$mod" >"$dir/modules/${base%.gz}" ;;
+		*) cp "$moddir/$mod" "$dir/modules/$base" ;;
+		esac
+		echo "${base%.ko*}.ko" >>"$dir/modules/order"
+	done <<<"$mods"
+
+	cat >"$dir/init" <<'EOF'
+#!/bin/sh
+# vmtest guest init: mount the host's root read-only and the build tree
+# writable (both 9p over virtio), chroot, run the matrix, power off.
+export PATH=/bin
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+for m in $(cat /modules/order); do
+	insmod "/modules/$m" || echo "vmtest-init: insmod $m failed"
+done
+arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p"; }
+src=$(arg bc_src)
+build=$(arg bc_build)
+out=$(arg bc_out)
+r=/newroot
+# 6.1's 9p defaults to 8 KiB messages; larger ones make the share usable.
+opts=trans=virtio,version=9p2000.L,msize=262144
+if mount -t 9p -o "$opts,ro" host $r && mount -t 9p -o "$opts" build "$r$build"; then
+	mount -t proc proc $r/proc
+	mount -t sysfs sysfs $r/sys
+	mount -t devtmpfs devtmpfs $r/dev
+	# What udev and systemd would add: bash's <(...) needs /dev/fd.
+	ln -s /proc/self/fd $r/dev/fd
+	mkdir -p $r/dev/shm $r/dev/pts
+	mount -t tmpfs tmpfs $r/dev/shm
+	mount -t devpts devpts $r/dev/pts
+	mount -t tracefs nodev $r/sys/kernel/tracing
+	mount -t debugfs nodev $r/sys/kernel/debug
+	mount -t bpf bpffs $r/sys/fs/bpf
+	# The host root is read-only; the tests write lock files in /tmp.
+	mount -t tmpfs tmpfs $r/tmp
+	mount -t tmpfs tmpfs $r/run
+	echo "vmtest-init: $(uname -r): shares mounted, running the matrix"
+	chroot $r /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp \
+		LANG=C.UTF-8 /bin/bash "$src/scripts/vmtest-guest.sh" all "$build" "$out"
+	echo "vmtest-init: matrix exit status $?"
+else
+	echo "vmtest-init: mounting the 9p shares failed"
+fi
+sync
+echo o >/proc/sysrq-trigger
+sleep 30
+EOF
+	chmod +x "$dir/init"
+	(cd "$dir" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
+	rm -rf "$dir"
+}
+
+# --- running --------------------------------------------------------------
+
+run_guest() {
+	local tree=$1 release=$2 out=$3 kernel accel rc=0
+	kernel=$tree/boot/vmlinuz-$release
+	if [ -w /dev/kvm ]; then
+		accel=(-enable-kvm -cpu host)
+	else
+		# No KVM (nested VMs): software emulation; correct, slow.
+		accel=(-accel tcg)
+	fi
+	rm -rf "$out/results"
+	mkdir -p "$out/results"
+	timeout --kill-after=10 "$guest_timeout" qemu-system-x86_64 "${accel[@]}" \
+		-m "${BENCHCORE_VMTEST_MEM:-2G}" -smp 2 -nographic -no-reboot -nic none \
+		-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" \
+		-append "console=ttyS0 quiet panic=-1 bc_src=$src bc_build=$build bc_out=$out/results" \
+		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
+		-virtfs "local,path=$build,mount_tag=build,security_model=none,multidevs=remap" \
+		</dev/null >"$out/console.log" 2>&1 || rc=$?
+	return "$rc"
+}
+
+# --- judging --------------------------------------------------------------
+
+# One line per benchmark, tab-separated: name, state (ran, unavailable,
+# failed), attach point or reason, first summary metric.
+probe_table() {
+	local res=$1 bench f rc detail metric state
+	while IFS= read -r bench; do
+		f=$res/probe/${bench/:/__}
+		rc=$(cat "$f.rc" 2>/dev/null || echo missing)
+		metric=$(jq -r '.summary // {} | to_entries | .[0] // empty |
+			"\(.key) \(.value.mean // "-") \(.value.unit)"' "$f.json" 2>/dev/null |
+			awk '$2 != "-" { $2 = sprintf("%.4g", $2) } { print }' || true)
+		case $rc in
+		0)
+			state=ran
+			detail=$(jq -r '.attach_point // "(no attach point)"' "$f.json" 2>/dev/null ||
+				echo "(unreadable JSON)")
+			;;
+		3)
+			state=unavailable
+			detail=$(jq -r '.status.reason // empty' "$f.json" 2>/dev/null || true)
+			[ -n "$detail" ] || detail=$(sed -n 's/.*unavailable on this kernel: //p' "$f.err" | head -n 1)
+			;;
+		124 | 137)
+			state=failed
+			detail="timed out after ${BENCHCORE_VMTEST_BENCH_TIMEOUT:-60} s"
+			;;
+		*)
+			state=failed
+			detail=$(jq -r '.status.reason // empty' "$f.json" 2>/dev/null || true)
+			[ -n "$detail" ] || detail=$(grep -v 'warning:' "$f.err" 2>/dev/null | tail -n 1 || true)
+			detail="exit status $rc: $detail"
+			;;
+		esac
+		[ "$state" = ran ] || metric=
+		# Tables are pasted into docs: no machine-specific paths.
+		detail=${detail//$build/BUILD}
+		printf '%s\t%s\t%s\t%s\n' "$bench" "$state" "${detail//$'\t'/ }" "$metric"
+	done <"$res/benches"
+}
+
+# Is every named summary metric's mean > 0 in this benchmark's JSON?
+metrics_positive() {
+	local json=$1 m
+	for m in ${2//,/ }; do
+		jq -e --arg m "$m" '(.summary[$m].mean // 0) > 0' "$json" >/dev/null 2>&1 || return 1
+	done
+}
+
+# Checks an expectations file against a probe table. Lines:
+#   BENCH STATE PATTERN [positive=METRIC,...] [xfail WHY...]
+#   only-if BENCH STATE PATTERN
+# PATTERN is an extended regex on the attach point (ran) or the reason
+# (!REGEX: must not match);
+# positive= needs those summary means > 0; xfail marks a known failure.
+# only-if skips the whole file unless that line holds (the host's file
+# describes one kind of kernel). Prints "BENCH<TAB>verdict" lines.
+check_expect() {
+	local file=$1 table=$2 res=$3 bench state pattern rest got detail positive xfail verdict
+	while read -r bench state pattern rest; do
+		case $bench in '' | '#'*) continue ;; esac
+		if [ "$bench" = only-if ]; then
+			bench=$state state=$pattern pattern=${rest%% *}
+			got=$(awk -F'\t' -v b="$bench" '$1 == b { print $2 "\t" $3 }' "$table")
+			if [ "${got%%$'\t'*}" != "$state" ] || ! [[ ${got#*$'\t'} =~ $pattern ]]; then
+				printf '*\tskipped: %s is not %s /%s/ here\n' "$bench" "$state" "$pattern"
+				return
+			fi
+			continue
+		fi
+		positive=
+		xfail=
+		case " $rest " in *" positive="*) positive=${rest#*positive=}; positive=${positive%% *} ;; esac
+		case " $rest " in *" xfail"*) xfail=${rest#*xfail}; xfail=${xfail# } ;; esac
+		got=$(awk -F'\t' -v b="$bench" '$1 == b { print $2 "\t" $3 }' "$table")
+		detail=${got#*$'\t'}
+		if [ -z "$got" ]; then
+			verdict="missing from benchcore list"
+		elif [ "${pattern:0:1}" = '!' ] && [[ $detail =~ ${pattern:1} ]]; then
+			verdict="want $state, not /${pattern:1}/"
+		elif [ "${got%%$'\t'*}" != "$state" ] ||
+			{ [ "${pattern:0:1}" != '!' ] && ! [[ $detail =~ $pattern ]]; }; then
+			verdict="want $state /$pattern/"
+		elif [ -n "$positive" ] && ! metrics_positive "$res/probe/${bench/:/__}.json" "$positive"; then
+			verdict="want $positive > 0"
+		else
+			verdict=ok
+		fi
+		if [ -n "$xfail" ] && [ "$verdict" = ok ]; then
+			verdict="XPASS (remove the xfail mark): $xfail"
+		elif [ -n "$xfail" ]; then
+			verdict="xfail ($verdict): $xfail"
+		elif [ "$verdict" != ok ]; then
+			verdict="FAIL: $verdict"
+		fi
+		printf '%s\t%s\n' "$bench" "$verdict"
+	done <"$file"
+}
+
+md_escape() { sed 's/|/\\|/g'; }
+
+# table.md for one kernel; returns 1 if anything failed.
+judge() {
+	local name=$1 out=$2 how=$3 res=$2/results bad=0 key expect verdicts ctest_rc
+	local bench state detail metric verdict
+	{
+		echo "# $name ($how)"
+		echo
+	} >"$out/table.md"
+	if [ ! -e "$res/done" ]; then
+		echo "**the run did not finish** (console: console.log)" >>"$out/table.md"
+		bad=1
+	fi
+	[ -e "$res/benches" ] || return 1
+
+	probe_table "$res" >"$out/probe.tsv"
+	key=host
+	if [ "$name" != host ]; then
+		key=$(cut -d. -f1-2 <<<"$name")
+	fi
+	expect=$src/tests/vmtest/expect/$key
+	verdicts=$out/verdicts.tsv
+	: >"$verdicts"
+	[ -f "$expect" ] && check_expect "$expect" "$out/probe.tsv" "$res" >"$verdicts"
+
+	if [ -e "$res/ctest.rc" ]; then
+		ctest_rc=$(cat "$res/ctest.rc")
+		if [ "$ctest_rc" = 0 ]; then
+			echo "ctest -L bpf: passed (all $(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$res/ctest.log" | head -n 1) tests)" >>"$out/table.md"
+		else
+			bad=1
+			echo "ctest -L bpf: **FAILED** (exit status $ctest_rc): $(sed -n '/tests FAILED:/,$p' "$res/ctest.log" |
+				sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\).*/\1/p' | paste -sd ' ')" >>"$out/table.md"
+		fi
+	fi
+	# Where the guest's time went (README's cost table comes from these).
+	echo "cost inside: boot $(cat "$res/uptime.start" 2>/dev/null || echo -) s (guest only)," \
+		"list $(cat "$res/list.sec" 2>/dev/null || echo -) s," \
+		"probes $(cat "$res"/probe/*.sec 2>/dev/null | awk '{ t += $1 } END { printf "%.0f", t }') s," \
+		"ctest $(cat "$res/ctest.sec" 2>/dev/null || echo -) s" >>"$out/table.md"
+	if grep -q '^\*' "$verdicts"; then
+		echo "expectations ($(basename "$expect")): $(cut -f2 "$verdicts" | head -n 1)" >>"$out/table.md"
+		: >"$verdicts"
+	elif [ -f "$expect" ]; then
+		echo "expectations: tests/vmtest/expect/$key" >>"$out/table.md"
+	else
+		echo "expectations: none for $key (only: no benchmark may fail)" >>"$out/table.md"
+	fi
+	if [ -s "$res/dmesg" ] && grep -Eq 'WARNING:|BUG:|Oops|Call Trace' "$res/dmesg"; then
+		echo "kernel log: **warnings** (results/dmesg): $(grep -Em1 'WARNING:|BUG:|Oops' "$res/dmesg" | md_escape)" >>"$out/table.md"
+	fi
+	{
+		echo
+		echo "| benchmark | result | first metric (one ${BENCHCORE_VMTEST_DURATION:-0.5} s run; in a guest emulated: not a speed) | expected |"
+		echo "|---|---|---|---|"
+	} >>"$out/table.md"
+	while IFS=$'\t' read -r bench state detail metric; do
+		verdict=$(awk -F'\t' -v b="$bench" '$1 == b { print $2 }' "$verdicts")
+		case $verdict in
+		FAIL*) bad=1 ;;
+		xfail* | XPASS*) ;;
+		*) [ "$state" = failed ] && bad=1 ;;
+		esac
+		case $state in
+		ran) [[ $detail =~ ^\( ]] && detail="ran $detail" || detail="ran at $detail" ;;
+		*) detail="$state: $detail" ;;
+		esac
+		detail=${detail//|/\\|}
+		printf '| %s | %s | %s | %s |\n' "$bench" "$detail" "${metric:--}" "${verdict//|/\\|}"
+	done <"$out/probe.tsv" >>"$out/table.md"
+	return "$bad"
+}
+
+# matrix.md: one column per kernel, one short cell per benchmark.
+write_matrix() {
+	local names=("$@") bench n cell
+	{
+		echo "| benchmark |$(printf ' %s |' "${names[@]}")"
+		echo "|---|$(printf -- '---|%.0s' "${names[@]}")"
+		while IFS= read -r bench; do
+			printf '| %s |' "$bench"
+			for n in "${names[@]}"; do
+				cell=$(awk -F'\t' -v b="$bench" '$1 == b {
+					if ($2 == "ran") print $3; else print $2 ": " substr($3, 1, 60) }' \
+					"$vm/$n/probe.tsv" 2>/dev/null)
+				printf ' %s |' "${cell:-?}"
+			done
+			echo
+		done < <(cat "$vm/${names[0]}/results/benches" 2>/dev/null)
+	} >"$vm/matrix.md"
+}
+
+# --- main -----------------------------------------------------------------
+
+# Everything runs from functions: bash reads a script as it goes, so an edit
+# to this file during a 30-minute run would otherwise break its ending.
+main() {
+	local report_only=0 opt k t0 t1 t2 t3 out pkg tree release rc how n failed names accel_name
+	while getopts "b:t:rh" opt; do
+		case $opt in
+		b) build=$OPTARG ;;
+		r) report_only=1 ;;
+		t) guest_timeout=$OPTARG ;;
+		h) usage 0 ;;
+		*) usage 2 ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+
+	if [ ! -x "$build/benchcore" ]; then
+		echo "vmtest: no benchcore in '$build': build first (scripts/build.sh $build)" >&2
+		exit 2
+	fi
+	build=$(cd "$build" && pwd)
+	vm=$build/vmtest
+	mkdir -p "$vm/cache" "$vm/kernels"
+	install_packages
+
+	if [ "$#" -eq 0 ]; then
+		set -- host linux-image-amd64 linux-image-6.12-amd64
+	fi
+
+	failed=0
+	names=()
+	accel_name=TCG
+	[ -w /dev/kvm ] && accel_name=KVM
+	for k in "$@"; do
+		t0=$SECONDS
+		if [ "$k" = host ]; then
+			out=$vm/host
+			names+=(host)
+			if [ "$report_only" = 0 ]; then
+				rm -rf "$out/results"
+				mkdir -p "$out/results"
+				log "host ($(uname -r)): probing natively"
+				"$src/scripts/vmtest-guest.sh" probe "$build" "$out/results" >"$out/console.log" 2>&1 || true
+				log "host: probe $((SECONDS - t0)) s"
+				echo "probe $((SECONDS - t0)) s" >"$out/cost"
+			fi
+			judge host "$out" "the running kernel, $(cat "$out/results/kernel" 2>/dev/null), natively" || failed=1
+			continue
+		fi
+		case $k in
+		linux-image-*) pkg=$(resolve_package "$k") ;;
+		*) pkg=$(resolve_package "linux-image-$k") ;;
+		esac
+		tree=$(fetch_kernel "$pkg")
+		release=$(find "$tree/boot" -maxdepth 1 -name 'vmlinuz-*' -printf '%f\n' | sed 's/^vmlinuz-//' | head -n 1)
+		out=$vm/$release
+		mkdir -p "$out"
+		names+=("$release")
+		if [ "$report_only" = 0 ]; then
+			t1=$SECONDS
+			make_initramfs "$tree" "$release" "$out/initramfs.cpio.gz"
+			t2=$SECONDS
+			log "$release: booting ($accel_name, timeout $guest_timeout s)"
+			rc=0
+			run_guest "$tree" "$release" "$out" || rc=$?
+			echo "$rc $accel_name $guest_timeout" >"$out/qemu.rc"
+			t3=$SECONDS
+			log "$release: fetch+unpack $((t1 - t0)) s, initramfs $((t2 - t1)) s, boot+tests $((t3 - t2)) s"
+			printf 'fetch+unpack %s s, initramfs %s s, boot+tests %s s\n' \
+				$((t1 - t0)) $((t2 - t1)) $((t3 - t2)) >"$out/cost"
+		fi
+		read -r rc accel_name how <"$out/qemu.rc"
+		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+			how="$pkg under QEMU/$accel_name, **hung: killed after $how s**"
+			failed=1
+		else
+			how="$pkg under QEMU/$accel_name"
+		fi
+		judge "$release" "$out" "$how" || failed=1
+	done
+
+	write_matrix "${names[@]}"
+	for n in "${names[@]}"; do
+		echo
+		awk 'NR > 2 && /^$/ { exit } NR > 2' "$vm/$n/table.md" | sed "s/^/$n: /"
+		# Known failures are counted, not repeated: the table has them.
+		echo "$n: $(grep -c '| xfail (' "$vm/$n/table.md" || true) known failures (xfail)"
+		grep -E '^\| [^|]* \| failed:|\| (FAIL|XPASS)' "$vm/$n/table.md" | sed "s/^/$n: /" || true
+	done
+	echo
+	echo "vmtest: tables in $vm/*/table.md, side by side in $vm/matrix.md"
+	if [ "$failed" != 0 ]; then
+		echo "vmtest: FAILED" >&2
+		exit 1
+	fi
+	echo "vmtest: passed"
+}
+
+main "$@"
