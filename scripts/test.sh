@@ -34,6 +34,14 @@ part_done "ASan+UBSan build"
 	ctest --output-on-failure -j1)
 part_done "ASan+UBSan suite"
 
+# The parsers' fuzz targets, a short fixed-time run each (scripts/fuzz.sh
+# runs them for longer): BENCHCORE_TEST_FUZZ=1 scripts/test.sh
+if [ "${BENCHCORE_TEST_FUZZ:-0}" = 1 ]; then
+	echo "== fuzz the parsers (${BENCHCORE_FUZZ_SECONDS:-30} s each)"
+	scripts/fuzz.sh build-fuzz "${BENCHCORE_FUZZ_SECONDS:-30}"
+	part_done "fuzz"
+fi
+
 if [ "${BENCHCORE_VMTEST:-1}" = 0 ]; then
 	echo "== kernel matrix skipped (BENCHCORE_VMTEST=0)"
 	exit 0

@@ -6,8 +6,10 @@
  * variant is about a mismatch.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <benchcore/benchcore.h>
 
@@ -243,6 +245,52 @@ static const struct bc_metric_desc fix_m[] = {
 	BC_METRIC("lat", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY),
 };
 FIX_ONE("roles", .metrics = fix_m, .metric_cnt = 5);
+#elif defined(FIX_CRASH_CTOR)
+/* Crashes as soon as it is loaded: list and run must survive it. */
+FIX_ONE("never-seen");
+
+__attribute__((constructor)) static void fix_crash(void)
+{
+	raise(SIGSEGV);
+}
+#elif defined(FIX_EXIT_CTOR)
+FIX_ONE("never-seen");
+
+__attribute__((constructor)) static void fix_exit(void)
+{
+	exit(3);
+}
+#elif defined(FIX_HANG_SETUP)
+/* setup() that never returns and ignores the signals the core handles;
+ * the marker line tells the test that setup has started. */
+static int fix_hang(struct bc_ctx *ctx)
+{
+	static const char marker[] = "fixture setup blocks now\n";
+
+	(void)ctx;
+	(void)!write(STDERR_FILENO, marker, sizeof(marker) - 1);
+	for (;;)
+		pause();
+	return 0;
+}
+FIX_ONE("setup-hangs", .setup = fix_hang);
+#elif defined(FIX_EXITS)
+/* Plugins must not call exit(); these do, in setup and in a producer. */
+static int fix_exit_setup(struct bc_ctx *ctx)
+{
+	(void)ctx;
+	exit(7);
+}
+
+static int fix_exit_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	(void)ctx;
+	(void)t;
+	exit(9);
+}
+static const struct bc_bench_desc fix_a = FIX_BENCH("exit-setup", .setup = fix_exit_setup);
+static const struct bc_bench_desc fix_b = FIX_BENCH("exit-producer", .producer = fix_exit_producer);
+static const struct bc_bench_desc *const fix_benches[] = { &fix_a, &fix_b, NULL };
 #else
 /* The valid plugin: a plain benchmark, one whose setup fails, one that is
  * unavailable, and one shared with the "other" fixture (ambiguous). */
