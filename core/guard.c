@@ -22,6 +22,7 @@ static __thread const char *bc_guard_cb;
 static __thread bool bc_guard_waits;
 static char bc_guard_bench[256] = "benchcore";
 static bool bc_guard_installed;
+static pid_t bc_guard_pid;	/* a plugin's forked child is not the run */
 
 /* The lines for a signal while the main thread waits on a callback, made
  * before the callback runs: a handler may only write(). */
@@ -35,8 +36,8 @@ static void bc_guard_on_exit(int status, void *arg)
 	int n;
 
 	(void)arg;
-	if (!cb)
-		return;		/* the core's own exit */
+	if (!cb || getpid() != bc_guard_pid)
+		return;		/* the core's own exit, or a plugin's child's */
 	n = snprintf(line, sizeof(line), "benchcore: %s: plugin called exit(%d) in %s\n",
 		     bc_guard_bench, status, cb);
 	if (n > 0)
@@ -48,6 +49,7 @@ static void bc_guard_on_exit(int status, void *arg)
 void bc_guard_set_bench(const char *plugin, const char *bench)
 {
 	snprintf(bc_guard_bench, sizeof(bc_guard_bench), "%s:%s", plugin, bench);
+	bc_guard_pid = getpid();
 	if (!bc_guard_installed)
 		bc_guard_installed = !on_exit(bc_guard_on_exit, NULL);
 }
@@ -86,6 +88,8 @@ void bc_guard_leave(void)
 
 void bc_guard_signal(bool again)
 {
+	if (getpid() != bc_guard_pid)
+		return;
 	if (again && bc_wait_again_len) {
 		(void)!write(STDERR_FILENO, bc_wait_again, (size_t)bc_wait_again_len);
 		bc_out_discard_all();
