@@ -75,23 +75,7 @@ static const struct bc_option bloom_options[] = {
 };
 
 static const struct bc_attach_point bloom_points[] = {
-	{ .sz = sizeof(struct bc_attach_point), .kind = BC_ATTACH_FENTRY,
-#if defined(__x86_64__)
-	  .name = "fentry/__x64_sys_getpgid",
-#elif defined(__aarch64__)
-	  .name = "fentry/__arm64_sys_getpgid",
-#elif defined(__s390x__)
-	  .name = "fentry/__s390x_sys_getpgid",
-#elif defined(__riscv)
-	  .name = "fentry/__riscv_sys_getpgid",
-#else
-	  .name = "fentry/sys_getpgid",
-#endif
-	  .prog_name = "bloom_fentry" },
-	{ .sz = sizeof(struct bc_attach_point), .kind = BC_ATTACH_TP,
-	  .name = "tp/syscalls/sys_enter_getpgid", .prog_name = "bloom_tp" },
-	{ .sz = sizeof(struct bc_attach_point), .kind = BC_ATTACH_RAW_TP,
-	  .name = "raw_tp/sys_enter", .prog_name = "bloom_raw_tp" },
+	BC_GETPGID_ATTACH_POINTS("bloom_fentry", "bloom_tp", "bloom_raw_tp"),
 };
 
 static const struct bloom_opts *bloom_opts_of(struct bc_ctx *ctx)

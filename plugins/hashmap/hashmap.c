@@ -78,23 +78,7 @@ static const struct bc_option hm_lookup_options[] = {
 };
 
 static const struct bc_attach_point hm_points[] = {
-	{ .sz = sizeof(struct bc_attach_point), .kind = BC_ATTACH_FENTRY,
-#if defined(__x86_64__)
-	  .name = "fentry/__x64_sys_getpgid",
-#elif defined(__aarch64__)
-	  .name = "fentry/__arm64_sys_getpgid",
-#elif defined(__s390x__)
-	  .name = "fentry/__s390x_sys_getpgid",
-#elif defined(__riscv)
-	  .name = "fentry/__riscv_sys_getpgid",
-#else
-	  .name = "fentry/sys_getpgid",
-#endif
-	  .prog_name = "hm_fentry" },
-	{ .sz = sizeof(struct bc_attach_point), .kind = BC_ATTACH_TP,
-	  .name = "tp/syscalls/sys_enter_getpgid", .prog_name = "hm_tp" },
-	{ .sz = sizeof(struct bc_attach_point), .kind = BC_ATTACH_RAW_TP,
-	  .name = "raw_tp/sys_enter", .prog_name = "hm_raw_tp" },
+	BC_GETPGID_ATTACH_POINTS("hm_fentry", "hm_tp", "hm_raw_tp"),
 };
 
 /* --map_flags: decimal, or hex after "0x", as the runner reads it. */
