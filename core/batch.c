@@ -27,6 +27,9 @@
 
 /* Setup, teardown and process start on top of warm-up + duration. */
 #define BC_BATCH_TIMEOUT_MARGIN_SEC 20.0
+/* Rows of one command (docs/suites.md): each is a process of at least a
+ * second, so more is hours of runs and a plan that outgrows memory. */
+#define BC_BATCH_MAX_ROWS 10000
 #define BC_BATCH_NAME_WIDTH 20
 
 struct bc_batch *bc_batch_new(const struct bc_batch_opts *opts)
@@ -212,11 +215,75 @@ static char *default_label(const char *kind, const char *bench, const struct bc_
 	return out;
 }
 
+/* One option, however it is spelled: "p" and "producers" are one. */
+static bool same_option(const char *a, const char *b)
+{
+	const struct argp_option *ca = bc_run_core_option(a), *cb = bc_run_core_option(b);
+
+	if (ca || cb)
+		return ca == cb;
+	return !strcmp(a, b);
+}
+
+/* An option swept twice would run with the last value while its rows are
+ * labelled with both: a usage error. */
+static int check_swept_once(const struct bc_sweep_axis *axes, char *const *specs, size_t cnt,
+			    char *err, size_t err_len)
+{
+	for (size_t i = 0; i < cnt; i++)
+		for (size_t n = 0; n < axes[i].name_cnt; n++)
+			for (size_t j = i; j < cnt; j++)
+				for (size_t m = j == i ? n + 1 : 0; m < axes[j].name_cnt; m++) {
+					if (!same_option(axes[i].names[n], axes[j].names[m]))
+						continue;
+					if (i == j)
+						bc_set_err(err, err_len,
+							   "--sweep '%s': option '%s' is named twice",
+							   specs[i], axes[i].names[n]);
+					else
+						bc_set_err(err, err_len,
+							   "--sweep: option '%s' is swept twice ('%s' and '%s'); give it one --sweep with every value",
+							   axes[i].names[n], specs[i], specs[j]);
+					return -EINVAL;
+				}
+	return 0;
+}
+
+/* Refuses a plan above BC_BATCH_MAX_ROWS before a row is made. */
+static int check_row_count(const struct bc_batch *b, const struct bc_sweep_axis *axes,
+			   size_t cnt, char *err, size_t err_len)
+{
+	size_t total = 1, off = 0;
+	char sizes[128] = "";
+	bool over = false;
+
+	for (size_t i = 0; i < cnt; i++) {
+		if (off < sizeof(sizes))
+			off += (size_t)snprintf(sizes + off, sizeof(sizes) - off, "%s%zu",
+						i ? " x " : "", axes[i].value_cnt);
+		if (axes[i].value_cnt && total > (BC_BATCH_MAX_ROWS - b->row_cnt) / axes[i].value_cnt)
+			over = true;
+		else
+			total *= axes[i].value_cnt;
+	}
+	if (!over && b->row_cnt + total <= BC_BATCH_MAX_ROWS)
+		return 0;
+	if (over || !b->row_cnt)
+		bc_set_err(err, err_len,
+			   "--sweep: %s values make more than %d runs; at most %d runs in one command (docs/suites.md)",
+			   sizes, BC_BATCH_MAX_ROWS, BC_BATCH_MAX_ROWS);
+	else
+		bc_set_err(err, err_len,
+			   "%zu runs in all; at most %d runs in one command (docs/suites.md)",
+			   b->row_cnt + total, BC_BATCH_MAX_ROWS);
+	return -E2BIG;
+}
+
 int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_t arg_cnt,
 		     char *err, size_t err_len)
 {
 	struct bc_sweep_axis *axes = NULL;
-	struct bc_strv pass = {};
+	struct bc_strv pass = {}, specs = {};
 	size_t axis_cnt = 0, combos, *choice = NULL;
 	const char *label_tmpl = NULL, *bench = NULL;
 	const struct bc_bench *swept = NULL;
@@ -266,6 +333,8 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 			ret = bc_sweep_axis_parse(val, &axes[axis_cnt], err, err_len);
 			if (!ret)
 				axis_cnt++;
+			if (!ret)
+				ret = bc_strv_push(&specs, val);
 			if (!ret && !strcmp(b->opts.kind, "sweep"))
 				ret = bc_strv_push(&b->sweep_specs, val);
 		}
@@ -274,9 +343,16 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 		bc_set_err(err, err_len, "run: expected a benchmark name (PLUGIN:BENCH) first");
 		ret = -EINVAL;
 	}
+	/* A bad value fails every row the same way: once, up front. */
+	if (!ret)
+		ret = bc_run_check_core_words(pass.v, pass.cnt, err, err_len);
+	if (!ret)
+		ret = check_swept_once(axes, specs.v, axis_cnt, err, err_len);
+	if (!ret)
+		ret = check_row_count(b, axes, axis_cnt, err, err_len);
 	if (!ret && axis_cnt)
 		swept = batch_bench(b, bench);
-	combos = bc_sweep_combination_cnt(axes, axis_cnt);
+	combos = ret ? 0 : bc_sweep_combination_cnt(axes, axis_cnt);
 	if (!ret) {
 		choice = calloc(axis_cnt + 1, sizeof(*choice));
 		if (!choice)
@@ -302,7 +378,11 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 				ret = bc_sweep_option_arg(swept, axes[i].names[j], value, &arg, err,
 							  err_len);
 				if (!ret && arg)
+					ret = bc_run_check_core_words(&arg, 1, err, err_len);
+				if (!ret && arg)
 					ret = bc_strv_push_owned(&r->combo_args, arg);
+				else
+					free(arg);
 				if (!ret)
 					ret = bc_strv_push(&r->opt_names, axes[i].names[j]);
 				if (!ret)
@@ -330,6 +410,10 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 	free(axes);
 	free(choice);
 	bc_strv_free(&pass);
+	bc_strv_free(&specs);
+	/* Every failure says why, out of memory included. */
+	if (ret && err && err_len && !err[0])
+		bc_set_err(err, err_len, "%s", strerror(ret < 0 ? -ret : ret));
 	return ret;
 }
 
@@ -514,6 +598,14 @@ static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_resu
 }
 
 /* ------------------------------------------------------------ execution */
+
+bool bc_batch_produced(const struct bc_batch *b)
+{
+	for (size_t i = 0; b && i < b->row_cnt; i++)
+		if (b->rows[i].status == ROW_OK || (b->rows[i].json && b->rows[i].metric_cnt))
+			return true;
+	return false;
+}
 
 static int batch_status(const struct bc_batch *b)
 {

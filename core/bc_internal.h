@@ -38,14 +38,6 @@ enum bc_format {
 	BC_FORMAT_JSON = 1,
 };
 
-/* ABI 1 leftover, deleted with the legacy argp path: an untyped plugin
- * option record. Nothing in the core fills it any more; the JSON config
- * still writes records it finds, for readers of old fixtures. */
-struct bc_option_record {
-	char *name;	/* long name, or the short letter as a string */
-	char *value;	/* NULL for a flag */
-};
-
 struct bc_config {
 	unsigned int producers;		/* 0 = benchmark default */
 	unsigned int consumers;		/* 0 = benchmark default (see *_set) */
@@ -61,8 +53,6 @@ struct bc_config {
 	int verbosity;			/* -1 quiet, 0 normal, 1+ verbose */
 	enum bc_format format;
 	const char *output_path;	/* NULL = stdout */
-	struct bc_option_record *plugin_opts;	/* ABI 1 leftover, see above */
-	size_t plugin_opt_cnt;
 	/* This run's plugin option values (plugin_opts.h): bc_ctx_opts()
 	 * reads them. Made by the `run` parser, freed by bc_options_free(). */
 	struct bc_opts *opts;
@@ -87,6 +77,10 @@ struct bc_bench {
 struct bc_plugin {
 	char *path;			/* the file it was loaded from */
 	void *handle;			/* dlopen() handle */
+	/* The file as checked, open while loaded: dlopen() was given
+	 * /proc/self/fd/<fd>, so the file checked is the file loaded. */
+	int fd;
+	bool fd_open;
 	struct bc_plugin_desc desc;	/* normalised copy */
 	struct bc_option *options;	/* normalised copy of desc.options */
 	size_t option_cnt;
@@ -337,6 +331,11 @@ int bc_parse_seconds(const char *opt, const char *text, bool allow_zero, double 
 int bc_parse_uint(const char *opt, const char *text, unsigned int min, unsigned int max,
 		  const char *what, unsigned int *out);
 int bc_parse_format(const char *opt, const char *text, enum bc_format *out);
+/* The values of the core options among a run line's words (-w, -d, -p,
+ * -c, the affinity sets), checked as `run` checks them: sweeps and suites
+ * refuse a bad line before anything runs. 0, or -EINVAL with one line in
+ * err. */
+int bc_run_check_core_words(char *const *words, size_t cnt, char *err, size_t err_len);
 
 /* --------------------------------------------------------------- log */
 
@@ -586,8 +585,8 @@ int bc_batch_find_bench(char *const *args, size_t cnt);
  * after a usage message. */
 int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,
 		     const char **output);
-/* *out: stdout without --output, else the file opened for writing; returns
- * 0 or BC_EXIT_USAGE after a usage message (then *out is stdout). */
-int bc_batch_cli_output(const char *output, FILE **out);
+/* Did any row measure something (ok, or interrupted with a result)? Then
+ * the batch's --output FILE is replaced (output.h). */
+bool bc_batch_produced(const struct bc_batch *b);
 
 #endif /* BENCHCORE_INTERNAL_H */

@@ -13,7 +13,9 @@
 #include <bpf/libbpf.h>
 
 #include "bc_internal.h"
+#include "guard.h"
 #include "json.h"
+#include "output.h"
 #include "plugin_opts.h"
 
 static int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv);
@@ -81,6 +83,16 @@ static void bc_cli_on_iter(const struct bc_run_result *res, size_t iter_idx, voi
 	fflush(pr->f);
 }
 
+/* Iterations past the warm-up: what a summary covers. */
+static size_t bc_cli_measured(const struct bc_run_result *res)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < res->iter_cnt; i++)
+		n += !res->iters[i].warmup;
+	return n;
+}
+
 static void bc_cli_reason_line(const struct bc_bench *bench, const struct bc_run_result *res)
 {
 	const char *plugin = bench->plugin->desc.name, *name = bench->desc.name;
@@ -97,7 +109,7 @@ static void bc_cli_reason_line(const struct bc_bench *bench, const struct bc_run
 		break;
 	case BC_EXIT_INTERRUPTED:
 		bc_warn("%s:%s: interrupted; the summary covers the %zu iterations measured so far",
-			plugin, name, res->iter_cnt);
+			plugin, name, bc_cli_measured(res));
 		break;
 	case BC_EXIT_FAILED:
 	default:
@@ -116,20 +128,16 @@ int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 {
 	struct bc_run_result res;
 	struct bc_cli_progress pr;
-	FILE *out = stdout;
+	struct bc_out out;
+	bool produced;
 	int status, err;
 
-	if (cfg->output_path) {
-		out = fopen(cfg->output_path, "w");
-		if (!out) {
-			bc_warn("--output '%s': %s; expected a file that can be written", cfg->output_path,
-				strerror(errno));
-			return BC_EXIT_USAGE;
-		}
-	}
+	status = bc_out_open(&out, "--output", cfg->output_path);
+	if (status)
+		return status;
 	/* Text: progress and summary together, as the kernel runner prints
 	 * them. JSON: the document alone on its stream, progress to stderr. */
-	pr.f = cfg->format == BC_FORMAT_JSON ? stderr : out;
+	pr.f = cfg->format == BC_FORMAT_JSON ? stderr : out.f;
 	pr.quiet = cfg->verbosity < 0;
 
 	bc_opts_each_set(cfg->opts, bc_cli_debug_opt, NULL);
@@ -144,18 +152,16 @@ int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 		/* Always a document, failures included: scripts (and sweeps)
 		 * read the status and reason from it. */
 		bc_report_warnings(stderr, &res);
-		if (bc_report_json(out, cfg, &res) && status == BC_EXIT_OK)
-			status = BC_EXIT_FAILED;
+		bc_report_json(out.f, cfg, &res);
 	} else if (status == BC_EXIT_OK || (status == BC_EXIT_INTERRUPTED && res.iter_cnt)) {
-		bc_report_text_summary(out, &res);
+		bc_report_text_summary(out.f, &res);
 	}
-	fflush(out);
 	bc_cli_reason_line(bench, &res);
-	if (out != stdout && fclose(out)) {
-		bc_warn("--output '%s': %s", cfg->output_path, strerror(errno));
-		if (status == BC_EXIT_OK)
-			status = BC_EXIT_FAILED;
-	}
+	/* --output FILE is replaced only by a run that measured something: a
+	 * refused, unavailable or failed run keeps the previous results. */
+	produced = status == BC_EXIT_OK ||
+		   (status == BC_EXIT_INTERRUPTED && bc_cli_measured(&res));
+	status = bc_out_close(&out, produced, status);
 	bc_run_result_free(&res);
 	return status;
 }
@@ -257,7 +263,10 @@ static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg
 	 * listing; its reason is printed below. -v shows it all. */
 	if (cfg->verbosity <= 0)
 		bc_log_set_verbosity(-1);
+	bc_guard_set_bench(b->plugin->desc.name, b->desc.name);
+	bc_guard_enter("probe", false);
 	err = b->desc.probe(&ctx);
+	bc_guard_leave();
 	bc_log_set_verbosity(cfg->verbosity);
 	bc_opts_free(probe_cfg.opts);
 	if (!err)
@@ -414,13 +423,18 @@ static int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv)
 	/* Probes see the defaults a plain `run` would use. */
 	bc_config_init(&cfg);
 	cfg.verbosity = lo.verbosity;
-	if (lo.format == BC_FORMAT_JSON) {
-		if (bc_list_json(stdout, &env->plugins, &cfg))
-			return BC_EXIT_FAILED;
-	} else {
+	if (lo.format == BC_FORMAT_JSON)
+		err = bc_list_json(stdout, &env->plugins, &cfg);
+	else
 		bc_list_text(stdout, &env->plugins, &cfg, lo.verbosity);
+	/* A write error is said once, naming standard output. */
+	if (bc_stdout_finish())
+		return BC_EXIT_FAILED;
+	if (err) {
+		bc_warn("list: cannot write the JSON document: %s", strerror(-err));
+		return BC_EXIT_FAILED;
 	}
-	return fflush(stdout) ? BC_EXIT_FAILED : BC_EXIT_OK;
+	return BC_EXIT_OK;
 }
 
 /* ------------------------------------------------------------- main */
@@ -452,6 +466,12 @@ static error_t bc_global_parse_opt(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case BC_GOPT_PLUGIN_DIR:
+		/* An empty word is a typo, or an unset shell variable. */
+		if (!*arg) {
+			bc_warn("--plugin-dir '': expected a directory of plugin .so files");
+			state->next = state->argc;
+			return EINVAL;
+		}
 		grown = realloc(env->plugin_dirs, (env->plugin_dir_cnt + 1) * sizeof(*grown));
 		if (!grown) {
 			gp->nomem = true;
@@ -533,6 +553,8 @@ int bc_cli_main(int argc, char **argv)
 	int err, status;
 	size_t i;
 
+	/* Every report to stdout is checked for write errors (output.h). */
+	bc_stdout_wrap();
 	/* In order, so that options after the command stay the command's. */
 	argv[0] = (char *)"benchcore";
 	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_EXIT | ARGP_NO_HELP, NULL, &gp);
@@ -562,6 +584,9 @@ int bc_cli_main(int argc, char **argv)
 	}
 	status = cmd->fn(&env, argc - gp.cmd_idx, argv + gp.cmd_idx);
 out:
+	/* --help, --version and anything a command did not check itself. */
+	if (bc_stdout_finish() && status == BC_EXIT_OK)
+		status = BC_EXIT_FAILED;
 	bc_plugins_unload(&env.plugins);
 	free(env.plugin_dirs);
 	return status;

@@ -106,21 +106,6 @@ int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,
 	return 0;
 }
 
-int bc_batch_cli_output(const char *output, FILE **out)
-{
-	*out = stdout;
-	if (!output)
-		return 0;
-	if (!*output)
-		return bc_cli_usage_error("--output: expected a file name");
-	*out = fopen(output, "we");
-	if (!*out) {
-		*out = stdout;
-		return bc_cli_usage_error("--output '%s': %s", output, strerror(errno));
-	}
-	return 0;
-}
-
 int bc_argp_stop(struct argp_state *state, bool *done)
 {
 	*done = true;

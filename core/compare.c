@@ -17,6 +17,7 @@
 
 #include "bc_internal.h"
 #include "json.h"
+#include "output.h"
 
 /* ------------------------------------------------------------ documents */
 
@@ -286,6 +287,139 @@ static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char 
 	return cmp_add_figures(r, doc, iters);
 }
 
+/* ------------------------------------------------------------ validation */
+
+/* Larger than any document benchcore writes (a suite of a hundred runs is
+ * a few MiB): a device or a wrong file, not a result. */
+#define CMP_MAX_BYTES (64u << 20)
+
+/*
+ * The fields compare reads, checked before it reads them: a number must be
+ * a finite number (or null, which is how the writer stores a figure it
+ * could not compute), a flag a boolean, a name a string. A document that
+ * fails says which field in one line, rather than printing nan or inf.
+ */
+static bool num_ok(const struct bc_json *v)
+{
+	return !v || v->type == BC_JSON_NULL || (v->type == BC_JSON_NUMBER && isfinite(v->number));
+}
+
+static bool str_ok(const struct bc_json *v)
+{
+	return !v || v->type == BC_JSON_NULL || v->type == BC_JSON_STRING;
+}
+
+static bool obj_ok(const struct bc_json *v)
+{
+	return !v || v->type == BC_JSON_NULL || v->type == BC_JSON_OBJECT;
+}
+
+static int bad(char *field, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int bad(char *field, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(field, len, fmt, ap);
+	va_end(ap);
+	return -EBADMSG;
+}
+
+/* mean, stddev, min, median, max, n and unit of one statistics object. */
+static int check_stats(const struct bc_json *s, const char *pre, const char *name, char *field,
+		       size_t len)
+{
+	static const char *const nums[] = { "mean", "stddev", "min", "median", "max", "n", "value" };
+	const struct bc_json *n = bc_json_get(s, "n");
+
+	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
+		if (!num_ok(bc_json_get(s, nums[k])))
+			return bad(field, len, "%s%s.%s: expected a finite number", pre, name, nums[k]);
+	if (n && n->type == BC_JSON_NUMBER && (n->number < 0 || n->number > 1e15))
+		return bad(field, len, "%s%s.n: expected a count", pre, name);
+	if (!str_ok(bc_json_get(s, "unit")))
+		return bad(field, len, "%s%s.unit: expected a string", pre, name);
+	return 0;
+}
+
+static int check_num_members(const struct bc_json *o, const char *pre, const char *what,
+			     char *field, size_t len)
+{
+	if (!obj_ok(o))
+		return bad(field, len, "%s%s: expected an object", pre, what);
+	for (size_t i = 0; o && o->type == BC_JSON_OBJECT && i < o->cnt; i++)
+		if (!num_ok(o->items[i]))
+			return bad(field, len, "%s%s.%s: expected a finite number", pre, what, o->keys[i]);
+	return 0;
+}
+
+static int check_run_doc(const struct bc_json *doc, const char *pre, char *field, size_t len)
+{
+	const struct bc_json *summary = bc_json_get(doc, "summary"),
+			     *iters = bc_json_get(doc, "iterations"),
+			     *status = bc_json_get(doc, "status");
+	const struct bc_json *figs = bc_json_get(summary, "figures");
+	char name[160];
+	int ret;
+
+	if (!obj_ok(status))
+		return bad(field, len, "%sstatus: expected an object", pre);
+	if (!num_ok(bc_json_get(status, "exit_status")))
+		return bad(field, len, "%sstatus.exit_status: expected a number", pre);
+	if (!obj_ok(bc_json_get(doc, "config")))
+		return bad(field, len, "%sconfig: expected an object", pre);
+	if (!obj_ok(summary))
+		return bad(field, len, "%ssummary: expected an object", pre);
+	for (size_t i = 0; summary && i < bc_json_len(summary); i++) {
+		const struct bc_json *s = summary->items[i];
+
+		if (s == figs || s->type != BC_JSON_OBJECT || !bc_json_get(s, "mean"))
+			continue;
+		snprintf(name, sizeof(name), "summary.%s", summary->keys[i]);
+		ret = check_stats(s, pre, name, field, len);
+		if (ret)
+			return ret;
+	}
+	if (!obj_ok(figs))
+		return bad(field, len, "%ssummary.figures: expected an object", pre);
+	for (size_t i = 0; i < bc_json_len(figs); i++) {
+		const struct bc_json *f = figs->items[i];
+
+		snprintf(name, sizeof(name), "summary.figures.%s", figs->keys[i]);
+		if (f->type != BC_JSON_OBJECT)
+			return bad(field, len, "%s%s: expected an object", pre, name);
+		ret = check_stats(f, pre, name, field, len);
+		if (!ret && !obj_ok(bc_json_get(f, "stats")))
+			ret = bad(field, len, "%s%s.stats: expected an object", pre, name);
+		if (!ret && bc_json_get(f, "stats")) {
+			snprintf(name, sizeof(name), "summary.figures.%s.stats", figs->keys[i]);
+			ret = check_stats(bc_json_get(f, "stats"), pre, name, field, len);
+		}
+		if (ret)
+			return ret;
+	}
+	if (iters && iters->type != BC_JSON_ARRAY && iters->type != BC_JSON_NULL)
+		return bad(field, len, "%siterations: expected an array", pre);
+	for (size_t k = 0; k < bc_json_len(iters); k++) {
+		const struct bc_json *it = iters->items[k], *w = bc_json_get(it, "warmup");
+
+		if (it->type != BC_JSON_OBJECT)
+			return bad(field, len, "%siterations[%zu]: expected an object", pre, k);
+		if (w && w->type != BC_JSON_BOOL)
+			return bad(field, len, "%siterations[%zu].warmup: expected true or false", pre, k);
+		snprintf(name, sizeof(name), "iterations[%zu].values", k);
+		ret = check_num_members(bc_json_get(it, "values"), pre, name, field, len);
+		if (ret)
+			return ret;
+		snprintf(name, sizeof(name), "iterations[%zu].figures", k);
+		ret = check_num_members(bc_json_get(it, "figures"), pre, name, field, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_t err_len)
 {
 	const struct bc_json *runs;
@@ -294,7 +428,12 @@ static int cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_t e
 
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	d->json = bc_json_parse_file(path, why, sizeof(why));
+	d->json = bc_json_parse_file_max(path, CMP_MAX_BYTES, why, sizeof(why));
+	if (!d->json && errno == EFBIG) {
+		snprintf(err, err_len, "not a benchcore result: %s: larger than %u MiB", path,
+			 CMP_MAX_BYTES >> 20);
+		return -EINVAL;
+	}
 	if (!d->json) {
 		snprintf(err, err_len, "%s", why);
 		return -EINVAL;
@@ -304,13 +443,21 @@ static int cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_t e
 		/* a sweep or a suite: every row that produced a result */
 		for (size_t i = 0; !ret && i < runs->cnt; i++) {
 			const struct bc_json *res = bc_json_get(runs->items[i], "result");
+			char pre[64];
 
-			if (res && res->type == BC_JSON_OBJECT)
+			snprintf(pre, sizeof(pre), "runs[%zu].result.", i);
+			if (!obj_ok(res) || !str_ok(bc_json_get(runs->items[i], "label")))
+				ret = bad(why, sizeof(why), "runs[%zu]: expected a run with a result object or null", i);
+			if (!ret && res && res->type == BC_JSON_OBJECT)
+				ret = check_run_doc(res, pre, why, sizeof(why));
+			if (!ret && res && res->type == BC_JSON_OBJECT)
 				ret = cmp_add_run(d, res, bc_json_str(bc_json_get(runs->items[i], "label")),
 						  why, sizeof(why));
 		}
 	} else if (d->json->type == BC_JSON_OBJECT && bc_json_get(d->json, "summary")) {
-		ret = cmp_add_run(d, d->json, NULL, why, sizeof(why));
+		ret = check_run_doc(d->json, "", why, sizeof(why));
+		if (!ret)
+			ret = cmp_add_run(d, d->json, NULL, why, sizeof(why));
 	} else {
 		snprintf(why, sizeof(why),
 			 "not a benchcore result (expected a run, sweep or suite JSON document)");
@@ -318,7 +465,9 @@ static int cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_t e
 	}
 	if (ret == -ENOMEM)
 		snprintf(why, sizeof(why), "out of memory");
-	if (ret)
+	if (ret == -EBADMSG)
+		snprintf(err, err_len, "not a benchcore result: %s: %s", path, why);
+	else if (ret)
 		snprintf(err, err_len, "'%s': %s", path, why);
 	return ret;
 }
@@ -717,6 +866,7 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 	struct cmp_opts o = { .test = CMP_WELCH, .alpha = 0.05, .out = stdout };
 	const char *paths[2] = { NULL, NULL }, *output = NULL, *v;
 	struct cmp_doc docs[2] = {};
+	struct bc_out out;
 	char err[512];
 	size_t path_cnt = 0;
 	int ret;
@@ -757,22 +907,23 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 	if (path_cnt != 2)
 		return bc_cli_usage_error("compare: expected two files: compare BASE.json NEW.json");
 	for (size_t i = 0; i < 2; i++) {
-		if (cmp_doc_load(&docs[i], paths[i], err, sizeof(err))) {
+		int lerr = cmp_doc_load(&docs[i], paths[i], err, sizeof(err));
+
+		if (lerr == -EBADMSG || (lerr && !strncmp(err, "not a benchcore result: ", 24))) {
+			ret = bc_cli_usage_error("%s", err);
+			goto out;
+		}
+		if (lerr) {
 			ret = bc_cli_usage_error("compare: %s", err);
 			goto out;
 		}
 	}
-	if (output) {
-		o.out = *output ? fopen(output, "we") : NULL;
-		if (!o.out) {
-			ret = bc_cli_usage_error("--output '%s': %s", output,
-					    *output ? strerror(errno) : "expected a file name");
-			goto out;
-		}
-	}
+	ret = bc_out_open(&out, "--output", output);
+	if (ret)
+		goto out;
+	o.out = out.f;
 	ret = compare_docs(&o, &docs[0], &docs[1]);
-	if (o.out != stdout)
-		fclose(o.out);
+	ret = bc_out_close(&out, ret == BC_EXIT_OK, ret);
 out:
 	cmp_doc_free(&docs[0]);
 	cmp_doc_free(&docs[1]);

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "figures.h"
-#include "legacy_roles.h"
 
 const char *bc_metric_kind_name(enum bc_metric_kind kind)
 {
@@ -241,11 +240,8 @@ int bc_figures_init(struct bc_run_result *res, size_t iter_cap)
 		bc_figures_free(res);
 		return -ENOMEM;
 	}
-	if (fg->metric_cnt) {
+	if (fg->metric_cnt)
 		bc_views_declared(res->bench, fg->views);
-		/* ABI 1 transition: roles from the layout while no metric has one. */
-		bc_legacy_views(res->bench, fg->views);
-	}
 	bc_pick_lines(fg);
 	err = bc_plan_figures(res, fg);
 	if (!err)
@@ -345,7 +341,6 @@ static double bc_fig_iter_value(const struct bc_run_result *res, const struct bc
 				const struct bc_iteration *it)
 {
 	const struct bc_figures *fg = res->figs;
-	const struct bc_metric_view *v = &fg->views[f->metric];
 	double x, total;
 	int hits;
 
@@ -371,10 +366,7 @@ static double bc_fig_iter_value(const struct bc_run_result *res, const struct bc
 			return total;
 		return total > 0 ? bc_events(it, fg->share) / total * 100 : 0;
 	case BC_FIG_RATIO:
-		if (!v->ratio_of_rates)
-			return it->rates[f->metric];
-		x = bc_rate(it, v->per);
-		return x > 0 ? it->rates[f->metric] / x : NAN;
+		return it->rates[f->metric];
 	}
 	return NAN;
 }

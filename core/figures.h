@@ -33,16 +33,12 @@ enum bc_figure_kind {
 	BC_FIG_RATIO,			/* a LATENCY or RATIO metric's interval value */
 };
 
-/* A metric as the reports treat it: the declared role, or (for a plugin
- * that still declares ABI 1 layouts) the role its layout implied. */
+/* A metric as the reports treat it: its declared role, kind and label. */
 struct bc_metric_view {
 	enum bc_metric_role role;
 	enum bc_metric_kind kind;
 	int per;		/* RATIO: the metric it is divided by; -1 */
 	const char *label;	/* for text lines: label, else name */
-	/* ABI 1 transition: a counter whose figure is its rate over per's
-	 * rate (the interval's deltas' ratio). */
-	bool ratio_of_rates;
 };
 
 struct bc_figure {

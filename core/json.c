@@ -661,6 +661,11 @@ struct bc_json *bc_json_parse(const char *text, size_t len, char *err, size_t er
 
 struct bc_json *bc_json_parse_file(const char *path, char *err, size_t err_len)
 {
+	return bc_json_parse_file_max(path, 0, err, err_len);
+}
+
+struct bc_json *bc_json_parse_file_max(const char *path, size_t max, char *err, size_t err_len)
+{
 	char *buf = NULL, perr[256];
 	size_t len = 0, cap = 0, n;
 	struct bc_json *v;
@@ -688,10 +693,21 @@ struct bc_json *bc_json_parse_file(const char *path, char *err, size_t err_len)
 			buf = nb;
 			cap = cap ? cap * 2 : 65536;
 		}
-		n = fread(buf + len, 1, cap - len, f);
+		n = cap - len;
+		if (max && n > max + 1 - len)
+			n = max + 1 - len;
+		n = fread(buf + len, 1, n, f);
 		len += n;
 		if (n == 0)
 			break;
+		/* /dev/zero never ends: stop at the cap, not at ENOMEM. */
+		if (max && len > max) {
+			free(buf);
+			fclose(f);
+			snprintf(err, err_len, "%s: larger than %zu bytes", path, max);
+			errno = EFBIG;
+			return NULL;
+		}
 	}
 	e = ferror(f) ? EIO : 0;
 	fclose(f);

@@ -80,6 +80,9 @@ struct bc_json {
 struct bc_json *bc_json_parse(const char *text, size_t len, char *err, size_t err_len);
 /* Reads and parses a whole file; the error names the file. */
 struct bc_json *bc_json_parse_file(const char *path, char *err, size_t err_len);
+/* The same, refusing a file of more than max bytes (0: no limit) with
+ * errno EFBIG, without reading past it. */
+struct bc_json *bc_json_parse_file_max(const char *path, size_t max, char *err, size_t err_len);
 void bc_json_free(struct bc_json *v);
 
 /* Lookups that tolerate NULL and wrong types (they return NULL / def). */

@@ -10,6 +10,7 @@
  * A plugin that cannot be used costs one line naming the file and the
  * reason; the other plugins still load. docs/plugin-abi.md lists the lines.
  */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
@@ -20,7 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bc_internal.h"
@@ -34,8 +40,8 @@
  * unknown. The static asserts below catch a field appended to the header
  * without the matching line here.
  */
-#define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, argp)
-#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, layout)
+#define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, benches)
+#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, format_summary)
 #define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, label)
 #define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, arg)
 #define BC_RANGE_KNOWN BC_OFFSETOFEND(struct bc_thread_range, def)
@@ -109,6 +115,55 @@ static int bc_check_owner_mode(const struct stat *st, bool is_dir, struct bc_loa
 	return 0;
 }
 
+/*
+ * Every directory above a plugin directory, up to /, as sudo and ssh check
+ * the paths of their configuration: whoever can write to one of them can
+ * rename the plugin directory away and put their own in its place. A sticky
+ * directory (/tmp) lets others add entries, not rename ours.
+ */
+static int bc_check_parents(const char *real, struct bc_load_err *e)
+{
+	char path[PATH_MAX], *slash;
+	uid_t me = getuid();
+	struct stat st;
+
+	if (snprintf(path, sizeof(path), "%s", real) >= (int)sizeof(path))
+		return bc_fail(e, -ENAMETOOLONG, "%s", strerror(ENAMETOOLONG));
+	for (;;) {
+		slash = strrchr(path, '/');
+		if (!slash || (slash == path && !path[1]))
+			return 0;
+		if (slash == path)
+			path[1] = '\0';
+		else
+			*slash = '\0';
+		if (stat(path, &st))
+			return bc_fail(e, -errno, "parent directory %s: %s", path, strerror(errno));
+		if ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))
+			return bc_fail(e, -EPERM,
+				       "parent directory %s is writable by group or others and not sticky; whoever can write there can replace the plugin directory " BC_UNSAFE_HINT,
+				       path);
+		if (st.st_uid != 0 && st.st_uid != me)
+			return bc_fail(e, -EPERM,
+				       "parent directory %s is owned by uid %u, neither root nor the invoking user (uid %u); its owner can replace the plugin directory " BC_UNSAFE_HINT,
+				       path, (unsigned int)st.st_uid, (unsigned int)me);
+	}
+}
+
+/* The directory itself, then every directory above it. */
+static int bc_check_dir_chain(const char *dir, const struct stat *st, struct bc_load_err *e)
+{
+	char real[PATH_MAX];
+	int err;
+
+	err = bc_check_owner_mode(st, true, e);
+	if (err)
+		return err;
+	if (!realpath(dir, real))
+		return bc_fail(e, -errno, "%s", strerror(errno));
+	return bc_check_parents(real, e);
+}
+
 static int bc_check_dir_safe(const char *dir, bool allow_unsafe, struct bc_load_err *e)
 {
 	struct stat st;
@@ -119,41 +174,70 @@ static int bc_check_dir_safe(const char *dir, bool allow_unsafe, struct bc_load_
 		return bc_fail(e, -ENOTDIR, "not a directory");
 	if (allow_unsafe)
 		return 0;
-	return bc_check_owner_mode(&st, true, e);
+	return bc_check_dir_chain(dir, &st, e);
 }
 
-static int bc_check_file_safe(const char *path, bool allow_unsafe, struct bc_load_err *e)
+/* A symlink into another directory: that directory, and those above it,
+ * decide what the link will name next time. */
+static int bc_check_link_target(const char *path, struct bc_load_err *e)
 {
-	char real[PATH_MAX], *slash;
+	char real[PATH_MAX], inner[BC_REASON_LEN], *slash;
 	struct stat st;
 	int err;
 
-	if (stat(path, &st))
+	if (lstat(path, &st))
 		return bc_fail(e, -errno, "%s", strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		return bc_fail(e, -EINVAL, "not a regular file");
-	if (allow_unsafe)
+	if (!S_ISLNK(st.st_mode))
 		return 0;
-	err = bc_check_owner_mode(&st, false, e);
-	if (err)
-		return err;
-	/* A symlink into another directory: that directory matters too. */
 	if (!realpath(path, real))
 		return bc_fail(e, -errno, "%s", strerror(errno));
 	slash = strrchr(real, '/');
-	if (slash && slash != real) {
-		*slash = '\0';
-		if (stat(real, &st))
-			return bc_fail(e, -errno, "%s: %s", real, strerror(errno));
-		err = bc_check_owner_mode(&st, true, e);
-		if (err) {
-			char inner[BC_REASON_LEN];
-
-			snprintf(inner, sizeof(inner), "%s", e->msg);
-			return bc_fail(e, err, "links into %s, whose %s", real, inner);
-		}
+	if (!slash || slash == real)
+		return 0;
+	*slash = '\0';
+	if (stat(real, &st))
+		return bc_fail(e, -errno, "%s: %s", real, strerror(errno));
+	err = bc_check_dir_chain(real, &st, e);
+	if (err) {
+		snprintf(inner, sizeof(inner), "%s", e->msg);
+		return bc_fail(e, err, "links into %s, whose %s", real, inner);
 	}
 	return 0;
+}
+
+/*
+ * Opens the file the loader will load and checks that very file (fstat on
+ * the descriptor), so that nothing can swap it between the check and
+ * dlopen(), which is given /proc/self/fd/N. O_NONBLOCK: a FIFO named x.so
+ * must not block the command. Returns the fd, or a negative errno.
+ */
+static int bc_open_checked(const char *path, bool allow_unsafe, struct stat *st,
+			   struct bc_load_err *e)
+{
+	unsigned char magic[4];
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return bc_fail(e, -errno, "%s", strerror(errno));
+	err = fstat(fd, st) ? bc_fail(e, -errno, "%s", strerror(errno)) : 0;
+	if (!err && !S_ISREG(st->st_mode))
+		err = bc_fail(e, -EINVAL, "not a regular file");
+	if (!err && !allow_unsafe)
+		err = bc_check_owner_mode(st, false, e);
+	if (!err && !allow_unsafe)
+		err = bc_check_link_target(path, e);
+	/* Said here, not by the dynamic loader in a child process. */
+	if (!err && st->st_size == 0)
+		err = bc_fail(e, -ENOEXEC, "not a loadable shared object: empty file (0 bytes)");
+	if (!err && (pread(fd, magic, sizeof(magic), 0) != (ssize_t)sizeof(magic) ||
+		     memcmp(magic, "\177ELF", sizeof(magic))))
+		err = bc_fail(e, -ENOEXEC, "not a loadable shared object: not an ELF file");
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
 }
 
 /* ---------------------------------------------------- descriptor copies */
@@ -166,6 +250,18 @@ struct bc_sized {
 	size_t min_sz;		/* fields the core cannot do without */
 	size_t max_sz;		/* more is a garbage sz (or no room, embedded) */
 };
+
+/* " (this benchcore's is N)" when a bound is not the size itself: every
+ * size message gives the size this core was built with. */
+static const char *bc_own_size(size_t bound, size_t own)
+{
+	static __thread char buf[64];
+
+	if (bound == own)
+		return "";
+	snprintf(buf, sizeof(buf), " (this benchcore's is %zu)", own);
+	return buf;
+}
 
 /*
  * The one size rule (include/benchcore/benchcore.h): reads the plugin's
@@ -180,11 +276,11 @@ static int bc_copy_sized(void *dst, const void *src, size_t src_sz, const struct
 	size_t i;
 
 	if (src_sz < s->min_sz)
-		return bc_fail(e, -EINVAL, "%s has sz %zu; at least %zu expected", s->what, src_sz,
-			       s->min_sz);
+		return bc_fail(e, -EINVAL, "%s has sz %zu; at least %zu expected%s", s->what, src_sz,
+			       s->min_sz, bc_own_size(s->min_sz, s->dst_sz));
 	if (src_sz > s->max_sz)
-		return bc_fail(e, -EINVAL, "%s has sz %zu; at most %zu expected", s->what, src_sz,
-			       s->max_sz);
+		return bc_fail(e, -EINVAL, "%s has sz %zu; at most %zu expected%s", s->what, src_sz,
+			       s->max_sz, bc_own_size(s->max_sz, s->dst_sz));
 	for (i = s->known; i < src_sz; i++) {
 		if (bytes[i])
 			return bc_fail(e, -EOPNOTSUPP,
@@ -200,10 +296,9 @@ static int bc_copy_sized(void *dst, const void *src, size_t src_sz, const struct
 /*
  * An embedded struct bc_thread_range has a fixed place in the benchmark
  * descriptor: it may grow into its own padding, never past it, since the
- * fields after it would move. `legacy`: a plugin not yet moved to ABI 2.0
- * (it still declares the ABI 1 argp) may leave sz zero; dropped with argp.
+ * fields after it would move.
  */
-static int bc_copy_range(struct bc_thread_range *r, const char *bench, const char *who, bool legacy,
+static int bc_copy_range(struct bc_thread_range *r, const char *bench, const char *who,
 			 struct bc_load_err *e)
 {
 	struct bc_thread_range raw = *r;
@@ -214,15 +309,10 @@ static int bc_copy_range(struct bc_thread_range *r, const char *bench, const cha
 	};
 
 	snprintf(what, sizeof(what), "benchmark '%s': %s range", bench, who);
-	if (raw.sz == 0) {
-		if (!legacy)
-			return bc_fail(e, -EINVAL,
-				       "%s has sz 0; %zu expected (fill it with BC_THREADS(min, max, def))",
-				       what, sizeof(*r));
-		bc_debug("%s has sz 0; read as %zu (ABI 1 style plugin, accepted until it moves to ABI 2.0)",
-			 what, sizeof(*r));
-		raw.sz = sizeof(*r);
-	}
+	if (raw.sz == 0)
+		return bc_fail(e, -EINVAL,
+			       "%s has sz 0; %zu expected (fill it with BC_THREADS(min, max, def))",
+			       what, sizeof(*r));
 	return bc_copy_sized(r, &raw, raw.sz, &s, e);
 }
 
@@ -416,7 +506,7 @@ static char bc_name_bad_char(const char *name, const char *also)
 }
 
 static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, size_t idx,
-			 bool legacy, struct bc_load_err *e)
+			 struct bc_load_err *e)
 {
 	struct bc_bench_desc *d = &b->desc;
 	char what[160];
@@ -444,9 +534,9 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 		return bc_fail(e, -EINVAL, "benchmark '%s' has no producer callback", d->name);
 	if (!d->measure)
 		return bc_fail(e, -EINVAL, "benchmark '%s' has no measure callback", d->name);
-	err = bc_copy_range(&d->producers, d->name, "producers", legacy, e);
+	err = bc_copy_range(&d->producers, d->name, "producers", e);
 	if (!err)
-		err = bc_copy_range(&d->consumers, d->name, "consumers", legacy, e);
+		err = bc_copy_range(&d->consumers, d->name, "consumers", e);
 	if (!err)
 		err = bc_check_range(d->name, "producers", &d->producers, e);
 	if (!err)
@@ -456,14 +546,11 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 	if (!d->consumer && (d->consumers.min > 0 || d->consumers.def > 0))
 		return bc_fail(e, -EINVAL, "benchmark '%s' needs consumers but has no consumer callback",
 			       d->name);
-	/* ABI 1 leftover, read by the report until every plugin declares
-	 * metric roles: still checked, so that it is never out of range. */
-	if ((unsigned int)d->layout > BC_LAYOUT_CUSTOM)
-		return bc_fail(e, -EINVAL, "benchmark '%s' has unknown report layout %d", d->name,
-			       (int)d->layout);
-	if (d->layout == BC_LAYOUT_CUSTOM && (!d->format_iter || !d->format_summary))
+	/* A custom progress line without its summary (or the reverse) would
+	 * mix two line shapes in one report. */
+	if (!d->format_iter != !d->format_summary)
 		return bc_fail(e, -EINVAL,
-			       "benchmark '%s' uses the custom layout without format_iter and format_summary",
+			       "benchmark '%s' sets one of format_iter and format_summary; custom lines need both",
 			       d->name);
 	err = bc_copy_metrics(b, e);
 	if (err)
@@ -473,6 +560,32 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 	if (!err)
 		b->desc.options = b->options;
 	return err;
+}
+
+/* The name dlopen() is given for a checked file. */
+static void bc_dl_name(char *buf, size_t len, int fd)
+{
+	snprintf(buf, len, "/proc/self/fd/%d", fd);
+}
+
+/*
+ * The dynamic loader knows a library by the name it was opened with: while
+ * one opened as /proc/self/fd/N is loaded, that N must not name another
+ * file, or dlopen() would hand back the old library. So the fd is closed
+ * only once the library is really gone (not so for RTLD_NODELETE ones).
+ */
+static void bc_dl_fd_close(int fd)
+{
+	char name[64];
+	void *still;
+
+	bc_dl_name(name, sizeof(name), fd);
+	still = dlopen(name, RTLD_LAZY | RTLD_NOLOAD);
+	if (still) {
+		dlclose(still);
+		return;
+	}
+	close(fd);
 }
 
 static void bc_plugin_release(struct bc_plugin *p)
@@ -488,6 +601,8 @@ static void bc_plugin_release(struct bc_plugin *p)
 	free(p->path);
 	if (p->handle)
 		dlclose(p->handle);
+	if (p->fd_open)
+		bc_dl_fd_close(p->fd);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -500,12 +615,12 @@ static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
 		.min_sz = BC_PLUGIN_DESC_MIN_SZ, .max_sz = BC_DESC_MAX_SZ,
 	};
 	size_t cnt, i, j;
-	bool legacy;
 	int err;
 
 	if (src->sz < BC_PLUGIN_DESC_MAJOR_SZ)
-		return bc_fail(e, -EINVAL, "plugin descriptor has sz %zu; at least %zu expected",
-			       src->sz, BC_PLUGIN_DESC_MAJOR_SZ);
+		return bc_fail(e, -EINVAL, "plugin descriptor has sz %zu; at least %zu expected%s",
+			       src->sz, BC_PLUGIN_DESC_MAJOR_SZ,
+			       bc_own_size(BC_PLUGIN_DESC_MAJOR_SZ, sizeof(struct bc_plugin_desc)));
 	/* Only sz and abi_major are where they are in every major: the minor
 	 * of another major is not ours to read. */
 	if (src->abi_major != BC_ABI_MAJOR)
@@ -531,15 +646,13 @@ static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
 		return err;
 	d->options = p->options;
 
-	/* ABI 1 leftover: see bc_copy_range(). */
-	legacy = d->argp != NULL;
 	for (cnt = 0; d->benches[cnt]; cnt++)
 		;
 	p->benches = calloc(cnt, sizeof(*p->benches));
 	if (!p->benches)
 		return bc_fail(e, -ENOMEM, "out of memory");
 	for (i = 0; i < cnt; i++) {
-		err = bc_copy_bench(&p->benches[i], d->benches[i], i, legacy, e);
+		err = bc_copy_bench(&p->benches[i], d->benches[i], i, e);
 		p->bench_cnt = i + 1;	/* so that release frees its metrics */
 		if (err)
 			return err;
@@ -570,9 +683,7 @@ static bool bc_plugin_name_like(const char *a, size_t a_len, const char *b)
 
 /*
  * The plugin's name is its file's stem: what `list` prints, what PLUGIN:BENCH
- * names and what is on disk are one word. A plugin not yet moved to ABI 2.0
- * (`legacy`, see bc_copy_range()) may differ in '-' vs '_' only, which
- * PLUGIN:BENCH accepts anyway.
+ * names and what is on disk are one word.
  */
 static int bc_check_stem(const struct bc_plugin *p, struct bc_load_err *e)
 {
@@ -585,11 +696,6 @@ static int bc_check_stem(const struct bc_plugin *p, struct bc_load_err *e)
 		len -= 3;
 	if (strlen(name) == len && !strncmp(name, base, len))
 		return 0;
-	if (p->desc.argp && bc_plugin_name_like(base, len, name)) {
-		bc_debug("%s: plugin name '%s' differs from the file name in '-' vs '_' (ABI 1 style plugin, accepted until it moves to ABI 2.0)",
-			 p->path, name);
-		return 0;
-	}
 	return bc_fail(e, -EINVAL,
 		       "plugin name '%s' does not match the file name: '%.*s' expected (the file name without .so)",
 		       name, (int)len, base);
@@ -597,15 +703,16 @@ static int bc_check_stem(const struct bc_plugin *p, struct bc_load_err *e)
 
 /* ---------------------------------------------------------------- files */
 
-/* dlerror() repeats the file name; the caller already prints it. */
-static const char *bc_dlerror_short(const char *path)
+/* dlerror() repeats the name dlopen() was given; the caller prints the
+ * file's own. */
+static const char *bc_dlerror_short(const char *name)
 {
 	const char *msg = dlerror();
-	size_t len = strlen(path);
+	size_t len = strlen(name);
 
 	if (!msg)
 		return "unknown error";
-	if (!strncmp(msg, path, len) && !strncmp(msg + len, ": ", 2))
+	if (!strncmp(msg, name, len) && !strncmp(msg + len, ": ", 2))
 		return msg + len + 2;
 	return msg;
 }
@@ -634,21 +741,26 @@ static int bc_dlopen_fail(const char *path, struct bc_load_err *e)
 	return bc_fail(e, -ENOEXEC, "not a loadable shared object: %s", msg);
 }
 
-static int bc_open_plugin(struct bc_plugin *p, const char *path, struct bc_load_err *e)
+/* Loads the checked file `fd` (its path names it in messages). */
+static int bc_open_plugin(struct bc_plugin *p, const char *path, int fd, struct bc_load_err *e)
 {
 	const struct bc_plugin_desc *src;
+	char name[64];
 	int err;
 
 	memset(p, 0, sizeof(*p));
 	p->path = strdup(path);
 	if (!p->path)
 		return bc_fail(e, -ENOMEM, "out of memory");
+	bc_dl_name(name, sizeof(name), fd);
 	/* RTLD_NOW: a missing symbol is this file's refusal now, not a crash
 	 * in the middle of a run. RTLD_LOCAL: two plugins may both define
 	 * static-looking helpers with the same name. */
-	p->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	p->handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
 	if (!p->handle)
-		return bc_dlopen_fail(path, e);
+		return bc_dlopen_fail(name, e);
+	p->fd = fd;
+	p->fd_open = true;
 	dlerror();
 	src = dlsym(p->handle, BC_PLUGIN_SYMBOL);
 	if (!src)
@@ -656,6 +768,161 @@ static int bc_open_plugin(struct bc_plugin *p, const char *path, struct bc_load_
 			       BC_PLUGIN_SYMBOL);
 	err = bc_copy_plugin(p, src, e);
 	return err ? err : bc_check_stem(p, e);
+}
+
+/* ----------------------------------------------------------- inspection */
+
+/*
+ * dlopen() runs the plugin's constructors, and reading its descriptor
+ * follows its pointers: either can crash, hang or exit. So each file is
+ * first loaded and read in a child process, which reports back through a
+ * pipe; the command dlopen()s only the files that passed. One fork per
+ * file, and none for a file that passed before in this process.
+ */
+#define BC_INSPECT_TIMEOUT_MS (30 * 1000)
+
+struct bc_inspect_msg {
+	int err;
+	char msg[BC_REASON_LEN];
+};
+
+/* Files that passed, by identity: the same bytes need no second child. */
+struct bc_inspected {
+	dev_t dev;
+	ino_t ino;
+	struct timespec mtime;
+	off_t size;
+};
+static struct bc_inspected *bc_passed;
+static size_t bc_passed_cnt;
+
+static bool bc_inspected_match(const struct bc_inspected *i, const struct stat *st)
+{
+	return i->dev == st->st_dev && i->ino == st->st_ino && i->size == st->st_size &&
+	       i->mtime.tv_sec == st->st_mtim.tv_sec && i->mtime.tv_nsec == st->st_mtim.tv_nsec;
+}
+
+static bool bc_inspect_cached(const struct stat *st)
+{
+	for (size_t i = 0; i < bc_passed_cnt; i++)
+		if (bc_inspected_match(&bc_passed[i], st))
+			return true;
+	return false;
+}
+
+static void bc_inspect_remember(const struct stat *st)
+{
+	struct bc_inspected *grown = realloc(bc_passed, (bc_passed_cnt + 1) * sizeof(*grown));
+
+	if (!grown)
+		return;	/* only costs a fork next time */
+	bc_passed = grown;
+	bc_passed[bc_passed_cnt++] = (struct bc_inspected){
+		.dev = st->st_dev, .ino = st->st_ino, .mtime = st->st_mtim, .size = st->st_size,
+	};
+}
+
+static __attribute__((noreturn)) void bc_inspect_child(const char *path, int fd, int out)
+{
+	struct bc_inspect_msg m = { 0 };
+	struct bc_load_err e = { { 0 } };
+	struct bc_plugin p;
+	int null;
+
+	/* Gone with the command, whatever the plugin does. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* A constructor's chatter is heard once, from the real load. */
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);
+	}
+	bc_log_set_verbosity(-1);
+	m.err = bc_open_plugin(&p, path, fd, &e);
+	snprintf(m.msg, sizeof(m.msg), "%s", e.msg);
+	if (write(out, &m, sizeof(m)) != (ssize_t)sizeof(m))
+		_exit(2);
+	/* No exit(): no atexit handler, no stdio buffer of the parent's. */
+	_exit(0);
+}
+
+/* Reads the child's report; false when it sent none in time. */
+static bool bc_inspect_read(int in, struct bc_inspect_msg *m, bool *timed_out)
+{
+	struct pollfd pfd = { .fd = in, .events = POLLIN };
+	size_t got = 0;
+	ssize_t n;
+	int r;
+
+	*timed_out = false;
+	while (got < sizeof(*m)) {
+		r = poll(&pfd, 1, BC_INSPECT_TIMEOUT_MS);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r == 0) {
+			*timed_out = true;
+			return false;
+		}
+		if (r < 0)
+			return false;
+		n = read(in, (char *)m + got, sizeof(*m) - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		got += (size_t)n;
+	}
+	return true;
+}
+
+static int bc_inspect(const char *path, int fd, const struct stat *st, struct bc_load_err *e)
+{
+	struct bc_inspect_msg m;
+	bool reported, timed_out;
+	int pipefd[2], status;
+	pid_t pid;
+
+	if (bc_inspect_cached(st))
+		return 0;
+	if (pipe2(pipefd, O_CLOEXEC))
+		return bc_fail(e, -errno, "cannot inspect the file: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		int err = errno;
+
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return bc_fail(e, -err, "cannot inspect the file: %s", strerror(err));
+	}
+	if (pid == 0) {
+		close(pipefd[0]);
+		bc_inspect_child(path, fd, pipefd[1]);
+	}
+	close(pipefd[1]);
+	reported = bc_inspect_read(pipefd[0], &m, &timed_out);
+	close(pipefd[0]);
+	if (timed_out)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (timed_out)
+		return bc_fail(e, -ETIMEDOUT,
+			       "did not finish loading in %d s (a constructor that blocks?); killed",
+			       BC_INSPECT_TIMEOUT_MS / 1000);
+	if (!reported && WIFSIGNALED(status))
+		return bc_fail(e, -ECHILD, "crashed while loading: killed by signal %d (%s)",
+			       WTERMSIG(status), strsignal(WTERMSIG(status)));
+	if (!reported && WIFEXITED(status))
+		return bc_fail(e, -ECHILD,
+			       "exited with status %d while loading (a constructor called exit())",
+			       WEXITSTATUS(status));
+	if (!reported)
+		return bc_fail(e, -ECHILD, "stopped while loading");
+	m.msg[sizeof(m.msg) - 1] = '\0';
+	if (m.err)
+		return bc_fail(e, m.err, "%s", m.msg[0] ? m.msg : strerror(-m.err));
+	bc_inspect_remember(st);
+	return 0;
 }
 
 /* ------------------------------------------------------------- the set */
@@ -700,15 +967,27 @@ static void bc_load_file(struct bc_plugin_set *set, const char *path, bool allow
 	struct bc_load_err e = { { 0 } };
 	int err;
 
-	err = bc_check_file_safe(path, allow_unsafe, &e);
-	if (err) {
+	struct stat st;
+	int fd;
+
+	fd = bc_open_checked(path, allow_unsafe, &st, &e);
+	if (fd < 0) {
 		bc_warn("%s: %s", path, e.msg);
 		set->failed_cnt++;
 		return;
 	}
-	err = bc_open_plugin(&p, path, &e);
+	err = bc_inspect(path, fd, &st, &e);
 	if (err) {
 		bc_warn("%s: %s", path, e.msg);
+		close(fd);
+		set->failed_cnt++;
+		return;
+	}
+	err = bc_open_plugin(&p, path, fd, &e);
+	if (err) {
+		bc_warn("%s: %s", path, e.msg);
+		if (!p.fd_open)
+			close(fd);
 		bc_plugin_release(&p);
 		set->failed_cnt++;
 		return;

@@ -52,25 +52,54 @@ static const struct argp_option bc_run_options[] = {
 
 /* ----------------------------------------------------------- values */
 
-int bc_parse_seconds(const char *opt, const char *text, bool allow_zero, double *out)
+/* Plain decimals only ("5", "0.5", "2."): strtod() also takes "0x10",
+ * "1e3", "inf", " 5" and "+5", none of which a duration is written as. */
+static bool bc_is_decimal(const char *text)
 {
-	char *end;
+	size_t digits = 0, dots = 0;
+
+	for (const char *p = text; *p; p++) {
+		if (*p >= '0' && *p <= '9')
+			digits++;
+		else if (*p == '.' && !dots)
+			dots++;
+		else
+			return false;
+	}
+	return digits > 0;
+}
+
+static int bc_seconds_value(const char *opt, const char *text, bool allow_zero, double *out,
+			    char *err, size_t err_len)
+{
+	char *end = (char *)"";
 	double v;
 
 	errno = 0;
-	v = strtod(text, &end);
-	if (!*text || *end || errno || !isfinite(v) || v < 0 || (!allow_zero && v == 0) ||
+	v = bc_is_decimal(text) ? strtod(text, &end) : NAN;
+	if (!isfinite(v) || *end || errno || v < 0 || (!allow_zero && v == 0) ||
 	    v > BC_MAX_SECONDS) {
-		bc_warn("%s '%s': expected a number of seconds %s 0 (at most %.0f)", opt, text,
-			allow_zero ? ">=" : ">", BC_MAX_SECONDS);
+		bc_set_err(err, err_len, "%s '%s': expected a number of seconds %s 0 (at most %.0f)",
+			   opt, text, allow_zero ? ">=" : ">", BC_MAX_SECONDS);
 		return -EINVAL;
 	}
 	*out = v;
 	return 0;
 }
 
-int bc_parse_uint(const char *opt, const char *text, unsigned int min, unsigned int max,
-		  const char *what, unsigned int *out)
+int bc_parse_seconds(const char *opt, const char *text, bool allow_zero, double *out)
+{
+	char err[256];
+
+	if (bc_seconds_value(opt, text, allow_zero, out, err, sizeof(err))) {
+		bc_warn("%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int bc_uint_value(const char *opt, const char *text, unsigned int min, unsigned int max,
+			 const char *what, unsigned int *out, char *err, size_t err_len)
 {
 	unsigned long v = 0;
 	const char *p;
@@ -82,10 +111,23 @@ int bc_parse_uint(const char *opt, const char *text, unsigned int min, unsigned 
 		v = v * 10 + (unsigned long)(*p - '0');
 	}
 	if (!*text || *p || v < min || v > max) {
-		bc_warn("%s '%s': expected a whole number of %s from %u to %u", opt, text, what, min, max);
+		bc_set_err(err, err_len, "%s '%s': expected a whole number of %s from %u to %u", opt,
+			   text, what, min, max);
 		return -EINVAL;
 	}
 	*out = (unsigned int)v;
+	return 0;
+}
+
+int bc_parse_uint(const char *opt, const char *text, unsigned int min, unsigned int max,
+		  const char *what, unsigned int *out)
+{
+	char err[256];
+
+	if (bc_uint_value(opt, text, min, max, what, out, err, sizeof(err))) {
+		bc_warn("%s", err);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -320,6 +362,79 @@ void bc_run_scan(int argc, char **argv, struct bc_run_scan *scan)
 	}
 }
 
+/* The value checks of the core options that take one, as `run` makes them
+ * (--format and --output are a batch's own, so not here). */
+static int bc_check_core_value(const struct argp_option *o, const char *v, char *err,
+			       size_t err_len)
+{
+	static struct bc_cpuset cpus;	/* 16 KiB: not on the stack */
+	const char *opt = o->key == BC_OPT_PROD_AFFINITY ? "--prod-affinity" : "--cons-affinity";
+	char why[256];
+	unsigned int n;
+	double sec;
+
+	switch (o->key) {
+	case 'w':
+		return bc_seconds_value("--warmup", v, true, &sec, err, err_len);
+	case 'd':
+		return bc_seconds_value("--duration", v, false, &sec, err, err_len);
+	case 'p':
+		return bc_uint_value("--producers", v, 0, BC_MAX_THREADS, "threads", &n, err, err_len);
+	case 'c':
+		return bc_uint_value("--consumers", v, 0, BC_MAX_THREADS, "threads", &n, err, err_len);
+	case BC_OPT_PROD_AFFINITY:
+	case BC_OPT_CONS_AFFINITY:
+		if (!bc_cpuset_parse(v, &cpus, why, sizeof(why)))
+			return 0;
+		bc_set_err(err, err_len, "%s %s", opt, why);
+		return -EINVAL;
+	default:
+		return 0;
+	}
+}
+
+int bc_run_check_core_words(char *const *words, size_t cnt, char *err, size_t err_len)
+{
+	const struct argp_option *o;
+	const char *a, *eq, *c;
+
+	for (size_t i = 0; i < cnt; i++) {
+		a = words[i];
+		if (!strcmp(a, "--"))
+			return 0;
+		if (a[0] != '-' || !a[1])
+			continue;
+		if (a[1] == '-') {
+			eq = strchr(a, '=');
+			o = bc_find_long(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+			if (!o || !o->arg)
+				continue;
+			if (!eq && i + 1 >= cnt) {
+				bc_set_err(err, err_len, "%s: expected a value after it", a);
+				return -EINVAL;
+			}
+			if (bc_check_core_value(o, eq ? eq + 1 : words[++i], err, err_len))
+				return -EINVAL;
+			continue;
+		}
+		for (c = a + 1; *c; c++) {
+			o = bc_find_short((unsigned char)*c);
+			if (!o)
+				break;	/* a plugin's short option: its own rules */
+			if (!o->arg)
+				continue;
+			if (!c[1] && i + 1 >= cnt) {
+				bc_set_err(err, err_len, "-%c: expected a value after it", *c);
+				return -EINVAL;
+			}
+			if (bc_check_core_value(o, c[1] ? c + 1 : words[++i], err, err_len))
+				return -EINVAL;
+			break;
+		}
+	}
+	return 0;
+}
+
 /* The first word that names a benchmark is the benchmark: words before it
  * may be values of plugin options, which are not known yet. */
 static int bc_resolve_bench(struct bc_cli_env *env, const struct bc_run_scan *scan,
@@ -352,17 +467,6 @@ static int bc_resolve_bench(struct bc_cli_env *env, const struct bc_run_scan *sc
 }
 
 /* ------------------------------------------------------------ parsing */
-
-/*
- * ABI 1 transition, deleted with the last ABI 1 plugin: a plugin without an
- * option table still parses its own options (into its globals) with the
- * argp it brought, attached unchanged.
- */
-static bool bc_attach_legacy_argp(const struct bc_bench *bench, struct argp_child *child)
-{
-	child->argp = bc_opts_legacy_argp(bench);
-	return child->argp != NULL;
-}
 
 int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_config *cfg,
 			 const struct bc_bench **bench)
@@ -412,12 +516,10 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 			bc_warn("%s", err_msg);
 			return BC_EXIT_FAILED;
 		}
-		if (!bc_attach_legacy_argp(*bench, &children[0])) {
-			children[0].argp = bc_opts_argp(cfg->opts);
-			if (!children[0].argp)
-				return BC_EXIT_FAILED;
-			rp.child_input = cfg->opts;
-		}
+		children[0].argp = bc_opts_argp(cfg->opts);
+		if (!children[0].argp)
+			return BC_EXIT_FAILED;
+		rp.child_input = cfg->opts;
 		snprintf(header, sizeof(header), "Options of the %s plugin (%s):", plugin->desc.name,
 			 plugin->desc.version);
 		children[0].header = header;

@@ -791,14 +791,3 @@ int bc_opts_sweep_arg(const struct bc_option *opt, const char *value, char **arg
 	}
 	return asprintf(arg, "--%s=%s", opt->name, value) < 0 ? -ENOMEM : 0;
 }
-
-/* ------------------------------------------------- ABI 1 transition */
-
-const struct argp *bc_opts_legacy_argp(const struct bc_bench *bench)
-{
-	const struct bc_plugin *p = bench->plugin;
-
-	if (p->option_cnt || bench->option_cnt)
-		return NULL;
-	return p->desc.argp;
-}

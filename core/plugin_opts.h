@@ -91,12 +91,4 @@ void bc_opts_each_set(const struct bc_opts *o,
 int bc_opts_sweep_arg(const struct bc_option *opt, const char *value, char **arg, char *err,
 		      size_t err_len);
 
-/*
- * ABI 1 transition, deleted with the last ABI 1 plugin: the plugin's own
- * argp when it declares no option table (its parser fills its globals, and
- * nothing of it is typed, recorded or validated by the core). NULL for every
- * plugin that has a table.
- */
-const struct argp *bc_opts_legacy_argp(const struct bc_bench *bench);
-
 #endif /* BENCHCORE_PLUGIN_OPTS_H */

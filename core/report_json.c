@@ -47,8 +47,6 @@ static void bc_json_cpuset(struct bc_json_writer *w, const char *key, bool set,
 static void bc_json_config(struct bc_json_writer *w, const struct bc_config *cfg,
 			   const struct bc_run_result *res)
 {
-	size_t i;
-
 	bc_jw_obj_begin(w, "config");
 	bc_jw_uint(w, "producers", res->producer_cnt);
 	bc_jw_uint(w, "consumers", res->consumer_cnt);
@@ -62,19 +60,7 @@ static void bc_json_config(struct bc_json_writer *w, const struct bc_config *cfg
 	if (cfg && cfg->opts) {
 		bc_opts_json(w, cfg->opts);
 	} else {
-		/* ABI 1 leftover: untyped records, written as they were (a flag
-		 * has no value: true says it was given). */
 		bc_jw_obj_begin(w, "plugin_options");
-		for (i = 0; cfg && i < cfg->plugin_opt_cnt; i++) {
-			const struct bc_option_record *o = &cfg->plugin_opts[i];
-
-			if (!o->name)
-				continue;
-			if (o->value)
-				bc_jw_str(w, o->name, o->value);
-			else
-				bc_jw_bool(w, o->name, true);
-		}
 		bc_jw_obj_end(w);
 	}
 	bc_jw_obj_end(w);
@@ -277,7 +263,7 @@ static void bc_json_metrics(struct bc_json_writer *w, const struct bc_run_result
 		bc_jw_str(w, "name", d->name);
 		bc_jw_str(w, "unit", d->unit);
 		bc_jw_str(w, "kind", bc_metric_kind_name(d->kind));
-		/* The role the reports used (an ABI 1 plugin's is implied). */
+		/* The role the reports used: the declared one. */
 		bc_jw_str(w, "role", bc_metric_role_name(v ? v->role : d->role));
 		bc_jw_str(w, "label", v ? v->label : d->name);
 		if (d->kind == BC_METRIC_RATIO)

@@ -4,6 +4,7 @@
  * suites read their children's output and compare reads saved files. The
  * readers accept the few spellings a document's members have had.
  */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>

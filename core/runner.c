@@ -25,6 +25,7 @@
 
 #include "bc_internal.h"
 #include "figures.h"
+#include "guard.h"
 #include "hist.h"
 
 #define BC_NSEC_PER_SEC 1000000000LL
@@ -42,6 +43,7 @@ struct bc_worker {
 	bool started;
 	pthread_t thread;
 	int tid;			/* published by the thread itself */
+	char who[32];			/* "producer 0", for the exit() guard */
 	int err;
 	/* Last CPU time read from /proc, in clock ticks. */
 	unsigned long long utime, stime;
@@ -69,6 +71,9 @@ static volatile sig_atomic_t bc_signalled;
 
 static void bc_on_signal(int sig)
 {
+	/* A callback that blocks ignores the flag: a second signal while
+	 * the main thread waits on one ends the process (guard.h). */
+	bc_guard_signal(bc_signalled != 0);
 	bc_signalled = sig;
 }
 
@@ -132,10 +137,12 @@ static void *bc_worker_main(void *arg)
 	__atomic_store_n(&w->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	__atomic_add_fetch(&st->ready, 1, __ATOMIC_ACQ_REL);
 
+	bc_guard_enter(w->who, false);
 	if (w->producer)
 		err = st->bench->desc.producer(st->ctx, &w->t);
 	else
 		err = st->bench->desc.consumer(st->ctx, &w->t);
+	bc_guard_leave();
 	w->err = err;
 	if (err) {
 		snprintf(who, sizeof(who), "%s %u", w->producer ? "producer" : "consumer",
@@ -438,7 +445,10 @@ static void bc_join_threads(struct bc_run_state *st)
 	for (i = 0; i < st->worker_cnt; i++) {
 		if (!st->workers[i].started)
 			continue;
+		/* A thread that ignores the stop flag blocks the run here. */
+		bc_guard_enter(st->workers[i].who, true);
 		pthread_join(st->workers[i].thread, NULL);
+		bc_guard_leave();
 		st->workers[i].started = false;
 	}
 }
@@ -581,7 +591,9 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 
 	/* The baseline: counters are totals since setup, rates are deltas. */
 	if (d->measure) {
+		bc_guard_enter("measure", true);
 		err = d->measure(st->ctx, prev_values);
+		bc_guard_leave();
 		if (err) {
 			bc_fail(st, err, "measure");
 			goto out;
@@ -599,7 +611,9 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 			break;
 		now = bc_now_ns();
 		if (d->measure) {
+			bc_guard_enter("measure", true);
 			err = d->measure(st->ctx, it->values);
+			bc_guard_leave();
 			if (err) {
 				bc_fail(st, err, "measure");
 				break;
@@ -679,7 +693,20 @@ static void bc_init_workers(struct bc_run_state *st)
 		w->t.idx = w->producer ? i - st->ctx->consumer_cnt : i;
 		w->t.cpu = -1;
 		w->t.stop = &st->stop;
+		snprintf(w->who, sizeof(w->who), "%s %u", w->producer ? "producer" : "consumer",
+			 w->t.idx);
 	}
+}
+
+/* A callback the main thread waits on (guard.h). */
+static int bc_call(struct bc_ctx *ctx, int (*fn)(struct bc_ctx *ctx), const char *name)
+{
+	int err;
+
+	bc_guard_enter(name, true);
+	err = fn(ctx);
+	bc_guard_leave();
+	return err;
 }
 
 int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_run_result *res,
@@ -693,6 +720,7 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	memset(res, 0, sizeof(*res));
 	memset(&st, 0, sizeof(st));
 	res->bench = bench;
+	bc_guard_set_bench(bench->plugin ? bench->plugin->desc.name : "?", bench->desc.name);
 	res->owned_ctx = calloc(1, sizeof(*res->owned_ctx));
 	if (!res->owned_ctx) {
 		res->exit_status = BC_EXIT_FAILED;
@@ -736,9 +764,9 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	/* Usage errors first: a bad option is exit 2 whatever this kernel
 	 * supports, and is found without loading anything. */
 	if (!err && bench->desc.validate)
-		err = bench->desc.validate(st.ctx);
+		err = bc_call(st.ctx, bench->desc.validate, "validate");
 	if (!err && bench->desc.probe)
-		err = bench->desc.probe(st.ctx);
+		err = bc_call(st.ctx, bench->desc.probe, "probe");
 	if (err)
 		goto restore;
 
@@ -750,7 +778,7 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 
 	set_up = true;
 	if (bench->desc.setup)
-		err = bench->desc.setup(st.ctx);
+		err = bc_call(st.ctx, bench->desc.setup, "setup");
 	if (err || bc_signalled)
 		goto teardown;
 	/* A probe that fell back (its refused candidates said so in ctx) still
@@ -768,8 +796,11 @@ teardown:
 	/* Thread and measure failures are recorded by bc_fail(). */
 	if (!err && st.failed)
 		err = st.fail_err;
-	if (set_up && bench->desc.teardown)
+	if (set_up && bench->desc.teardown) {
+		bc_guard_enter("teardown", true);
 		bench->desc.teardown(st.ctx);
+		bc_guard_leave();
+	}
 	bc_ctx_progs_closed(st.ctx);
 restore:
 	sigaction(SIGINT, &old_int, NULL);
@@ -787,10 +818,15 @@ done:
 	}
 	res->exit_status = bc_ctx_exit_status(st.ctx, err);
 	if (!err && bc_signalled) {
+		size_t measured = 0;
+
 		res->interrupted = true;
 		res->exit_status = BC_EXIT_INTERRUPTED;
-		snprintf(res->reason, sizeof(res->reason), "interrupted by %s after %zu iterations",
-			 bc_signalled == SIGTERM ? "SIGTERM" : "SIGINT", res->iter_cnt);
+		for (size_t i = 0; i < res->iter_cnt; i++)
+			measured += !res->iters[i].warmup;
+		snprintf(res->reason, sizeof(res->reason),
+			 "interrupted by %s after %zu measured iterations",
+			 bc_signalled == SIGTERM ? "SIGTERM" : "SIGINT", measured);
 	}
 	bc_stats_summarise(res);
 	if (bc_figures_summarise(res))

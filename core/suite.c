@@ -26,6 +26,7 @@
 
 #include "bc_internal.h"
 #include "json.h"
+#include "output.h"
 
 #ifndef BENCHCORE_BINDIR
 #define BENCHCORE_BINDIR "bin"
@@ -327,16 +328,22 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 	struct bc_batch_opts bo = { .kind = "suite", .format = BC_TABLE_TEXT };
 	char dir[PATH_MAX], path[PATH_MAX + 300], err[512] = "";
 	char **extra = calloc((size_t)argc + 1, sizeof(*extra));
-	size_t extra_cnt = 0;
+	char **sweeps = calloc((size_t)argc + 1, sizeof(*sweeps));
+	size_t extra_cnt = 0, sweep_cnt = 0;
+	char **line = NULL;
 	struct bc_suite suite = {};
 	struct bc_batch *batch = NULL;
 	const char *section = NULL;
-	bool list = false;
-	FILE *out = stdout;
+	bool list = false, produced = false;
+	struct bc_out out;
 	int ret = BC_EXIT_OK, taken;
 
-	if (!extra)
+	bc_out_open(&out, "--output", NULL);
+	if (!extra || !sweeps) {
+		free(extra);
+		free(sweeps);
 		return BC_EXIT_FAILED;
+	}
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -354,11 +361,36 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 			}
 		} else if (a[0] != '-' && !name && !file && !extra_cnt) {
 			name = a;
+		} else if (!strcmp(a, "--sweep") || !strncmp(a, "--sweep=", 8)) {
+			/* Swept on every line: planned (and checked) with it. */
+			sweeps[sweep_cnt++] = argv[i];
+			if (!a[7] && i + 1 < argc)
+				sweeps[sweep_cnt++] = argv[++i];
+		} else if (!strcmp(a, "--label") || !strncmp(a, "--label=", 8)) {
+			ret = bc_cli_usage_error("suite: --label names the rows of one line; write it on the suite's run lines");
+			goto out;
 		} else {
 			extra[extra_cnt++] = argv[i];
 		}
 	}
-	ret = bc_batch_cli_output(output, &out);
+	/* Added to every run: a bad value is one line now, not a failed row
+	 * per line. */
+	if (bc_run_check_core_words(extra, extra_cnt, err, sizeof(err))) {
+		ret = bc_cli_usage_error("suite: %s", err);
+		goto out;
+	}
+	for (size_t i = 0; i < sweep_cnt; i++) {
+		const char *spec = !strcmp(sweeps[i], "--sweep") ? (i + 1 < sweep_cnt ? sweeps[++i] : "")
+								 : sweeps[i] + 8;
+		struct bc_sweep_axis ax;
+
+		if (bc_sweep_axis_parse(spec, &ax, err, sizeof(err))) {
+			ret = bc_cli_usage_error("suite: %s", err[0] ? err : "out of memory");
+			goto out;
+		}
+		bc_sweep_axis_free(&ax);
+	}
+	ret = bc_out_open(&out, "--output", output);
 	if (ret)
 		goto out;
 	if (file && !*file) {
@@ -375,7 +407,8 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 			ret = bc_cli_usage_error("suite: expected a suite NAME, --suite-file PATH or --list");
 			goto out;
 		}
-		ret = suite_list(dir, bo.format, out);
+		ret = suite_list(dir, bo.format, out.f);
+		produced = ret == BC_EXIT_OK;
 		goto out;
 	}
 	if (name && file) {
@@ -409,7 +442,7 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 	bo.env = env;
 	bo.extra_args = extra;
 	bo.extra_cnt = extra_cnt;
-	bo.out = out;
+	bo.out = out.f;
 	batch = bc_batch_new(&bo);
 	if (!batch) {
 		fprintf(stderr, "benchcore: cannot find the benchcore executable to run the suite\n");
@@ -424,7 +457,15 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 			section = it->text;
 			continue;
 		}
-		if (bc_batch_add_run(batch, section, it->args, it->arg_cnt, err, sizeof(err))) {
+		free(line);
+		line = calloc(it->arg_cnt + sweep_cnt + 1, sizeof(*line));
+		if (!line) {
+			ret = bc_cli_usage_error("suite: out of memory");
+			goto out;
+		}
+		memcpy(line, it->args, it->arg_cnt * sizeof(*line));
+		memcpy(line + it->arg_cnt, sweeps, sweep_cnt * sizeof(*line));
+		if (bc_batch_add_run(batch, section, line, it->arg_cnt + sweep_cnt, err, sizeof(err))) {
 			ret = bc_cli_usage_error("%s:%u: %s", suite.path, it->line, err);
 			goto out;
 		}
@@ -434,11 +475,13 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 		fprintf(stderr, "benchcore: suite: %s\n", strerror(-ret));
 		ret = BC_EXIT_FAILED;
 	}
+	produced = bc_batch_produced(batch);
 out:
+	ret = bc_out_close(&out, produced, ret);
 	bc_batch_free(batch);
 	bc_suite_free(&suite);
 	free(extra);
-	if (out != stdout)
-		fclose(out);
+	free(sweeps);
+	free(line);
 	return ret;
 }

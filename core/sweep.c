@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "bc_internal.h"
+#include "output.h"
 #include "plugin_opts.h"
 
 /* ---------------------------------------------------------- sweep axes */
@@ -153,9 +154,8 @@ int bc_sweep_option_arg(const struct bc_bench *bench, const char *name, const ch
 	else if ((opt = bench ? bc_opts_find(bench, name) : NULL))
 		return bc_opts_sweep_arg(opt, value, arg, err, err_len);
 	/* A benchmark the parent cannot resolve: each row's run says why it
-	 * cannot run, which is more use than one refusal for the batch. And
-	 * an ABI 1 plugin's options have no declared type (transition). */
-	else if (!bench || bc_opts_legacy_argp(bench))
+	 * cannot run, which is more use than one refusal for the batch. */
+	else if (!bench)
 		n = asprintf(arg, "--%s=%s", name, value);
 	else {
 		bc_set_err(err, err_len,
@@ -200,9 +200,10 @@ int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv)
 	struct bc_batch *batch = NULL;
 	size_t word_cnt = 0;
 	char err[512] = "";
-	FILE *out = stdout;
+	struct bc_out out;
 	int ret;
 
+	bc_out_open(&out, "--output", NULL);
 	if (!words)
 		return BC_EXIT_FAILED;
 	for (int i = 1; i < argc; i++) {
@@ -215,7 +216,7 @@ int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv)
 		if (!taken)
 			words[word_cnt++] = argv[i];
 	}
-	ret = bc_batch_cli_output(output, &out);
+	ret = bc_out_open(&out, "--output", output);
 	if (ret)
 		goto out;
 	if (bc_batch_find_bench(words, word_cnt) < 0) {
@@ -224,15 +225,17 @@ int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv)
 	}
 	bench = words[bc_batch_find_bench(words, word_cnt)];
 	bo.name = bench;
-	bo.out = out;
+	bo.out = out.f;
 	batch = bc_batch_new(&bo);
 	if (!batch) {
 		ret = BC_EXIT_FAILED;
 		fprintf(stderr, "benchcore: cannot find the benchcore executable to run the sweep\n");
 		goto out;
 	}
-	if (bc_batch_add_run(batch, bench, words, word_cnt, err, sizeof(err))) {
-		ret = bc_cli_usage_error("%s", err);
+	ret = bc_batch_add_run(batch, bench, words, word_cnt, err, sizeof(err));
+	if (ret) {
+		ret = ret == -ENOMEM ? BC_EXIT_FAILED : BC_EXIT_USAGE;
+		bc_warn("%s", err[0] ? err : "sweep: out of memory");
 		goto out;
 	}
 	ret = bc_batch_execute(batch);
@@ -241,9 +244,9 @@ int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv)
 		ret = BC_EXIT_FAILED;
 	}
 out:
+	/* A table with no measured row does not replace an older one. */
+	ret = bc_out_close(&out, batch && bc_batch_produced(batch), ret);
 	bc_batch_free(batch);
 	free(words);
-	if (out != stdout)
-		fclose(out);
 	return ret;
 }

@@ -28,11 +28,23 @@ part_done "native suite"
 echo "== build with ASan+UBSan and test"
 scripts/build.sh build-asan -DBENCHCORE_SANITIZE=ON
 part_done "ASan+UBSan build"
+# The sanitizers look for memory and undefined-behaviour errors in our
+# code; the cases that only re-run the runner's largest sizes (kernel-side
+# work, minutes) add nothing there and skip themselves, saying so.
 (cd build-asan &&
+	BENCHCORE_TEST_SHORT=1 \
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --output-on-failure -j1)
 part_done "ASan+UBSan suite"
+
+# The parsers' fuzz targets, a short fixed-time run each (scripts/fuzz.sh
+# runs them for longer): BENCHCORE_TEST_FUZZ=1 scripts/test.sh
+if [ "${BENCHCORE_TEST_FUZZ:-0}" = 1 ]; then
+	echo "== fuzz the parsers (${BENCHCORE_FUZZ_SECONDS:-30} s each)"
+	scripts/fuzz.sh build-fuzz "${BENCHCORE_FUZZ_SECONDS:-30}"
+	part_done "fuzz"
+fi
 
 if [ "${BENCHCORE_VMTEST:-1}" = 0 ]; then
 	echo "== kernel matrix skipped (BENCHCORE_VMTEST=0)"

@@ -59,7 +59,15 @@ if [ "$mode" = all ]; then
 	rc=0
 	t0=$SECONDS
 	# Exactly the label, not every label containing "bpf".
-	(cd "$build" && ctest -L '^bpf$' --output-on-failure -j1 --timeout 300) \
+	# Emulated: the cases that only re-measure sizes skip themselves, with
+	# the reason printed (the native suite runs them). The map and
+	# program-feature families' CTest cases stay native: in the guest the
+	# probe table above runs each of their benchmarks at its attach point
+	# and the expectations check it; their test cases add minutes of
+	# emulation and no kernel path the probes miss.
+	(cd "$build" && BENCHCORE_TEST_SHORT=1 ctest -L '^bpf$' \
+		-E '^(bloom|hashmap|htab_mem|lpm_trie|bpf_loop|strncmp|rename|bpf_timing|private_stack|sockmap|crypto)_run$' \
+		--output-on-failure -j1 --timeout 300) \
 		>"$out/ctest.log" 2>&1 || rc=$?
 	echo "$rc" >"$out/ctest.rc"
 	echo $((SECONDS - t0)) >"$out/ctest.sec"

@@ -29,7 +29,7 @@
 # benchmark failed and every expectation held (known failures, marked xfail,
 # do not count); 1 otherwise; 2 for usage errors.
 #
-# Environment: BENCHCORE_VMTEST_TIMEOUT (seconds per guest, default 1200),
+# Environment: BENCHCORE_VMTEST_TIMEOUT (seconds per guest, default 1800),
 # BENCHCORE_VMTEST_DURATION (seconds per benchmark probe, default 0.5),
 # BENCHCORE_VMTEST_MEM (guest memory, default 2G).
 set -euo pipefail
@@ -39,7 +39,7 @@ build=$src/build
 # Two ~6-minute guests on a busy 2-CPU machine took ~10 minutes each; a
 # guest still running after 20 is hung (the kernel, not a test: those have
 # their own timeouts inside).
-guest_timeout=${BENCHCORE_VMTEST_TIMEOUT:-1200}
+guest_timeout=${BENCHCORE_VMTEST_TIMEOUT:-1800}
 
 usage() {
 	sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'
@@ -224,6 +224,8 @@ if mount -t 9p -o "$opts,ro" host $r && mount -t 9p -o "$opts" build "$r$build";
 	mount -t tracefs nodev $r/sys/kernel/tracing
 	mount -t debugfs nodev $r/sys/kernel/debug
 	mount -t bpf bpffs $r/sys/fs/bpf
+	# htab-mem reads its map's memory from a memory cgroup of its own.
+	mount -t cgroup2 none $r/sys/fs/cgroup
 	# The host root is read-only; the tests write lock files in /tmp.
 	mount -t tmpfs tmpfs $r/tmp
 	mount -t tmpfs tmpfs $r/run

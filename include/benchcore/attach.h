@@ -73,6 +73,35 @@ BC_API int bc_bpf_autoload_only(struct bpf_object *obj, const char *prog_name);
  * or a negative errno with the command to run written to `hint`. */
 BC_API int bc_tracefs_ensure(char *hint, size_t hint_len);
 
+/* The getpgid() syscall's function as fentry names it on this architecture. */
+#if defined(__x86_64__)
+#define BC_FENTRY_GETPGID "fentry/__x64_sys_getpgid"
+#elif defined(__aarch64__)
+#define BC_FENTRY_GETPGID "fentry/__arm64_sys_getpgid"
+#elif defined(__s390x__)
+#define BC_FENTRY_GETPGID "fentry/__s390x_sys_getpgid"
+#elif defined(__riscv)
+#define BC_FENTRY_GETPGID "fentry/__riscv_sys_getpgid"
+#else
+#define BC_FENTRY_GETPGID "fentry/sys_getpgid"
+#endif
+
+/*
+ * The ladder of a program fired by getpgid(), as the kernel runner's
+ * benchmarks are: fentry on the syscall's function (the runner's own point),
+ * the syscall tracepoint (needs tracefs), and raw_tp/sys_enter (every
+ * syscall: the program filters getpgid's number). Three programs with the
+ * same body, named by the plugin; use it to initialise a
+ * struct bc_attach_point array.
+ */
+#define BC_GETPGID_ATTACH_POINTS(fentry_prog, tp_prog, raw_tp_prog)                      \
+	{ .sz = sizeof(struct bc_attach_point), .name = BC_FENTRY_GETPGID,                \
+	  .kind = BC_ATTACH_FENTRY, .prog_name = (fentry_prog) },                          \
+	{ .sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getpgid",  \
+	  .kind = BC_ATTACH_TP, .prog_name = (tp_prog) },                                  \
+	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/sys_enter",               \
+	  .kind = BC_ATTACH_RAW_TP, .prog_name = (raw_tp_prog) }
+
 #ifdef __cplusplus
 }
 #endif

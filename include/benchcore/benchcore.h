@@ -34,7 +34,6 @@
 #ifndef BENCHCORE_BENCHCORE_H
 #define BENCHCORE_BENCHCORE_H
 
-#include <argp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -276,23 +275,10 @@ struct bc_bench_desc {
 
 	/* Optional, and only for a benchmark whose kernel-runner lines no role
 	 * combination gives (local-storage-create): one progress line / the
-	 * summary line for the rates the core computed. */
+	 * summary line for the rates the core computed. Both or neither. */
 	int (*format_iter)(struct bc_ctx *ctx, const double *rates, char *buf, size_t len);
 	int (*format_summary)(struct bc_ctx *ctx, const double *means,
 			      const double *stddevs, char *buf, size_t len);
-
-	/* ABI 1 leftovers, removed before ABI 2.0 ships: do not use. */
-	int layout;
-};
-
-/* ABI 1 leftover, removed before ABI 2.0 ships: do not use. */
-enum bc_report_layout {
-	BC_LAYOUT_HITS_DROPS = 0,
-	BC_LAYOUT_OPS = 1,
-	BC_LAYOUT_LOCAL_STORAGE = 2,
-	BC_LAYOUT_FALSE_HITS = 3,
-	BC_LAYOUT_GRACE_PERIOD = 4,
-	BC_LAYOUT_CUSTOM = 5,
 };
 
 /* ----------------------------------------------------------------- plugin */
@@ -312,9 +298,6 @@ struct bc_plugin_desc {
 	size_t opts_size;
 	/* NULL-terminated. */
 	const struct bc_bench_desc *const *benches;
-
-	/* ABI 1 leftover, removed before ABI 2.0 ships: do not use. */
-	const struct argp *argp;
 };
 
 /* Defines the exported descriptor; use once per plugin:

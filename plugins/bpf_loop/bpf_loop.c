@@ -44,23 +44,10 @@ struct bl_state {
 	uint32_t nr_loops;
 };
 
-#if defined(__x86_64__)
-#define BL_FENTRY_GETPGID "fentry/__x64_sys_getpgid"
-#elif defined(__aarch64__)
-#define BL_FENTRY_GETPGID "fentry/__arm64_sys_getpgid"
-#else
-#define BL_FENTRY_GETPGID "fentry/sys_getpgid"
-#endif
-
 /* The same body behind each, most direct first: fentry is the runner's,
  * the tracepoint needs tracefs, raw_tp sees every syscall and filters. */
 static const struct bc_attach_point bl_points[] = {
-	{ .sz = sizeof(struct bc_attach_point), .name = BL_FENTRY_GETPGID,
-	  .kind = BC_ATTACH_FENTRY, .prog_name = "bl_fentry" },
-	{ .sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getpgid",
-	  .kind = BC_ATTACH_TP, .prog_name = "bl_tp" },
-	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/sys_enter",
-	  .kind = BC_ATTACH_RAW_TP, .prog_name = "bl_raw_tp" },
+	BC_GETPGID_ATTACH_POINTS("bl_fentry", "bl_tp", "bl_raw_tp"),
 };
 
 static void bl_state_free(struct bl_state *st)

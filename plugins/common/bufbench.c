@@ -127,23 +127,7 @@ int bc_buf_validate(struct bc_ctx *ctx)
 }
 
 const struct bc_attach_point bc_buf_attach_points[BC_BUF_ATTACH_CNT] = {
-	{ .sz = sizeof(struct bc_attach_point), .kind = BC_ATTACH_FENTRY,
-#if defined(__x86_64__)
-	  .name = "fentry/__x64_sys_getpgid",
-#elif defined(__aarch64__)
-	  .name = "fentry/__arm64_sys_getpgid",
-#elif defined(__s390x__)
-	  .name = "fentry/__s390x_sys_getpgid",
-#elif defined(__riscv)
-	  .name = "fentry/__riscv_sys_getpgid",
-#else
-	  .name = "fentry/sys_getpgid",
-#endif
-	  .prog_name = "bench_fentry" },
-	{ .sz = sizeof(struct bc_attach_point), .kind = BC_ATTACH_TP,
-	  .name = "tp/syscalls/sys_enter_getpgid", .prog_name = "bench_tp" },
-	{ .sz = sizeof(struct bc_attach_point), .kind = BC_ATTACH_RAW_TP,
-	  .name = "raw_tp/sys_enter", .prog_name = "bench_raw_tp" },
+	BC_GETPGID_ATTACH_POINTS("bench_fentry", "bench_tp", "bench_raw_tp"),
 };
 
 const char *bc_buf_fentry_target(void)

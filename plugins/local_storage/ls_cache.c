@@ -59,12 +59,7 @@ struct ls_cache_state {
  * trampolines are unavailable, the syscall tracepoint needs tracefs, and
  * raw_tp/sys_enter sees every syscall, so its program filters. */
 static const struct bc_attach_point ls_cache_points[] = {
-	{ .sz = sizeof(struct bc_attach_point), .name = LS_FENTRY_GETPGID,
-	  .kind = BC_ATTACH_FENTRY, .prog_name = "ls_get_fentry" },
-	{ .sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getpgid",
-	  .kind = BC_ATTACH_TP, .prog_name = "ls_get_tp" },
-	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/sys_enter",
-	  .kind = BC_ATTACH_RAW_TP, .prog_name = "ls_get_raw_tp" },
+	BC_GETPGID_ATTACH_POINTS("ls_get_fentry", "ls_get_tp", "ls_get_raw_tp"),
 };
 
 static enum ls_cache_mode ls_cache_mode_of(const struct bc_ctx *ctx)

@@ -37,16 +37,6 @@ struct ls_opts {
 /* Strips libbpf's noise from an errno for a one-line reason. */
 const char *ls_strerror(int err);
 
-/* The getpgid syscall's entry function, as the .bpf.c files' fentry
- * sections name it for the same architecture. */
-#if defined(__x86_64__)
-#define LS_FENTRY_GETPGID "fentry/__x64_sys_getpgid"
-#elif defined(__aarch64__)
-#define LS_FENTRY_GETPGID "fentry/__arm64_sys_getpgid"
-#else
-#define LS_FENTRY_GETPGID "fentry/sys_getpgid"
-#endif
-
 extern const struct bc_bench_desc ls_bench_seq_get;
 extern const struct bc_bench_desc ls_bench_int_get;
 extern const struct bc_bench_desc ls_bench_hashmap_control;

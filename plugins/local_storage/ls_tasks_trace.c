@@ -53,7 +53,7 @@ static const struct bc_attach_point ls_tt_gp_point = {
 };
 
 static const struct bc_attach_point ls_tt_churn_points[] = {
-	{ .sz = sizeof(struct bc_attach_point), .name = LS_FENTRY_GETPGID,
+	{ .sz = sizeof(struct bc_attach_point), .name = BC_FENTRY_GETPGID,
 	  .kind = BC_ATTACH_FENTRY, .prog_name = "ls_churn_fentry" },
 	{ .sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getpgid",
 	  .kind = BC_ATTACH_TP, .prog_name = "ls_churn_tp" },

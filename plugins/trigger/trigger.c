@@ -897,12 +897,16 @@ static int trig_producer(struct bc_ctx *ctx, struct bc_thread *t)
 
 	switch (st->spec->driver) {
 	case BC_TRIG_DRV_SYSCALL_COUNT:
-	case BC_TRIG_DRV_SYSCALL:
+	case BC_TRIG_DRV_SYSCALL: {
+		/* getpid() once: the loop must hold only the syscall measured. */
+		long pid = st->spec->getpgid_self ? (long)getpid() : 0;
+
 		while (!bc_thread_should_stop(t)) {
-			(void)syscall(SYS_getpgid, 0);
+			(void)syscall(SYS_getpgid, pid);
 			trig_bump(runs);
 		}
 		return 0;
+	}
 	case BC_TRIG_DRV_USER_COUNT:
 	case BC_TRIG_DRV_UPROBED_CALL:
 		while (!bc_thread_should_stop(t)) {

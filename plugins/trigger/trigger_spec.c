@@ -18,8 +18,12 @@
 	  .needs_bpf = true }
 
 /* The 6.1-era runner's way: the program on the syscall's tracepoint, on
- * the raw sys_enter tracepoint (filtering getpgid's number), and fmod_ret
- * on the syscall's function, fired by a getpgid() loop. */
+ * the raw sys_enter tracepoint (filtering getpgid's number), and fmod_ret,
+ * fired by a getpgid() loop. The runner put fmod_ret on the syscall's own
+ * function, which needs CONFIG_FUNCTION_ERROR_INJECTION: Debian's 6.1 has
+ * it off and refuses that (EINVAL). fmod_ret is always allowed on an LSM
+ * hook, and getpgid(pid) passes one, security_task_getpgid(): the same
+ * syscall loop fires it on every kernel with CONFIG_SECURITY. */
 static const struct bc_trig_alt tp_syscall = {
 	.prog = "bc_trig_syscall_tp",
 	.attach_point = "tp/syscalls/sys_enter_getpgid (syscall driver)",
@@ -33,8 +37,8 @@ static const struct bc_trig_alt rawtp_syscall = {
 
 static const struct bc_trig_alt fmodret_syscall = {
 	.prog = "bc_trig_fmodret_syscall",
-	.attach_point = "fmod_ret/" BC_TRIG_SYSCALL_FN " (syscall driver)",
-	.attach_target = BC_TRIG_SYSCALL_FN,
+	.attach_point = "fmod_ret/security_task_getpgid (syscall driver)",
+	.getpgid_self = true,
 };
 
 /*
@@ -189,6 +193,7 @@ int bc_trig_choose(const struct bc_trig_spec *spec, enum bc_trig_drive want, int
 	out->attach_target = alt->attach_target;
 	out->batched = false;
 	out->needs_tracefs = alt->needs_tracefs;
+	out->getpgid_self = alt->getpgid_self;
 	return 0;
 }
 

@@ -43,19 +43,6 @@ enum bc_trig_driver {
 /* The kfunc the batched tp/raw_tp/fmod_ret driver calls (Linux 6.10+). */
 #define BC_TRIG_KFUNC "bpf_modify_return_test_tp"
 
-/* The kernel function behind getpgid(), as fmod_ret names it. */
-#if defined(__x86_64__)
-#define BC_TRIG_SYSCALL_FN "__x64_sys_getpgid"
-#elif defined(__aarch64__)
-#define BC_TRIG_SYSCALL_FN "__arm64_sys_getpgid"
-#elif defined(__s390x__)
-#define BC_TRIG_SYSCALL_FN "__s390x_sys_getpgid"
-#elif defined(__riscv)
-#define BC_TRIG_SYSCALL_FN "__riscv_sys_getpgid"
-#else
-#define BC_TRIG_SYSCALL_FN "sys_getpgid"
-#endif
-
 /* The same attach type driven by getpgid() (BC_TRIG_DRV_SYSCALL), for
  * kernels without the kfunc the batched driver calls. */
 struct bc_trig_alt {
@@ -63,6 +50,9 @@ struct bc_trig_alt {
 	const char *attach_point;	/* named in the report, driver included */
 	const char *attach_target;	/* overrides the SEC() target, or NULL */
 	bool needs_tracefs;
+	/* getpgid(own pid) rather than getpgid(0): only a named pid reaches
+	 * the LSM hook security_task_getpgid(). */
+	bool getpgid_self;
 };
 
 /* The user-space function a uprobe benchmark probes. */
@@ -96,6 +86,8 @@ struct bc_trig_spec {
 	const char *attach_target;
 	/* The getpgid()-driven way to the same attach type, or NULL. */
 	const struct bc_trig_alt *syscall_alt;
+	/* Syscall driver: call getpgid(own pid) (see bc_trig_alt). */
+	bool getpgid_self;
 	/* kprobe-multi-all: an empty program of the same kind, loaded with
 	 * prog and attached to every other traceable kernel function, so
 	 * that prog's trigger pays for a full fprobe table. */

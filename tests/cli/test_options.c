@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * `run` option parsing without a process: value checks, finding the
- * benchmark among the words, and (ABI 1 transition) a plugin without an
- * option table whose own argp, children included, still parses its options
- * with its own inputs.
+ * benchmark among the words, and the plugin's table options parsed beside
+ * the core's into the run's options struct.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,65 +18,15 @@
 
 /* ------------------------------------------------------ a fake plugin */
 
-static int fake_child_input;
-static bool child_saw_its_input;
-static char fake_alpha[32];
-
-static error_t fake_child_parse(int key, char *arg, struct argp_state *state)
-{
-	(void)arg;
-	if (key == 0x301) {
-		child_saw_its_input = state->input == &fake_child_input;
-		return 0;
-	}
-	return ARGP_ERR_UNKNOWN;
-}
-
-static const struct argp_option fake_child_options[] = {
-	{ "beta", 0x301, "X", 0, "child option", 0 },
-	{ 0 },
+struct fake_opts {
+	int64_t alpha;
+	bool flag;
 };
 
-static const struct argp fake_child_argp = {
-	.options = fake_child_options,
-	.parser = fake_child_parse,
-};
-
-static const struct argp_child fake_children[] = {
-	{ &fake_child_argp, 0, NULL, 0 },
-	{ 0 },
-};
-
-static error_t fake_parse(int key, char *arg, struct argp_state *state)
-{
-	switch (key) {
-	case ARGP_KEY_INIT:
-		state->child_inputs[0] = &fake_child_input;
-		return 0;
-	case 'A':
-		if (strcmp(arg, "bad") == 0) {
-			argp_error(state, "--alpha '%s': expected anything but bad", arg);
-			return EINVAL;
-		}
-		snprintf(fake_alpha, sizeof(fake_alpha), "%s", arg);
-		return 0;
-	case 0x300:
-		return 0;
-	default:
-		return ARGP_ERR_UNKNOWN;
-	}
-}
-
-static const struct argp_option fake_options[] = {
-	{ "alpha", 'A', "N", 0, "plugin option", 0 },
-	{ "flag", 0x300, NULL, 0, "plugin flag", 0 },
-	{ 0 },
-};
-
-static const struct argp fake_argp = {
-	.options = fake_options,
-	.parser = fake_parse,
-	.children = fake_children,
+static const struct bc_option fake_options[] = {
+	BC_OPT_INT(struct fake_opts, alpha, "alpha", .def = "1", .min = 0, .max = 100,
+		   .help = "plugin option"),
+	BC_OPT_FLAG(struct fake_opts, flag, "flag", .help = "plugin flag"),
 };
 
 static int fake_measure(struct bc_ctx *ctx, double *values)
@@ -108,7 +57,9 @@ static void fake_env(struct bc_cli_env *env)
 	fake_bench.desc.measure = fake_measure;
 	fake_bench.plugin = &fake_plugin;
 	fake_plugin.desc.name = "fake";
-	fake_plugin.desc.argp = &fake_argp;
+	fake_plugin.desc.opts_size = sizeof(struct fake_opts);
+	fake_plugin.options = (struct bc_option *)fake_options;
+	fake_plugin.option_cnt = sizeof(fake_options) / sizeof(fake_options[0]);
 	fake_plugin.benches = &fake_bench;
 	fake_plugin.bench_cnt = 1;
 	env->plugins.plugins = &fake_plugin;
@@ -215,17 +166,16 @@ static void test_scan(void **state)
 	assert_false(bc_run_is_core_option("rb-x"));
 }
 
-static void test_parse_legacy_argp(void **state)
+static void test_parse_run(void **state)
 {
+	const struct fake_opts *o;
 	const struct bc_bench *bench;
 	struct bc_config cfg;
 	struct bc_ctx ctx;
 
 	(void)state;
-	child_saw_its_input = false;
-	assert_int_equal(parse(&cfg, &bench, "--alpha", "5", "fake:b1", "--flag", "--beta=x", "-d",
-			       "2", "-w", "0", "-p", "3", "-a", "--cons-affinity", "0-1", "-A", "6",
-			       NULL), 0);
+	assert_int_equal(parse(&cfg, &bench, "--alpha", "5", "fake:b1", "--flag", "-d", "2", "-w",
+			       "0", "-p", "3", "-a", "--cons-affinity", "0-1", "--alpha=6", NULL), 0);
 	assert_ptr_equal(bench, &fake_bench);
 	assert_true(cfg.duration_sec == 2);
 	assert_true(cfg.warmup_sec == 0);
@@ -236,15 +186,25 @@ static void test_parse_legacy_argp(void **state)
 	assert_true(cfg.cons_cpus_set);
 	assert_int_equal(cfg.cons_cpus.cnt, 2);
 
-	/* Given twice: the plugin's parser saw the last value. */
-	assert_string_equal(fake_alpha, "6");
-	/* The plugin's child parser still got the input its parent gave it. */
-	assert_true(child_saw_its_input);
-	/* No table, no options struct. */
+	/* The plugin's options struct, typed; given twice: the last value. */
 	bc_ctx_init(&ctx, &cfg, bench);
-	assert_null(bc_ctx_opts(&ctx));
+	o = bc_ctx_opts(&ctx);
+	assert_non_null(o);
+	assert_int_equal(o->alpha, 6);
+	assert_true(o->flag);
+	bc_ctx_release(&ctx);
 	bc_options_free(&cfg);
 	assert_null(cfg.opts);
+
+	/* Not given: the table's defaults. */
+	assert_int_equal(parse(&cfg, &bench, "fake:b1", NULL), 0);
+	bc_ctx_init(&ctx, &cfg, bench);
+	o = bc_ctx_opts(&ctx);
+	assert_non_null(o);
+	assert_int_equal(o->alpha, 1);
+	assert_false(o->flag);
+	bc_ctx_release(&ctx);
+	bc_options_free(&cfg);
 }
 
 static void test_parse_errors(void **state)
@@ -259,6 +219,10 @@ static void test_parse_errors(void **state)
 	assert_int_equal(parse(&cfg, &bench, "b1", "-d", "x", NULL), BC_EXIT_USAGE);
 	bc_options_free(&cfg);
 	assert_int_equal(parse(&cfg, &bench, "b1", "--alpha", "bad", NULL), BC_EXIT_USAGE);
+	bc_options_free(&cfg);
+	assert_int_equal(parse(&cfg, &bench, "b1", "--alpha", "101", NULL), BC_EXIT_USAGE);
+	bc_options_free(&cfg);
+	assert_int_equal(parse(&cfg, &bench, "b1", "--beta", "1", NULL), BC_EXIT_USAGE);
 	bc_options_free(&cfg);
 	assert_int_equal(parse(&cfg, &bench, "nope", NULL), BC_EXIT_USAGE);
 	bc_options_free(&cfg);
@@ -275,7 +239,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_value_checks),
 		cmocka_unit_test(test_scan),
-		cmocka_unit_test(test_parse_legacy_argp),
+		cmocka_unit_test(test_parse_run),
 		cmocka_unit_test(test_parse_errors),
 	};
 

@@ -6,8 +6,10 @@
  * variant is about a mismatch.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <benchcore/benchcore.h>
 
@@ -145,7 +147,7 @@ static const struct fix_big_metric fix_big_metrics[] = {
 };
 FIX_ONE("big-metric", .metrics = &fix_big_metrics[0].base, .metric_cnt = 2);
 #elif defined(FIX_RANGE_ZERO)
-/* ABI 1 habit: a range filled field by field, sz left zero. */
+/* A range filled field by field, sz left zero (not BC_THREADS()). */
 FIX_ONE("range-zero", .producers = { .min = 1, .max = 0, .def = 1 });
 #elif defined(FIX_RANGE_BIG)
 FIX_ONE("range-big", .consumers = { .sz = sizeof(struct bc_thread_range) + 8 });
@@ -215,6 +217,18 @@ static const struct bc_metric_desc fix_m[] = {
 	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .per = "hits"),
 };
 FIX_ONE("per-on-counter", .metrics = fix_m);
+#elif defined(FIX_HALF_CUSTOM)
+/* Its own progress line but no summary line: both or neither. */
+static int fix_format_iter(struct bc_ctx *ctx, const double *rates, char *buf, size_t len)
+{
+	(void)ctx;
+	(void)rates;
+	(void)buf;
+	(void)len;
+	return 0;
+}
+
+FIX_ONE("half-custom", .format_iter = fix_format_iter);
 #elif defined(FIX_HIST_HEADLINE)
 static const struct bc_metric_desc fix_m[] = {
 	BC_METRIC("lat", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_HITS),
@@ -231,6 +245,52 @@ static const struct bc_metric_desc fix_m[] = {
 	BC_METRIC("lat", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY),
 };
 FIX_ONE("roles", .metrics = fix_m, .metric_cnt = 5);
+#elif defined(FIX_CRASH_CTOR)
+/* Crashes as soon as it is loaded: list and run must survive it. */
+FIX_ONE("never-seen");
+
+__attribute__((constructor)) static void fix_crash(void)
+{
+	raise(SIGSEGV);
+}
+#elif defined(FIX_EXIT_CTOR)
+FIX_ONE("never-seen");
+
+__attribute__((constructor)) static void fix_exit(void)
+{
+	exit(3);
+}
+#elif defined(FIX_HANG_SETUP)
+/* setup() that never returns and ignores the signals the core handles;
+ * the marker line tells the test that setup has started. */
+static int fix_hang(struct bc_ctx *ctx)
+{
+	static const char marker[] = "fixture setup blocks now\n";
+
+	(void)ctx;
+	(void)!write(STDERR_FILENO, marker, sizeof(marker) - 1);
+	for (;;)
+		pause();
+	return 0;
+}
+FIX_ONE("setup-hangs", .setup = fix_hang);
+#elif defined(FIX_EXITS)
+/* Plugins must not call exit(); these do, in setup and in a producer. */
+static int fix_exit_setup(struct bc_ctx *ctx)
+{
+	(void)ctx;
+	exit(7);
+}
+
+static int fix_exit_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	(void)ctx;
+	(void)t;
+	exit(9);
+}
+static const struct bc_bench_desc fix_a = FIX_BENCH("exit-setup", .setup = fix_exit_setup);
+static const struct bc_bench_desc fix_b = FIX_BENCH("exit-producer", .producer = fix_exit_producer);
+static const struct bc_bench_desc *const fix_benches[] = { &fix_a, &fix_b, NULL };
 #else
 /* The valid plugin: a plain benchmark, one whose setup fails, one that is
  * unavailable, and one shared with the "other" fixture (ambiguous). */
@@ -253,15 +313,6 @@ static const struct fix_big_option fix_options[] = {
 		    .opts_size = sizeof(struct fix_opts)
 #else
 #define FIX_OPTIONS .options = NULL
-#endif
-
-#ifdef FIX_LEGACY
-/* Not yet moved to ABI 2.0: still declares the ABI 1 argp (and so may keep
- * ABI 1 habits the loader tolerates during the transition). */
-static const struct argp fix_argp;
-#define FIX_ARGP .argp = &fix_argp
-#else
-#define FIX_ARGP .argp = NULL
 #endif
 
 #ifdef FIX_NO_SYMBOL
@@ -289,6 +340,6 @@ BC_API extern const struct bc_plugin_desc benchcore_plugin;
 BC_API const struct bc_plugin_desc benchcore_plugin = {
 	.sz = sizeof(struct bc_plugin_desc), .abi_major = FIX_ABI_MAJOR,
 	.abi_minor = FIX_ABI_MINOR, .name = FIX_NAME, .version = "1.0",
-	.description = "loader test fixture", .benches = fix_benches, FIX_OPTIONS, FIX_ARGP,
+	.description = "loader test fixture", .benches = fix_benches, FIX_OPTIONS,
 };
 #endif

@@ -41,6 +41,14 @@ char *bc_test_slurp_fd(int fd);
  */
 int bc_test_bpf_skip(const char *why);
 
+/*
+ * True when BENCHCORE_TEST_SHORT is set (the kernel matrix's emulated
+ * guests set it): a case that only re-measures sizes, not kernel paths,
+ * prints why it is left out there (the native suite runs it) and the
+ * caller skips it. `what` names the case.
+ */
+bool bc_test_short_skip(const char *what);
+
 /* Is this loaded program one of the area's? (info has no map ids filled) */
 typedef bool (*bc_test_prog_filter)(int prog_fd, const struct bpf_prog_info *info,
 				    const void *arg);
@@ -64,10 +72,16 @@ bool bc_test_prog_has_map(int prog_fd, bc_test_map_filter filter, const void *ar
 
 /*
  * A dead process's programs are released from deferred kernel work, so one
- * can stay visible for a moment after its process exited: polls the census
- * (bounded, 100 x 50 ms) until it is at most max, and returns the last
- * count. A real leak never comes back.
+ * can stay visible for a while after its process exited, longer on a busy
+ * machine: takes the ids of the programs the filter accepts now and polls
+ * until at most max of those ids are still loaded, for up to
+ * BC_TEST_WAIT_PROGS_SEC (backing off from 20 ms to 0.5 s), and returns how
+ * many are. Programs loaded after the call (another process's run of the
+ * same plugin) are not counted: only a program that was there and never
+ * goes away, a real leak, fails the census. *total (may be NULL) gets how
+ * many programs the first walk could open.
  */
+#define BC_TEST_WAIT_PROGS_SEC 60
 unsigned int bc_test_wait_progs(bc_test_prog_filter filter, const void *arg, unsigned int max,
 				unsigned int *total);
 

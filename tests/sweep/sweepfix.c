@@ -109,8 +109,7 @@ static const struct bc_metric_desc fix_metrics[] = {
 		.sz = sizeof(struct bc_bench_desc), .name = (name_),               \
 		.description = (desc_), .producers = BC_THREADS(1, 0, 1),          \
 		.consumers = BC_THREADS(0, 0, 0), .metrics = fix_metrics,          \
-		.metric_cnt = 1,                                                   \
-		.layout = BC_LAYOUT_OPS, .validate = fix_validate,                 \
+		.metric_cnt = 1, .validate = fix_validate,                         \
 		.producer = fix_producer, .measure = fix_measure,                  \
 		.teardown = fix_teardown, __VA_ARGS__                              \
 	}

@@ -207,17 +207,13 @@ static struct bc_option sw_table[] = {
 
 static void sw_bench(struct bc_plugin *p, struct bc_bench *b, bool table)
 {
-	static const struct argp legacy = { 0 };
-
 	memset(p, 0, sizeof(*p));
 	memset(b, 0, sizeof(*b));
 	p->desc.name = "sw";
-	p->desc.opts_size = sizeof(struct sw_opts);
 	if (table) {
+		p->desc.opts_size = sizeof(struct sw_opts);
 		p->options = sw_table;
 		p->option_cnt = 3;
-	} else {
-		p->desc.argp = &legacy;
 	}
 	p->benches = b;
 	p->bench_cnt = 1;
@@ -283,9 +279,12 @@ static void test_option_arg(void **state)
 		       "--sweep: sw:b has no option 'nope' (`benchcore run sw:b --help` lists them)");
 	/* a benchmark the parent cannot resolve: the rows' runs say why */
 	expect_arg(NULL, "nope", "on", "--nope=on");
-	/* ABI 1 transition: an untyped plugin's options pass as they are */
+	/* a plugin without an option table has nothing to sweep but the
+	 * core's options */
 	sw_bench(&p, &b, false);
-	expect_arg(&b, "rb-sampled", "on", "--rb-sampled=on");
+	expect_arg(&b, "producers", "2", "--producers=2");
+	expect_refused(&b, "rb-sampled", "on",
+		       "--sweep: sw:b has no option 'rb-sampled' (`benchcore run sw:b --help` lists them)");
 }
 
 static void test_split_words(void **state)

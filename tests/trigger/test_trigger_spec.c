@@ -253,7 +253,7 @@ static void test_programs_exist_with_matching_section(void **state)
 
 /* The exported descriptor: same benchmarks, same order, each carrying its
  * own spec (.priv), the roles the runner's line shape comes from, the
- * batch option exactly where a run is a batch, and nothing of ABI 1. */
+ * batch option exactly where a run is a batch. */
 static void test_descriptor_matches_table(void **state)
 {
 	const struct bc_plugin_desc *pd;
@@ -268,7 +268,6 @@ static void test_descriptor_matches_table(void **state)
 	assert_non_null(pd);
 	assert_string_equal(pd->name, "trigger");
 	assert_int_equal(pd->abi_major, BC_ABI_MAJOR);
-	assert_null(pd->argp);
 	assert_true(pd->opts_size > 0);
 	for (const struct bc_bench_desc *const *b = pd->benches; *b; b++, n++) {
 		const struct bc_bench_desc *d = *b;
@@ -281,7 +280,6 @@ static void test_descriptor_matches_table(void **state)
 		assert_non_null(priv);
 		assert_string_equal(priv->name, d->name);
 		assert_non_null(d->description);
-		assert_int_equal(d->layout, 0);
 		assert_int_equal(d->producers.sz, sizeof(struct bc_thread_range));
 		assert_int_equal(d->producers.min, 1);
 		assert_int_equal(d->consumers.sz, sizeof(struct bc_thread_range));
@@ -339,7 +337,7 @@ static const struct {
 } alts[] = {
 	{ "trig-tp", "tp/syscalls/sys_enter_getpgid (syscall driver)" },
 	{ "trig-rawtp", "raw_tp/sys_enter (syscall driver)" },
-	{ "trig-fmodret", "fmod_ret/" BC_TRIG_SYSCALL_FN " (syscall driver)" },
+	{ "trig-fmodret", "fmod_ret/security_task_getpgid (syscall driver)" },
 };
 
 static void assert_batched(const struct bc_trig_spec *spec, const struct bc_trig_spec *got)
@@ -364,8 +362,9 @@ static void assert_syscall(const struct bc_trig_spec *spec, const char *point,
 	assert_string_equal(got->attach_point, point);
 	assert_string_equal(got->prog, spec->syscall_alt->prog);
 	assert_int_equal(got->needs_tracefs, spec->kind == BC_ATTACH_TP);
-	if (spec->kind == BC_ATTACH_FMOD_RET)
-		assert_string_equal(got->attach_target, BC_TRIG_SYSCALL_FN);
+	/* Only the LSM hook's fmod_ret needs getpgid() to name a pid. */
+	assert_null(got->attach_target);
+	assert_int_equal(got->getpgid_self, spec->kind == BC_ATTACH_FMOD_RET);
 }
 
 static void test_driver_choice(void **state)

@@ -6,14 +6,32 @@
 #ifndef BC_TEST_FAKE_RESULT_H
 #define BC_TEST_FAKE_RESULT_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bc_internal.h"
 #include "figures.h"
+#include "plugin_opts.h"
 
 #define FAKE_ITERS 4
 #define FAKE_METRICS 5
+
+/* Role sets for fake_result_init(): the hits/drops lines, the ops lines. */
+#define FAKE_HITS_DROPS ((const enum bc_metric_role[FAKE_METRICS]){ BC_ROLE_HITS, BC_ROLE_DROPS })
+#define FAKE_OPS ((const enum bc_metric_role[FAKE_METRICS]){ BC_ROLE_OPS })
+
+/* The fake plugin's options, typed as a plugin declares them. */
+struct fake_opts {
+	int64_t batch_cnt;
+	bool sampled;
+};
+
+static const struct bc_option fake_options[] = {
+	BC_OPT_INT(struct fake_opts, batch_cnt, "rb-batch-cnt", .def = "500", .min = 1,
+		   .max = 4000),
+	BC_OPT_FLAG(struct fake_opts, sampled, "rb-sampled"),
+};
 
 struct fake_result {
 	struct bc_plugin plugin;
@@ -21,7 +39,6 @@ struct fake_result {
 	struct bc_metric_desc metrics[FAKE_METRICS];
 	struct bc_ctx ctx;
 	struct bc_config cfg;
-	struct bc_option_record opts[2];
 	struct bc_iteration iters[FAKE_ITERS];
 	double values[FAKE_ITERS][FAKE_METRICS];
 	double rates[FAKE_ITERS][FAKE_METRICS];
@@ -31,13 +48,16 @@ struct fake_result {
 
 /*
  * hits: 1.0, 2.0 (warm-up), 1.2, 1.4 M/s -> measured mean 1.2, stddev 0.2;
- * drops 0; important_hits a tenth of hits; gp_ns/gp_ct/stime for the
- * grace-period layout: 2 grace periods of 3000 ns and 8 ticks per interval.
+ * drops 0; important_hits a tenth of hits; gp_ns/gp_ct: 2 grace periods of
+ * 3000 ns per interval. `roles`: one per metric (FAKE_HITS_DROPS, FAKE_OPS),
+ * or NULL for none (every metric auxiliary: the plain lines). The options
+ * --rb-batch-cnt 50 --rb-sampled are given.
  */
-static inline void fake_result_init(struct fake_result *fr, enum bc_report_layout layout)
+static inline void fake_result_init(struct fake_result *fr, const enum bc_metric_role *roles)
 {
 	static const double hits[FAKE_ITERS] = { 2.0e6, 1.0e6, 1.2e6, 1.4e6 };
 	const char *names[FAKE_METRICS] = { "hits", "drops", "important_hits", "gp_ns", "gp_ct" };
+	char err[256] = "";
 	unsigned int i, m;
 
 	memset(fr, 0, sizeof(*fr));
@@ -46,15 +66,18 @@ static inline void fake_result_init(struct fake_result *fr, enum bc_report_layou
 		fr->metrics[m].name = names[m];
 		fr->metrics[m].unit = m >= 3 ? (m == 3 ? "ns" : "gps") : "ops";
 		fr->metrics[m].kind = BC_METRIC_COUNTER;
+		fr->metrics[m].role = roles ? roles[m] : BC_ROLE_AUX;
 	}
 	fr->plugin.path = (char *)"/usr/lib/benchcore/plugins/fake.so";
 	fr->plugin.desc.name = "fake";
 	fr->plugin.desc.version = "1.2";
+	fr->plugin.desc.opts_size = sizeof(struct fake_opts);
+	fr->plugin.options = (struct bc_option *)fake_options;
+	fr->plugin.option_cnt = sizeof(fake_options) / sizeof(fake_options[0]);
 	fr->bench.desc.sz = sizeof(fr->bench.desc);
 	fr->bench.desc.name = "fake-bench";
 	fr->bench.desc.metric_cnt = FAKE_METRICS;
 	fr->bench.desc.metrics = fr->metrics;
-	fr->bench.desc.layout = layout;
 	fr->bench.metrics = fr->metrics;
 	fr->bench.plugin = &fr->plugin;
 
@@ -65,11 +88,13 @@ static inline void fake_result_init(struct fake_result *fr, enum bc_report_layou
 	fr->cfg.prod_cpus.cnt = 2;
 	fr->cfg.prod_cpus.cpus[0] = 0;
 	fr->cfg.prod_cpus.cpus[1] = 1;
-	fr->opts[0].name = (char *)"rb-batch-cnt";
-	fr->opts[0].value = (char *)"50";
-	fr->opts[1].name = (char *)"rb-sampled";
-	fr->cfg.plugin_opts = fr->opts;
-	fr->cfg.plugin_opt_cnt = 2;
+	fr->cfg.opts = bc_opts_new(&fr->bench, err, sizeof(err));
+	if (!fr->cfg.opts ||
+	    bc_opts_set(fr->cfg.opts, &fake_options[0], "50", err, sizeof(err)) ||
+	    bc_opts_set(fr->cfg.opts, &fake_options[1], "on", err, sizeof(err))) {
+		fprintf(stderr, "fake_result_init: %s\n", err);
+		abort();
+	}
 
 	bc_ctx_init(&fr->ctx, &fr->cfg, &fr->bench);
 	bc_ctx_set_attach_point(&fr->ctx, "tp/syscalls/sys_enter_getpgid");
@@ -117,14 +142,13 @@ static inline void fake_result_recompute(struct fake_result *fr)
 	bc_figures_summarise(&fr->res);
 }
 
-/* Declares roles (ABI 2), so the layout is no longer read. */
+/* Declares other roles (after changing metrics, say), then recomputes. */
 static inline void fake_result_roles(struct fake_result *fr, const enum bc_metric_role *roles)
 {
 	unsigned int m;
 
 	for (m = 0; m < FAKE_METRICS; m++)
 		fr->metrics[m].role = roles[m];
-	fr->bench.desc.layout = BC_LAYOUT_CUSTOM;
 	fake_result_recompute(fr);
 }
 
@@ -140,6 +164,7 @@ static inline void fake_result_fini(struct fake_result *fr)
 	}
 	bc_figures_free(&fr->res);
 	bc_ctx_release(&fr->ctx);
+	bc_options_free(&fr->cfg);
 	free(fr->res.summary);
 	fr->res.summary = NULL;
 }

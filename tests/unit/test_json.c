@@ -238,7 +238,7 @@ static void test_report_round_trip(void **state)
 	FILE *f = mem_open();
 
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_HITS_DROPS);
+	fake_result_init(&fr, FAKE_HITS_DROPS);
 	fr.res.exit_status = BC_EXIT_OK;
 	assert_int_equal(bc_report_json(f, &fr.cfg, &fr.res), 0);
 	fclose(f);
@@ -268,10 +268,12 @@ static void test_report_round_trip(void **state)
 	assert_true(bc_json_bool(bc_json_get(cfg, "affinity"), false));
 	assert_string_equal(bc_json_str(bc_json_get(cfg, "prod_cpus")), "0-1");
 	assert_true(bc_json_is_null(bc_json_get(cfg, "cons_cpus")));
-	assert_string_equal(bc_json_str(bc_json_get(bc_json_get(cfg, "plugin_options"),
-						    "rb-batch-cnt")), "50");
+	/* Typed values, as the option table declares them. */
+	assert_true(bc_json_num(bc_json_get(bc_json_get(cfg, "plugin_options"), "rb-batch-cnt"),
+				0) == 50);
 	assert_true(bc_json_bool(bc_json_get(bc_json_get(cfg, "plugin_options"), "rb-sampled"),
 				 false));
+	assert_int_equal(bc_json_len(bc_json_get(cfg, "plugin_options_set")), 2);
 
 	assert_int_equal(bc_json_len(bc_json_get(doc, "metrics")), FAKE_METRICS);
 	assert_string_equal(bc_json_str(bc_json_get(bc_json_at(bc_json_get(doc, "metrics"), 0),
@@ -303,7 +305,7 @@ static void test_report_round_trip(void **state)
 							     "per_cpu_second"), "hits"), 0) -
 			 0.6e6) < 1e-3);
 
-	/* The role the reports used (implied by the ABI 1 layout here), and
+	/* The roles the metrics declared, and
 	 * the stored figures, per iteration and for the run. */
 	assert_string_equal(bc_json_str(bc_json_get(bc_json_at(bc_json_get(doc, "metrics"), 0),
 						    "role")), "hits");
@@ -338,7 +340,7 @@ static void test_report_no_iterations(void **state)
 	FILE *f = mem_open();
 
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_OPS);
+	fake_result_init(&fr, FAKE_OPS);
 	fr.res.iter_cnt = 0;
 	fr.res.ctx = NULL;
 	fr.res.exit_status = BC_EXIT_INTERRUPTED;

@@ -90,7 +90,7 @@ static void assert_summary_last(const char *summary_line)
 static void test_roles_hits_drops(void **state)
 {
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_init(&fr, NULL);
 	fake_result_roles(&fr, hits_drops);
 	/* The attach point precedes the first Iter line, and only it. */
 	assert_string_equal(iter_line(0), AP_LINE "Iter   0 ( 12.345us): hits    2.000M/s "
@@ -113,7 +113,7 @@ static void test_roles_hits_only(void **state)
 	static const enum bc_metric_role roles[FAKE_METRICS] = { BC_ROLE_HITS };
 
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_init(&fr, NULL);
 	fr.metrics[0].label = "events";
 	fake_result_roles(&fr, roles);
 	assert_string_equal(iter_line(3), "Iter   3 ( 15.345us): events    1.400M/s (  0.700M/prod), "
@@ -129,7 +129,7 @@ static void test_roles_ops(void **state)
 	static const enum bc_metric_role roles[FAKE_METRICS] = { BC_ROLE_OPS };
 
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_init(&fr, NULL);
 	fake_result_roles(&fr, roles);
 	assert_string_equal(iter_line(2), "Iter   2 ( 14.345us): hits    1.200M/s (  0.600M/prod)\n");
 	summary_text();
@@ -144,7 +144,7 @@ static void test_roles_ops_rate(void **state)
 								 BC_ROLE_RATE };
 
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_init(&fr, NULL);
 	fake_result_roles(&fr, roles);
 	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): hits    1.000M/s "
 			    "important_hits    0.100M/s\n");
@@ -161,7 +161,7 @@ static void test_roles_share(void **state)
 								 BC_ROLE_SHARE };
 
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_init(&fr, NULL);
 	fr.metrics[2].label = "false hits";
 	fake_result_roles(&fr, roles);
 	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): 100000 false hits of 1100000 total "
@@ -179,7 +179,7 @@ static void test_roles_latency(void **state)
 	size_t i;
 
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_init(&fr, NULL);
 	fr.metrics[0].kind = BC_METRIC_RATIO;
 	fr.metrics[0].per = "gp_ct";
 	fr.metrics[0].unit = "ns";
@@ -201,48 +201,6 @@ static void test_roles_latency(void **state)
 			    "SUMMARY ticks per tasks_trace grace period\tavg 4.000\tstddev 0.000\n");
 }
 
-/* ABI 1 plugins (no roles) keep their lines through the layout. */
-static void test_legacy_layouts(void **state)
-{
-	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_HITS_DROPS);
-	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): hits    1.000M/s (  0.500M/prod), "
-			    "drops    0.000M/s, total operations    1.000M/s\n");
-	fake_result_fini(&fr);
-
-	fake_result_init(&fr, BC_LAYOUT_OPS);
-	summary_text();
-	assert_summary_last("Summary: throughput    1.200 " PM " 0.200 M ops/s "
-			    "(  0.600M ops/prod), latency 1666.667 ns/op\n");
-	fake_result_fini(&fr);
-
-	/* By position: metric 1 is the secondary rate (the plugins put
-	 * theirs there; the fake's is drops). */
-	fake_result_init(&fr, BC_LAYOUT_LOCAL_STORAGE);
-	summary_text();
-	assert_summary_last("Summary: hits throughput    1.200 " PM " 0.200 M ops/s, "
-			    "hits latency  833.333 ns/op, "
-			    "drops throughput    0.000 " PM " 0.000 M ops/s\n");
-	fake_result_fini(&fr);
-
-	/* Metric 0 per metric 1 and metric 2 per metric 1, by position. */
-	fake_result_init(&fr, BC_LAYOUT_GRACE_PERIOD);
-	fr.metrics[0].unit = "ns";
-	fr.metrics[2].unit = "ticks";
-	for (size_t i = 0; i < FAKE_ITERS; i++) {
-		fr.rates[i][1] = 2;
-		fr.rates[i][0] = 6000;
-	}
-	fake_result_recompute(&fr);
-	iter_line(1);
-	assert_string_equal(line(0), "Iter 1\t avg tasks_trace grace period latency\t3000.000000 ns");
-	assert_string_equal(line(1), "Iter 1\t avg ticks per tasks_trace grace period\t50000.000000");
-	summary_text();
-	assert_summary_last("SUMMARY tasks_trace grace period latency\tavg 3.000 us\tstddev 0.000 us\n"
-			    "SUMMARY ticks per tasks_trace grace period\tavg 60000.000\t"
-			    "stddev 10000.000\n");
-}
-
 /* The figures behind the lines, as JSON and tables read them. */
 static void test_figures(void **state)
 {
@@ -252,7 +210,7 @@ static void test_figures(void **state)
 	const struct bc_figure *f;
 
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_init(&fr, NULL);
 	fake_result_roles(&fr, ops);
 	assert_int_equal(fr.res.figs->lines, BC_LINES_OPS);
 	f = bc_figure_find(&fr.res, BC_FIG_LATENCY, -1);
@@ -282,7 +240,7 @@ static void test_hist_and_program_lines(void **state)
 	uint64_t v;
 
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_init(&fr, NULL);
 	fr.metrics[4].kind = BC_METRIC_HISTOGRAM;
 	fr.metrics[4].unit = "ns";
 	fr.metrics[4].label = "delivery latency";
@@ -333,7 +291,7 @@ static int custom_summary(struct bc_ctx *ctx, const double *means, const double 
 static void test_plain_and_custom(void **state)
 {
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_CUSTOM);
+	fake_result_init(&fr, NULL);
 	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): hits    1.000M/s, drops    0.000M/s, "
 			    "important_hits    0.100M/s, gp_ns    0.006M/s, gp_ct    0.000M/s\n");
 	fr.bench.desc.format_iter = custom_iter;
@@ -348,7 +306,7 @@ static void test_no_measured_iterations(void **state)
 	size_t i;
 
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_HITS_DROPS);
+	fake_result_init(&fr, FAKE_HITS_DROPS);
 	for (i = 0; i < FAKE_ITERS; i++)
 		fr.iters[i].warmup = true;
 	fr.res.interrupted = true;
@@ -362,7 +320,7 @@ static void test_warnings(void **state)
 	FILE *f;
 
 	(void)state;
-	fake_result_init(&fr, BC_LAYOUT_OPS);
+	fake_result_init(&fr, FAKE_OPS);
 	f = mem_open();
 	bc_report_warnings(f, &fr.res);
 	fclose(f);
@@ -378,7 +336,6 @@ int main(void)
 		cmocka_unit_test_teardown(test_roles_ops_rate, teardown),
 		cmocka_unit_test_teardown(test_roles_share, teardown),
 		cmocka_unit_test_teardown(test_roles_latency, teardown),
-		cmocka_unit_test_teardown(test_legacy_layouts, teardown),
 		cmocka_unit_test_teardown(test_figures, teardown),
 		cmocka_unit_test_teardown(test_hist_and_program_lines, teardown),
 		cmocka_unit_test_teardown(test_plain_and_custom, teardown),

@@ -125,8 +125,8 @@ static int fake_measure(struct bc_ctx *ctx, double *values)
 }
 
 static const struct bc_metric_desc fake_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER),
-	BC_METRIC("drops", "ops", BC_METRIC_COUNTER),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
 	BC_METRIC("depth", "items", BC_METRIC_GAUGE),
 };
 
@@ -140,7 +140,6 @@ static struct bc_bench fake_bench(void)
 			.producers = { .min = 1, .max = 4, .def = 1 },
 			.consumers = { .min = 0, .max = 2, .def = 0 },
 			.metric_cnt = 3,
-			.layout = BC_LAYOUT_HITS_DROPS,
 			.probe = fake_probe,
 			.validate = fake_validate,
 			.setup = fake_setup,

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * What the core does when plugin code will not give control back: a plugin
+ * that calls exit() in a callback, and a callback that blocks while the
+ * user presses Ctrl-C again. Both end the process at once with one line
+ * naming the benchmark and the callback.
+ */
+#ifndef BENCHCORE_GUARD_H
+#define BENCHCORE_GUARD_H
+
+#include <stdbool.h>
+
+/* "plugin:bench", for the lines below; installs the exit() guard once. */
+void bc_guard_set_bench(const char *plugin, const char *bench);
+
+/*
+ * Around every call into plugin code, on the thread that makes it (the
+ * name is per thread: "setup", "producer 0"). While a thread is inside, a
+ * plugin's exit(N) prints
+ *   benchcore: PLUGIN:BENCH: plugin called exit(N) in CALLBACK
+ * and the process ends with status 1. `wait`: the main thread waits on it,
+ * so a second SIGINT or SIGTERM ends the process (bc_guard_signal()).
+ */
+void bc_guard_enter(const char *callback, bool wait);
+void bc_guard_leave(void);
+
+/*
+ * From a SIGINT/SIGTERM handler (async-signal-safe). `again`: the run was
+ * already asked to stop. While the main thread waits on a callback, the
+ * first signal says that a second one exits, and the second ends the
+ * process with status 130 and
+ *   benchcore: PLUGIN:BENCH: interrupted again while blocked in CALLBACK; exiting without waiting for it
+ * Otherwise it returns and the caller only notes the signal.
+ */
+void bc_guard_signal(bool again);
+
+#endif /* BENCHCORE_GUARD_H */

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The hashmap plugin: the kernel runner's hash map cost benchmarks.
+ *
+ *   bpf-hashmap-full-update  updates of an absent key in a full,
+ *                            preallocated hash map (the runner's
+ *                            benchs/bench_bpf_hashmap_full_update.c)
+ *   bpf-hashmap-lookup       lookups of every stored key in turn, with the
+ *                            runner's --key_size, --map_flags,
+ *                            --max_entries, --nr_entries and --nr_loops
+ *                            (benchs/bench_bpf_hashmap_lookup.c)
+ *
+ * A producer's getpgid() runs one timed batch in BPF (hashmap.bpf.c). The
+ * runner prints, per CPU, the rate of the last batch (full update) or the
+ * mean of up to 32 batches (lookup). Here every batch counts: "updates" and
+ * "lookups" are the operations done (throughput, per producer, ns/op), and
+ * the histogram "trigger_ns" holds each batch's BPF time, so the spread
+ * between batches is there too; it is not split by CPU.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <benchcore/attach.h>
+#include <benchcore/benchcore.h>
+
+#include "hashmap_common.h"
+#include "hashmap.skel.h"
+
+#define HM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* The kernel's bpf_loop() limit, BPF_MAX_LOOPS (not in the UAPI). */
+#define HM_MAX_LOOPS (1 << 23)
+/* Keys written per BPF_MAP_UPDATE_BATCH while filling. */
+#define HM_FILL_CHUNK 4096
+
+struct hm_opts {
+	int64_t key_size;
+	const char *map_flags;
+	int64_t max_entries;
+	int64_t nr_entries;
+	int64_t nr_loops;
+};
+
+struct hm_kind {
+	bool lookup;
+};
+
+struct hm_state {
+	const struct hm_kind *kind;
+	/* bpf-hashmap-lookup's configuration, from the options */
+	uint32_t key_size, map_flags, max_entries, nr_entries, outer_loops;
+	struct hashmap *skel;
+	struct bpf_program *prog;
+	struct bc_hist *hist;
+};
+
+static const struct bc_option hm_lookup_options[] = {
+	BC_OPT_INT(struct hm_opts, key_size, "key_size", .def = "4", .min = 1,
+		   .max = HM_KEY_MAX_SIZE, .arg = "BYTES", .help = "hash map key size"),
+	/* Text: the runner accepts hex ("0x40") as well as decimal. */
+	BC_OPT_STRING(struct hm_opts, map_flags, "map_flags", .def = "0", .arg = "FLAGS",
+		      .help = "BPF_MAP_CREATE flags of the hash map, decimal or 0x hex"),
+	BC_OPT_INT(struct hm_opts, max_entries, "max_entries", .def = "1000", .min = 1,
+		   .max = UINT32_MAX, .arg = "N", .help = "hash map max_entries"),
+	BC_OPT_INT(struct hm_opts, nr_entries, "nr_entries", .def = "500", .min = 1,
+		   .max = UINT32_MAX, .arg = "N", .help = "entries stored and looked up in turn"),
+	BC_OPT_INT(struct hm_opts, nr_loops, "nr_loops", .def = "1000000", .min = 1,
+		   .max = HM_MAX_LOOPS, .arg = "N",
+		   .help = "lookups per getpgid(), rounded down to whole rounds of --nr_entries"),
+};
+
+static const struct bc_attach_point hm_points[] = {
+	BC_GETPGID_ATTACH_POINTS("hm_fentry", "hm_tp", "hm_raw_tp"),
+};
+
+/* --map_flags: decimal, or hex after "0x", as the runner reads it. */
+static int hm_parse_flags(const char *text, uint32_t *out)
+{
+	unsigned long long v;
+	const char *digits = text;
+	int base = 10;
+	char *end;
+
+	if (!text || !text[0])
+		return -EINVAL;
+	if (!strncasecmp(text, "0x", 2)) {
+		digits = text + 2;
+		base = 16;
+	}
+	if (!digits[0] || digits[0] == '-' || digits[0] == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(digits, &end, base);
+	if (errno || *end || v > UINT32_MAX)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+/* Turns the options into the lookup configuration; messages name values. */
+static int hm_lookup_config(struct bc_ctx *ctx, struct hm_state *st)
+{
+	const struct hm_opts *o = bc_ctx_opts(ctx);
+
+	if (!o)
+		return bc_error(ctx, -EINVAL, "the core passed no options (it predates option tables)");
+	if (hm_parse_flags(o->map_flags, &st->map_flags))
+		return bc_usage_error(ctx, "--map_flags '%s': expected a number from 0 to %u, decimal or hex with 0x",
+				      o->map_flags ? o->map_flags : "", UINT32_MAX);
+	if (o->nr_entries > o->max_entries)
+		return bc_usage_error(ctx, "--nr_entries '%lld': expected at most --max_entries (%lld)",
+				      (long long)o->nr_entries, (long long)o->max_entries);
+	/* The runner would run zero rounds and report nothing. */
+	if (o->nr_loops < o->nr_entries)
+		return bc_usage_error(ctx, "--nr_loops '%lld': expected at least --nr_entries (%lld): lookups come in rounds of every entry",
+				      (long long)o->nr_loops, (long long)o->nr_entries);
+	st->key_size = (uint32_t)o->key_size;
+	st->max_entries = (uint32_t)o->max_entries;
+	st->nr_entries = (uint32_t)o->nr_entries;
+	st->outer_loops = (uint32_t)(o->nr_loops / o->nr_entries);
+	return 0;
+}
+
+static int hm_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+{
+	struct hm_state *st = cookie;
+	struct hashmap *skel;
+	unsigned int s, w;
+	int err;
+
+	(void)ctx;
+	skel = hashmap__open();
+	if (!skel)
+		return -errno;
+	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
+	if (err)
+		goto fail;
+	skel->rodata->bc_tgid = (__u32)getpid();
+	skel->rodata->getpgid_nr = SYS_getpgid;
+	skel->rodata->do_lookup = st->kind->lookup;
+	if (st->kind->lookup) {
+		skel->rodata->nr_entries = st->nr_entries;
+		skel->rodata->outer_loops = st->outer_loops;
+		for (s = 0; s < HM_KEY_SLOTS; s++)
+			for (w = 1; w < st->key_size / 4; w++)
+				skel->bss->keys[s][w] = HM_KEY_PATTERN * w;
+		err = bpf_map__set_key_size(skel->maps.hm_lookup, st->key_size);
+		if (!err)
+			err = bpf_map__set_max_entries(skel->maps.hm_lookup, st->max_entries);
+		if (!err)
+			err = bpf_map__set_map_flags(skel->maps.hm_lookup, st->map_flags);
+		if (err)
+			goto fail;
+	}
+	err = hashmap__load(skel);
+	if (!err)
+		err = hashmap__attach(skel);
+	if (err)
+		goto fail;
+	st->skel = skel;
+	st->prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
+	return 0;
+fail:
+	hashmap__destroy(skel);
+	return err;
+}
+
+/* Keys 0..HM_FULL_ENTRIES-1: from then on no update finds a free slot. */
+static int hm_fill_full(struct bc_ctx *ctx, struct hm_state *st)
+{
+	__u32 keys[HM_FULL_ENTRIES], n = HM_FULL_ENTRIES;
+	__u64 vals[HM_FULL_ENTRIES];
+	int err;
+	__u32 i;
+
+	for (i = 0; i < n; i++) {
+		keys[i] = i;
+		vals[i] = i;
+	}
+	err = bpf_map_update_batch(bpf_map__fd(st->skel->maps.hm_full), keys, vals, &n, NULL);
+	if (err)
+		return bc_error(ctx, err, "filling the hash map (%u keys): %s", HM_FULL_ENTRIES,
+				strerror(-err));
+	return 0;
+}
+
+/* Keys 1..nr_entries in word 0, the pattern in the rest, as BPF builds them. */
+static int hm_fill_lookup(struct bc_ctx *ctx, struct hm_state *st)
+{
+	int fd = bpf_map__fd(st->skel->maps.hm_lookup);
+	const __u32 *tail = st->skel->bss->keys[0];
+	size_t ksz = st->key_size;
+	unsigned char *keys;
+	uint32_t done = 0;
+	__u64 *vals;
+	int err = 0;
+
+	keys = calloc(HM_FILL_CHUNK, ksz);
+	vals = calloc(HM_FILL_CHUNK, sizeof(*vals));
+	if (!keys || !vals) {
+		err = bc_error(ctx, -ENOMEM, "allocating %d keys to fill the hash map", HM_FILL_CHUNK);
+		goto out;
+	}
+	while (done < st->nr_entries) {
+		__u32 n = st->nr_entries - done < HM_FILL_CHUNK ? st->nr_entries - done : HM_FILL_CHUNK;
+		__u32 i;
+
+		for (i = 0; i < n; i++) {
+			__u32 word0 = done + i + 1;
+			unsigned char *k = keys + (size_t)i * ksz;
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+			word0 = __builtin_bswap32(word0);
+#endif
+			memcpy(k, tail, ksz);
+			memcpy(k, &word0, ksz < sizeof(word0) ? ksz : sizeof(word0));
+			vals[i] = done + i;
+		}
+		err = bpf_map_update_batch(fd, keys, vals, &n, NULL);
+		if (err) {
+			err = bc_error(ctx, err, "filling the hash map (entries %u..%u of %u): %s",
+				       done, done + n, st->nr_entries, strerror(-err));
+			goto out;
+		}
+		done += n;
+	}
+out:
+	free(keys);
+	free(vals);
+	return err;
+}
+
+/* ------------------------------------------------------------ callbacks */
+
+static int hm_validate(struct bc_ctx *ctx)
+{
+	struct hm_state st = { .kind = bc_ctx_bench_priv(ctx) };
+
+	return st.kind->lookup ? hm_lookup_config(ctx, &st) : 0;
+}
+
+static int hm_probe(struct bc_ctx *ctx)
+{
+	/* The smallest lookup configuration: attaching does not depend on it. */
+	struct hm_state st = {
+		.kind = bc_ctx_bench_priv(ctx),
+		.key_size = 4, .max_entries = 1, .nr_entries = 1, .outer_loops = 1,
+	};
+	int idx;
+
+	idx = bc_attach_first(ctx, hm_points, HM_ARRAY_SIZE(hm_points), hm_try, &st);
+	hashmap__destroy(st.skel);
+	return idx < 0 ? idx : 0;
+}
+
+static int hm_setup(struct bc_ctx *ctx)
+{
+	struct hm_state *st;
+	int idx, err;
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
+	bc_ctx_set_data(ctx, st);
+	st->kind = bc_ctx_bench_priv(ctx);
+	if (st->kind->lookup) {
+		err = hm_lookup_config(ctx, st);
+		if (err)
+			return err;
+	}
+	idx = bc_attach_first(ctx, hm_points, HM_ARRAY_SIZE(hm_points), hm_try, st);
+	if (idx < 0)
+		return idx;
+	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->prog), "producer");
+	if (err)
+		return bc_error(ctx, err, "declaring the program under test: %s", strerror(-err));
+	st->hist = bc_ctx_hist(ctx, "trigger_ns");
+	/* Attached already, but no producer runs before setup() returns. */
+	return st->kind->lookup ? hm_fill_lookup(ctx, st) : hm_fill_full(ctx, st);
+}
+
+static int hm_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	struct hm_state *st = bc_ctx_data(ctx);
+	__u32 tid = (__u32)syscall(SYS_gettid);
+	const struct hm_trigger_slot *slot = &st->skel->bss->triggers[tid & (HM_TID_SLOTS - 1)];
+	__u32 seen = __atomic_load_n(&slot->seq, __ATOMIC_RELAXED);
+	__u32 seq;
+
+	while (!bc_thread_should_stop(t)) {
+		(void)syscall(SYS_getpgid);
+		if (!st->hist)
+			continue;
+		/* The program ran in this thread before the syscall returned.
+		 * A thread sharing the slot (ids equal modulo HM_TID_SLOTS)
+		 * makes us skip a batch, never record a wrong one. */
+		seq = __atomic_load_n(&slot->seq, __ATOMIC_RELAXED);
+		if (seq != seen && __atomic_load_n(&slot->tid, __ATOMIC_RELAXED) == tid) {
+			bc_hist_record(st->hist, t, __atomic_load_n(&slot->ns, __ATOMIC_RELAXED));
+			seen = seq;
+		}
+	}
+	return 0;
+}
+
+static int hm_measure(struct bc_ctx *ctx, double *values)
+{
+	struct hm_state *st = bc_ctx_data(ctx);
+
+	if (__atomic_load_n(&st->skel->bss->error, __ATOMIC_RELAXED))
+		return bc_error(ctx, -EIO, "a lookup in BPF missed a stored key: the map lost an entry");
+	values[0] = (double)bc_line_counters_sum(st->skel->bss->ops, HM_ARRAY_SIZE(st->skel->bss->ops));
+	return 0;
+}
+
+static void hm_teardown(struct bc_ctx *ctx)
+{
+	struct hm_state *st = bc_ctx_data(ctx);
+
+	if (!st)
+		return;
+	hashmap__destroy(st->skel);
+	free(st);
+	bc_ctx_set_data(ctx, NULL);
+}
+
+/* ----------------------------------------------------------- descriptors */
+
+static const struct bc_metric_desc hm_full_metrics[] = {
+	BC_METRIC("updates", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS,
+		  .label = "updates of a full map"),
+	BC_METRIC("trigger_ns", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY,
+		  .label = "BPF time per getpgid() (10000 updates)"),
+};
+
+static const struct bc_metric_desc hm_lookup_metrics[] = {
+	BC_METRIC("lookups", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("trigger_ns", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY,
+		  .label = "BPF time per getpgid() (--nr_loops lookups)"),
+};
+
+static const struct hm_kind hm_k_full = { .lookup = false };
+static const struct hm_kind hm_k_lookup = { .lookup = true };
+
+static const struct bc_bench_desc hm_full_update = {
+	.sz = sizeof(struct bc_bench_desc),
+	.name = "bpf-hashmap-full-update",
+	.description = "updates of an absent key in a full preallocated hash map (1000 keys)",
+	.producers = BC_THREADS(1, 0, 1),
+	.consumers = BC_THREADS(0, 0, 0),
+	.metrics = hm_full_metrics,
+	.metric_cnt = HM_ARRAY_SIZE(hm_full_metrics),
+	.priv = &hm_k_full,
+	.probe = hm_probe,
+	.validate = hm_validate,
+	.setup = hm_setup,
+	.producer = hm_producer,
+	.measure = hm_measure,
+	.teardown = hm_teardown,
+};
+
+static const struct bc_bench_desc hm_lookup = {
+	.sz = sizeof(struct bc_bench_desc),
+	.name = "bpf-hashmap-lookup",
+	.description = "lookups of each of --nr_entries keys in turn, --nr_loops per getpgid()",
+	.producers = BC_THREADS(1, 0, 1),
+	.consumers = BC_THREADS(0, 0, 0),
+	.metrics = hm_lookup_metrics,
+	.metric_cnt = HM_ARRAY_SIZE(hm_lookup_metrics),
+	.options = hm_lookup_options,
+	.option_cnt = HM_ARRAY_SIZE(hm_lookup_options),
+	.priv = &hm_k_lookup,
+	.probe = hm_probe,
+	.validate = hm_validate,
+	.setup = hm_setup,
+	.producer = hm_producer,
+	.measure = hm_measure,
+	.teardown = hm_teardown,
+};
+
+static const struct bc_bench_desc *const hm_benches[] = {
+	&hm_full_update,
+	&hm_lookup,
+	NULL,
+};
+
+BENCHCORE_PLUGIN(
+	.name = "hashmap",
+	.version = "1.0",
+	.description = "hash map cost: updates of a full map, lookups by key size and map size",
+	.opts_size = sizeof(struct hm_opts),
+	.benches = hm_benches,
+);

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# scripts/fuzz.sh [BUILD_DIR [SECONDS [TARGET...]]]: builds the parsers'
+# libFuzzer targets with clang, AddressSanitizer and UBSan in BUILD_DIR
+# (default build-fuzz) and runs each for SECONDS (default 600), with the
+# seed corpus in tests/fuzz/corpus/<target>. New inputs collect in
+# BUILD_DIR/fuzz/work-<target>; a crash is written to
+# BUILD_DIR/fuzz/crash-<target>-* and ends the script with status 1 (copy
+# a fixed one into the corpus so that every build replays it).
+#
+# The short run is `ctest -L fuzz` in such a build (BENCHCORE_FUZZ_SECONDS,
+# 30 s per target); scripts/test.sh runs it when BENCHCORE_TEST_FUZZ=1.
+set -euo pipefail
+src_dir=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${1:-build-fuzz}
+seconds=${2:-600}
+shift $(($# > 2 ? 2 : $#))
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(json cpuset suite options sweep)
+cc=${CC:-clang}
+if ! command -v "$cc" >/dev/null; then
+	echo "fuzz.sh: $cc not found; libFuzzer needs clang (apt-get install clang)" >&2
+	exit 2
+fi
+CC=$cc cmake -S "$src_dir" -B "$build_dir" -DBENCHCORE_FUZZ=ON -DBENCHCORE_SANITIZE=ON \
+	-DBENCHCORE_FUZZ_SECONDS="$seconds" >/dev/null
+jobs=$(nproc)
+[ "$jobs" -le 2 ] || jobs=2
+cmake --build "$build_dir" -j "$jobs" --target "${targets[@]/#/fuzz_}"
+status=0
+for t in "${targets[@]}"; do
+	mkdir -p "$build_dir/fuzz/work-$t"
+	echo "fuzz.sh: $t for $seconds s"
+	if ! "$build_dir/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$build_dir/fuzz/crash-$t-" \
+		"$build_dir/fuzz/work-$t" "$src_dir/tests/fuzz/corpus/$t"; then
+		echo "fuzz.sh: $t found a crash: $build_dir/fuzz/crash-$t-*" >&2
+		status=1
+	fi
+done
+exit $status
