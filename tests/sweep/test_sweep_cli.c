@@ -384,8 +384,10 @@ static void test_sweep_interrupted(void **state)
 		      "count:count-local", "-w0", "-d30", "--sweep", "producers=1,2", (char *)NULL);
 		_exit(127);
 	}
-	/* long enough for the first run to be under way */
-	sleep(3);
+	/* Long enough for the first run to have measured a tick (it runs for
+	 * 30 s): a child's start loads every plugin, each inspected in a
+	 * process of its own, which under ASan on a busy machine took over 3 s. */
+	sleep(10);
 	kill(pid, SIGINT);
 	assert_int_equal(waitpid(pid, &status, 0), pid);
 	assert_true(WIFEXITED(status));
