@@ -98,6 +98,21 @@ static void test_add_del_on_diff_cpu(void **state)
 	run_case(extra, "add_del_on_diff_cpu");
 }
 
+/*
+ * run_bench_htab_mem.sh takes per-prod-op, memory usage and peak memory
+ * usage from the last line with these sed expressions (\s as [[:space:]]).
+ */
+static void test_runner_script_reads_summary(void **state)
+{
+	const char *extra[] = { "--preallocated", NULL };
+
+	(void)state;
+	bc_test_expect_last_line("htab_mem:htab-mem", extra,
+				 "^Summary: .*per-prod-op[[:space:]]+[0-9]+\\.[0-9]+ \xc2\xb1 +[0-9]+\\.[0-9]+k/s"
+				 ".* memory usage[[:space:]]+[0-9]+\\.[0-9]+ \xc2\xb1 +[0-9]+\\.[0-9]+MiB"
+				 ".* peak memory usage[[:space:]]+[0-9]+\\.[0-9]+MiB$");
+}
+
 static void test_census_sees_a_run(void **state)
 {
 	const char *args[] = { "run", "htab_mem:htab-mem", "-w0", "-d3", "-q", NULL };
@@ -126,6 +141,7 @@ int main(void)
 		cmocka_unit_test(test_overwrite_preallocated),
 		cmocka_unit_test(test_batch_add_batch_del),
 		cmocka_unit_test(test_add_del_on_diff_cpu),
+		cmocka_unit_test(test_runner_script_reads_summary),
 		cmocka_unit_test(test_census_sees_a_run),
 		cmocka_unit_test(test_bad_values),
 	};

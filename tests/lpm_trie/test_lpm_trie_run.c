@@ -96,6 +96,20 @@ static void test_insert(void **s) { (void)s; run_busy("lpm_trie:lpm-trie-insert"
 static void test_delete(void **s) { (void)s; run_busy("lpm_trie:lpm-trie-delete", run_bench_points); }
 static void test_free_trie(void **s) { (void)s; run_busy("lpm_trie:lpm-trie-free", free_points); }
 
+/* The runner's frac-second lines: M ops/s and ns/op, K ops/s and ms/op. */
+static void test_busy_lines(void **state)
+{
+	const char *extra[] = { "--nr_entries", "1000", NULL };
+
+	(void)state;
+	bc_test_expect_last_line("lpm_trie:lpm-trie-delete", extra,
+				 "^Summary: throughput +[0-9]+\\.[0-9]+ \xc2\xb1 +[0-9]+\\.[0-9]+ M ops/s "
+				 "\\( *[0-9]+\\.[0-9]+M ops/prod\\), latency +[0-9]+\\.[0-9]+ ns/op$");
+	bc_test_expect_last_line("lpm_trie:lpm-trie-free", extra,
+				 "^Summary: throughput +[0-9]+\\.[0-9]+ \xc2\xb1 +[0-9]+\\.[0-9]+ K ops/s "
+				 "\\( *[0-9]+\\.[0-9]+K ops/prod\\), latency +[0-9]+\\.[0-9]+ ms/op$");
+}
+
 static void test_census_sees_a_run(void **state)
 {
 	const char *args[] = { "run", "lpm_trie:lpm-trie-lookup", "--nr_entries", "1000", "-w0",
@@ -133,6 +147,7 @@ int main(void)
 		cmocka_unit_test(test_insert),
 		cmocka_unit_test(test_delete),
 		cmocka_unit_test(test_free_trie),
+		cmocka_unit_test(test_busy_lines),
 		cmocka_unit_test(test_census_sees_a_run),
 		cmocka_unit_test(test_bad_values),
 	};

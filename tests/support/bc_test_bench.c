@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "bc_test_bench.h"
 
+#include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,6 +84,33 @@ double bc_test_option_num(const struct bc_json *doc, const char *name)
 	if (!v || v->type != BC_JSON_NUMBER)
 		fail_msg("the configuration has no number for option '%s'", name);
 	return bc_json_num(v, -1);
+}
+
+void bc_test_expect_last_line(const char *bench, const char *const *extra, const char *line_re)
+{
+	const char *args[32] = { "run", bench, "-w0", "-d2" };
+	struct bc_test_run c;
+	char *last, *end;
+	size_t n = 4;
+	regex_t re;
+
+	for (; extra && *extra && n < 31; extra++)
+		args[n++] = *extra;
+	bc_test_run_benchcore(&c, args);
+	if (c.status != 0)
+		fail_msg("%s: exit %d\nstderr: %s", bench, c.status, c.err);
+	/* The last non-empty line. */
+	end = c.out + strlen(c.out);
+	while (end > c.out && end[-1] == '\n')
+		*--end = '\0';
+	last = strrchr(c.out, '\n');
+	last = last ? last + 1 : c.out;
+	assert_int_equal(regcomp(&re, line_re, REG_EXTENDED | REG_NOSUB), 0);
+	if (regexec(&re, last, 0, NULL, 0))
+		fail_msg("%s: the last line\n  %s\ndoes not match\n  %s", bench, last, line_re);
+	print_message("%s: %s\n", bench, last);
+	regfree(&re);
+	bc_test_run_free(&c);
 }
 
 void bc_test_expect_usage(const char *const *args, const char *needle)

@@ -35,6 +35,13 @@ unsigned int bc_test_program_count(const struct bc_json *doc, const char *role);
  * config.plugin_options); fails when it is missing or not a number. */
 double bc_test_option_num(const struct bc_json *doc, const char *name);
 
+/*
+ * Runs `run BENCH -w0 -d2 EXTRA...` in text and fails unless its last
+ * stdout line (what the runner's scripts read) matches the POSIX extended
+ * regular expression `line_re`.
+ */
+void bc_test_expect_last_line(const char *bench, const char *const *extra, const char *line_re);
+
 /* Runs benchcore with args (NULL-terminated, after the plugin dir) and
  * fails unless it exits with status 2 and its stderr contains `needle`. */
 void bc_test_expect_usage(const char *const *args, const char *needle);
