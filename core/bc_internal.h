@@ -56,6 +56,12 @@ struct bc_config {
 	/* This run's plugin option values (plugin_opts.h): bc_ctx_opts()
 	 * reads them. Made by the `run` parser, freed by bc_options_free(). */
 	struct bc_opts *opts;
+	/* --repeat, --precision, --max-repeat, --max-time (repeat.h); zero
+	 * for one run, max_repeat 0 for its default. */
+	unsigned int repeat;
+	double precision_pct;
+	unsigned int max_repeat;
+	double max_time_sec;
 };
 
 void bc_config_init(struct bc_config *cfg);
@@ -227,6 +233,9 @@ struct bc_run_result {
 	size_t iter_cap;			/* iters allocated (>= iter_cnt) */
 	/* Every derived figure (figures.c), per iteration and summary. */
 	struct bc_figures *figs;
+	/* The runs of --repeat/--precision this result pools (repeat.h);
+	 * NULL for a single run. */
+	const struct bc_repeats *repeats;
 };
 
 /* Called by the runner after each tick, from the sampling thread. */
@@ -295,6 +304,9 @@ void bc_cli_print_version(FILE *f);
 /* Runs one parsed benchmark: progress, report, reason line; returns the
  * exit status (enum bc_exit_status). */
 int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench);
+/* The line on stderr that says why a run did not end well (nothing for a
+ * run that did). */
+void bc_cli_reason_line(const struct bc_bench *bench, const struct bc_run_result *res);
 
 /* options.c: `run`'s command line. Returns 0 (cfg and bench filled),
  * BC_OPTIONS_DONE (--help/--version answered: exit 0) or an exit status. */

@@ -17,6 +17,7 @@
 #include "json.h"
 #include "output.h"
 #include "plugin_opts.h"
+#include "repeat.h"
 
 static int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv);
 static int bc_cmd_run(struct bc_cli_env *env, int argc, char **argv);
@@ -93,7 +94,7 @@ static size_t bc_cli_measured(const struct bc_run_result *res)
 	return n;
 }
 
-static void bc_cli_reason_line(const struct bc_bench *bench, const struct bc_run_result *res)
+void bc_cli_reason_line(const struct bc_bench *bench, const struct bc_run_result *res)
 {
 	const char *plugin = bench->plugin->desc.name, *name = bench->desc.name;
 	const char *reason = res->reason[0] ? res->reason : "no reason given";
@@ -179,6 +180,8 @@ static int bc_cmd_run(struct bc_cli_env *env, int argc, char **argv)
 	status = bc_options_parse_run(env, argc, argv, &cfg, &bench);
 	if (status == BC_OPTIONS_DONE)
 		status = BC_EXIT_OK;
+	else if (status == 0 && bc_repeat_requested(&cfg))
+		status = bc_repeat_run(&cfg, bench);	/* each run a process of its own */
 	else if (status == 0)
 		status = bc_cli_run(&cfg, bench);
 	bc_options_free(&cfg);

@@ -13,6 +13,7 @@
 #include "figures.h"
 #include "json.h"
 #include "plugin_opts.h"
+#include "repeat.h"
 
 static void bc_json_context(struct bc_json_writer *w)
 {
@@ -104,6 +105,9 @@ static void bc_json_iterations(struct bc_json_writer *w, const struct bc_run_res
 
 		bc_jw_obj_begin(w, NULL);
 		bc_jw_uint(w, "index", it->idx);
+		/* Pooled runs (--repeat): which run the iteration is from. */
+		if (res->repeats && res->repeats->iter_run)
+			bc_jw_uint(w, "run", res->repeats->iter_run[i]);
 		bc_jw_bool(w, "warmup", it->warmup);
 		bc_jw_num(w, "length_sec", it->length_sec);
 		bc_jw_num(w, "drift_us", it->drift_us);
@@ -227,6 +231,106 @@ static void bc_json_summary(struct bc_json_writer *w, const struct bc_run_result
 	bc_jw_obj_end(w);
 }
 
+static void bc_json_rep_stats(struct bc_json_writer *w, const char *key, const char *unit,
+			      const struct bc_rep_stats *s)
+{
+	bc_jw_obj_begin(w, key);
+	if (unit)
+		bc_jw_str(w, "unit", unit);
+	bc_jw_uint(w, "n", s->n);
+	bc_jw_num(w, "mean", s->mean);
+	bc_jw_num(w, "stddev", s->stddev);
+	bc_jw_num(w, "cv_pct", s->cv_pct);
+	bc_jw_num(w, "t", s->t);
+	bc_jw_num(w, "ci95_half", s->ci_half);
+	bc_jw_num(w, "ci95_low", s->mean - s->ci_half);
+	bc_jw_num(w, "ci95_high", s->mean + s->ci_half);
+	bc_jw_num(w, "ci95_pct", s->ci_pct);
+	bc_jw_obj_end(w);
+}
+
+/* One run of --repeat: its status and its means. */
+static void bc_json_rep_run(struct bc_json_writer *w, const struct bc_repeats *r, size_t k)
+{
+	const struct bc_run_result *run = &r->runs[k];
+	unsigned int m, cnt = bc_metric_cnt(run);
+	size_t i, measured = 0;
+
+	for (i = 0; i < run->iter_cnt; i++)
+		measured += !run->iters[i].warmup;
+	bc_jw_obj_begin(w, NULL);
+	bc_jw_uint(w, "index", k);
+	bc_jw_int(w, "exit_status", run->exit_status);
+	bc_jw_bool(w, "complete", run->exit_status == BC_EXIT_OK);
+	bc_jw_num(w, "elapsed_sec", r->run_sec[k]);
+	bc_jw_uint(w, "measured_iterations", measured);
+	bc_jw_obj_begin(w, "values");
+	for (m = 0; m < cnt && run->summary; m++)
+		if (run->bench->metrics[m].kind != BC_METRIC_HISTOGRAM)
+			bc_jw_num(w, run->bench->metrics[m].name, run->summary[m].mean);
+	bc_jw_obj_end(w);
+	bc_jw_obj_begin(w, "figures");
+	for (i = 0; run->figs && i < run->figs->fig_cnt; i++)
+		bc_jw_num(w, run->figs->figs[i].name, run->figs->figs[i].value);
+	bc_jw_obj_end(w);
+	bc_jw_obj_end(w);
+}
+
+/* --repeat and --precision: what was asked, why it ended, each run's
+ * means and the statistics over the complete runs (repstats.h). */
+static void bc_json_repeats(struct bc_json_writer *w, const struct bc_run_result *res)
+{
+	const struct bc_repeats *r = res->repeats;
+	bool precision = r->rule.precision_pct > 0;
+	unsigned int m, cnt = bc_metric_cnt(res);
+	char unit[64];
+	size_t k;
+
+	bc_jw_obj_begin(w, "repeats");
+	bc_jw_uint(w, "repeat", r->rule.repeat);
+	bc_jw_num(w, "precision_pct", precision ? r->rule.precision_pct : NAN);
+	if (precision)
+		bc_jw_uint(w, "max_repeat", r->rule.max_repeat);
+	else
+		bc_jw_null(w, "max_repeat");
+	bc_jw_num(w, "max_time_sec", precision && r->rule.max_time_sec > 0 ? r->rule.max_time_sec
+									 : NAN);
+	bc_jw_str(w, "ended_by", bc_rep_end_name(r->end));
+	bc_jw_uint(w, "runs_started", r->run_cnt);
+	bc_jw_uint(w, "runs_complete", r->complete_cnt);
+	bc_jw_num(w, "elapsed_sec", r->elapsed_sec);
+	bc_jw_num(w, "confidence", BC_REP_CONFIDENCE);
+	bc_jw_str(w, "watched", r->watched >= 0 ? res->bench->metrics[r->watched].name : NULL);
+	bc_jw_arr_begin(w, "runs");
+	for (k = 0; k < r->run_cnt; k++)
+		bc_json_rep_run(w, r, k);
+	bc_jw_arr_end(w);
+	bc_jw_obj_begin(w, "aggregate");
+	for (m = 0; m < cnt && r->metrics; m++) {
+		const struct bc_metric_desc *d = &res->bench->metrics[m];
+
+		if (d->kind == BC_METRIC_HISTOGRAM)
+			continue;
+		bc_metric_unit(d, unit, sizeof(unit));
+		bc_json_rep_stats(w, d->name, unit, &r->metrics[m]);
+	}
+	bc_jw_obj_end(w);
+	bc_jw_obj_begin(w, "figures");
+	for (k = 0; r->figs && res->figs && k < r->fig_cnt && k < res->figs->fig_cnt; k++)
+		bc_json_rep_stats(w, res->figs->figs[k].name, res->figs->figs[k].unit, &r->figs[k]);
+	bc_jw_obj_end(w);
+	bc_jw_obj_begin(w, "runs_needed");
+	bc_jw_num(w, "change_pct", BC_REP_DETECT_CHANGE_PCT);
+	bc_jw_num(w, "alpha", BC_REP_DETECT_ALPHA);
+	bc_jw_num(w, "power", BC_REP_DETECT_POWER);
+	if (r->runs_needed)
+		bc_jw_uint(w, "runs", r->runs_needed);
+	else
+		bc_jw_null(w, "runs");
+	bc_jw_obj_end(w);
+	bc_jw_obj_end(w);
+}
+
 static void bc_json_cpu(struct bc_json_writer *w, const struct bc_run_result *res)
 {
 	unsigned int m, cnt = bc_metric_cnt(res);
@@ -315,6 +419,8 @@ int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_res
 	bc_json_programs(&w, res);
 	bc_json_iterations(&w, res);
 	bc_json_summary(&w, res);
+	if (res->repeats)
+		bc_json_repeats(&w, res);
 	bc_json_cpu(&w, res);
 
 	bc_jw_arr_begin(&w, "warnings");
