@@ -171,14 +171,15 @@ static int bc_rep_wait(pid_t pid)
 	int wstatus;
 
 	for (;;) {
-		if (waitpid(pid, &wstatus, 0) == pid)
-			return wstatus;
-		if (errno != EINTR)
-			return -1;
+		/* Also before the first wait: the signal may have come first. */
 		if (bc_rep_stop == SIGTERM && !passed) {
 			kill(pid, SIGTERM);
 			passed = true;
 		}
+		if (waitpid(pid, &wstatus, 0) == pid)
+			return wstatus;
+		if (errno != EINTR)
+			return -1;
 	}
 }
 

@@ -10,7 +10,7 @@
  * its progress lines, and hands its result back (transcript.h). The plugin
  * is in the state dlopen() left it in, since the parent never calls it.
  * fork() rather than exec(): a new benchcore would load and test-load every
- * plugin file again for each run (0.3 s on our 2-CPU VM), which short runs
+ * plugin file again for each run (0.3 to 0.7 s on our loaded 2-CPU VM), which short runs
  * under --precision would pay every time, and the result could only come
  * back through JSON, which has no histogram buckets to pool.
  */
