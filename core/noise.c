@@ -225,8 +225,8 @@ unsigned int bc_noise_causes(const char *root, const struct bc_noise_snap *befor
 		bc_noise_add(&o, "a hypervisor (/proc/cpuinfo): the host and other guests share "
 			     "these CPUs");
 	if (before->throttle_ok && after->throttle_ok && after->throttle > before->throttle)
-		bc_noise_add(&o, "thermal throttling: %llu events during the runs (thermal_throttle)",
-			     after->throttle - before->throttle);
+		bc_noise_add(&o, "thermal throttling: %llu events during the runs "
+			     "(thermal_throttle)", after->throttle - before->throttle);
 	bc_noise_smt(root, use, other, &o);
 	return o.cnt;
 }

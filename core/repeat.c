@@ -32,6 +32,7 @@
 #include "transcript.h"
 
 #define BC_REP_WARN_LEN 1024
+#define BC_REP_PM "\xc2\xb1" /* U+00B1 PLUS-MINUS SIGN, as the reports print it */
 
 /* The signal that asked the repetitions to stop (0: none). */
 static volatile sig_atomic_t bc_rep_stop;
@@ -82,7 +83,8 @@ int bc_repeat_watched(const struct bc_run_result *res)
 		return fg->headline;
 	for (size_t r = 0; r < sizeof(order) / sizeof(order[0]); r++)
 		for (unsigned int m = 0; m < fg->metric_cnt; m++)
-			if (fg->views[m].role == order[r] && fg->views[m].kind != BC_METRIC_HISTOGRAM)
+			if (fg->views[m].role == order[r] &&
+			    fg->views[m].kind != BC_METRIC_HISTOGRAM)
 				return (int)m;
 	for (unsigned int m = 0; m < fg->metric_cnt; m++)
 		if (fg->views[m].kind != BC_METRIC_HISTOGRAM)
@@ -274,7 +276,8 @@ static void bc_rep_header(const struct bc_rep_state *st, const struct bc_rep_sta
 	if (!(rule->precision_pct > 0))
 		fprintf(st->progress, "Run %zu of %u\n", k, rule->repeat);
 	else if (w && w->n >= 2 && isfinite(w->ci_pct))
-		fprintf(st->progress, "Run %zu (--precision %g: %s " "\xc2\xb1" "%.2f%% after %u runs; at most %u runs)\n",
+		fprintf(st->progress,
+			"Run %zu (--precision %g: %s " BC_REP_PM "%.2f%% after %u runs; at most %u runs)\n",
 			k, rule->precision_pct, bc_rep_metric_name(st), w->ci_pct, w->n,
 			rule->max_repeat);
 	else
@@ -441,9 +444,10 @@ static int bc_rep_warnings(const struct bc_repeats *r, struct bc_run_result *poo
 	}
 	if (!err && late) {
 		snprintf(line, sizeof(line),
-			 "%u of %zu ticks over %zu runs woke more than 1 ms late (worst %.3f ms): the "
-			 "machine was busy; each interval is normalised by its measured length, but "
-			 "the numbers are noisier", late, pooled->iter_cnt, r->run_cnt, worst / 1000.0);
+			 "%u of %zu ticks over %zu runs woke more than 1 ms late (worst %.3f ms): "
+			 "the machine was busy; each interval is normalised by its measured "
+			 "length, but the numbers are noisier",
+			 late, pooled->iter_cnt, r->run_cnt, worst / 1000.0);
 		err = bc_rep_add_warning(pooled, line);
 	}
 	return err;
@@ -587,9 +591,9 @@ static int bc_rep_noise(const struct bc_rep_state *st, struct bc_run_result *poo
 			 BC_REP_NOISY_CV_PCT, strchr(causes, ';') ? "s" : "", causes);
 	else
 		snprintf(line, sizeof(line), "run-to-run CV of %s is %.1f%% over %u runs (above "
-			 "%.0f%%); no likely cause visible here (cpufreq governor, other processes, "
-			 "hypervisor, thermal throttling and SMT checked)", bc_rep_metric_name(st),
-			 w->cv_pct, w->n, BC_REP_NOISY_CV_PCT);
+			 "%.0f%%); no likely cause visible here (cpufreq governor, other "
+			 "processes, hypervisor, thermal throttling and SMT checked)",
+			 bc_rep_metric_name(st), w->cv_pct, w->n, BC_REP_NOISY_CV_PCT);
 	return bc_rep_add_warning(pooled, line);
 }
 
@@ -618,8 +622,8 @@ static void bc_rep_status(const struct bc_rep_state *st, struct bc_run_result *p
 		if (r->run_cnt == 1)
 			snprintf(pooled->reason, sizeof(pooled->reason), "%s", last->reason);
 		else
-			snprintf(pooled->reason, sizeof(pooled->reason), "run %zu: %.960s", r->run_cnt,
-				 last->reason);
+			snprintf(pooled->reason, sizeof(pooled->reason), "run %zu: %.960s",
+				 r->run_cnt, last->reason);
 	}
 }
 

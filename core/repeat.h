@@ -34,7 +34,7 @@ struct bc_repeats {
 	double *run_sec;		/* each run's wall-clock time, its process included */
 	size_t run_cnt;
 	unsigned int complete_cnt;	/* runs that ended well: the aggregate's */
-	unsigned int *iter_run;		/* the pooled iteration i came from run iter_run[i] */
+	unsigned int *iter_run;		/* pooled iteration i came from run iter_run[i] */
 	int watched;			/* the metric --precision watches; -1: none */
 	/* Over the complete runs' means: per metric (a histogram's n is 0),
 	 * and per figure of the pooled result, in its order. */
