@@ -238,7 +238,6 @@ static int bc_assign_cpus(struct bc_run_state *st)
 	struct bc_worker *cons = st->workers, *prod = st->workers + ctx->consumer_cnt;
 	char allowed_list[256];
 	struct bc_cpuset allowed;
-	cpu_set_t mask;
 	unsigned int i;
 	int next = 0, err, c;
 
@@ -255,14 +254,10 @@ static int bc_assign_cpus(struct bc_run_state *st)
 	if (err)
 		return err;
 
-	CPU_ZERO(&mask);
-	if (sched_getaffinity(0, sizeof(mask), &mask))
-		return bc_error(ctx, -errno, "cannot read this process's CPU affinity: %s",
-				strerror(errno));
-	memset(&allowed, 0, sizeof(allowed));
-	for (c = 0; c < CPU_SETSIZE && c < BC_MAX_CPUS; c++)
-		if (CPU_ISSET(c, &mask))
-			allowed.cpus[allowed.cnt++] = (unsigned int)c;
+	err = bc_cpuset_usable(&allowed);
+	if (err)
+		return bc_error(ctx, err, "cannot read this process's CPU affinity: %s",
+				strerror(-err));
 	bc_cpuset_format(&allowed, allowed_list, sizeof(allowed_list));
 
 	for (i = 0; i < st->worker_cnt; i++) {
@@ -270,7 +265,7 @@ static int bc_assign_cpus(struct bc_run_state *st)
 		const char *opt;
 
 		c = w->t.cpu;
-		if (c < CPU_SETSIZE && CPU_ISSET(c, &mask))
+		if (c >= 0 && bc_cpuset_has(&allowed, (unsigned int)c))
 			continue;
 		if (w->producer)
 			opt = cfg->prod_cpus_set ? "--prod-affinity" : "--affinity";
@@ -403,14 +398,9 @@ static int bc_start_threads(struct bc_run_state *st)
 		pthread_attr_t attr;
 
 		pthread_attr_init(&attr);
-		if (w->t.cpu >= 0) {
-			cpu_set_t cpus;
-
-			/* Pinned from birth, so no instruction runs elsewhere. */
-			CPU_ZERO(&cpus);
-			CPU_SET(w->t.cpu, &cpus);
-			err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-		}
+		/* Pinned from birth, so no instruction runs elsewhere. */
+		if (w->t.cpu >= 0)
+			err = bc_cpuset_pin_attr(&attr, (unsigned int)w->t.cpu);
 		if (!err)
 			err = pthread_create(&w->thread, &attr, bc_worker_main, w);
 		pthread_attr_destroy(&attr);
@@ -662,13 +652,11 @@ static void bc_environment_warnings(struct bc_run_state *st)
 {
 	unsigned int online = bc_sysinfo_online_cpus();
 	unsigned int threads = st->worker_cnt;
-	cpu_set_t mask;
+	struct bc_cpuset usable;
 
 	/* taskset or a cgroup may leave fewer CPUs than are online. */
-	CPU_ZERO(&mask);
-	if (!sched_getaffinity(0, sizeof(mask), &mask) && CPU_COUNT(&mask) > 0 &&
-	    (unsigned int)CPU_COUNT(&mask) < online)
-		online = (unsigned int)CPU_COUNT(&mask);
+	if (!bc_cpuset_usable(&usable) && usable.cnt > 0 && usable.cnt < online)
+		online = usable.cnt;
 
 	if (bc_sysinfo_hypervisor())
 		bc_add_warning(st->res, "running under a hypervisor: other guests and the host "
