@@ -744,6 +744,8 @@ struct lat_ctx {
 	double last_x;			/* the rightmost percentile over all series */
 	const char *unit;
 	bool mixed_units;
+	const char *what;		/* the histograms' label ("delivery latency") */
+	bool mixed_what;
 	struct bc_plot_tick ticks[PLOT_MAX_PCT + 1];
 	size_t tick_cnt;
 	size_t series_total;
@@ -762,36 +764,59 @@ static void lat_tick(struct lat_ctx *lc, double x, const char *label)
  * set once every series is read. */
 #define PLOT_MAX_X_NAN (-1.0)
 
-/* Adds one series per histogram metric of a run document with samples. */
+/* A histogram summary entry with samples and at least one percentile. */
+static bool hist_has_samples(const struct bc_json *h)
+{
+	struct pct_point pts[PLOT_MAX_PCT];
+	double count = 0, max;
+
+	if (!bc_run_doc_is_hist(h))
+		return false;
+	num_of(bc_json_get(h, "count"), &count);
+	return count > 0 && hist_points(h, pts, &max) > 0;
+}
+
+/* Adds one series per histogram metric of a run document with samples,
+ * named by prefix (a run's label) and, when the run has several, the
+ * metric's label. */
 static int lat_series(struct lat_ctx *lc, struct bc_plot_panel *pn, const struct bc_json *res,
 		      const char *prefix)
 {
 	const struct bc_json *summary = bc_json_get(res, "summary");
 	struct bc_plot *p = lc->p;
+	size_t hist_cnt = 0;
 
+	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++)
+		hist_cnt += hist_has_samples(summary->items[i]);
 	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
 		const struct bc_json *h = summary->items[i];
+		const char *unit, *what = metric_label(res, summary->keys[i]);
 		struct pct_point pts[PLOT_MAX_PCT];
 		struct bc_plot_series *s;
-		const char *unit;
 		double count = 0, max;
 		size_t cnt;
 
-		if (!bc_run_doc_is_hist(h))
+		if (!hist_has_samples(h))
 			continue;
 		cnt = hist_points(h, pts, &max);
 		num_of(bc_json_get(h, "count"), &count);
-		if (!cnt || !(count > 0))
-			continue;
 		unit = bc_json_str(bc_json_get(h, "unit"));
 		if (!lc->unit)
 			lc->unit = unit;
 		else if (!unit || strcmp(unit, lc->unit))
 			lc->mixed_units = true;
+		if (!lc->what)
+			lc->what = what;
+		else if (strcmp(what, lc->what))
+			lc->mixed_what = true;
 		s = &pn->series[pn->series_cnt];
 		s->pts = own_calloc(p, cnt + 1, sizeof(*s->pts));
-		s->name = own_printf(p, "%s%s%s (n=%.0f)", prefix ? prefix : "", prefix ? ": " : "",
-				     metric_label(res, summary->keys[i]), count);
+		if (!prefix)
+			s->name = own_printf(p, "%s (n=%.0f)", what, count);
+		else if (hist_cnt > 1)
+			s->name = own_printf(p, "%s: %s (n=%.0f)", prefix, what, count);
+		else
+			s->name = own_printf(p, "%s (n=%.0f)", prefix, count);
 		if (!s->pts || !s->name)
 			return -ENOMEM;
 		for (size_t k = 0; k < cnt; k++) {
@@ -809,7 +834,7 @@ static int lat_series(struct lat_ctx *lc, struct bc_plot_panel *pn, const struct
 	return 0;
 }
 
-static int lat_finish_panel(struct lat_ctx *lc, struct bc_plot_panel *pn, const char *what)
+static int lat_finish_panel(struct lat_ctx *lc, struct bc_plot_panel *pn)
 {
 	struct bc_plot *p = lc->p;
 	double max_x = lc->last_x + 0.5;
@@ -835,7 +860,7 @@ static int lat_finish_panel(struct lat_ctx *lc, struct bc_plot_panel *pn, const 
 	pn->x.ticks[pn->x.tick_cnt++] = (struct bc_plot_tick){ .v = max_x, .label = "max" };
 	qsort(pn->x.ticks, pn->x.tick_cnt, sizeof(*pn->x.ticks), cmp_double);
 	pn->x.label = "percentile (log scale of 1 − p: p90, p99, p99.9 equally spaced)";
-	pn->y.label = what;
+	pn->y.label = lc->what && !lc->mixed_what ? lc->what : "latency";
 	pn->y.unit = lc->mixed_units ? NULL : lc->unit;
 	pn->y.log = bc_plot_spans_decades(ys, ny);
 	return 0;
@@ -847,7 +872,6 @@ static int read_latency_run(struct bc_plot *p, const struct bc_json *doc, char *
 {
 	struct lat_ctx lc = { .p = p };
 	const struct bc_json *summary = bc_json_get(doc, "summary");
-	const char *what = NULL;
 	char bench[256];
 	int ret;
 
@@ -862,16 +886,13 @@ static int read_latency_run(struct bc_plot *p, const struct bc_json *doc, char *
 			   "a run without a histogram that has samples; plot draws a run's latency percentiles, or a sweep, suite or compare document");
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < summary->cnt && !what; i++)
-		if (bc_run_doc_is_hist(summary->items[i]))
-			what = metric_label(doc, summary->keys[i]);
 	p->panel_cnt = 1;
-	ret = lat_finish_panel(&lc, p->panels, what);
+	ret = lat_finish_panel(&lc, p->panels);
 	if (ret)
 		return ret;
 	if (bc_run_doc_bench(doc, bench, sizeof(bench)))
 		snprintf(bench, sizeof(bench), "a run");
-	p->title = own_printf(p, "%s: %s percentiles", bench, what);
+	p->title = own_printf(p, "%s: %s percentiles", bench, p->panels->y.label);
 	add_line(p, "percentiles of every value recorded over the measured seconds (warm-up excluded)");
 	add_context_line(p, doc);
 	return p->title ? 0 : -ENOMEM;
@@ -917,9 +938,9 @@ static int read_latency_runs(struct bc_plot *p, const struct bc_json *doc, char 
 		}
 		if (!lc.series_total)
 			continue;
-		ret = lat_finish_panel(&lc, pn, "latency");
+		ret = lat_finish_panel(&lc, pn);
 		if (!ret)
-			pn->title = own_printf(p, "%s: latency percentiles", secs[s]);
+			pn->title = own_printf(p, "%s: %s percentiles", secs[s], pn->y.label);
 		if (ret || !pn->title)
 			return ret ? ret : -ENOMEM;
 		p->panel_cnt++;
@@ -930,8 +951,9 @@ static int read_latency_runs(struct bc_plot *p, const struct bc_json *doc, char 
 			   doc_kind(doc));
 		return -EINVAL;
 	}
-	p->title = own_printf(p, "%s %s: latency percentiles", doc_kind(doc),
-			      str_or(bc_json_get(doc, "name"), "(unnamed)"));
+	p->title = own_printf(p, "%s %s: %s percentiles", doc_kind(doc),
+			      str_or(bc_json_get(doc, "name"), "(unnamed)"),
+			      p->panel_cnt == 1 ? p->panels[0].y.label : "latency");
 	if (p->panel_cnt == 1)
 		p->panels[0].title = NULL;
 	add_line(p, "percentiles of every value recorded over each run's measured seconds (warm-up excluded)");
