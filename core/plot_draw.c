@@ -267,6 +267,8 @@ static void layout_panel(const struct bc_plot_panel *pn, double top, struct pane
 			l->bottom_h = cat_w * sin(35 * M_PI / 180) + 50;
 	}
 	l->height = l->title_h + PLOT_H + l->bottom_h + (pn->note ? 18 : 0) + 14;
+	/* a long legend runs down past the plot area, not into the next panel */
+	l->height = fmax(l->height, l->title_h + 10 + 20 * (double)pn->series_cnt + 14);
 }
 
 /* ------------------------------------------------------------- ranges */

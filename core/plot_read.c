@@ -492,7 +492,7 @@ static int headline_panel(struct headline_ctx *hc, struct bc_plot_panel *pn,
 		if (&oi[j] == x || oi[j].distinct < 2 || !one_to_one(rows, n, x->name, oi[j].name))
 			continue;
 		oi[j].tied = true;
-		xlabel = own_printf(p, "%s (with %s)", xlabel, oi[j].name);
+		xlabel = own_printf(p, "%s and %s", xlabel, oi[j].name);
 		if (!xlabel)
 			return -ENOMEM;
 	}
@@ -529,6 +529,17 @@ static int headline_panel(struct headline_ctx *hc, struct bc_plot_panel *pn,
 	}
 	for (size_t k = 0; k < pn->series_cnt; k++)
 		qsort(pn->series[k].pts, pn->series[k].cnt, sizeof(*pn->series[k].pts), cmp_point);
+	/* Rates that span decades (a batch count swept 1 to 1000) would sit
+	 * flat on zero on a linear axis: the x axis's rule, on the means. */
+	{
+		double *means = own_calloc(p, n, sizeof(*means));
+
+		if (!means)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++)
+			means[i] = rows[i]->mean;
+		pn->y.log = bc_plot_spans_decades(means, n);
+	}
 	return 0;
 }
 
