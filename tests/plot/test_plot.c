@@ -466,6 +466,17 @@ static void test_sweep(void **state)
 	assert_text_part(&doc, "measured with benchcore");
 	xml_free(&doc);
 
+	/* options swept together are one axis; rates over three decades get
+	 * a log y axis too */
+	plot_fixture("sweep-zipped.json", NULL, &doc);
+	assert_text(&doc, "ringbuf:rb-custom: hits against rb-sample-rate and rb-batch-cnt");
+	assert_text(&doc, "rb-sample-rate and rb-batch-cnt (log scale)");
+	assert_text(&doc, "hits (M records/s, log scale)");
+	assert_text(&doc, "rb-sampled=off");
+	assert_text(&doc, "rb-sampled=on");
+	assert_text(&doc, "1000");
+	xml_free(&doc);
+
 	/* --x picks the other option: producers on a linear axis */
 	plot_fixture("sweep.json", "--x=producers", &doc);
 	assert_text(&doc, "count:count-local: hits against producers");
