@@ -338,9 +338,20 @@ static void test_compare_validates(void **state)
 	PATHF(line, "benchcore: not a benchcore result: %s: summary.hits.mean: expected a finite number", bad);
 	bc_test_assert_line(&r, line);
 	bc_test_run_free(&r);
+	/* JSON has no infinity: the reader refuses the number itself. */
 	write_doc(bad, "1e999");
 	RUN(&r, "compare", bad, good);
 	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	PATHF(line, "benchcore: compare: %s: offset 106: real number overflow near '1e999'", bad);
+	bc_test_assert_line(&r, line);
+	assert_int_equal(strlen(r.err), strlen(line) + 1);	/* that line alone */
+	bc_test_run_free(&r);
+	/* What a crash can leave: the reader names the zero byte, not "end of file". */
+	write_file(bad, "");
+	assert_int_equal(truncate(bad, 4096), 0);
+	RUN(&r, "compare", bad, good);
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	PATHF(line, "benchcore: compare: %s: offset 0: byte 0x00 (JSON text holds no zero bytes)", bad);
 	bc_test_assert_line(&r, line);
 	bc_test_run_free(&r);
 	RUN(&r, "compare", "/dev/zero", good);
