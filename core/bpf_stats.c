@@ -7,7 +7,8 @@
  * the clock twice). The run holds them on through the fd of
  * BPF_ENABLE_STATS, from before setup() to after teardown(), and closing the
  * fd turns them off again unless someone else (the kernel.bpf_stats_enabled
- * sysctl, another process's fd) also holds them.
+ * sysctl, another process's fd) also holds them. The sysctl shows only its
+ * own setting, so whether they were on before is asked of a program run.
  *
  * The sampler reads each program declared with bc_ctx_add_prog() at every
  * tick (one bpf_obj_get_info_by_fd() each, never from a producer's loop),
@@ -150,7 +151,8 @@ int bc_bpf_stats_compute(struct bc_bpf_stats *s, const struct bc_iteration *iter
 
 /* ---------------------------------------------------------------- kernel */
 
-/* 1 on, 0 off, -1 unknown (no such file: a kernel before 5.8, or no /proc). */
+/* The sysctl's own setting: 1 on, 0 off, -1 unknown (a kernel before 5.8,
+ * or no /proc). It does not show another process's BPF_ENABLE_STATS fd. */
 static int bc_stats_sysctl(void)
 {
 	char buf[16] = "";
@@ -165,6 +167,37 @@ static int bc_stats_sysctl(void)
 	if (n <= 0)
 		return -1;
 	return buf[0] == '1' ? 1 : buf[0] == '0' ? 0 : -1;
+}
+
+int bc_bpf_stats_probe(void)
+{
+	const struct bpf_insn ret0[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	/* A socket filter's test run takes a packet of at least an Ethernet
+	 * header; it is never sent anywhere. */
+	unsigned char pkt[64] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
+		    .repeat = 1);
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+	int fd, err;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "bc_stats_probe", "GPL", ret0, 2, NULL);
+	if (fd < 0)
+		return fd < -1 ? fd : -errno;
+	err = bpf_prog_test_run_opts(fd, &opts);
+	if (!err) {
+		memset(&info, 0, sizeof(info));
+		err = bpf_obj_get_info_by_fd(fd, &info, &len);
+		if (!err)
+			err = info.run_cnt > 0;
+	}
+	if (err < 0)
+		err = err < -1 ? err : -errno;
+	close(fd);
+	return err;
 }
 
 static const char *bc_errno_str(int err, char *buf, size_t len)
@@ -184,7 +217,7 @@ int bc_bpf_stats_refused(struct bc_ctx *ctx, int err, bool already)
 	bc_errno_str(err, why, sizeof(why));
 	if (already) {
 		bc_info("--bpf-stats: cannot hold the BPF run-time statistics (%s), but they are "
-			"already on (kernel.bpf_stats_enabled = 1); reading them", why);
+			"already on; reading them", why);
 		return 0;
 	}
 	switch (err < 0 ? -err : err) {
@@ -209,13 +242,16 @@ int bc_bpf_stats_refused(struct bc_ctx *ctx, int err, bool already)
 int bc_bpf_stats_enable(struct bc_ctx *ctx, struct bc_bpf_stats **out)
 {
 	struct bc_bpf_stats *s;
-	int err;
+	int err, sysctl;
 
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return bc_error(ctx, -ENOMEM, "--bpf-stats: out of memory");
-	s->already = bc_stats_sysctl() == 1;
+	/* The sysctl says only what it set itself; a program run says whether
+	 * anyone (the sysctl, another process's fd) has them on. */
+	sysctl = bc_stats_sysctl();
+	s->already = sysctl == 1 || bc_bpf_stats_probe() == 1;
 	s->fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (s->fd < 0) {
 		/* libbpf 1.x returns -errno; 0.x returned -1 with errno set. */
@@ -227,9 +263,10 @@ int bc_bpf_stats_enable(struct bc_ctx *ctx, struct bc_bpf_stats **out)
 			return err;
 		}
 	} else if (s->already) {
-		bc_info("--bpf-stats: the BPF run-time statistics were already on "
-			"(kernel.bpf_stats_enabled = 1: the sysctl or another process), so "
-			"runs without --bpf-stats pay for them too; reading them");
+		bc_info("--bpf-stats: the BPF run-time statistics were already on (%s), so runs "
+			"without --bpf-stats pay for them too; reading them",
+			sysctl == 1 ? "sysctl kernel.bpf_stats_enabled = 1" :
+				      "another process holds them through BPF_ENABLE_STATS");
 	}
 	bc_debug("--bpf-stats: BPF run-time statistics on (fd %d)", s->fd);
 	*out = s;

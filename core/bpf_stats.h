@@ -39,9 +39,9 @@ struct bc_prog_stats {
 
 struct bc_bpf_stats {
 	int fd;				/* BPF_ENABLE_STATS' fd; -1: none held */
-	/* kernel.bpf_stats_enabled was 1 before the run asked: the sysctl or
-	 * another process had them on (and the run's numbers paid for them
-	 * with or without --bpf-stats). */
+	/* On before the run asked: the kernel.bpf_stats_enabled sysctl or
+	 * another process's fd had them on (so the run's numbers paid for
+	 * them with or without --bpf-stats). */
 	bool already;
 	size_t prog_cnt;		/* programs read: ctx->prog_cnt at start */
 	size_t iter_cap;
@@ -79,6 +79,10 @@ int bc_bpf_stats_refused(struct bc_ctx *ctx, int err, bool already);
 
 /* --- the kernel (runner.c) --- */
 
+/* Are the statistics on now, whoever turned them on? Runs a two-instruction
+ * socket filter once through BPF_PROG_TEST_RUN and reads its run_cnt: 1 on,
+ * 0 off, negative errno when it cannot tell (no CAP_BPF, say). */
+int bc_bpf_stats_probe(void);
 /* Before setup(): turns the statistics on for the run. 0 (*out set) or an
  * error with the ctx's reason set. */
 int bc_bpf_stats_enable(struct bc_ctx *ctx, struct bc_bpf_stats **out);
