@@ -13,7 +13,8 @@
  * The sampler reads each program declared with bc_ctx_add_prog() at every
  * tick (one bpf_obj_get_info_by_fd() each, never from a producer's loop),
  * and each interval's deltas become runs per second, ns per run, and the
- * share of the producers' time spent inside the program.
+ * share of the producers' time (and of their CPU time) spent inside the
+ * program.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,15 +35,18 @@
 /* ------------------------------------------------------------ arithmetic */
 
 void bc_prog_tick_compute(struct bc_prog_tick *t, uint64_t run_cnt, uint64_t run_time_ns,
-			  double length_sec, unsigned int producers)
+			  double length_sec, unsigned int producers, double prod_cpu_sec)
 {
+	double ns = (double)run_time_ns;
+
 	t->valid = true;
 	t->run_cnt = run_cnt;
 	t->run_time_ns = run_time_ns;
 	t->runs_per_sec = length_sec > 0 ? (double)run_cnt / length_sec : NAN;
-	t->ns_per_run = run_cnt ? (double)run_time_ns / (double)run_cnt : NAN;
+	t->ns_per_run = run_cnt ? ns / (double)run_cnt : NAN;
 	t->prod_pct = producers && length_sec > 0 ?
-		      100.0 * (double)run_time_ns / ((double)producers * length_sec * 1e9) : NAN;
+		      100.0 * ns / ((double)producers * length_sec * 1e9) : NAN;
+	t->prod_cpu_pct = prod_cpu_sec > 0 ? 100.0 * ns / (prod_cpu_sec * 1e9) : NAN;
 }
 
 const struct bc_prog_tick *bc_bpf_stats_tick_at(const struct bc_bpf_stats *s, size_t i, size_t p)
@@ -52,101 +56,130 @@ const struct bc_prog_tick *bc_bpf_stats_tick_at(const struct bc_bpf_stats *s, si
 	return &s->ticks[i * s->prog_cnt + p];
 }
 
-/* Summary of xs[0..n-1] (n may be 0: all zero). */
-static void bc_summary_of(const double *xs, size_t n, struct bc_metric_summary *out)
+/* Summary of the non-NaN values among xs[0..n-1] (none: all zero). */
+static void bc_summary_of(double *xs, size_t n, struct bc_metric_summary *out)
 {
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (!isnan(xs[i]))
+			xs[k++] = xs[i];
 	memset(out, 0, sizeof(*out));
-	if (n)
-		bc_stats_compute(xs, n, out);
+	if (k)
+		bc_stats_compute(xs, k, out);
+}
+
+static double bc_pct(uint64_t ns, double denom_sec)
+{
+	return denom_sec > 0 ? 100.0 * (double)ns / (denom_sec * 1e9) : NAN;
+}
+
+static double bc_prod_cpu(const struct bc_iteration *it)
+{
+	return it->prod_user_sec + it->prod_sys_sec;
+}
+
+/* One program's sums and spreads over the measured intervals. */
+static void bc_prog_summarise(struct bc_bpf_stats *s, size_t p, const struct bc_iteration *iters,
+			      size_t iter_cnt, unsigned int producers, double *buf[4])
+{
+	struct bc_prog_stats *ps = &s->progs[p];
+	size_t i, n = 0;
+
+	for (i = 0; i < iter_cnt; i++) {
+		const struct bc_prog_tick *t = bc_bpf_stats_tick_at(s, i, p);
+
+		if (iters[i].warmup || !t->valid)
+			continue;
+		ps->measured_sec += iters[i].length_sec;
+		ps->prod_cpu_sec += bc_prod_cpu(&iters[i]);
+		ps->run_cnt += t->run_cnt;
+		ps->run_time_ns += t->run_time_ns;
+		buf[0][n] = t->runs_per_sec;
+		buf[1][n] = t->ns_per_run;	/* NaN without runs: left out */
+		buf[2][n] = t->prod_pct;
+		buf[3][n++] = t->prod_cpu_pct;
+	}
+	bc_summary_of(buf[0], n, &ps->runs_per_sec);
+	bc_summary_of(buf[1], n, &ps->ns_per_run);
+	bc_summary_of(buf[2], n, &ps->prod_pct);
+	bc_summary_of(buf[3], n, &ps->prod_cpu_pct);
+	ps->ns_per_run_value = ps->run_cnt ? (double)ps->run_time_ns / (double)ps->run_cnt : NAN;
+	ps->prod_pct_value = producers ? bc_pct(ps->run_time_ns, producers * ps->measured_sec) :
+					 NAN;
+	ps->prod_cpu_pct_value = bc_pct(ps->run_time_ns, ps->prod_cpu_sec);
+}
+
+/* Every program together, interval by interval. */
+static void bc_total_summarise(struct bc_bpf_stats *s, const struct bc_iteration *iters,
+			       size_t iter_cnt, unsigned int producers, double *buf[4])
+{
+	double measured = 0, cpu = 0;
+	size_t i, p, n = 0;
+	uint64_t ns = 0;
+
+	for (i = 0; i < iter_cnt; i++) {
+		uint64_t tick_ns = 0;
+		bool any = false;
+
+		if (iters[i].warmup)
+			continue;
+		for (p = 0; p < s->prog_cnt; p++) {
+			const struct bc_prog_tick *t = bc_bpf_stats_tick_at(s, i, p);
+
+			if (t->valid) {
+				tick_ns += t->run_time_ns;
+				any = true;
+			}
+		}
+		if (!any)
+			continue;
+		measured += iters[i].length_sec;
+		cpu += bc_prod_cpu(&iters[i]);
+		ns += tick_ns;
+		buf[0][n] = producers ? bc_pct(tick_ns, producers * iters[i].length_sec) : NAN;
+		buf[1][n++] = bc_pct(tick_ns, bc_prod_cpu(&iters[i]));
+	}
+	bc_summary_of(buf[0], n, &s->total_pct);
+	bc_summary_of(buf[1], n, &s->total_cpu_pct);
+	s->total_pct_value = producers && n ? bc_pct(ns, producers * measured) : NAN;
+	s->total_cpu_pct_value = n ? bc_pct(ns, cpu) : NAN;
 }
 
 int bc_bpf_stats_compute(struct bc_bpf_stats *s, const struct bc_iteration *iters,
 			 size_t iter_cnt, unsigned int producers)
 {
-	double *rps, *npr, *pct, *tot;
-	size_t i, p, n, n_npr, n_tot = 0;
-	double measured = 0;
+	double *buf[4];
+	size_t i, p, k;
+	int err = 0;
 
-	free(s->progs);
-	s->progs = calloc(s->prog_cnt ? s->prog_cnt : 1, sizeof(*s->progs));
-	rps = calloc(iter_cnt + 1, sizeof(*rps));
-	npr = calloc(iter_cnt + 1, sizeof(*npr));
-	pct = calloc(iter_cnt + 1, sizeof(*pct));
-	tot = calloc(iter_cnt + 1, sizeof(*tot));
-	if (!s->progs || !rps || !npr || !pct || !tot) {
-		free(rps);
-		free(npr);
-		free(pct);
-		free(tot);
-		return -ENOMEM;
-	}
 	if (iter_cnt > s->iter_cap)
 		iter_cnt = s->iter_cap;
-	for (i = 0; i < iter_cnt; i++)
-		if (!iters[i].warmup)
-			measured += iters[i].length_sec;
-
-	for (p = 0; p < s->prog_cnt; p++) {
-		struct bc_prog_stats *ps = &s->progs[p];
-
-		n = n_npr = 0;
-		ps->measured_sec = measured;
-		for (i = 0; i < iter_cnt; i++) {
-			const struct bc_prog_tick *t = bc_bpf_stats_tick_at(s, i, p);
-
-			if (iters[i].warmup || !t->valid)
-				continue;
-			ps->run_cnt += t->run_cnt;
-			ps->run_time_ns += t->run_time_ns;
-			rps[n] = t->runs_per_sec;
-			pct[n++] = t->prod_pct;
-			if (t->run_cnt)
-				npr[n_npr++] = t->ns_per_run;
-		}
-		bc_summary_of(rps, n, &ps->runs_per_sec);
-		bc_summary_of(npr, n_npr, &ps->ns_per_run);
-		if (producers)
-			bc_summary_of(pct, n, &ps->prod_pct);
-		else
-			memset(&ps->prod_pct, 0, sizeof(ps->prod_pct));
-		ps->ns_per_run_value = ps->run_cnt ?
-				       (double)ps->run_time_ns / (double)ps->run_cnt : NAN;
-		ps->prod_pct_value = producers && measured > 0 ?
-				     100.0 * (double)ps->run_time_ns /
-				     ((double)producers * measured * 1e9) : NAN;
+	free(s->progs);
+	s->progs = calloc(s->prog_cnt ? s->prog_cnt : 1, sizeof(*s->progs));
+	for (k = 0; k < 4; k++)
+		buf[k] = calloc(iter_cnt + 1, sizeof(double));
+	if (!s->progs || !buf[0] || !buf[1] || !buf[2] || !buf[3]) {
+		err = -ENOMEM;
+		goto out;
 	}
+	for (i = 0; i < iter_cnt; i++) {
+		for (p = 0; p < s->prog_cnt; p++) {
+			struct bc_prog_tick *t = &s->ticks[i * s->prog_cnt + p];
 
-	/* Every program together, interval by interval. */
-	s->total_pct_value = NAN;
-	if (producers && measured > 0) {
-		uint64_t ns = 0;
-
-		for (i = 0; i < iter_cnt; i++) {
-			double sum = 0;
-			bool any = false;
-
-			if (iters[i].warmup)
-				continue;
-			for (p = 0; p < s->prog_cnt; p++) {
-				const struct bc_prog_tick *t = bc_bpf_stats_tick_at(s, i, p);
-
-				if (!t->valid)
-					continue;
-				sum += t->prod_pct;
-				ns += t->run_time_ns;
-				any = true;
-			}
-			if (any)
-				tot[n_tot++] = sum;
+			if (t->valid)
+				bc_prog_tick_compute(t, t->run_cnt, t->run_time_ns,
+						     iters[i].length_sec, producers,
+						     bc_prod_cpu(&iters[i]));
 		}
-		s->total_pct_value = 100.0 * (double)ns / ((double)producers * measured * 1e9);
 	}
-	bc_summary_of(tot, n_tot, &s->total_pct);
-	free(rps);
-	free(npr);
-	free(pct);
-	free(tot);
-	return 0;
+	for (p = 0; p < s->prog_cnt; p++)
+		bc_prog_summarise(s, p, iters, iter_cnt, producers, buf);
+	bc_total_summarise(s, iters, iter_cnt, producers, buf);
+out:
+	for (k = 0; k < 4; k++)
+		free(buf[k]);
+	return err;
 }
 
 /* ---------------------------------------------------------------- kernel */
@@ -311,8 +344,7 @@ int bc_bpf_stats_start(struct bc_bpf_stats *s, const struct bc_ctx *ctx, size_t 
 	return 0;
 }
 
-void bc_bpf_stats_sample(struct bc_bpf_stats *s, const struct bc_ctx *ctx, size_t iter,
-			 double length_sec, unsigned int producers)
+void bc_bpf_stats_sample(struct bc_bpf_stats *s, const struct bc_ctx *ctx, size_t iter)
 {
 	size_t p;
 
@@ -328,9 +360,11 @@ void bc_bpf_stats_sample(struct bc_bpf_stats *s, const struct bc_ctx *ctx, size_
 			continue;
 		}
 		/* An interval needs both ends; counters only grow. */
-		if (s->last_ok[p] && cnt >= s->last_cnt[p] && ns >= s->last_ns[p])
-			bc_prog_tick_compute(t, cnt - s->last_cnt[p], ns - s->last_ns[p],
-					     length_sec, producers);
+		if (s->last_ok[p] && cnt >= s->last_cnt[p] && ns >= s->last_ns[p]) {
+			t->valid = true;
+			t->run_cnt = cnt - s->last_cnt[p];
+			t->run_time_ns = ns - s->last_ns[p];
+		}
 		s->last_cnt[p] = cnt;
 		s->last_ns[p] = ns;
 		s->last_ok[p] = true;

@@ -24,17 +24,25 @@ struct bc_prog_tick {
 	/* 100 * run_time_ns / (producers * interval length in ns): the share
 	 * of the producers' time spent inside this program; NaN: no producer. */
 	double prod_pct;
+	/* 100 * run_time_ns / the producers' CPU time in the interval (user +
+	 * sys, as the CPU line measures it): the same share of the CPU time
+	 * they got, which on a busy machine is less than their wall time;
+	 * NaN: no CPU time measured. */
+	double prod_cpu_pct;
 };
 
 /* One program over the measured (not warm-up) intervals. */
 struct bc_prog_stats {
 	uint64_t run_cnt, run_time_ns;	/* sums */
-	double measured_sec;		/* sum of the intervals' lengths */
+	/* Over the intervals read: the sum of their lengths, and of the
+	 * producers' CPU time in them. */
+	double measured_sec, prod_cpu_sec;
 	/* The per-interval values' spread (ns_per_run: intervals with runs). */
-	struct bc_metric_summary runs_per_sec, ns_per_run, prod_pct;
-	/* The run's figures, from the sums: run_time_ns / run_cnt, and
-	 * 100 * run_time_ns / (producers * measured_sec * 1e9). */
-	double ns_per_run_value, prod_pct_value;
+	struct bc_metric_summary runs_per_sec, ns_per_run, prod_pct, prod_cpu_pct;
+	/* The run's figures, from the sums: run_time_ns / run_cnt,
+	 * 100 * run_time_ns / (producers * measured_sec * 1e9) and
+	 * 100 * run_time_ns / (prod_cpu_sec * 1e9). */
+	double ns_per_run_value, prod_pct_value, prod_cpu_pct_value;
 };
 
 struct bc_bpf_stats {
@@ -48,21 +56,23 @@ struct bc_bpf_stats {
 	uint64_t *last_cnt, *last_ns;	/* per program: the previous reading */
 	bool *last_ok;
 	struct bc_prog_tick *ticks;	/* [iteration * prog_cnt + program] */
-	struct bc_prog_stats *progs;	/* per program, from summarise */
+	struct bc_prog_stats *progs;	/* per program, from compute */
 	/* Every program's time together (nested programs, such as a driver
 	 * and the program it runs, are counted in both). */
-	struct bc_metric_summary total_pct;
-	double total_pct_value;
+	struct bc_metric_summary total_pct, total_cpu_pct;
+	double total_pct_value, total_cpu_pct_value;
 	unsigned int read_errors;	/* readings that failed */
 };
 
 /* --- the arithmetic (pure; tests/unit/test_bpf_stats.c) --- */
 
-/* One interval's figures from its deltas. */
+/* One interval's figures from its deltas (prod_cpu_sec: the producers'
+ * CPU time in it). */
 void bc_prog_tick_compute(struct bc_prog_tick *t, uint64_t run_cnt, uint64_t run_time_ns,
-			  double length_sec, unsigned int producers);
-/* s->progs and the totals from s->ticks over the measured iterations of
- * iters[0..iter_cnt-1] (their warmup flags and lengths). 0 or -ENOMEM. */
+			  double length_sec, unsigned int producers, double prod_cpu_sec);
+/* Every tick's figures from its deltas and iters[i] (length, producers' CPU
+ * time), then s->progs and the totals over the measured iterations of
+ * iters[0..iter_cnt-1]. 0 or -ENOMEM. */
 int bc_bpf_stats_compute(struct bc_bpf_stats *s, const struct bc_iteration *iters,
 			 size_t iter_cnt, unsigned int producers);
 /* The tick of program p in iteration i, or NULL. */
@@ -89,9 +99,9 @@ int bc_bpf_stats_enable(struct bc_ctx *ctx, struct bc_bpf_stats **out);
 /* After setup(), with the sampler's baseline: every declared program's
  * counters now, room for iter_cap ticks. 0 or -ENOMEM. */
 int bc_bpf_stats_start(struct bc_bpf_stats *s, const struct bc_ctx *ctx, size_t iter_cap);
-/* At every tick, from the sampler: the interval's deltas and figures. */
-void bc_bpf_stats_sample(struct bc_bpf_stats *s, const struct bc_ctx *ctx, size_t iter,
-			 double length_sec, unsigned int producers);
+/* At every tick, from the sampler, right after measure(): each program's
+ * deltas since the last tick (bc_bpf_stats_compute() makes the figures). */
+void bc_bpf_stats_sample(struct bc_bpf_stats *s, const struct bc_ctx *ctx, size_t iter);
 /* After teardown(): gives the statistics back (closes the fd). */
 void bc_bpf_stats_release(struct bc_bpf_stats *s);
 void bc_bpf_stats_free(struct bc_bpf_stats *s);

@@ -116,6 +116,7 @@ static void bc_json_iter_progs(struct bc_json_writer *w, const struct bc_run_res
 		bc_jw_num(w, "runs_per_sec", t->runs_per_sec);
 		bc_jw_num(w, "ns_per_run", t->ns_per_run);
 		bc_jw_num(w, "producer_time_pct", t->prod_pct);
+		bc_jw_num(w, "producer_cpu_pct", t->prod_cpu_pct);
 		bc_jw_obj_end(w);
 	}
 	bc_jw_arr_end(w);
@@ -259,6 +260,7 @@ static void bc_json_bpf_stats(struct bc_json_writer *w, const struct bc_run_resu
 	bc_jw_bool(w, "already_enabled", b->already);
 	bc_jw_uint(w, "read_errors", b->read_errors);
 	bc_json_valued(w, "producer_time_pct", "%", b->total_pct_value, &b->total_pct);
+	bc_json_valued(w, "producer_cpu_pct", "%", b->total_cpu_pct_value, &b->total_cpu_pct);
 	bc_jw_arr_begin(w, "programs");
 	for (p = 0; b->progs && p < b->prog_cnt && res->ctx && p < res->ctx->prog_cnt; p++) {
 		const struct bc_prog_stats *ps = &b->progs[p];
@@ -271,9 +273,11 @@ static void bc_json_bpf_stats(struct bc_json_writer *w, const struct bc_run_resu
 		bc_jw_uint(w, "run_cnt", ps->run_cnt);
 		bc_jw_uint(w, "run_time_ns", ps->run_time_ns);
 		bc_jw_num(w, "measured_sec", ps->measured_sec);
+		bc_jw_num(w, "producer_cpu_sec", ps->prod_cpu_sec);
 		bc_json_stats(w, "runs_per_sec", "runs/s", &ps->runs_per_sec);
 		bc_json_valued(w, "ns_per_run", "ns", ps->ns_per_run_value, &ps->ns_per_run);
 		bc_json_valued(w, "producer_time_pct", "%", ps->prod_pct_value, &ps->prod_pct);
+		bc_json_valued(w, "producer_cpu_pct", "%", ps->prod_cpu_pct_value, &ps->prod_cpu_pct);
 		bc_jw_obj_end(w);
 	}
 	bc_jw_arr_end(w);

@@ -438,6 +438,9 @@ static void bc_prog_stats_text(FILE *f, const struct bc_run_result *res, size_t 
 	fprintf(f, ", %.1f ns/run", ps->ns_per_run_value);
 	if (!isnan(ps->prod_pct_value))
 		fprintf(f, ", %.2f%% of producer time", ps->prod_pct_value);
+	/* A busy machine gives producers less CPU than wall time. */
+	if (!isnan(ps->prod_pct_value) && !isnan(ps->prod_cpu_pct_value))
+		fprintf(f, " (%.2f%% of their CPU time)", ps->prod_cpu_pct_value);
 }
 
 static void bc_prog_lines(FILE *f, const struct bc_run_result *res)

@@ -626,8 +626,7 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 			}
 		}
 		/* Right after measure(), so both describe one interval. */
-		bc_bpf_stats_sample(res->bpf, st->ctx, res->iter_cnt,
-				    (double)(now - prev) / BC_NSEC_PER_SEC, res->producer_cnt);
+		bc_bpf_stats_sample(res->bpf, st->ctx, res->iter_cnt);
 		bc_sample_cpu(st, it);
 		if (bc_collect_hists(st, it)) {
 			err = bc_error(st->ctx, -ENOMEM, "out of memory for histogram samples");

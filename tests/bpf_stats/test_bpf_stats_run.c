@@ -107,7 +107,7 @@ static void test_text_lines(void **state)
 static void check_tick(const struct bc_json *t, size_t i, size_t p)
 {
 	static const char *const keys[] = { "run_cnt", "run_time_ns", "runs_per_sec", "ns_per_run",
-					    "producer_time_pct" };
+					    "producer_time_pct", "producer_cpu_pct" };
 
 	if (bc_json_is_null(t))
 		return;		/* not read at both ends: allowed, never seen */

@@ -29,13 +29,14 @@
 /* cmocka 1.1.5 (Debian 12) has no assert_double_equal. */
 #define assert_near(a, b, eps) assert_true(fabs((double)(a) - (double)(b)) <= (eps))
 
-/* 1000 runs, 50 us inside the program, in half a second, 2 producers. */
+/* 1000 runs, 50 us inside the program, in half a second, 2 producers
+ * that got a quarter of a CPU-second between them. */
 static void test_tick_arithmetic(void **state)
 {
 	struct bc_prog_tick t;
 
 	(void)state;
-	bc_prog_tick_compute(&t, 1000, 50000, 0.5, 2);
+	bc_prog_tick_compute(&t, 1000, 50000, 0.5, 2, 0.25);
 	assert_true(t.valid);
 	assert_int_equal(t.run_cnt, 1000);
 	assert_int_equal(t.run_time_ns, 50000);
@@ -43,28 +44,36 @@ static void test_tick_arithmetic(void **state)
 	assert_near(t.ns_per_run, 50.0, EPS);
 	/* 100 * 50000 ns / (2 producers * 0.5 s * 1e9 ns/s) */
 	assert_near(t.prod_pct, 0.005, EPS);
+	/* 100 * 50000 ns / (0.25 CPU-seconds * 1e9 ns/s) */
+	assert_near(t.prod_cpu_pct, 0.02, EPS);
 
-	/* A whole producer's second inside one program is 100%. */
-	bc_prog_tick_compute(&t, 10, 1000000000ULL, 1.0, 1);
+	/* A whole producer's second inside one program is 100%, and 200% of
+	 * the half second of CPU it got: nested or other threads' runs. */
+	bc_prog_tick_compute(&t, 10, 1000000000ULL, 1.0, 1, 0.5);
 	assert_near(t.prod_pct, 100.0, EPS);
+	assert_near(t.prod_cpu_pct, 200.0, EPS);
 }
 
-/* No run: no time per run (not 0 ns); no producer: no share. */
+/* No run: no time per run (not 0 ns); no producer or no CPU time: no
+ * share. */
 static void test_tick_no_runs_no_producers(void **state)
 {
 	struct bc_prog_tick t;
 
 	(void)state;
-	bc_prog_tick_compute(&t, 0, 0, 1.0, 1);
+	bc_prog_tick_compute(&t, 0, 0, 1.0, 1, 1.0);
 	assert_near(t.runs_per_sec, 0.0, EPS);
 	assert_true(isnan(t.ns_per_run));
 	assert_near(t.prod_pct, 0.0, EPS);
-	bc_prog_tick_compute(&t, 5, 500, 1.0, 0);
+	assert_near(t.prod_cpu_pct, 0.0, EPS);
+	bc_prog_tick_compute(&t, 5, 500, 1.0, 0, 0);
 	assert_near(t.ns_per_run, 100.0, EPS);
 	assert_true(isnan(t.prod_pct));
+	assert_true(isnan(t.prod_cpu_pct));
 }
 
-/* Two programs over a warm-up and three measured intervals. */
+/* Two programs over a warm-up and three measured intervals, as the sampler
+ * leaves them (deltas only); the producers got 0.75 CPU-seconds in each. */
 static struct bc_bpf_stats *make_stats(struct bc_iteration *iters, size_t iter_cnt)
 {
 	/* per interval: program 0's runs and ns, program 1's runs and ns */
@@ -86,9 +95,13 @@ static struct bc_bpf_stats *make_stats(struct bc_iteration *iters, size_t iter_c
 	for (i = 0; i < iter_cnt; i++) {
 		iters[i].warmup = i == 0;
 		iters[i].length_sec = i == 3 ? 2.0 : 1.0;
-		for (p = 0; p < 2; p++)
-			bc_prog_tick_compute(&s->ticks[i * 2 + p], d[i][p * 2], d[i][p * 2 + 1],
-					     iters[i].length_sec, 2);
+		iters[i].prod_user_sec = 0.5;
+		iters[i].prod_sys_sec = 0.25;
+		for (p = 0; p < 2; p++) {
+			s->ticks[i * 2 + p].valid = true;
+			s->ticks[i * 2 + p].run_cnt = d[i][p * 2];
+			s->ticks[i * 2 + p].run_time_ns = d[i][p * 2 + 1];
+		}
 	}
 	return s;
 }
@@ -119,6 +132,12 @@ static void test_run_arithmetic(void **state)
 	assert_near(p0->ns_per_run.mean, 250.0 / 3, 1e-6);
 	/* 100 * 450000 / (2 * 4 s * 1e9) */
 	assert_near(p0->prod_pct_value, 0.005625, EPS);
+	/* 100 * 450000 / (3 * 0.75 CPU-seconds * 1e9) */
+	assert_near(p0->prod_cpu_sec, 2.25, EPS);
+	assert_near(p0->prod_cpu_pct_value, 0.02, EPS);
+	/* and each interval's own figures were made from its deltas */
+	assert_near(bc_bpf_stats_tick_at(s, 2, 0)->ns_per_run, 50.0, EPS);
+	assert_near(bc_bpf_stats_tick_at(s, 3, 0)->runs_per_sec, 1000.0, EPS);
 
 	/* only the interval with runs has a time per run */
 	assert_int_equal(p1->run_cnt, 2);
@@ -128,6 +147,7 @@ static void test_run_arithmetic(void **state)
 
 	/* both programs' time together */
 	assert_near(s->total_pct_value, 100.0 * 452000 / (2 * 4e9), EPS);
+	assert_near(s->total_cpu_pct_value, 100.0 * 452000 / 2.25e9, EPS);
 	assert_int_equal(s->total_pct.n, 3);
 	bc_bpf_stats_free(s);
 }
@@ -146,6 +166,9 @@ static void test_run_unread_and_no_producers(void **state)
 	assert_int_equal(bc_bpf_stats_compute(s, iters, 4, 0), 0);
 	assert_int_equal(s->progs[0].run_cnt, 3000);
 	assert_int_equal(s->progs[0].runs_per_sec.n, 2);
+	/* the unread interval's length and CPU time are left out too */
+	assert_near(s->progs[0].measured_sec, 3.0, EPS);
+	assert_near(s->progs[0].prod_cpu_pct_value, 100.0 * 300000 / 1.5e9, EPS);
 	assert_true(isnan(s->progs[0].prod_pct_value));
 	assert_true(isnan(s->total_pct_value));
 	assert_int_equal(s->progs[0].prod_pct.n, 0);
@@ -241,13 +264,15 @@ static void test_text_lines(void **state)
 	/* program 1 runs in no measured interval */
 	fr.res.bpf->ticks[2 * 2 + 1].run_cnt = 0;
 	fr.res.bpf->ticks[2 * 2 + 1].run_time_ns = 0;
+	fr.res.bpf->ticks[2 * 2 + 1].valid = true;
 	assert_int_equal(bc_bpf_stats_compute(fr.res.bpf, fr.iters, FAKE_ITERS, 2), 0);
 	f = mem_open();
 	bc_report_text_summary(f, &fr.res);
 	fclose(f);
 
 	prog = strstr(out, "Program under test: bench_tp (id 40, tracepoint): "
-		      "1666.7 runs/s, 75.0 ns/run, 0.01% of producer time\n"
+		      "1666.7 runs/s, 75.0 ns/run, 0.01% of producer time "
+		      "(0.02% of their CPU time)\n"
 		      "Program timer: tick (id 41, tracepoint): no runs\n"
 		      "Summary: ");
 	assert_non_null(prog);
@@ -282,6 +307,8 @@ static void test_json_keys(void **state)
 	assert_near(bc_json_num(bc_json_get(t, "runs_per_sec"), -1), 3000, EPS);
 	assert_near(bc_json_num(bc_json_get(t, "ns_per_run"), -1), 50, EPS);
 	assert_non_null(bc_json_get(t, "producer_time_pct"));
+	assert_near(bc_json_num(bc_json_get(t, "producer_cpu_pct"), -1), 100.0 * 150000 / 0.75e9,
+		    1e-9);
 	/* no run in the interval: null, not 0 */
 	t = bc_json_at(bc_json_get(bc_json_at(bc_json_get(doc, "iterations"), 1), "bpf_stats"), 1);
 	assert_true(bc_json_is_null(bc_json_get(t, "ns_per_run")));
@@ -290,6 +317,7 @@ static void test_json_keys(void **state)
 	assert_non_null(sum);
 	assert_false(bc_json_bool(bc_json_get(sum, "already_enabled"), true));
 	assert_non_null(bc_json_get(bc_json_get(sum, "producer_time_pct"), "value"));
+	assert_non_null(bc_json_get(bc_json_get(sum, "producer_cpu_pct"), "value"));
 	/* no "mean" of its own: readers listing metrics pass it by */
 	assert_null(bc_json_get(sum, "mean"));
 	p0 = bc_json_at(bc_json_get(sum, "programs"), 0);
