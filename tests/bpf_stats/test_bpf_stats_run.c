@@ -51,8 +51,10 @@ static double runs_per_sec(const char *line)
 	v = strtod(p + 3, &end);
 	if (end == p + 3)
 		return -1;
-	if (*end == 'M')
-		v *= 1e6, end++;
+	if (*end == 'M') {
+		v *= 1e6;
+		end++;
+	}
 	return strncmp(end, " runs/s, ", 9) ? -1 : v;
 }
 
@@ -361,7 +363,8 @@ static void test_held_elsewhere(void **state)
 	bc_test_run_benchcore(&r, args);
 	doc = r.status == 0 ? bc_json_parse(r.out, strlen(r.out), NULL, 0) : NULL;
 	sum = bc_json_get(bc_json_get(doc, "summary"), "bpf_stats");
-	if (!doc || !strstr(r.err, "already on") || !bc_json_bool(bc_json_get(sum, "already_enabled"), false) ||
+	if (!doc || !strstr(r.err, "already on") ||
+	    !bc_json_bool(bc_json_get(sum, "already_enabled"), false) ||
 	    !(bc_json_num(bc_json_get(bc_json_at(bc_json_get(sum, "programs"), 0), "run_cnt"), 0) > 0)) {
 		bc_test_dump("trig-rawtp --bpf-stats, statistics held by the test", &r);
 		fail_msg("expected exit status 0, a line saying they were already on, "
