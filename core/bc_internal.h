@@ -66,6 +66,7 @@ struct bc_config {
 	/* This run's plugin option values (plugin_opts.h): bc_ctx_opts()
 	 * reads them. Made by the `run` parser, freed by bc_options_free(). */
 	struct bc_opts *opts;
+	bool bpf_stats;			/* --bpf-stats (bpf_stats.h) */
 };
 
 void bc_config_init(struct bc_config *cfg);
@@ -237,6 +238,9 @@ struct bc_run_result {
 	size_t iter_cap;			/* iters allocated (>= iter_cnt) */
 	/* Every derived figure (figures.c), per iteration and summary. */
 	struct bc_figures *figs;
+	/* --bpf-stats: the programs' run counts and times (bpf_stats.h);
+	 * NULL without it. */
+	struct bc_bpf_stats *bpf;
 };
 
 /* Called by the runner after each tick, from the sampling thread. */

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "bc_internal.h"
+#include "bpf_stats.h"
 #include "figures.h"
 #include "guard.h"
 #include "hist.h"
@@ -591,6 +592,11 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 	}
 	bc_collect_hists(st, NULL);
 	bc_sample_cpu(st, NULL);
+	if (res->bpf && bc_bpf_stats_start(res->bpf, st->ctx, total_ticks)) {
+		err = bc_error(st->ctx, -ENOMEM, "out of memory for --bpf-stats");
+		bc_fail(st, err, "sampler");
+		goto out;
+	}
 	start = prev = bc_now_ns();
 
 	for (k = 1; k <= total_ticks; k++) {
@@ -609,6 +615,8 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 				break;
 			}
 		}
+		/* Right after measure(), so both describe one interval. */
+		bc_bpf_stats_sample(res->bpf, st->ctx, res->iter_cnt);
 		bc_sample_cpu(st, it);
 		if (bc_collect_hists(st, it)) {
 			err = bc_error(st->ctx, -ENOMEM, "out of memory for histogram samples");
@@ -761,6 +769,10 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	bc_environment_warnings(&st);
 
 	err = bc_alloc_hists(&st);
+	/* Before setup(): a refusal loads nothing, and the programs'
+	 * counters run from their baseline on. */
+	if (!err && cfg->bpf_stats)
+		err = bc_bpf_stats_enable(st.ctx, &res->bpf);
 	if (err)
 		goto restore;
 
@@ -791,6 +803,7 @@ teardown:
 	}
 	bc_ctx_progs_closed(st.ctx);
 restore:
+	bc_bpf_stats_release(res->bpf);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 done:
@@ -819,6 +832,12 @@ done:
 	bc_stats_summarise(res);
 	if (bc_figures_summarise(res))
 		bc_warn("out of memory for the derived figures: reports lack them");
+	if (res->bpf && bc_bpf_stats_compute(res->bpf, res->iters, res->iter_cnt,
+					     res->producer_cnt))
+		bc_warn("out of memory for the --bpf-stats figures: reports lack them");
+	if (res->bpf && res->bpf->read_errors)
+		bc_add_warning(res, "--bpf-stats: %u readings of the programs' counters failed; "
+			       "the intervals they end have no statistics", res->bpf->read_errors);
 	free(st.workers);
 	if (res->exit_status == BC_EXIT_OK || res->exit_status == BC_EXIT_INTERRUPTED)
 		return 0;
@@ -842,6 +861,7 @@ void bc_run_result_free(struct bc_run_result *res)
 		free(res->iters[i].hists);
 	}
 	bc_figures_free(res);
+	bc_bpf_stats_free(res->bpf);
 	bc_ctx_release(res->owned_ctx);
 	free(res->iters);
 	free(res->summary);
