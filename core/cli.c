@@ -17,6 +17,7 @@
 #include "json.h"
 #include "output.h"
 #include "plugin_opts.h"
+#include "plot.h"
 #include "repeat.h"
 
 static int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv);
@@ -31,6 +32,7 @@ static const struct bc_cli_cmd {
 	{ "run", bc_cmd_run, "run one benchmark: run PLUGIN:BENCH [options] [plugin options]" },
 	{ "suite", bc_suite_main, "run a suite of benchmarks and sweeps: suite NAME, or --list" },
 	{ "compare", bc_compare_main, "compare two JSON results: compare BASE.json NEW.json" },
+	{ "plot", bc_plot_main, "draw a JSON result as SVG: plot RESULT.json [-o FILE.svg]" },
 };
 
 #define BC_CMD_CNT (sizeof(bc_cli_cmds) / sizeof(bc_cli_cmds[0]))

@@ -26,6 +26,7 @@ enum {
 	BC_OPT_OUTPUT,
 	BC_OPT_VERSION,
 	BC_OPT_USAGE,
+	BC_OPT_BPF_STATS,
 	/* run --repeat / --precision (repeat.h) */
 	BC_OPT_REPEAT,
 	BC_OPT_PRECISION,
@@ -46,6 +47,7 @@ static const struct argp_option bc_run_options[] = {
 	{ "affinity", 'a', NULL, 0, "Pin threads: consumers to CPUs 0, 1, ..., producers to the next ones", 0 },
 	{ "prod-affinity", BC_OPT_PROD_AFFINITY, "CPUSET", 0, "Pin producers to these CPUs (e.g. 0,2-3)", 0 },
 	{ "cons-affinity", BC_OPT_CONS_AFFINITY, "CPUSET", 0, "Pin consumers to these CPUs", 0 },
+	{ "bpf-stats", BC_OPT_BPF_STATS, NULL, 0, "Turn on the kernel's BPF run-time statistics for the run and report each declared program's runs/s, ns/run and share of the producers' time", 0 },
 	{ "verbose", 'v', NULL, 0, "More output, libbpf's debug messages included (repeatable)", 0 },
 	{ "quiet", 'q', NULL, 0, "Only the summary and warnings", 0 },
 	{ "format", BC_OPT_FORMAT, "FMT", 0, "text (default) or json", 0 },
@@ -255,6 +257,9 @@ static error_t bc_run_parse_opt(int key, char *arg, struct argp_state *state)
 			err = -EINVAL;
 		}
 		cfg->output_path = arg;
+		break;
+	case BC_OPT_BPF_STATS:
+		cfg->bpf_stats = true;
 		break;
 	case BC_OPT_REPEAT:
 		err = bc_parse_uint("--repeat", arg, 1, BC_REP_MAX_RUNS, "runs", &cfg->repeat);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bc_internal.h"
+#include "bpf_stats.h"
 #include "figures.h"
 #include "json.h"
 #include "plugin_opts.h"
@@ -56,6 +57,7 @@ static void bc_json_config(struct bc_json_writer *w, const struct bc_config *cfg
 	bc_jw_bool(w, "affinity", cfg && (cfg->affinity || cfg->prod_cpus_set || cfg->cons_cpus_set));
 	bc_json_cpuset(w, "prod_cpus", cfg && cfg->prod_cpus_set, cfg ? &cfg->prod_cpus : NULL);
 	bc_json_cpuset(w, "cons_cpus", cfg && cfg->cons_cpus_set, cfg ? &cfg->cons_cpus : NULL);
+	bc_jw_bool(w, "bpf_stats", cfg && cfg->bpf_stats);
 	/* Every declared option's effective value, typed, and which ones the
 	 * user gave: a reader needs neither the plugin nor its defaults. */
 	if (cfg && cfg->opts) {
@@ -92,6 +94,33 @@ static void bc_json_iter_hists(struct bc_json_writer *w, const struct bc_run_res
 		bc_jw_num(w, "p99", s->p99);
 		bc_jw_obj_end(w);
 	}
+}
+
+/* --bpf-stats: each program's interval, in the order of "programs"; null
+ * where the counters could not be read at both ends. */
+static void bc_json_iter_progs(struct bc_json_writer *w, const struct bc_run_result *res,
+			       size_t idx)
+{
+	size_t p;
+
+	bc_jw_arr_begin(w, "bpf_stats");
+	for (p = 0; p < res->bpf->prog_cnt; p++) {
+		const struct bc_prog_tick *t = bc_bpf_stats_tick_at(res->bpf, idx, p);
+
+		if (!t || !t->valid) {
+			bc_jw_null(w, NULL);
+			continue;
+		}
+		bc_jw_obj_begin(w, NULL);
+		bc_jw_uint(w, "run_cnt", t->run_cnt);
+		bc_jw_uint(w, "run_time_ns", t->run_time_ns);
+		bc_jw_num(w, "runs_per_sec", t->runs_per_sec);
+		bc_jw_num(w, "ns_per_run", t->ns_per_run);
+		bc_jw_num(w, "producer_time_pct", t->prod_pct);
+		bc_jw_num(w, "producer_cpu_pct", t->prod_cpu_pct);
+		bc_jw_obj_end(w);
+	}
+	bc_jw_arr_end(w);
 }
 
 static void bc_json_iterations(struct bc_json_writer *w, const struct bc_run_result *res)
@@ -138,6 +167,8 @@ static void bc_json_iterations(struct bc_json_writer *w, const struct bc_run_res
 		bc_jw_num(w, "consumer_user_sec", it->cons_user_sec);
 		bc_jw_num(w, "consumer_sys_sec", it->cons_sys_sec);
 		bc_jw_obj_end(w);
+		if (res->bpf)
+			bc_json_iter_progs(w, res, i);
 		bc_jw_obj_end(w);
 	}
 	bc_jw_arr_end(w);
@@ -211,6 +242,52 @@ static void bc_json_figures(struct bc_json_writer *w, const struct bc_run_result
 	bc_jw_obj_end(w);
 }
 
+/* A figure of the run with the spread of its interval values. */
+static void bc_json_valued(struct bc_json_writer *w, const char *key, const char *unit,
+			   double value, const struct bc_metric_summary *s)
+{
+	bc_jw_obj_begin(w, key);
+	bc_jw_str(w, "unit", unit);
+	bc_jw_num(w, "value", value);
+	bc_json_stat_fields(w, s);
+	bc_jw_obj_end(w);
+}
+
+/* --bpf-stats over the measured intervals; no "mean" of its own, so the
+ * readers that list a summary's metrics pass it by. */
+static void bc_json_bpf_stats(struct bc_json_writer *w, const struct bc_run_result *res)
+{
+	const struct bc_bpf_stats *b = res->bpf;
+	size_t p;
+
+	bc_jw_obj_begin(w, "bpf_stats");
+	bc_jw_bool(w, "already_enabled", b->already);
+	bc_jw_uint(w, "read_errors", b->read_errors);
+	bc_json_valued(w, "producer_time_pct", "%", b->total_pct_value, &b->total_pct);
+	bc_json_valued(w, "producer_cpu_pct", "%", b->total_cpu_pct_value, &b->total_cpu_pct);
+	bc_jw_arr_begin(w, "programs");
+	for (p = 0; b->progs && p < b->prog_cnt && res->ctx && p < res->ctx->prog_cnt; p++) {
+		const struct bc_prog_stats *ps = &b->progs[p];
+		const struct bc_prog *pr = &res->ctx->progs[p];
+
+		bc_jw_obj_begin(w, NULL);
+		bc_jw_str(w, "role", pr->role);
+		bc_jw_str(w, "name", pr->name);
+		bc_jw_uint(w, "id", pr->id);
+		bc_jw_uint(w, "run_cnt", ps->run_cnt);
+		bc_jw_uint(w, "run_time_ns", ps->run_time_ns);
+		bc_jw_num(w, "measured_sec", ps->measured_sec);
+		bc_jw_num(w, "producer_cpu_sec", ps->prod_cpu_sec);
+		bc_json_stats(w, "runs_per_sec", "runs/s", &ps->runs_per_sec);
+		bc_json_valued(w, "ns_per_run", "ns", ps->ns_per_run_value, &ps->ns_per_run);
+		bc_json_valued(w, "producer_time_pct", "%", ps->prod_pct_value, &ps->prod_pct);
+		bc_json_valued(w, "producer_cpu_pct", "%", ps->prod_cpu_pct_value, &ps->prod_cpu_pct);
+		bc_jw_obj_end(w);
+	}
+	bc_jw_arr_end(w);
+	bc_jw_obj_end(w);
+}
+
 static void bc_json_summary(struct bc_json_writer *w, const struct bc_run_result *res)
 {
 	unsigned int m, cnt = bc_metric_cnt(res);
@@ -228,6 +305,8 @@ static void bc_json_summary(struct bc_json_writer *w, const struct bc_run_result
 		bc_json_stats(w, d->name, unit, &res->summary[m]);
 	}
 	bc_json_figures(w, res);
+	if (res->bpf)
+		bc_json_bpf_stats(w, res);
 	bc_jw_obj_end(w);
 }
 

@@ -319,6 +319,52 @@ static void csv_figures(FILE *f, const struct row *r, const char *opts)
 	bc_json_free(doc);
 }
 
+/* section,label,benchmark,options,status,reason, of one CSV line */
+static void csv_row_start(FILE *f, const struct row *r, const char *opts)
+{
+	bc_csv_write(f, r->section);
+	fputc(',', f);
+	bc_csv_write(f, r->label);
+	fputc(',', f);
+	bc_csv_write(f, r->bench ? r->bench : r->args.v[0]);
+	fputc(',', f);
+	bc_csv_write(f, opts);
+	fprintf(f, ",%s,", row_status_names[r->status]);
+	bc_csv_write(f, r->reason);
+	fputc(',', f);
+}
+
+/* One CSV line per statistic of each histogram in the run's summary
+ * ("latency.count", "latency.p50", ... "latency.max"): "mean" holds the
+ * statistic over every measured value; the other columns stay empty, as a
+ * run's percentile is no statistic of its intervals' percentiles. */
+static void csv_hists(FILE *f, const struct row *r, const char *opts)
+{
+	static const char *const stats[] = { "count", "p50", "p90", "p99", "p99.9", "max" };
+	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
+	const struct bc_json *summary = bc_json_get(doc, "summary");
+
+	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
+		const struct bc_json *h = summary->items[i];
+		const char *unit = bc_json_str(bc_json_get(h, "unit"));
+
+		if (!bc_run_doc_is_hist(h))
+			continue;
+		for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]); k++) {
+			char name[256];
+
+			snprintf(name, sizeof(name), "%s.%s", summary->keys[i], stats[k]);
+			csv_row_start(f, r, opts);
+			bc_csv_write(f, name);
+			fputc(',', f);
+			bc_csv_write(f, k ? unit : "values");
+			csv_num(f, bc_json_num(bc_json_get(h, stats[k]), NAN));
+			fputs(",,,,\n", f);
+		}
+	}
+	bc_json_free(doc);
+}
+
 void bc_batch_render_row(struct bc_batch *b, const struct row *r)
 {
 	FILE *f = b->opts.out;
@@ -369,6 +415,7 @@ void bc_batch_render_row(struct bc_batch *b, const struct row *r)
 			fputc('\n', f);
 		}
 		csv_figures(f, r, opts);
+		csv_hists(f, r, opts);
 		break;
 	case BC_TABLE_JSON:
 		break;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bc_internal.h"
+#include "bpf_stats.h"
 #include "figures.h"
 #include "repeat.h"
 
@@ -409,6 +410,40 @@ static void bc_hist_lines(FILE *f, const struct bc_run_result *res)
 	}
 }
 
+/* --bpf-stats: what the kernel counted for the program over the measured
+ * intervals. No "X ± YM/s" and no "ns/op": the runner's scripts look for
+ * those shapes in the whole output. */
+static void bc_prog_stats_text(FILE *f, const struct bc_run_result *res, size_t i)
+{
+	const struct bc_prog_stats *ps;
+	double rps;
+
+	if (!res->bpf || !res->bpf->progs || i >= res->bpf->prog_cnt)
+		return;
+	ps = &res->bpf->progs[i];
+	if (!(ps->measured_sec > 0))
+		return;		/* no measured interval: nothing to say */
+	if (!ps->runs_per_sec.n) {
+		fprintf(f, ": not read");
+		return;
+	}
+	if (!ps->run_cnt) {
+		fprintf(f, ": no runs");
+		return;
+	}
+	rps = ps->runs_per_sec.mean;
+	if (rps >= 1e4)
+		fprintf(f, ": %.3fM runs/s", rps / BC_MILLION);
+	else
+		fprintf(f, ": %.1f runs/s", rps);
+	fprintf(f, ", %.1f ns/run", ps->ns_per_run_value);
+	if (!isnan(ps->prod_pct_value))
+		fprintf(f, ", %.2f%% of producer time", ps->prod_pct_value);
+	/* A busy machine gives producers less CPU than wall time. */
+	if (!isnan(ps->prod_pct_value) && !isnan(ps->prod_cpu_pct_value))
+		fprintf(f, " (%.2f%% of their CPU time)", ps->prod_cpu_pct_value);
+}
+
 static void bc_prog_lines(FILE *f, const struct bc_run_result *res)
 {
 	size_t i;
@@ -416,8 +451,10 @@ static void bc_prog_lines(FILE *f, const struct bc_run_result *res)
 	for (i = 0; res->ctx && i < res->ctx->prog_cnt; i++) {
 		const struct bc_prog *p = &res->ctx->progs[i];
 
-		fprintf(f, "Program %s: %s (id %u, %s)\n", p->role, p->name[0] ? p->name : "?",
+		fprintf(f, "Program %s: %s (id %u, %s)", p->role, p->name[0] ? p->name : "?",
 			p->id, p->type[0] ? p->type : "unknown type");
+		bc_prog_stats_text(f, res, i);
+		fprintf(f, "\n");
 	}
 }
 
