@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bpf_stats.h"
 #include "figures.h"
 #include "noise.h"
 #include "output.h"
@@ -487,6 +488,47 @@ static int bc_rep_pool_ctx(const struct bc_rep_state *st, struct bc_run_result *
 	return 0;
 }
 
+/* --bpf-stats: every run's per-interval deltas, in the pooled iterations'
+ * order, and the figures made again over all of them. */
+static int bc_rep_pool_bpf(const struct bc_repeats *r, struct bc_run_result *pooled)
+{
+	const struct bc_bpf_stats *first = NULL;
+	struct bc_bpf_stats *s;
+	size_t at = 0;
+
+	for (size_t k = 0; k < r->run_cnt && !first; k++)
+		first = r->runs[k].bpf;
+	if (!first)
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	pooled->bpf = s;
+	s->fd = -1;
+	s->prog_cnt = first->prog_cnt;
+	s->iter_cap = pooled->iter_cnt;
+	s->ticks = calloc((s->iter_cap ? s->iter_cap : 1) * (s->prog_cnt ? s->prog_cnt : 1),
+			  sizeof(*s->ticks));
+	if (!s->ticks)
+		return -ENOMEM;
+	for (size_t k = 0; k < r->run_cnt; k++) {
+		const struct bc_run_result *run = &r->runs[k];
+		const struct bc_bpf_stats *b = run->bpf;
+		/* Every run declares the same programs; one that did not
+		 * (a failed setup) has no ticks here. */
+		bool same = b && b->ticks && b->prog_cnt == s->prog_cnt;
+
+		if (b) {
+			s->already |= b->already;
+			s->read_errors += b->read_errors;
+		}
+		for (size_t i = 0; i < run->iter_cnt; i++, at++)
+			for (size_t p = 0; same && i < b->iter_cap && p < s->prog_cnt; p++)
+				s->ticks[at * s->prog_cnt + p] = b->ticks[i * b->prog_cnt + p];
+	}
+	return bc_bpf_stats_compute(s, pooled->iters, pooled->iter_cnt, pooled->producer_cnt);
+}
+
 static int bc_rep_pool(struct bc_rep_state *st, struct bc_run_result *pooled)
 {
 	unsigned int metric_cnt = st->bench->desc.metric_cnt;
@@ -518,6 +560,8 @@ static int bc_rep_pool(struct bc_rep_state *st, struct bc_run_result *pooled)
 	}
 	bc_stats_summarise(pooled);
 	err = bc_figures_summarise(pooled);
+	if (!err)
+		err = bc_rep_pool_bpf(r, pooled);
 	if (!err)
 		err = bc_rep_warnings(r, pooled);
 	return err;

@@ -13,9 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bpf_stats.h"
+#include "figures.h"
 #include "hist.h"
 #include "transcript.h"
-#include "figures.h"
 
 #define BC_TR_MAGIC 0x42435452u	/* "BCTR" */
 #define BC_TR_END 0x454e4421u	/* "END!" */
@@ -102,6 +103,27 @@ static void bc_tr_iter(struct bc_tr_buf *b, const struct bc_iteration *it, unsig
 	}
 }
 
+/* --bpf-stats: each interval's deltas per program; the figures are made
+ * again from them and the iterations by bc_bpf_stats_compute(). */
+static void bc_tr_bpf(struct bc_tr_buf *b, const struct bc_run_result *res)
+{
+	const struct bc_bpf_stats *s = res->bpf;
+	size_t iters = s && s->ticks ? (res->iter_cnt < s->iter_cap ? res->iter_cnt : s->iter_cap) : 0;
+
+	bc_tr_u32(b, s != NULL);
+	if (!s)
+		return;
+	bc_tr_u32(b, s->already);
+	bc_tr_u32(b, s->read_errors);
+	bc_tr_u64(b, s->prog_cnt);
+	bc_tr_u64(b, iters);
+	for (size_t i = 0; i < iters * s->prog_cnt; i++) {
+		bc_tr_u32(b, s->ticks[i].valid);
+		bc_tr_u64(b, s->ticks[i].run_cnt);
+		bc_tr_u64(b, s->ticks[i].run_time_ns);
+	}
+}
+
 int bc_transcript_write(int fd, const struct bc_run_result *res)
 {
 	unsigned int metric_cnt = res->bench ? res->bench->desc.metric_cnt : 0;
@@ -132,6 +154,7 @@ int bc_transcript_write(int fd, const struct bc_run_result *res)
 	bc_tr_u64(&b, res->iter_cnt);
 	for (size_t i = 0; i < res->iter_cnt; i++)
 		bc_tr_iter(&b, &res->iters[i], metric_cnt);
+	bc_tr_bpf(&b, res);
 	bc_tr_u32(&b, BC_TR_END);
 
 	err = b.err;
@@ -322,6 +345,41 @@ static int bc_tr_get_warnings(struct bc_tr_cur *c, struct bc_run_result *res)
 	return 0;
 }
 
+static int bc_tr_get_bpf(struct bc_tr_cur *c, struct bc_run_result *res)
+{
+	struct bc_bpf_stats *s;
+	uint64_t progs, iters;
+
+	if (!bc_tr_get_u32(c))
+		return 0;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	res->bpf = s;
+	s->fd = -1;
+	s->already = bc_tr_get_u32(c) != 0;
+	s->read_errors = bc_tr_get_u32(c);
+	progs = bc_tr_get_u64(c);
+	iters = bc_tr_get_u64(c);
+	/* Each tick takes 20 bytes; the ticks belong to the iterations read. */
+	if (c->bad || iters != res->iter_cnt || (progs && iters > (c->len - c->off) / 20 / progs)) {
+		c->bad = true;
+		return 0;
+	}
+	s->prog_cnt = (size_t)progs;
+	s->iter_cap = (size_t)iters;
+	s->ticks = calloc((s->iter_cap ? s->iter_cap : 1) * (s->prog_cnt ? s->prog_cnt : 1),
+			  sizeof(*s->ticks));
+	if (!s->ticks)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->iter_cap * s->prog_cnt && !c->bad; i++) {
+		s->ticks[i].valid = bc_tr_get_u32(c) != 0;
+		s->ticks[i].run_cnt = bc_tr_get_u64(c);
+		s->ticks[i].run_time_ns = bc_tr_get_u64(c);
+	}
+	return 0;
+}
+
 static int bc_tr_parse(struct bc_tr_cur *c, const struct bc_bench *bench,
 		       struct bc_run_result *res)
 {
@@ -365,6 +423,9 @@ static int bc_tr_parse(struct bc_tr_cur *c, const struct bc_bench *bench,
 			return err;
 		res->iter_cnt++;
 	}
+	err = c->bad ? 0 : bc_tr_get_bpf(c, res);
+	if (err)
+		return err;
 	if (bc_tr_get_u32(c) != BC_TR_END || c->off != c->len)
 		c->bad = true;
 	return 0;
@@ -428,7 +489,9 @@ int bc_transcript_read(int fd, const struct bc_config *cfg, const struct bc_benc
 		return ret;
 	}
 	bc_stats_summarise(res);
-	if (bc_figures_summarise(res)) {
+	if (bc_figures_summarise(res) ||
+	    (res->bpf && bc_bpf_stats_compute(res->bpf, res->iters, res->iter_cnt,
+					      res->producer_cnt))) {
 		bc_set_err(err, err_len, "out of memory");
 		return -ENOMEM;
 	}
