@@ -288,6 +288,27 @@ static void bc_json_bpf_stats(struct bc_json_writer *w, const struct bc_run_resu
 	bc_jw_obj_end(w);
 }
 
+/* Repeated runs: the 95% interval of the mean of the run means beside the
+ * pooled statistics, where readers of a summary entry (plot's error bars)
+ * look for one; repeats.aggregate holds the rest. */
+static void bc_json_summary_ci(struct bc_json_writer *w, const struct bc_run_result *res,
+			       unsigned int m)
+{
+	const struct bc_rep_stats *s;
+
+	if (!res->repeats || !res->repeats->metrics)
+		return;
+	s = &res->repeats->metrics[m];
+	if (s->n < 2)
+		return;
+	bc_jw_obj_begin(w, "ci95");
+	bc_jw_num(w, "low", s->mean - s->ci_half);
+	bc_jw_num(w, "high", s->mean + s->ci_half);
+	bc_jw_num(w, "half_width", s->ci_half);
+	bc_jw_uint(w, "runs", s->n);
+	bc_jw_obj_end(w);
+}
+
 static void bc_json_summary(struct bc_json_writer *w, const struct bc_run_result *res)
 {
 	unsigned int m, cnt = bc_metric_cnt(res);
@@ -302,7 +323,11 @@ static void bc_json_summary(struct bc_json_writer *w, const struct bc_run_result
 			continue;
 		}
 		bc_metric_unit(d, unit, sizeof(unit));
-		bc_json_stats(w, d->name, unit, &res->summary[m]);
+		bc_jw_obj_begin(w, d->name);
+		bc_jw_str(w, "unit", unit);
+		bc_json_stat_fields(w, &res->summary[m]);
+		bc_json_summary_ci(w, res, m);
+		bc_jw_obj_end(w);
 	}
 	bc_json_figures(w, res);
 	if (res->bpf)

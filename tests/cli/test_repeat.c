@@ -214,6 +214,17 @@ static void test_repeat_json(void **state)
 	assert_true(bc_json_num(bc_json_get(agg, "cv_pct"), NAN) >= 0);
 	assert_true(fabs(bc_json_num(bc_json_get(agg, "t"), NAN) - 4.302653) < 1e-5);
 	assert_non_null(bc_json_get(bc_json_get(bc_json_get(rep, "figures"), "per_producer"), "ci95_half"));
+	/* The same interval beside the pooled summary, where plot looks. */
+	{
+		const struct bc_json *ci = bc_json_get(bc_json_get(bc_json_get(doc, "summary"), "hits"),
+						       "ci95");
+
+		assert_int_equal(bc_json_num(bc_json_get(ci, "runs"), 0), 3);
+		assert_true(fabs(bc_json_num(bc_json_get(ci, "half_width"), NAN) - half) <=
+			    1e-9 * mean);
+		assert_true(fabs(bc_json_num(bc_json_get(ci, "low"), NAN) - (mean - half)) <=
+			    1e-9 * mean);
+	}
 	/* The pooled iterations say their run; with one tick each, the
 	 * summary's mean is the mean of the run means. */
 	iters = bc_json_get(doc, "iterations");
