@@ -619,17 +619,16 @@ static int bc_rep_aggregate(struct bc_repeats *r, const struct bc_run_result *po
 /* One line when the watched metric moved more between runs than a
  * comparison can afford, with what this machine shows as the likely cause. */
 static int bc_rep_noise(const struct bc_rep_state *st, struct bc_run_result *pooled,
-			const struct bc_noise_snap *before, const struct bc_noise_usage *use)
+			const struct bc_noise_snap *before, const struct bc_noise_snap *after,
+			const struct bc_noise_usage *use)
 {
 	const struct bc_repeats *r = &st->rep;
 	const struct bc_rep_stats *w = r->watched >= 0 ? &r->metrics[r->watched] : NULL;
-	struct bc_noise_snap after;
 	char causes[768], line[BC_REP_WARN_LEN];
 
 	if (!w || w->n < BC_REP_MIN_RUNS || !(w->cv_pct > BC_REP_NOISY_CV_PCT))
 		return 0;
-	bc_noise_snap("", &after);
-	if (bc_noise_causes("", before, &after, use, causes, sizeof(causes)))
+	if (bc_noise_causes("", before, after, use, causes, sizeof(causes)))
 		snprintf(line, sizeof(line), "run-to-run CV of %s is %.1f%% over %u runs (above "
 			 "%.0f%%); likely cause%s: %s", bc_rep_metric_name(st), w->cv_pct, w->n,
 			 BC_REP_NOISY_CV_PCT, strchr(causes, ';') ? "s" : "", causes);
@@ -711,7 +710,7 @@ int bc_repeat_run(const struct bc_config *cfg, const struct bc_bench *bench)
 	struct bc_rep_state st = { .cfg = cfg, .bench = bench };
 	struct bc_noise_usage use = { .hz = sysconf(_SC_CLK_TCK) };
 	struct bc_run_result pooled;
-	struct bc_noise_snap before;
+	struct bc_noise_snap before, after;
 	struct bc_out out;
 	double cpu0;
 	bool produced;
@@ -734,6 +733,8 @@ int bc_repeat_run(const struct bc_config *cfg, const struct bc_bench *bench)
 	bc_noise_snap("", &before);
 	cpu0 = bc_rep_children_cpu();
 	bc_rep_loop(&st);
+	/* The runs' window only: what pooling costs is not the runs'. */
+	bc_noise_snap("", &after);
 	use.wall_sec = st.rep.elapsed_sec;
 	use.own_cpu_sec = bc_rep_children_cpu() - cpu0;
 	use.cpus = bc_sysinfo_online_cpus();
@@ -743,7 +744,7 @@ int bc_repeat_run(const struct bc_config *cfg, const struct bc_bench *bench)
 	if (!err)
 		err = bc_rep_aggregate(&st.rep, &pooled);
 	if (!err)
-		err = bc_rep_noise(&st, &pooled, &before, &use);
+		err = bc_rep_noise(&st, &pooled, &before, &after, &use);
 	pooled.repeats = &st.rep;
 	bc_rep_status(&st, &pooled);
 	if (err) {
