@@ -285,40 +285,6 @@ static void csv_num(FILE *f, double x)
 	fprintf(f, ",%.17g", x);
 }
 
-/* One CSV line per stored figure: "mean" holds the run's figure (for the
- * latency, that of the mean rate), the other columns its per-interval
- * statistics. */
-static void csv_figures(FILE *f, const struct row *r, const char *opts)
-{
-	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
-	const struct bc_json *figs = bc_run_doc_figures(doc);
-
-	for (size_t i = 0; figs && i < figs->cnt; i++) {
-		const struct bc_json *fg = figs->items[i];
-
-		bc_csv_write(f, r->section);
-		fputc(',', f);
-		bc_csv_write(f, r->label);
-		fputc(',', f);
-		bc_csv_write(f, r->bench ? r->bench : r->args.v[0]);
-		fputc(',', f);
-		bc_csv_write(f, opts);
-		fprintf(f, ",%s,", row_status_names[r->status]);
-		bc_csv_write(f, r->reason);
-		fputc(',', f);
-		bc_csv_write(f, figs->keys[i]);
-		fputc(',', f);
-		bc_csv_write(f, bc_json_str(bc_json_get(fg, "unit")));
-		csv_num(f, fig_value(fg));
-		csv_num(f, fig_stat(fg, "stddev"));
-		csv_num(f, fig_stat(fg, "min"));
-		csv_num(f, fig_stat(fg, "median"));
-		csv_num(f, fig_stat(fg, "max"));
-		fputc('\n', f);
-	}
-	bc_json_free(doc);
-}
-
 /* section,label,benchmark,options,status,reason, of one CSV line */
 static void csv_row_start(FILE *f, const struct row *r, const char *opts)
 {
@@ -332,6 +298,31 @@ static void csv_row_start(FILE *f, const struct row *r, const char *opts)
 	fprintf(f, ",%s,", row_status_names[r->status]);
 	bc_csv_write(f, r->reason);
 	fputc(',', f);
+}
+
+/* One CSV line per stored figure: "mean" holds the run's figure (for the
+ * latency, that of the mean rate), the other columns its per-interval
+ * statistics. */
+static void csv_figures(FILE *f, const struct row *r, const char *opts)
+{
+	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
+	const struct bc_json *figs = bc_run_doc_figures(doc);
+
+	for (size_t i = 0; figs && i < figs->cnt; i++) {
+		const struct bc_json *fg = figs->items[i];
+
+		csv_row_start(f, r, opts);
+		bc_csv_write(f, figs->keys[i]);
+		fputc(',', f);
+		bc_csv_write(f, bc_json_str(bc_json_get(fg, "unit")));
+		csv_num(f, fig_value(fg));
+		csv_num(f, fig_stat(fg, "stddev"));
+		csv_num(f, fig_stat(fg, "min"));
+		csv_num(f, fig_stat(fg, "median"));
+		csv_num(f, fig_stat(fg, "max"));
+		fputc('\n', f);
+	}
+	bc_json_free(doc);
 }
 
 /* One CSV line per statistic of each histogram in the run's summary
@@ -390,16 +381,7 @@ void bc_batch_render_row(struct bc_batch *b, const struct row *r)
 		for (size_t i = 0; i < (r->metric_cnt ? r->metric_cnt : 1); i++) {
 			const struct row_metric *m = r->metric_cnt ? &r->metrics[i] : NULL;
 
-			bc_csv_write(f, r->section);
-			fputc(',', f);
-			bc_csv_write(f, r->label);
-			fputc(',', f);
-			bc_csv_write(f, r->bench ? r->bench : r->args.v[0]);
-			fputc(',', f);
-			bc_csv_write(f, opts);
-			fprintf(f, ",%s,", row_status_names[r->status]);
-			bc_csv_write(f, r->reason);
-			fputc(',', f);
+			csv_row_start(f, r, opts);
 			if (m) {
 				bc_csv_write(f, m->name);
 				fputc(',', f);
