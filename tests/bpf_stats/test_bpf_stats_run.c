@@ -32,6 +32,7 @@
 #include <bpf/bpf.h>
 
 #include "bc_internal.h"
+#include "bc_test_child.h"
 #include "bc_test_report.h"
 #include "bpf_stats.h"
 
@@ -288,31 +289,14 @@ static void run_without_sys_admin(struct bc_test_run *r, const char *const *args
 {
 	const char *argv[32] = { "setpriv", "--inh-caps=-sys_admin", "--bounding-set=-sys_admin",
 				 BC_TEST_BENCHCORE, "--plugin-dir", BC_TEST_PLUGIN_DIR };
-	char out_path[] = "/tmp/bc-test-XXXXXX", err_path[] = "/tmp/bc-test-XXXXXX";
-	int out_fd = mkstemp(out_path), err_fd = mkstemp(err_path), st;
+	struct bc_test_child c;
 	size_t n = 6;
-	pid_t pid;
 
-	assert_true(out_fd >= 0 && err_fd >= 0);
-	unlink(out_path);
-	unlink(err_path);
 	while (*args && n < sizeof(argv) / sizeof(argv[0]) - 1)
 		argv[n++] = *args++;
 	argv[n] = NULL;
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(out_fd, STDOUT_FILENO);
-		dup2(err_fd, STDERR_FILENO);
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &st, 0), pid);
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r->out = bc_test_slurp_fd(out_fd);
-	r->err = bc_test_slurp_fd(err_fd);
-	close(out_fd);
-	close(err_fd);
+	bc_test_child_start(&c, argv, NULL, NULL);
+	bc_test_child_finish(&c, r, 120);
 }
 
 static void test_no_capability(void **state)

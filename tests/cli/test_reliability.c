@@ -86,15 +86,6 @@ static void assert_reasons_said(const struct bc_test_run *r, const char *what)
 		fail_msg("%s: exit %d without a line saying why; stderr:\n%s", what, r->status, r->err);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 static char *read_file(const char *path)
 {
 	int fd = open(path, O_RDONLY);
@@ -140,7 +131,7 @@ static void test_output_kept_unless_produced(void **state)
 	struct stat st;
 
 	(void)state;
-	write_file("o.txt", "OLD\n");
+	bc_test_write_file("o.txt", "OLD\n");
 	/* Unavailable, refused, failed: the old results stay. */
 	RUN(&r, "run", "fixture:unavailable", "-w0", "-d1", "--output", "o.txt");
 	bc_test_assert_status(&r, BC_EXIT_UNAVAILABLE);
@@ -185,7 +176,7 @@ static void test_output_kept_when_killed(void **state)
 	struct bc_test_run r;
 
 	(void)state;
-	write_file("k.txt", "OLD\n");
+	bc_test_write_file("k.txt", "OLD\n");
 	start(&c, NULL, args);
 	/* Killed while it runs (whether before or after its first tick, the
 	 * old file must stay: nothing here depends on the timing). */
@@ -295,7 +286,7 @@ static void test_refused_in_one_line(void **state)
 
 	/* A suite's own arguments: refused once, before any run. */
 	PATHF(suite, "%s/three.suite", root);
-	write_file(suite, "# three runs\nrun fixture:ok\nrun fixture:ok -p1\nrun fixture:ok -w0\n");
+	bc_test_write_file(suite, "# three runs\nrun fixture:ok\nrun fixture:ok -p1\nrun fixture:ok -w0\n");
 	RUN(&r, "suite", "--suite-file", suite, "--sweep", "producers=");
 	bc_test_assert_status(&r, BC_EXIT_USAGE);
 	bc_test_assert_line(&r, "benchcore: suite: --sweep 'producers=': empty value; expected OPTION=V1,V2,...");
@@ -316,7 +307,7 @@ static void write_doc(const char *path, const char *mean)
 	PATHF(text, "{\"plugin\": \"fixture\", \"benchmark\": \"ok\", \"config\": {},"
 		    " \"summary\": {\"hits\": {\"unit\": \"ops/s\", \"mean\": %s, \"stddev\": 0,"
 		    " \"n\": 1}}, \"status\": {\"exit_status\": 0}}\n", mean);
-	write_file(path, text);
+	bc_test_write_file(path, text);
 }
 
 static void test_compare_validates(void **state)
@@ -347,7 +338,7 @@ static void test_compare_validates(void **state)
 	assert_int_equal(strlen(r.err), strlen(line) + 1);	/* that line alone */
 	bc_test_run_free(&r);
 	/* What a crash can leave: the reader names the zero byte, not "end of file". */
-	write_file(bad, "");
+	bc_test_write_file(bad, "");
 	assert_int_equal(truncate(bad, 4096), 0);
 	RUN(&r, "compare", bad, good);
 	bc_test_assert_status(&r, BC_EXIT_USAGE);

@@ -25,7 +25,7 @@
 #include <cmocka.h>
 
 #include "bc_internal.h"
-#include "bc_test_util.h"
+#include "bc_test_child.h"
 #include "json.h"
 
 #define PATHF(buf, ...) assert_true(snprintf((buf), sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
@@ -33,55 +33,28 @@
 static char root[PATH_MAX];
 static char count_dir[PATH_MAX];	/* a private copy of count.so */
 
-struct result {
-	int status;
-	char *out;
-	char *err;
-};
-
 /* Runs benchcore --plugin-dir count_dir ARGS... (NULL-terminated). */
-static void run(struct result *r, ...)
+static void run(struct bc_test_run *r, ...)
 {
-	char *argv[64];
-	FILE *out_f = tmpfile(), *err_f = tmpfile();
-	int wstatus, argc = 0;
+	const char *argv[64];
+	struct bc_test_child c;
+	int argc = 0;
 	const char *arg;
 	va_list ap;
-	pid_t pid;
 
-	argv[argc++] = (char *)BC_TEST_BENCHCORE;
-	argv[argc++] = (char *)"--plugin-dir";
+	argv[argc++] = BC_TEST_BENCHCORE;
+	argv[argc++] = "--plugin-dir";
 	argv[argc++] = count_dir;
 	va_start(ap, r);
 	while ((arg = va_arg(ap, const char *)) && argc < 63)
-		argv[argc++] = (char *)arg;
+		argv[argc++] = arg;
 	va_end(ap);
 	argv[argc] = NULL;
-	assert_true(out_f && err_f);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(fileno(out_f), 1);
-		dup2(fileno(err_f), 2);
-		unsetenv("BENCHCORE_PLUGIN_PATH");
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
-	r->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
-	r->out = bc_test_slurp_fd(fileno(out_f));
-	r->err = bc_test_slurp_fd(fileno(err_f));
-	fclose(out_f);
-	fclose(err_f);
+	bc_test_child_start(&c, argv, NULL, NULL);
+	bc_test_child_finish(&c, r, 240);
 }
 
-static void result_free(struct result *r)
-{
-	free(r->out);
-	free(r->err);
-}
-
-static struct bc_json *parse_out(const struct result *r)
+static struct bc_json *parse_out(const struct bc_test_run *r)
 {
 	char err[256];
 	struct bc_json *doc;
@@ -133,7 +106,7 @@ static int teardown(void **state)
 }
 
 /* Exit status 2 and exactly this one line on stderr. */
-static void assert_usage_line(struct result *r, const char *line)
+static void assert_usage_line(struct bc_test_run *r, const char *line)
 {
 	size_t lines = 0;
 
@@ -142,12 +115,12 @@ static void assert_usage_line(struct result *r, const char *line)
 	if (r->status != BC_EXIT_USAGE || lines != 1 || !strstr(r->err, line))
 		fail_msg("expected exit 2 and the one line\n  %s\ngot exit %d, stderr:\n%s", line,
 			 r->status, r->err);
-	result_free(r);
+	bc_test_run_free(r);
 }
 
 static void test_bad_values(void **state)
 {
-	struct result r;
+	struct bc_test_run r;
 
 	(void)state;
 	run(&r, "run", "count:count-local", "--repeat", "0", NULL);
@@ -176,7 +149,7 @@ static void test_bad_values(void **state)
 
 static void test_repeat_json(void **state)
 {
-	struct result r;
+	struct bc_test_run r;
 	struct bc_json *doc;
 	const struct bc_json *rep, *runs, *agg, *iters;
 	double mean, half;
@@ -235,7 +208,7 @@ static void test_repeat_json(void **state)
 						 "mean"), NAN) - mean) <= 1e-9 * mean);
 	assert_int_equal(bc_json_num(bc_json_get(bc_json_get(doc, "status"), "exit_status"), -1), 0);
 	bc_json_free(doc);
-	result_free(&r);
+	bc_test_run_free(&r);
 }
 
 /* The last line of s, and the one before it. */
@@ -257,7 +230,7 @@ static void last_lines(const char *s, char *last, char *before, size_t len)
 static void test_repeat_text(void **state)
 {
 	char last[1024], before[1024];
-	struct result r;
+	struct bc_test_run r;
 
 	(void)state;
 	run(&r, "run", "count:count-local", "-w0", "-d1", "--repeat", "2", NULL);
@@ -271,20 +244,20 @@ static void test_repeat_text(void **state)
 	    strncmp(before, "Repeats: 2 runs (--repeat 2): hits ", 35) ||
 	    !strstr(before, "95% CI") || !strstr(before, "run-to-run CV"))
 		fail_msg("expected the Repeats line, then the Summary line last; got\n%s", r.out);
-	result_free(&r);
+	bc_test_run_free(&r);
 	/* --repeat 1 is a plain run. */
 	run(&r, "run", "count:count-local", "-w0", "-d1", "--repeat", "1", NULL);
 	assert_int_equal(r.status, BC_EXIT_OK);
 	assert_null(strstr(r.out, "Repeats:"));
 	assert_null(strstr(r.out, "Run 1"));
-	result_free(&r);
+	bc_test_run_free(&r);
 }
 
 static void test_precision_target_or_cap(void **state)
 {
 	const struct bc_json *rep, *agg;
 	struct bc_json *doc;
-	struct result r;
+	struct bc_test_run r;
 	const char *end;
 	double ci;
 
@@ -310,7 +283,7 @@ static void test_precision_target_or_cap(void **state)
 	else
 		fail_msg("ended_by '%s': expected precision or max-repeat", end);
 	bc_json_free(doc);
-	result_free(&r);
+	bc_test_run_free(&r);
 
 	/* A time cap shorter than one run: the first run, then the cap. */
 	run(&r, "run", "count:count-local", "-w0", "-d1", "--precision", "0.001", "--max-time",
@@ -320,16 +293,7 @@ static void test_precision_target_or_cap(void **state)
 	assert_string_equal(bc_json_str(bc_json_get(rep, "ended_by")), "max-time");
 	assert_int_equal(bc_json_num(bc_json_get(rep, "runs_complete"), 0), 1);
 	bc_json_free(doc);
-	result_free(&r);
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
+	bc_test_run_free(&r);
 }
 
 static void test_compare_uses_runs(void **state)
@@ -337,7 +301,7 @@ static void test_compare_uses_runs(void **state)
 	char base[PATH_MAX + 16], new[PATH_MAX + 16];
 	const struct bc_json *c;
 	struct bc_json *doc;
-	struct result r;
+	struct bc_test_run r;
 
 	(void)state;
 	PATHF(base, "%s/base.json", root);
@@ -345,13 +309,13 @@ static void test_compare_uses_runs(void **state)
 	run(&r, "run", "count:count-local", "-w0", "-d1", "--repeat", "3", "--format", "json", "-q",
 	    NULL);
 	assert_int_equal(r.status, BC_EXIT_OK);
-	write_file(base, r.out);
-	result_free(&r);
+	bc_test_write_file(base, r.out);
+	bc_test_run_free(&r);
 	run(&r, "run", "count:count-local", "-w0", "-d1", "--repeat", "3", "--format", "json", "-q",
 	    NULL);
 	assert_int_equal(r.status, BC_EXIT_OK);
-	write_file(new, r.out);
-	result_free(&r);
+	bc_test_write_file(new, r.out);
+	bc_test_run_free(&r);
 
 	run(&r, "compare", base, new, "--format", "json", NULL);
 	doc = parse_out(&r);
@@ -362,18 +326,18 @@ static void test_compare_uses_runs(void **state)
 	assert_int_equal(bc_json_num(bc_json_get(c, "n_new"), 0), 3);
 	assert_non_null(bc_json_str(bc_json_get(c, "test")));
 	bc_json_free(doc);
-	result_free(&r);
+	bc_test_run_free(&r);
 	run(&r, "compare", base, new, NULL);
 	assert_int_equal(r.status, BC_EXIT_OK);
 	assert_non_null(strstr(r.out, "over 3+3 runs"));
-	result_free(&r);
+	bc_test_run_free(&r);
 }
 
 static void test_sweep_passes_repeat(void **state)
 {
 	const struct bc_json *res;
 	struct bc_json *doc;
-	struct result r;
+	struct bc_test_run r;
 
 	(void)state;
 	run(&r, "run", "count:count-local", "-w0", "-d1", "--repeat", "2", "--sweep", "producers=1",
@@ -382,7 +346,7 @@ static void test_sweep_passes_repeat(void **state)
 	res = bc_json_get(bc_json_at(bc_json_get(doc, "runs"), 0), "result");
 	assert_int_equal(bc_json_num(bc_json_get(bc_json_get(res, "repeats"), "runs_complete"), 0), 2);
 	bc_json_free(doc);
-	result_free(&r);
+	bc_test_run_free(&r);
 }
 
 int main(void)

@@ -577,36 +577,15 @@ static char *tmp_dir(void)
 	return dir;
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-static char *read_file(const char *path)
-{
-	int fd = open(path, O_RDONLY);
-	char *s;
-
-	if (fd < 0)
-		return NULL;
-	s = bc_test_slurp_fd(fd);
-	close(fd);
-	return s;
-}
-
 static void copy_fixture(const char *name, const char *to)
 {
 	char from[512];
 	char *s;
 
 	snprintf(from, sizeof(from), "%s%s", FIXTURES, name);
-	s = read_file(from);
+	s = bc_test_read_file(from);
 	assert_non_null(s);
-	write_file(to, s);
+	bc_test_write_file(to, s);
 	free(s);
 }
 
@@ -627,7 +606,7 @@ static void test_default_output(void **state)
 	assert_string_equal(r.out, "");
 	assert_non_null(strstr(r.err, "wrote"));
 	assert_non_null(strstr(r.err, "result.svg"));
-	svg = read_file(out);
+	svg = bc_test_read_file(out);
 	assert_non_null(svg);
 	assert_int_equal(xml_check(svg, &doc), 0);
 	xml_free(&doc);
@@ -641,7 +620,7 @@ static void test_default_output(void **state)
 	run_plot(&r, args);
 	assert_int_equal(r.status, 0);
 	snprintf(out, sizeof(out), "%s/result.data.svg", dir);
-	svg = read_file(out);
+	svg = bc_test_read_file(out);
 	assert_non_null(svg);
 	free(svg);
 	bc_test_run_free(&r);
@@ -675,7 +654,7 @@ static void expect_bad(const char *const *args, const char *name, const char *ne
 		fail_msg("plot %s: expected \"%s\" in: %s", what, needle, r.err);
 	assert_string_equal(r.out, "");
 	if (keep) {
-		after = read_file(keep);
+		after = bc_test_read_file(keep);
 		assert_non_null(after);
 		assert_string_equal(after, "old picture\n");
 		free(after);
@@ -697,15 +676,15 @@ static void test_bad_input(void **state)
 	snprintf(empty, sizeof(empty), "%s/empty.json", dir);
 	snprintf(nohist, sizeof(nohist), "%s/nohist.json", dir);
 	snprintf(nothing, sizeof(nothing), "%s/nothing.json", dir);
-	write_file(out, "old picture\n");
-	write_file(notjson, "Summary: hits 1.0M/s\n");
-	write_file(shape, "{\"benchcore_version\": \"0.1.0\", \"plugins\": []}\n");
-	write_file(empty, "");
+	bc_test_write_file(out, "old picture\n");
+	bc_test_write_file(notjson, "Summary: hits 1.0M/s\n");
+	bc_test_write_file(shape, "{\"benchcore_version\": \"0.1.0\", \"plugins\": []}\n");
+	bc_test_write_file(empty, "");
 	/* a run without a histogram: a known document, but nothing to draw */
-	write_file(nohist, "{\"benchmark\": \"count-local\", \"summary\": {\"hits\": "
+	bc_test_write_file(nohist, "{\"benchmark\": \"count-local\", \"summary\": {\"hits\": "
 			   "{\"unit\": \"ops/s\", \"mean\": 1, \"stddev\": 0, \"n\": 1}}}\n");
 	/* a sweep whose every row failed */
-	write_file(nothing, "{\"kind\": \"sweep\", \"name\": \"x:y\", \"runs\": [{\"label\": \"a\", "
+	bc_test_write_file(nothing, "{\"kind\": \"sweep\", \"name\": \"x:y\", \"runs\": [{\"label\": \"a\", "
 			    "\"status\": \"failed\", \"result\": null}]}\n");
 
 	expect_bad((const char *[]){ missing, "-o", out, NULL }, missing,

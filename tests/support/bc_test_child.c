@@ -30,7 +30,7 @@ void bc_test_child_start(struct bc_test_child *c, const char *const *argv,
 		unsetenv("BENCHCORE_PLUGIN_PATH");
 		if (cwd && chdir(cwd))
 			_exit(126);
-		execv(argv[0], (char *const *)argv);
+		execvp(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 }

@@ -20,7 +20,7 @@ struct bc_test_child {
 };
 
 /*
- * Starts argv (argv[0] a path, NULL-terminated) with BENCHCORE_PLUGIN_PATH
+ * Starts argv (NULL-terminated; argv[0] a path, or a program found in PATH) with BENCHCORE_PLUGIN_PATH
  * unset. stdout goes to stdout_path (opened for writing, not created) or,
  * when NULL, to c->out; stderr to c->err. cwd: where it runs (NULL: here).
  */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "bc_test_util.h"
 
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,6 +33,27 @@ char *bc_test_slurp_fd(int fd)
 	assert_true(n == 0);	/* end of file, not a read error */
 	buf[len] = '\0';
 	return buf;
+}
+
+char *bc_test_read_file(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	char *text;
+
+	if (fd < 0)
+		return NULL;
+	text = bc_test_slurp_fd(fd);
+	close(fd);
+	return text;
+}
+
+void bc_test_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
 }
 
 /* An unlinked temporary file: gone with its last fd. */

@@ -33,6 +33,11 @@ void bc_test_run_free(struct bc_test_run *r);
 
 /* Everything in fd from offset 0, NUL-terminated; the caller frees it. */
 char *bc_test_slurp_fd(int fd);
+/* A whole file, NUL-terminated (the caller frees it); NULL with errno set
+ * when it cannot be opened. */
+char *bc_test_read_file(const char *path);
+/* Creates or replaces path with text; any error fails the test. */
+void bc_test_write_file(const char *path, const char *text);
 
 /*
  * 0 when this process can load BPF programs against kernel BTF; otherwise
