@@ -761,6 +761,12 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	 * supports, and is found without loading anything. */
 	if (!err && bench->desc.validate)
 		err = bc_call(st.ctx, bench->desc.validate, "validate");
+	/* Before the probe: a refusal loads nothing, says so whatever else
+	 * this process may lack (older kernels refuse some program types
+	 * without CAP_SYS_ADMIN too), and the programs' counters run from
+	 * their baseline on. */
+	if (!err && cfg->bpf_stats)
+		err = bc_bpf_stats_enable(st.ctx, &res->bpf);
 	if (!err && bench->desc.probe)
 		err = bc_call(st.ctx, bench->desc.probe, "probe");
 	if (err)
@@ -769,10 +775,6 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	bc_environment_warnings(&st);
 
 	err = bc_alloc_hists(&st);
-	/* Before setup(): a refusal loads nothing, and the programs'
-	 * counters run from their baseline on. */
-	if (!err && cfg->bpf_stats)
-		err = bc_bpf_stats_enable(st.ctx, &res->bpf);
 	if (err)
 		goto restore;
 
