@@ -205,6 +205,8 @@ mount -t devtmpfs devtmpfs /dev
 for m in $(cat /modules/order); do
 	insmod "/modules/$m" || echo "vmtest-init: insmod $m failed"
 done
+# No network manager brings up loopback here: sockmap connects over it.
+ip link set lo up || echo "vmtest-init: loopback stays down"
 arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p"; }
 src=$(arg bc_src)
 build=$(arg bc_build)
