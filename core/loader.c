@@ -41,10 +41,12 @@
  * without the matching line here.
  */
 #define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, benches)
-#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, format_summary)
+#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, quick_probe)
 #define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, label)
 #define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, arg)
 #define BC_RANGE_KNOWN BC_OFFSETOFEND(struct bc_thread_range, def)
+#define BC_NEED_KNOWN BC_OFFSETOFEND(struct bc_need, why)
+#define BC_POINT_KNOWN BC_OFFSETOFEND(struct bc_attach_point, prog_name)
 
 #define BC_ASSERT_KNOWN(type, known)                                               \
 	_Static_assert(sizeof(type) - (known) < _Alignof(type),                    \
@@ -54,6 +56,8 @@ BC_ASSERT_KNOWN(struct bc_bench_desc, BC_BENCH_DESC_KNOWN);
 BC_ASSERT_KNOWN(struct bc_metric_desc, BC_METRIC_DESC_KNOWN);
 BC_ASSERT_KNOWN(struct bc_option, BC_OPTION_KNOWN);
 BC_ASSERT_KNOWN(struct bc_thread_range, BC_RANGE_KNOWN);
+BC_ASSERT_KNOWN(struct bc_need, BC_NEED_KNOWN);
+BC_ASSERT_KNOWN(struct bc_attach_point, BC_POINT_KNOWN);
 
 /*
  * The smallest structs this core accepts: the fields it cannot do without.
@@ -65,6 +69,9 @@ BC_ASSERT_KNOWN(struct bc_thread_range, BC_RANGE_KNOWN);
 #define BC_METRIC_DESC_MIN_SZ BC_OFFSETOFEND(struct bc_metric_desc, kind)
 #define BC_OPTION_MIN_SZ BC_OFFSETOFEND(struct bc_option, offset)
 #define BC_RANGE_MIN_SZ BC_OFFSETOFEND(struct bc_thread_range, def)
+/* Both came with ABI 2.1, whole: a smaller one is not a plugin's. */
+#define BC_NEED_MIN_SZ BC_OFFSETOFEND(struct bc_need, name)
+#define BC_POINT_MIN_SZ BC_OFFSETOFEND(struct bc_attach_point, kind)
 /* sz and abi_major sit at the same place in every major version. */
 #define BC_PLUGIN_DESC_MAJOR_SZ BC_OFFSETOFEND(struct bc_plugin_desc, abi_major)
 /* Larger than any descriptor will ever grow: a garbage `sz`, not a newer
@@ -249,6 +256,7 @@ struct bc_sized {
 	size_t known;		/* the end of the last field the core knows */
 	size_t min_sz;		/* fields the core cannot do without */
 	size_t max_sz;		/* more is a garbage sz (or no room, embedded) */
+	bool unnamed;		/* array elements have no name after sz */
 };
 
 /* " (this benchcore's is N)" when a bound is not the size itself: every
@@ -343,6 +351,8 @@ _Static_assert(offsetof(struct bc_metric_desc, name) == offsetof(struct bc_named
 	       "metric name moved");
 _Static_assert(offsetof(struct bc_option, name) == offsetof(struct bc_named_head, name),
 	       "option name moved");
+_Static_assert(offsetof(struct bc_attach_point, name) == offsetof(struct bc_named_head, name),
+	       "attach point name moved");
 
 /*
  * Copies a plugin's array of sized structs (stride = the first element's sz)
@@ -374,7 +384,8 @@ static int bc_copy_array(void **out, const void *src, unsigned int cnt, const st
 	for (i = 0; i < cnt; i++) {
 		const struct bc_named_head *h = (const void *)(base + i * stride);
 
-		if (h->sz >= BC_OFFSETOFEND(struct bc_named_head, name) && h->name && h->name[0])
+		if (!s->unnamed && h->sz >= BC_OFFSETOFEND(struct bc_named_head, name) && h->name &&
+		    h->name[0])
 			snprintf(what, sizeof(what), "%s #%zu '%s'", s->what, i, h->name);
 		else
 			snprintf(what, sizeof(what), "%s #%zu", s->what, i);
@@ -493,6 +504,54 @@ static int bc_copy_options(struct bc_option **out, size_t *cnt_out, const struct
 	return err;
 }
 
+/* The kernel needs and attach points `list` checks (ABI 2.1): normalised
+ * copies the feature checks read, each kind a known one. */
+static int bc_copy_needs(struct bc_bench *b, struct bc_load_err *e)
+{
+	struct bc_bench_desc *d = &b->desc;
+	char what[160];
+	struct bc_sized s = {
+		.what = what, .dst_sz = sizeof(*b->needs), .known = BC_NEED_KNOWN,
+		.min_sz = BC_NEED_MIN_SZ, .max_sz = BC_DESC_MAX_SZ, .unnamed = true,
+	};
+	size_t i;
+	int err;
+
+	snprintf(what, sizeof(what), "benchmark '%s': need", d->name);
+	err = bc_copy_array((void **)&b->needs, d->needs, d->need_cnt, &s, e);
+	if (err)
+		return err;
+	for (i = 0; i < d->need_cnt; i++) {
+		const struct bc_need *n = &b->needs[i];
+
+		if (n->kind < BC_NEED_PROG_TYPE || n->kind > BC_NEED_FILE)
+			return bc_fail(e, -EINVAL, "benchmark '%s': need #%zu has unknown kind %d (%d to %d expected)",
+				       d->name, i, (int)n->kind, BC_NEED_PROG_TYPE, BC_NEED_FILE);
+		if (n->kind >= BC_NEED_BTF_FUNC && (!n->name || !n->name[0]))
+			return bc_fail(e, -EINVAL, "benchmark '%s': need #%zu (kind %d) has no name",
+				       d->name, i, (int)n->kind);
+	}
+	d->needs = b->needs;
+
+	snprintf(what, sizeof(what), "benchmark '%s': attach point", d->name);
+	s.dst_sz = sizeof(*b->points);
+	s.known = BC_POINT_KNOWN;
+	s.min_sz = BC_POINT_MIN_SZ;
+	s.unnamed = false;
+	err = bc_copy_array((void **)&b->points, d->attach_points, d->attach_point_cnt, &s, e);
+	if (err)
+		return err;
+	for (i = 0; i < d->attach_point_cnt; i++) {
+		const struct bc_attach_point *pt = &b->points[i];
+
+		if (pt->kind < BC_ATTACH_FENTRY || pt->kind > BC_ATTACH_OTHER)
+			return bc_fail(e, -EINVAL, "benchmark '%s': attach point #%zu has unknown kind %d (%d to %d expected)",
+				       d->name, i, (int)pt->kind, BC_ATTACH_FENTRY, BC_ATTACH_OTHER);
+	}
+	d->attach_points = b->points;
+	return 0;
+}
+
 /* The first character a name must not have, or NUL: names are one word, and
  * ':' separates PLUGIN from BENCH. */
 static char bc_name_bad_char(const char *name, const char *also)
@@ -557,9 +616,10 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 		return err;
 	snprintf(what, sizeof(what), "benchmark '%s': option", d->name);
 	err = bc_copy_options(&b->options, &b->option_cnt, d->options, d->option_cnt, what, e);
-	if (!err)
-		b->desc.options = b->options;
-	return err;
+	if (err)
+		return err;
+	b->desc.options = b->options;
+	return bc_copy_needs(b, e);
 }
 
 /* The name dlopen() is given for a checked file. */
@@ -595,6 +655,8 @@ static void bc_plugin_release(struct bc_plugin *p)
 	for (i = 0; i < p->bench_cnt; i++) {
 		free(p->benches[i].metrics);
 		free(p->benches[i].options);
+		free(p->benches[i].needs);
+		free(p->benches[i].points);
 	}
 	free(p->benches);
 	free(p->options);
