@@ -5,13 +5,12 @@
  * two-instruction program of the attach type, a vmlinux BTF lookup, a
  * tracefs file), asked once per process and remembered, so that `list`
  * answers for every benchmark in milliseconds where loading and attaching
- * each one's programs (probe()) took a second. vmlinux BTF is parsed on
- * the first question that needs it, and only then.
+ * each one's programs (probe()) took a second. vmlinux BTF is read on the
+ * first question that needs it, and only then (vmlinux_btf.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +27,7 @@
 #include <benchcore/attach.h>
 #include "bc_internal.h"
 #include "needs.h"
+#include "vmlinux_btf.h"
 
 /* enum bpf_attach_type's BPF_TRACE_UPROBE_MULTI (Linux 6.6 uapi; the
  * installed headers may predate it). */
@@ -51,8 +51,6 @@ struct bc_memo {
 static pthread_mutex_t bc_feat_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct bc_memo bc_memo[BC_MEMO_MAX];
 static size_t bc_memo_cnt;
-static struct btf *bc_vmlinux;
-static int bc_vmlinux_err;	/* 0: not asked yet */
 
 static bool bc_memo_get(const char *key, int *err)
 {
@@ -78,70 +76,17 @@ static int bc_memo_put(const char *key, int err)
 void bc_features_reset(void)
 {
 	pthread_mutex_lock(&bc_feat_lock);
-	btf__free(bc_vmlinux);
-	bc_vmlinux = NULL;
-	bc_vmlinux_err = 0;
 	bc_memo_cnt = 0;
 	pthread_mutex_unlock(&bc_feat_lock);
+	bc_vmlinux_btf_release();
 }
 
-/* The BTF outlives every caller; at exit it goes, for leak checkers. */
-__attribute__((destructor)) static void bc_features_fini(void)
-{
-	bc_features_reset();
-}
-
-/* libbpf's warnings about a feature it cannot find are our answer, not
- * the user's problem: they go to debug (-v). */
-static int bc_feat_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	char line[512];
-	size_t len;
-
-	(void)level;
-	vsnprintf(line, sizeof(line), fmt, ap);
-	len = strlen(line);
-	if (len && line[len - 1] == '\n')
-		line[len - 1] = '\0';
-	bc_debug("%s", line);
-	return 0;
-}
-
-/* Called with the lock held. NULL with bc_vmlinux_err set when there is
- * no vmlinux BTF. */
-static struct btf *bc_btf_locked(void)
-{
-	libbpf_print_fn_t old;
-
-	if (bc_vmlinux || bc_vmlinux_err)
-		return bc_vmlinux;
-	old = libbpf_set_print(bc_feat_libbpf_print);
-	bc_vmlinux = btf__load_vmlinux_btf();
-	libbpf_set_print(old);
-	if (!bc_vmlinux)
-		bc_vmlinux_err = errno ? -errno : -ENOENT;
-	return bc_vmlinux;
-}
-
-/* The vmlinux BTF id of `name` of `kind` (0: any kind), or a negative
- * errno: -ENOENT not there, another one when there is no BTF to ask. */
+/* The vmlinux BTF id of `name` of `kind` (0: any named type), or a
+ * negative errno: -ENOENT not there, another one when there is no BTF to
+ * ask (vmlinux_btf.h). */
 static int bc_btf_id(const char *name, int kind)
 {
-	struct btf *btf;
-	int id;
-
-	pthread_mutex_lock(&bc_feat_lock);
-	btf = bc_btf_locked();
-	if (!btf)
-		id = bc_vmlinux_err == -ENOENT ? -ENODATA : bc_vmlinux_err;
-	else if (kind)
-		id = btf__find_by_name_kind(btf, name, kind);
-	else
-		id = btf__find_by_name(btf, name);
-	pthread_mutex_unlock(&bc_feat_lock);
-	if (id == 0)
-		return -ENOENT;
-	return id;
+	return bc_vmlinux_btf_id(name, kind);
 }
 
 /* Why `name` could not be looked up: bc_btf_id()'s error. */
@@ -462,26 +407,38 @@ static const char *bc_strerror(int err, char *buf, size_t len)
 	return buf;
 }
 
-struct bc_trampoline_q {
+struct bc_btf_prog_q {
 	enum bpf_prog_type type;
 	enum bpf_attach_type eat;
 	const char *prefix;	/* of the BTF name: "bpf_lsm_", "btf_trace_" */
 	int btf_kind;
 	const char *what;	/* for the reason: "fentry" */
+	bool trampoline;	/* runs through a BPF trampoline */
 };
 
 /* A program that the kernel checks against a BTF id at load: fentry,
  * fexit, fmod_ret, lsm, tp_btf. */
-static int bc_check_btf_prog(const struct bc_trampoline_q *q, const char *target, bool sleepable,
+static int bc_check_btf_prog(const struct bc_btf_prog_q *q, const char *target, bool sleepable,
 			     char *why, size_t len)
 {
 	char name[160], key[192], err_text[96];
 	int id, err;
 
-	if (!target[0]) {
-		snprintf(why, len, "no target in the name to check");
-		return 0;	/* nothing to ask: probe() will tell */
+	/* First with BTF id 1, which is no function: EINVAL says the kernel
+	 * takes the attach type and looked at the id; EPERM (no trampolines)
+	 * says no to every target, and no BTF needs reading. */
+	snprintf(key, sizeof(key), "%s%s at all", q->what, sleepable ? ".s" : "");
+	if (!bc_memo_find(key, &err))
+		err = bc_memo_keep(key, bc_feat_load(q->type, q->eat, 1,
+						     sleepable ? BPF_F_SLEEPABLE : 0));
+	if (err == -EPERM || err == -BC_ENOTSUPP || err == -EOPNOTSUPP) {
+		snprintf(why, len, "the kernel refuses %s%s programs: %s%s", q->what,
+			 sleepable ? ".s" : "", bc_strerror(err, err_text, sizeof(err_text)),
+			 q->trampoline ? " (BPF trampolines unavailable)" : "");
+		return err;
 	}
+	if (!target[0])
+		return 0;	/* nothing more to ask: probe() will tell */
 	snprintf(name, sizeof(name), "%s%s", q->prefix, target);
 	id = bc_btf_id(name, q->btf_kind);
 	if (id == -ENOENT) {
@@ -499,12 +456,10 @@ static int bc_check_btf_prog(const struct bc_trampoline_q *q, const char *target
 	if (!err)
 		return 0;
 	bc_strerror(err, err_text, sizeof(err_text));
-	if (err == -EPERM || err == -BC_ENOTSUPP || err == -EOPNOTSUPP)
-		snprintf(why, len, "the kernel refused a minimal %s%s program on %s: %s (BPF "
-			 "trampolines unavailable)", q->what, sleepable ? ".s" : "", target, err_text);
-	else
-		snprintf(why, len, "the kernel refused a minimal %s%s program on %s: %s", q->what,
-			 sleepable ? ".s" : "", target, err_text);
+	snprintf(why, len, "the kernel refused a minimal %s%s program on %s: %s%s", q->what,
+		 sleepable ? ".s" : "", target, err_text,
+		 q->trampoline && (err == -EPERM || err == -BC_ENOTSUPP || err == -EOPNOTSUPP) ?
+			 " (BPF trampolines unavailable)" : "");
 	return err;
 }
 
@@ -589,16 +544,17 @@ static int bc_check_func_in_btf(const char *target, char *why, size_t len)
  * question that said no, and why in words. */
 static int bc_point_check(const struct bc_attach_point *pt, char *why, size_t len)
 {
-	static const struct bc_trampoline_q fentry = {
-		BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, "", BTF_KIND_FUNC, "fentry" };
-	static const struct bc_trampoline_q fexit = {
-		BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, "", BTF_KIND_FUNC, "fexit" };
-	static const struct bc_trampoline_q fmod_ret = {
-		BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, "", BTF_KIND_FUNC, "fmod_ret" };
-	static const struct bc_trampoline_q lsm = {
-		BPF_PROG_TYPE_LSM, BPF_LSM_MAC, "bpf_lsm_", BTF_KIND_FUNC, "lsm" };
-	static const struct bc_trampoline_q tp_btf = {
-		BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, "btf_trace_", BTF_KIND_TYPEDEF, "tp_btf" };
+	static const struct bc_btf_prog_q fentry = {
+		BPF_PROG_TYPE_TRACING, BPF_TRACE_FENTRY, "", BTF_KIND_FUNC, "fentry", true };
+	static const struct bc_btf_prog_q fexit = {
+		BPF_PROG_TYPE_TRACING, BPF_TRACE_FEXIT, "", BTF_KIND_FUNC, "fexit", true };
+	static const struct bc_btf_prog_q fmod_ret = {
+		BPF_PROG_TYPE_TRACING, BPF_MODIFY_RETURN, "", BTF_KIND_FUNC, "fmod_ret", true };
+	static const struct bc_btf_prog_q lsm = {
+		BPF_PROG_TYPE_LSM, BPF_LSM_MAC, "bpf_lsm_", BTF_KIND_FUNC, "lsm", true };
+	static const struct bc_btf_prog_q tp_btf = {
+		BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, "btf_trace_", BTF_KIND_TYPEDEF, "tp_btf",
+		false };
 	char target[128], path[256], err_text[96], hint[256];
 	bool sleepable;
 	int err;
