@@ -803,8 +803,10 @@ static int bc_dlopen_fail(const char *path, struct bc_load_err *e)
 	return bc_fail(e, -ENOEXEC, "not a loadable shared object: %s", msg);
 }
 
-/* Loads the checked file `fd` (its path names it in messages). */
-static int bc_open_plugin(struct bc_plugin *p, const char *path, int fd, struct bc_load_err *e)
+/* Loads the checked file `fd` (its path names it in messages). `bind_now`:
+ * resolve every symbol before returning. */
+static int bc_open_plugin(struct bc_plugin *p, const char *path, int fd, bool bind_now,
+			  struct bc_load_err *e)
 {
 	const struct bc_plugin_desc *src;
 	char name[64];
@@ -815,10 +817,13 @@ static int bc_open_plugin(struct bc_plugin *p, const char *path, int fd, struct 
 	if (!p->path)
 		return bc_fail(e, -ENOMEM, "out of memory");
 	bc_dl_name(name, sizeof(name), fd);
-	/* RTLD_NOW: a missing symbol is this file's refusal now, not a crash
-	 * in the middle of a run. RTLD_LOCAL: two plugins may both define
-	 * static-looking helpers with the same name. */
-	p->handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	/* RTLD_NOW in the inspecting child: a missing symbol is this file's
+	 * refusal now, not a crash in the middle of a run. The command itself
+	 * loads only what the child loaded that way, from the same libraries:
+	 * it binds lazily, which saves resolving every symbol twice.
+	 * RTLD_LOCAL: two plugins may both define static-looking helpers with
+	 * the same name. */
+	p->handle = dlopen(name, (bind_now ? RTLD_NOW : RTLD_LAZY) | RTLD_LOCAL);
 	if (!p->handle)
 		return bc_dlopen_fail(name, e);
 	p->fd = fd;
@@ -935,7 +940,7 @@ static __attribute__((noreturn)) void bc_inspect_child(const struct bc_cand *c, 
 		memset(&m, 0, sizeof(m));
 		memset(&e, 0, sizeof(e));
 		m.idx = (unsigned int)i;
-		m.err = bc_open_plugin(&p, c[i].path, c[i].fd, &e);
+		m.err = bc_open_plugin(&p, c[i].path, c[i].fd, true, &e);
 		/* A refused file is unloaded, as the command unloads it; a
 		 * passed one stays, as it will in the command. */
 		if (m.err)
@@ -1119,7 +1124,7 @@ static void bc_load_file(struct bc_plugin_set *set, struct bc_cand *c, size_t fi
 		set->failed_cnt++;
 		return;
 	}
-	err = bc_open_plugin(&p, path, c->fd, &c->e);
+	err = bc_open_plugin(&p, path, c->fd, false, &c->e);
 	if (err) {
 		bc_warn("%s: %s", path, c->e.msg);
 		if (!p.fd_open)
