@@ -284,6 +284,40 @@ static int ps_prepare(struct bc_ctx *ctx, struct ps_state *st)
 	return 0;
 }
 
+/* `list`, for no-private-stack: does the kernel know the flag? Asked
+ * with a two-instruction raw_tp program, not the benchmark's. */
+static int ps_quick_probe(struct bc_ctx *ctx)
+{
+	const struct ps_variant *v = bc_ctx_bench_priv(ctx);
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = PS_F_DISABLE_PRIVATE_STACK);
+	int fd;
+
+	if (!v->disable)
+		return 0;
+	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "ps_flag", "GPL", insns, 2, &opts);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	if (errno == EINVAL)
+		return bc_unavailable(ctx, "this kernel has no switch to turn a BPF program's "
+				      "private stack off: it refused prog_flags bit 19 "
+				      "(BPF_F_DISABLE_PRIVATE_STACK, from the private-stack patch "
+				      "series, never merged) with %s", ps_strerror(-EINVAL));
+	return bc_unavailable(ctx, "loading a program with BPF_F_DISABLE_PRIVATE_STACK: %s",
+			      ps_strerror(-errno));
+}
+
+/* What `list` checks instead of loading the programs. */
+static const struct bc_need ps_needs[] = {
+	BC_NEED(BC_NEED_BTF_TYPE, .name = "priv_stack_mode",
+		.why = "private stacks for BPF programs (Linux 6.13)"),
+};
+
 static int ps_probe(struct bc_ctx *ctx)
 {
 	struct ps_state *st = calloc(1, sizeof(*st));
@@ -385,6 +419,11 @@ static const struct ps_variant ps_on = { .disable = false };
 		.metric_cnt = sizeof(ps_metrics) / sizeof(ps_metrics[0]),        \
 		.priv = (priv_),                                                 \
 		.probe = ps_probe,                                               \
+		.needs = ps_needs,                                               \
+		.need_cnt = 1,                                                   \
+		.attach_points = ps_points,                                      \
+		.attach_point_cnt = sizeof(ps_points) / sizeof(ps_points[0]),    \
+		.quick_probe = ps_quick_probe,                                   \
 		.setup = ps_setup,                                               \
 		.producer = ps_producer,                                         \
 		.measure = ps_measure,                                           \
