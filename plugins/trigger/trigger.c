@@ -838,7 +838,12 @@ static int trig_quick_probe(struct bc_ctx *ctx)
 	if (!err && eff.driver_prog)
 		err = bc_need_check(ctx, &raw_tp, 1);
 	if (!err && eff.kind) {
-		pt = (struct bc_attach_point){ .sz = sizeof(pt), .name = eff.attach_point,
+		/* The uprobe benchmarks' point is only a word ("uprobe"): the
+		 * kind's name says more in a reason. */
+		pt = (struct bc_attach_point){ .sz = sizeof(pt),
+					       .name = strchr(eff.attach_point, '/') ?
+							       eff.attach_point :
+							       bc_trig_kind_name(eff.kind),
 					       .kind = eff.kind, .prog_name = eff.prog };
 		err = bc_attach_check(ctx, &pt, 1);
 	}
