@@ -52,28 +52,35 @@ static pthread_mutex_t bc_feat_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct bc_memo bc_memo[BC_MEMO_MAX];
 static size_t bc_memo_cnt;
 
-static bool bc_memo_get(const char *key, int *err)
+/* Asked before? Then *err is the answer. */
+static bool bc_memo_find(const char *key, int *err)
 {
-	for (size_t i = 0; i < bc_memo_cnt; i++) {
-		if (!strcmp(bc_memo[i].key, key)) {
+	bool hit = false;
+
+	pthread_mutex_lock(&bc_feat_lock);
+	for (size_t i = 0; i < bc_memo_cnt && !hit; i++) {
+		hit = !strcmp(bc_memo[i].key, key);
+		if (hit)
 			*err = bc_memo[i].err;
-			return true;
-		}
 	}
-	return false;
+	pthread_mutex_unlock(&bc_feat_lock);
+	return hit;
 }
 
-/* A full table or a key too long only costs asking again. */
-static int bc_memo_put(const char *key, int err)
+/* Remembers the answer and returns it; a full table or a key too long
+ * only costs asking again. */
+static int bc_memo_keep(const char *key, int err)
 {
+	pthread_mutex_lock(&bc_feat_lock);
 	if (bc_memo_cnt < BC_MEMO_MAX && strlen(key) < sizeof(bc_memo[0].key)) {
 		snprintf(bc_memo[bc_memo_cnt].key, sizeof(bc_memo[0].key), "%s", key);
 		bc_memo[bc_memo_cnt++].err = err;
 	}
+	pthread_mutex_unlock(&bc_feat_lock);
 	return err;
 }
 
-void bc_features_reset(void)
+void bc_needs_reset(void)
 {
 	pthread_mutex_lock(&bc_feat_lock);
 	bc_memo_cnt = 0;
@@ -81,15 +88,7 @@ void bc_features_reset(void)
 	bc_vmlinux_btf_release();
 }
 
-/* The vmlinux BTF id of `name` of `kind` (0: any named type), or a
- * negative errno: -ENOENT not there, another one when there is no BTF to
- * ask (vmlinux_btf.h). */
-static int bc_btf_id(const char *name, int kind)
-{
-	return bc_vmlinux_btf_id(name, kind);
-}
-
-/* Why `name` could not be looked up: bc_btf_id()'s error. */
+/* Why `name` could not be looked up: bc_vmlinux_btf_id()'s error. */
 static void bc_btf_missing(int err, const char *name, char *buf, size_t len)
 {
 	if (err == -ENODATA)
@@ -101,25 +100,6 @@ static void bc_btf_missing(int err, const char *name, char *buf, size_t len)
 }
 
 /* ----------------------------------------------------- small questions */
-
-/* Asked before? Then *err is the answer. */
-static bool bc_memo_find(const char *key, int *err)
-{
-	bool hit;
-
-	pthread_mutex_lock(&bc_feat_lock);
-	hit = bc_memo_get(key, err);
-	pthread_mutex_unlock(&bc_feat_lock);
-	return hit;
-}
-
-static int bc_memo_keep(const char *key, int err)
-{
-	pthread_mutex_lock(&bc_feat_lock);
-	bc_memo_put(key, err);
-	pthread_mutex_unlock(&bc_feat_lock);
-	return err;
-}
 
 /* Loads `r0 = 0; exit` as the given program: 0, or the kernel's errno. */
 static int bc_feat_load(enum bpf_prog_type type, enum bpf_attach_type eat, int btf_id,
@@ -269,7 +249,7 @@ static int bc_need_ask(const struct bc_need *n, char *how, size_t len)
 	case BC_NEED_BTF_TYPE:
 		if (!n->name)
 			return -EINVAL;
-		err = bc_btf_id(n->name, n->kind == BC_NEED_BTF_FUNC ? BTF_KIND_FUNC : 0);
+		err = bc_vmlinux_btf_id(n->name, n->kind == BC_NEED_BTF_FUNC ? BTF_KIND_FUNC : 0);
 		if (err > 0)
 			return 0;
 		if (err == -ENOENT)
@@ -374,13 +354,8 @@ static void bc_point_get(const struct bc_attach_point *pts, size_t i, struct bc_
 	memcpy(out, (const char *)pts + i * stride, stride < sizeof(*out) ? stride : sizeof(*out));
 }
 
-/*
- * The target in a SEC()-style name: after the first '/', up to a blank or
- * '+' ("tp/syscalls/sys_enter_getpgid + sys_enter_getppid" ->
- * "syscalls/sys_enter_getpgid"). *sleepable: the part before the '/' ends
- * in ".s" (lsm.s/, fentry.s/). Empty when the name has none.
- */
-static void bc_point_target(const char *name, char *buf, size_t len, bool *sleepable)
+/* needs.h says what. */
+void bc_attach_point_target(const char *name, char *buf, size_t len, bool *sleepable)
 {
 	const char *slash = name ? strchr(name, '/') : NULL;
 	size_t n;
@@ -440,7 +415,7 @@ static int bc_check_btf_prog(const struct bc_btf_prog_q *q, const char *target, 
 	if (!target[0])
 		return 0;	/* nothing more to ask: probe() will tell */
 	snprintf(name, sizeof(name), "%s%s", q->prefix, target);
-	id = bc_btf_id(name, q->btf_kind);
+	id = bc_vmlinux_btf_id(name, q->btf_kind);
 	if (id == -ENOENT) {
 		snprintf(why, len, "%s is not in this kernel's BTF", name);
 		return id;
@@ -532,7 +507,7 @@ static int bc_check_func_in_btf(const char *target, char *why, size_t len)
 
 	if (!target[0])
 		return 0;
-	id = bc_btf_id(target, BTF_KIND_FUNC);
+	id = bc_vmlinux_btf_id(target, BTF_KIND_FUNC);
 	if (id == -ENOENT) {
 		snprintf(why, len, "%s is not a function in this kernel's BTF", target);
 		return id;
@@ -559,7 +534,7 @@ static int bc_point_check(const struct bc_attach_point *pt, char *why, size_t le
 	bool sleepable;
 	int err;
 
-	bc_point_target(pt->name, target, sizeof(target), &sleepable);
+	bc_attach_point_target(pt->name, target, sizeof(target), &sleepable);
 	switch (pt->kind) {
 	case BC_ATTACH_FENTRY:
 		return bc_check_btf_prog(&fentry, target, sleepable, why, len);
@@ -645,7 +620,7 @@ static int bc_point_check(const struct bc_attach_point *pt, char *why, size_t le
 		if (!target[0])
 			return 0;
 		snprintf(path, sizeof(path), "btf_trace_%s", target);
-		err = bc_btf_id(path, BTF_KIND_TYPEDEF);
+		err = bc_vmlinux_btf_id(path, BTF_KIND_TYPEDEF);
 		if (err == -ENOENT) {
 			snprintf(why, len, "no raw tracepoint %s in this kernel (%s is not in its BTF)",
 				 target, path);

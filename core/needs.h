@@ -24,7 +24,16 @@ bool bc_bench_has_quick(const struct bc_bench *b);
  */
 int bc_bench_quick_probe(struct bc_ctx *ctx, const struct bc_bench *b);
 
-/* Forgets every cached answer and frees the vmlinux BTF (tests; exit). */
-void bc_features_reset(void);
+/* Forgets every remembered answer and releases the vmlinux BTF (tests). */
+void bc_needs_reset(void);
+
+/*
+ * The target an attach point's cheap check asks about, from its name as
+ * SEC() reads one: what follows the first '/', up to a blank or '+'
+ * ("tp/syscalls/sys_enter_getpgid + sys_enter_getppid" ->
+ * "syscalls/sys_enter_getpgid"); empty when there is no '/'. *sleepable:
+ * the part before the '/' ends in ".s" ("lsm.s/socket_post_create").
+ */
+void bc_attach_point_target(const char *name, char *buf, size_t len, bool *sleepable);
 
 #endif /* BENCHCORE_NEEDS_H */

@@ -225,14 +225,18 @@ static long bc_kbtf_extra(unsigned int kind, unsigned int vlen)
 	return -1;
 }
 
-/* The id, -ENOENT, or -EPROTO when the walk meets what it cannot read. */
-static int bc_kbtf_walk(const char *name, int kind)
+int bc_btf_walk(const void *data, size_t size, const char *name, int kind)
 {
-	const struct btf_header *h = (const void *)bc_kbtf_data;
-	const unsigned char *p = bc_kbtf_data + h->hdr_len + h->type_off;
-	const unsigned char *end = p + h->type_len;
-	const char *strs = (const char *)bc_kbtf_data + h->hdr_len + h->str_off;
+	const struct btf_header *h = data;
+	const unsigned char *p, *end;
+	const char *strs;
 	int id = 1;
+
+	if (!bc_kbtf_walkable(data, size))
+		return -EPROTO;
+	p = (const unsigned char *)data + h->hdr_len + h->type_off;
+	end = p + h->type_len;
+	strs = (const char *)data + h->hdr_len + h->str_off;
 
 	while ((size_t)(end - p) >= sizeof(struct btf_type)) {
 		const struct btf_type *t = (const void *)p;
@@ -258,7 +262,7 @@ static int bc_kbtf_find_locked(const char *name, int kind)
 	if (err)
 		return err;
 	if (bc_kbtf_data) {
-		id = bc_kbtf_walk(name, kind);
+		id = bc_btf_walk(bc_kbtf_data, bc_kbtf_size, name, kind);
 		if (id != -EPROTO)
 			return id;
 		/* A kind this walker does not know: from now on, libbpf's. */

@@ -7,6 +7,8 @@
 #ifndef BENCHCORE_VMLINUX_BTF_H
 #define BENCHCORE_VMLINUX_BTF_H
 
+#include <stddef.h>
+
 /*
  * The BTF id of `name` among the types of BTF kind `kind` (BTF_KIND_FUNC,
  * BTF_KIND_TYPEDEF, ...), or of any named type that is not a function or
@@ -18,5 +20,12 @@ int bc_vmlinux_btf_id(const char *name, int kind);
 
 /* Unmaps or frees it (at exit, and for tests). */
 void bc_vmlinux_btf_release(void);
+
+/*
+ * The walk behind it, over any raw BTF in this machine's byte order: the
+ * id of `name` of `kind` (0 as above), -ENOENT, or -EPROTO when the data
+ * is not BTF it can read (a bad header, a kind newer than it knows).
+ */
+int bc_btf_walk(const void *data, size_t size, const char *name, int kind);
 
 #endif /* BENCHCORE_VMLINUX_BTF_H */
