@@ -24,6 +24,7 @@
 #include "batch.h"
 #include "bc_internal.h"
 #include "json.h"
+#include "repstats.h"
 
 /* Setup, teardown and process start on top of warm-up + duration. */
 #define BC_BATCH_TIMEOUT_MARGIN_SEC 20.0
@@ -454,6 +455,58 @@ static double run_length_sec(char *const *args, size_t cnt)
 	return w + d;
 }
 
+/* The most runs a line's --repeat or --precision makes (the last value
+ * given wins, as in the CLI; defaults as repeat.h's), and its --max-time
+ * (0: none), for its default timeout. */
+static unsigned int run_repeats(char *const *args, size_t cnt, double *max_time)
+{
+	unsigned long repeat = 1, max_repeat = 0;
+	bool precision = false;
+
+	*max_time = 0;
+	for (size_t i = 0; i < cnt; i++) {
+		static const char *const names[] = { "--repeat", "--precision", "--max-repeat",
+						     "--max-time" };
+
+		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
+			size_t len = strlen(names[k]);
+			const char *v = NULL;
+
+			if (!strcmp(args[i], names[k]))
+				v = i + 1 < cnt ? args[i + 1] : NULL;
+			else if (!strncmp(args[i], names[k], len) && args[i][len] == '=')
+				v = args[i] + len + 1;
+			if (!v)
+				continue;
+			if (k == 0)
+				repeat = strtoul(v, NULL, 10);
+			else if (k == 1)
+				precision = strtod(v, NULL) > 0;
+			else if (k == 2)
+				max_repeat = strtoul(v, NULL, 10);
+			else
+				*max_time = strtod(v, NULL);
+		}
+	}
+	if (!precision) {
+		*max_time = 0;
+		return repeat ? (unsigned int)repeat : 1;
+	}
+	if (!max_repeat)
+		max_repeat = BC_REP_DEFAULT_MAX_REPEAT;
+	return (unsigned int)(max_repeat > repeat ? max_repeat : repeat);
+}
+
+/* A run's default timeout: its warm-up and duration and the margin, per
+ * run it may make, or --max-time and one run's worth when that is less. */
+static double run_timeout_sec(char *const *args, size_t cnt)
+{
+	double one = run_length_sec(args, cnt) + BC_BATCH_TIMEOUT_MARGIN_SEC, max_time;
+	double all = one * run_repeats(args, cnt, &max_time);
+
+	return max_time > 0 && max_time + one < all ? max_time + one : all;
+}
+
 /* The line of the child's stderr that says why it stopped: the last one the
  * CLI prefixed with "benchcore:", else the last non-empty one. */
 static char *child_reason(const char *err)
@@ -690,9 +743,8 @@ int bc_batch_execute(struct bc_batch *b)
 		ret = batch_child_argv(b, r, &argv);
 		if (ret)
 			break;
-		r->timeout_sec = b->opts.timeout_sec > 0
-					 ? b->opts.timeout_sec
-					 : run_length_sec(argv.v, argv.cnt) + BC_BATCH_TIMEOUT_MARGIN_SEC;
+		r->timeout_sec = b->opts.timeout_sec > 0 ? b->opts.timeout_sec
+							 : run_timeout_sec(argv.v, argv.cnt);
 		if (progress)
 			fprintf(stderr, "benchcore: [%zu/%zu] %s\n", i + 1, b->row_cnt, r->label);
 		ret = bc_child_run(b->exe, argv.v, r->timeout_sec, &cr);

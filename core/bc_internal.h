@@ -11,6 +11,8 @@
 
 #include <benchcore/benchcore.h>
 #include "exit_status.h"
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #define BC_REASON_LEN 1024
@@ -30,6 +32,14 @@ int bc_cpuset_parse(const char *text, struct bc_cpuset *set, char *err, size_t e
 /* Writes the set back in its shortest list form ("0,2-3"), for messages and
  * the JSON config. */
 void bc_cpuset_format(const struct bc_cpuset *set, char *buf, size_t len);
+/* The CPUs this process may run on, read with a mask sized for
+ * BC_MAX_CPUS (a fixed cpu_set_t holds 1024 and makes sched_getaffinity
+ * fail on larger hosts). Returns 0 or -errno. */
+int bc_cpuset_usable(struct bc_cpuset *set);
+bool bc_cpuset_has(const struct bc_cpuset *set, unsigned int cpu);
+/* Pins attr's thread to one CPU, any number below BC_MAX_CPUS. Returns 0 or
+ * an error number as pthread functions do. */
+int bc_cpuset_pin_attr(pthread_attr_t *attr, unsigned int cpu);
 
 /* ------------------------------------------------------------- config */
 
@@ -56,6 +66,13 @@ struct bc_config {
 	/* This run's plugin option values (plugin_opts.h): bc_ctx_opts()
 	 * reads them. Made by the `run` parser, freed by bc_options_free(). */
 	struct bc_opts *opts;
+	bool bpf_stats;			/* --bpf-stats (bpf_stats.h) */
+	/* --repeat, --precision, --max-repeat, --max-time (repeat.h); zero
+	 * for one run, max_repeat 0 for its default. */
+	unsigned int repeat;
+	double precision_pct;
+	unsigned int max_repeat;
+	double max_time_sec;
 };
 
 void bc_config_init(struct bc_config *cfg);
@@ -229,6 +246,12 @@ struct bc_run_result {
 	size_t iter_cap;			/* iters allocated (>= iter_cnt) */
 	/* Every derived figure (figures.c), per iteration and summary. */
 	struct bc_figures *figs;
+	/* --bpf-stats: the programs' run counts and times (bpf_stats.h);
+	 * NULL without it. */
+	struct bc_bpf_stats *bpf;
+	/* The runs of --repeat/--precision this result pools (repeat.h);
+	 * NULL for a single run. */
+	const struct bc_repeats *repeats;
 };
 
 /* Called by the runner after each tick, from the sampling thread. */
@@ -297,6 +320,9 @@ void bc_cli_print_version(FILE *f);
 /* Runs one parsed benchmark: progress, report, reason line; returns the
  * exit status (enum bc_exit_status). */
 int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench);
+/* The line on stderr that says why a run did not end well (nothing for a
+ * run that did). */
+void bc_cli_reason_line(const struct bc_bench *bench, const struct bc_run_result *res);
 
 /* options.c: `run`'s command line. Returns 0 (cfg and bench filled),
  * BC_OPTIONS_DONE (--help/--version answered: exit 0) or an exit status. */

@@ -18,6 +18,8 @@
 #include "json.h"
 #include "output.h"
 #include "plugin_opts.h"
+#include "plot.h"
+#include "repeat.h"
 
 static int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv);
 static int bc_cmd_run(struct bc_cli_env *env, int argc, char **argv);
@@ -31,6 +33,7 @@ static const struct bc_cli_cmd {
 	{ "run", bc_cmd_run, "run one benchmark: run PLUGIN:BENCH [options] [plugin options]" },
 	{ "suite", bc_suite_main, "run a suite of benchmarks and sweeps: suite NAME, or --list" },
 	{ "compare", bc_compare_main, "compare two JSON results: compare BASE.json NEW.json" },
+	{ "plot", bc_plot_main, "draw a JSON result as SVG: plot RESULT.json [-o FILE.svg]" },
 };
 
 #define BC_CMD_CNT (sizeof(bc_cli_cmds) / sizeof(bc_cli_cmds[0]))
@@ -95,7 +98,7 @@ static size_t bc_cli_measured(const struct bc_run_result *res)
 	return n;
 }
 
-static void bc_cli_reason_line(const struct bc_bench *bench, const struct bc_run_result *res)
+void bc_cli_reason_line(const struct bc_bench *bench, const struct bc_run_result *res)
 {
 	const char *plugin = bench->plugin->desc.name, *name = bench->desc.name;
 	const char *reason = res->reason[0] ? res->reason : "no reason given";
@@ -181,6 +184,8 @@ static int bc_cmd_run(struct bc_cli_env *env, int argc, char **argv)
 	status = bc_options_parse_run(env, argc, argv, &cfg, &bench);
 	if (status == BC_OPTIONS_DONE)
 		status = BC_EXIT_OK;
+	else if (status == 0 && bc_repeat_requested(&cfg))
+		status = bc_repeat_run(&cfg, bench);	/* each run a process of its own */
 	else if (status == 0)
 		status = bc_cli_run(&cfg, bench);
 	bc_options_free(&cfg);

@@ -30,6 +30,9 @@ struct cmp_metric {
 	double *samples;	/* measured (non-warm-up) iterations */
 	size_t sample_cnt;
 	bool figure;		/* a derived figure the run stored */
+	/* run --repeat: each complete run's mean (NULL without repeats). */
+	double *runs;
+	size_t run_cnt;
 };
 
 struct cmp_run {
@@ -164,6 +167,7 @@ static void cmp_run_free(struct cmp_run *r)
 		free(r->metrics[i].name);
 		free(r->metrics[i].unit);
 		free(r->metrics[i].samples);
+		free(r->metrics[i].runs);
 	}
 	free(r->metrics);
 	free(r->bench);
@@ -177,6 +181,29 @@ static void cmp_doc_free(struct cmp_doc *d)
 	free(d->runs);
 	bc_json_free(d->json);
 	memset(d, 0, sizeof(*d));
+}
+
+/* A document of run --repeat: each complete run's value of this metric
+ * (`group` "values") or figure ("figures"), the samples of the test. */
+static int cmp_add_run_values(struct cmp_metric *m, const struct bc_json *doc, const char *group)
+{
+	const struct bc_json *runs = bc_json_get(bc_json_get(doc, "repeats"), "runs");
+
+	if (!runs || !bc_json_len(runs))
+		return 0;
+	m->runs = calloc(bc_json_len(runs), sizeof(*m->runs));
+	if (!m->runs)
+		return -ENOMEM;
+	for (size_t k = 0; k < bc_json_len(runs); k++) {
+		const struct bc_json *run = bc_json_at(runs, k);
+		const struct bc_json *v = bc_json_get(bc_json_get(run, group), m->name);
+
+		if (!bc_json_bool(bc_json_get(run, "complete"), false) || !v ||
+		    v->type != BC_JSON_NUMBER)
+			continue;
+		m->runs[m->run_cnt++] = v->number;
+	}
+	return 0;
 }
 
 /* The run's stored figures (latency, per-producer rate, ...) compared like
@@ -221,6 +248,8 @@ static int cmp_add_figures(struct cmp_run *r, const struct bc_json *doc,
 				continue;
 			m->samples[m->sample_cnt++] = v->number;
 		}
+		if (cmp_add_run_values(m, doc, "figures"))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -283,6 +312,8 @@ static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char 
 				continue;
 			m->samples[m->sample_cnt++] = v->number;
 		}
+		if (cmp_add_run_values(m, doc, "values"))
+			return -ENOMEM;
 	}
 	return cmp_add_figures(r, doc, iters);
 }
@@ -354,6 +385,37 @@ static int check_num_members(const struct bc_json *o, const char *pre, const cha
 	return 0;
 }
 
+/* run --repeat's per-run means, which the test uses when both sides have them. */
+static int check_repeats(const struct bc_json *rep, const char *pre, char *field, size_t len)
+{
+	const struct bc_json *runs = bc_json_get(rep, "runs");
+	char name[96];
+	int ret;
+
+	if (!obj_ok(rep))
+		return bad(field, len, "%srepeats: expected an object", pre);
+	if (runs && runs->type != BC_JSON_ARRAY && runs->type != BC_JSON_NULL)
+		return bad(field, len, "%srepeats.runs: expected an array", pre);
+	for (size_t k = 0; k < bc_json_len(runs); k++) {
+		const struct bc_json *run = runs->items[k], *c = bc_json_get(run, "complete");
+
+		if (run->type != BC_JSON_OBJECT)
+			return bad(field, len, "%srepeats.runs[%zu]: expected an object", pre, k);
+		if (c && c->type != BC_JSON_BOOL)
+			return bad(field, len, "%srepeats.runs[%zu].complete: expected true or false",
+				   pre, k);
+		snprintf(name, sizeof(name), "repeats.runs[%zu].values", k);
+		ret = check_num_members(bc_json_get(run, "values"), pre, name, field, len);
+		if (ret)
+			return ret;
+		snprintf(name, sizeof(name), "repeats.runs[%zu].figures", k);
+		ret = check_num_members(bc_json_get(run, "figures"), pre, name, field, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int check_run_doc(const struct bc_json *doc, const char *pre, char *field, size_t len)
 {
 	const struct bc_json *summary = bc_json_get(doc, "summary"),
@@ -399,6 +461,9 @@ static int check_run_doc(const struct bc_json *doc, const char *pre, char *field
 		if (ret)
 			return ret;
 	}
+	ret = check_repeats(bc_json_get(doc, "repeats"), pre, field, len);
+	if (ret)
+		return ret;
 	if (iters && iters->type != BC_JSON_ARRAY && iters->type != BC_JSON_NULL)
 		return bad(field, len, "%siterations: expected an array", pre);
 	for (size_t k = 0; k < bc_json_len(iters); k++) {
@@ -486,11 +551,27 @@ struct cmp_opts {
 	FILE *out;
 };
 
+/* Both sides repeated (run --repeat): the runs are the samples, since the
+ * per-second samples of one run do not see what changes between runs. One
+ * side only: the per-second samples of both, which each side has. */
+static bool cmp_by_runs(const struct cmp_metric *a, const struct cmp_metric *b)
+{
+	return a->runs && b->runs;
+}
+
 static void cmp_metric_test(const struct cmp_opts *o, const struct cmp_metric *a,
 			    const struct cmp_metric *b, struct bc_sig_result *sig)
 {
 	bool samples = a->sample_cnt >= BC_SIG_MIN_SAMPLES && b->sample_cnt >= BC_SIG_MIN_SAMPLES;
 
+	if (cmp_by_runs(a, b)) {
+		/* Fewer than 3 runs a side: too few, not the seconds instead. */
+		if (o->test == CMP_MANN_WHITNEY)
+			bc_mann_whitney_test(a->runs, a->run_cnt, b->runs, b->run_cnt, sig);
+		else
+			bc_welch_test(a->runs, a->run_cnt, b->runs, b->run_cnt, sig);
+		return;
+	}
 	if (samples && o->test == CMP_MANN_WHITNEY)
 		bc_mann_whitney_test(a->samples, a->sample_cnt, b->samples, b->sample_cnt, sig);
 	else if (samples)
@@ -533,11 +614,27 @@ static void fmt_change(double pct, char *buf, size_t len)
 		snprintf(buf, len, "%+.2f%%", pct);
 }
 
-static void fmt_sig(const struct cmp_opts *o, const struct bc_sig_result *sig, char *buf,
-		    size_t len)
+/* The samples the test took: runs when both sides were repeated. */
+static size_t cmp_n(const struct cmp_metric *m, bool by_runs)
 {
-	if (!sig->valid)
+	if (by_runs)
+		return m->run_cnt;
+	return m->sample_cnt ? m->sample_cnt : m->n;
+}
+
+static void fmt_sig(const struct cmp_opts *o, const struct bc_sig_result *sig,
+		    const struct cmp_metric *a, const struct cmp_metric *b, char *buf, size_t len)
+{
+	bool by_runs = cmp_by_runs(a, b);
+
+	if (!sig->valid && by_runs)
+		snprintf(buf, len, "too few runs (%zu+%zu; %d a side needed)", a->run_cnt,
+			 b->run_cnt, BC_SIG_MIN_SAMPLES);
+	else if (!sig->valid)
 		snprintf(buf, len, "too few samples");
+	else if (by_runs)
+		snprintf(buf, len, "%s p=%.3g over %zu+%zu runs (%s)", sig->test, sig->p,
+			 a->run_cnt, b->run_cnt, verdict(o, sig));
 	else
 		snprintf(buf, len, "%s p=%.3g (%s)", sig->test, sig->p, verdict(o, sig));
 }
@@ -694,7 +791,7 @@ static void compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
 
 	for (size_t k = 0; k < a->metric_cnt; k++) {
 		const struct cmp_metric *ma = &a->metrics[k], *mb = find_metric(b, ma->name);
-		char vb[64], vn[64], ch[32], sg[128];
+		char vb[64], vn[64], ch[32], sg[160];
 		struct bc_sig_result sig;
 		double pct;
 
@@ -705,7 +802,7 @@ static void compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
 		fmt_value(ma, ma->mean, vb, sizeof(vb));
 		fmt_value(mb, mb->mean, vn, sizeof(vn));
 		fmt_change(pct, ch, sizeof(ch));
-		fmt_sig(o, &sig, sg, sizeof(sg));
+		fmt_sig(o, &sig, ma, mb, sg, sizeof(sg));
 		switch (o->format) {
 		case BC_TABLE_TEXT:
 			fprintf(f, "  %-16s %14s %14s %9s  %s\n", ma->name, vb, vn, ch, sg);
@@ -735,8 +832,8 @@ static void compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
 			else
 				fputs(",,", f);
 			fprintf(f, "%zu,%zu,%s\n",
-				ma->sample_cnt ? ma->sample_cnt : ma->n,
-				mb->sample_cnt ? mb->sample_cnt : mb->n, verdict(o, &sig));
+				cmp_n(ma, cmp_by_runs(ma, mb)), cmp_n(mb, cmp_by_runs(ma, mb)),
+				verdict(o, &sig));
 			break;
 		case BC_TABLE_JSON:
 			bc_jw_obj_begin(w, NULL);
@@ -750,8 +847,10 @@ static void compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
 			bc_jw_num(w, "change_pct", pct);
 			bc_jw_str(w, "test", sig.valid ? sig.test : NULL);
 			bc_jw_num(w, "p_value", sig.valid ? sig.p : NAN);
-			bc_jw_uint(w, "n_base", ma->sample_cnt ? ma->sample_cnt : ma->n);
-			bc_jw_uint(w, "n_new", mb->sample_cnt ? mb->sample_cnt : mb->n);
+			bc_jw_uint(w, "n_base", cmp_n(ma, cmp_by_runs(ma, mb)));
+			bc_jw_uint(w, "n_new", cmp_n(mb, cmp_by_runs(ma, mb)));
+			/* what n counts: runs (both sides repeated) or seconds */
+			bc_jw_str(w, "samples", cmp_by_runs(ma, mb) ? "runs" : "iterations");
 			bc_jw_str(w, "verdict", verdict(o, &sig));
 			bc_jw_obj_end(w);
 			break;
@@ -854,7 +953,8 @@ static void compare_help(FILE *f)
 	      "Matches the runs of two result documents (a run, a sweep or a suite, written\n"
 	      "with --format json) by benchmark and configuration, and prints per metric the\n"
 	      "base and new means, the change, and whether it is significant.\n\n"
-	      "  --test TEST      welch (default) or mann-whitney, on the per-iteration samples\n"
+	      "  --test TEST      welch (default) or mann-whitney, on the per-run means when\n"
+	      "                   both files ran with --repeat, else on the per-iteration samples\n"
 	      "  --alpha P        significance level (default 0.05)\n"
 	      "  --format FMT     text (default), json, csv or markdown\n"
 	      "  --output FILE    write the table to FILE\n",

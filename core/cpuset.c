@@ -4,8 +4,12 @@
  * Every error is one line that names the value and what was expected, so the
  * CLI can print it after the option name and exit with status 2.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -128,4 +132,62 @@ void bc_cpuset_format(const struct bc_cpuset *set, char *buf, size_t len)
 		off += (size_t)n;
 		i = j + 1;
 	}
+}
+
+int bc_cpuset_usable(struct bc_cpuset *set)
+{
+	size_t size = CPU_ALLOC_SIZE(BC_MAX_CPUS);
+	cpu_set_t *mask = CPU_ALLOC(BC_MAX_CPUS);
+	unsigned int c;
+	int err = 0;
+
+	set->cnt = 0;
+	if (!mask)
+		return -ENOMEM;
+	CPU_ZERO_S(size, mask);
+	if (sched_getaffinity(0, size, mask))
+		err = -errno;
+	else
+		for (c = 0; c < BC_MAX_CPUS; c++)
+			if (CPU_ISSET_S(c, size, mask))
+				set->cpus[set->cnt++] = c;
+	CPU_FREE(mask);
+	return err;
+}
+
+bool bc_cpuset_has(const struct bc_cpuset *set, unsigned int cpu)
+{
+	unsigned int lo = 0, hi = set->cnt;
+
+	/* cpus[] is ascending. */
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (set->cpus[mid] == cpu)
+			return true;
+		if (set->cpus[mid] < cpu)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+int bc_cpuset_pin_attr(pthread_attr_t *attr, unsigned int cpu)
+{
+	size_t size = CPU_ALLOC_SIZE(BC_MAX_CPUS);
+	cpu_set_t *mask;
+	int err;
+
+	if (cpu >= BC_MAX_CPUS)
+		return EINVAL;
+	mask = CPU_ALLOC(BC_MAX_CPUS);
+	if (!mask)
+		return ENOMEM;
+	CPU_ZERO_S(size, mask);
+	CPU_SET_S(cpu, size, mask);
+	/* The attribute keeps its own copy of the mask. */
+	err = pthread_attr_setaffinity_np(attr, size, mask);
+	CPU_FREE(mask);
+	return err;
 }

@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * JSON for the core's own documents (RFC 8259): a streaming writer that
- * cannot produce an invalid number or string, and a recursive-descent DOM
- * parser whose errors name the byte offset, because the files it reads
- * (`benchcore compare`) are often truncated by a killed run.
+ * cannot produce an invalid number or string, and a DOM reader on top of
+ * jansson whose errors name the byte offset, because the files it reads
+ * (`benchcore compare`) are often truncated by a killed run. The writer stays
+ * hand-written: it is two hundred lines that print what the reports hold, in
+ * the layout people read, with no tree to build first.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 #include "json.h"
 
@@ -221,425 +224,157 @@ int bc_jw_finish(struct bc_json_writer *w)
 	return w->err;
 }
 
-/* ---------------------------------------------------------------- parser */
+/* ---------------------------------------------------------------- reader */
 
 #define BC_JSON_MAX_NEST 512
 
-struct bc_json_parser {
-	const char *s;
-	size_t len, pos;
-	int depth;
-	char *err;
-	size_t err_len;
-	bool failed;
-};
+/*
+ * A bare number or string is a document too; "\u0000" may sit inside a
+ * string (string_len says where it ends); integers are read as doubles, so a
+ * uint64 counter above INT64_MAX still reads (jansson refuses it as an
+ * integer). Duplicate keys are accepted and the last value wins, as before
+ * jansson: refusing them would turn hand-edited documents away for nothing.
+ */
+#define BC_JSON_LOAD_FLAGS (JSON_DECODE_ANY | JSON_ALLOW_NUL | JSON_DECODE_INT_AS_REAL)
 
-static struct bc_json *bc_jp_value(struct bc_json_parser *p);
-
-__attribute__((format(printf, 2, 3)))
-static struct bc_json *bc_jp_fail(struct bc_json_parser *p, const char *fmt, ...)
+__attribute__((format(printf, 5, 6)))
+static struct bc_json *bc_jr_fail(char *err, size_t err_len, int e, size_t pos,
+				  const char *fmt, ...)
 {
 	char what[256];
 	va_list ap;
 
-	if (p->failed)
-		return NULL;
-	p->failed = true;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	if (p->err && p->err_len)
-		snprintf(p->err, p->err_len, "offset %zu: %s", p->pos, what);
-	errno = EINVAL;
+	if (err && err_len) {
+		snprintf(err, err_len, "offset %zu: %s", pos, what);
+		/* jansson quotes the token it stopped at: keep it one line. */
+		for (char *c = err; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				*c = '?';
+	}
+	errno = e;
 	return NULL;
 }
 
-static struct bc_json *bc_jp_oom(struct bc_json_parser *p)
+/*
+ * Offset of the bracket that opens nesting level BC_JSON_MAX_NEST + 1 within
+ * the first len bytes, or len if there is none. jansson's own limit is 2048
+ * and a tree carries no offsets, so the refusal finds its place here.
+ */
+static size_t bc_jr_too_deep(const char *s, size_t len)
 {
-	bc_jp_fail(p, "out of memory");
-	errno = ENOMEM;
-	return NULL;
+	bool in_str = false;
+	size_t i, depth = 0;
+
+	for (i = 0; i < len; i++) {
+		if (in_str) {
+			if (s[i] == '\\')
+				i++;
+			else if (s[i] == '"')
+				in_str = false;
+		} else if (s[i] == '"') {
+			in_str = true;
+		} else if (s[i] == '[' || s[i] == '{') {
+			if (++depth > BC_JSON_MAX_NEST)
+				return i;
+		} else if ((s[i] == ']' || s[i] == '}') && depth) {
+			depth--;
+		}
+	}
+	return len;
 }
 
-static void bc_jp_ws(struct bc_json_parser *p)
-{
-	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
-				   p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
-		p->pos++;
-}
-
-static int bc_jp_peek(struct bc_json_parser *p)
-{
-	return p->pos < p->len ? (unsigned char)p->s[p->pos] : -1;
-}
-
-/* Names what was found, for "expected X, found Y" messages. */
-static const char *bc_jp_found(struct bc_json_parser *p, char *buf, size_t len)
-{
-	int c = bc_jp_peek(p);
-
-	if (c < 0)
-		return "the end of the input (truncated?)";
-	if (c >= 0x20 && c < 0x7f)
-		snprintf(buf, len, "'%c'", c);
-	else
-		snprintf(buf, len, "byte 0x%02x", c);
-	return buf;
-}
-
-static struct bc_json *bc_jp_new(struct bc_json_parser *p, enum bc_json_type type)
+/*
+ * jansson's tree into ours. Recursion is bounded: a container deeper than
+ * BC_JSON_MAX_NEST sets *too_deep and fails. NULL otherwise means no memory.
+ */
+static struct bc_json *bc_jr_convert(json_t *j, int depth, bool *too_deep)
 {
 	struct bc_json *v = calloc(1, sizeof(*v));
+	const char *key;
+	json_t *item;
+	size_t i, n;
 
 	if (!v)
-		return bc_jp_oom(p);
-	v->type = type;
-	return v;
-}
-
-static int bc_jp_hex4(struct bc_json_parser *p, unsigned int *out)
-{
-	unsigned int v = 0;
-	int i;
-
-	if (p->len - p->pos < 4)
-		return -1;
-	for (i = 0; i < 4; i++) {
-		char c = p->s[p->pos + (size_t)i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= (unsigned int)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			v |= (unsigned int)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			v |= (unsigned int)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	p->pos += 4;
-	*out = v;
-	return 0;
-}
-
-static size_t bc_utf8_put(char *out, unsigned int cp)
-{
-	if (cp < 0x80) {
-		out[0] = (char)cp;
-		return 1;
-	}
-	if (cp < 0x800) {
-		out[0] = (char)(0xc0 | (cp >> 6));
-		out[1] = (char)(0x80 | (cp & 0x3f));
-		return 2;
-	}
-	if (cp < 0x10000) {
-		out[0] = (char)(0xe0 | (cp >> 12));
-		out[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
-		out[2] = (char)(0x80 | (cp & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | (cp >> 18));
-	out[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
-	out[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
-	out[3] = (char)(0x80 | (cp & 0x3f));
-	return 4;
-}
-
-/* Parses a string at p->pos (the opening quote); the caller frees *out. */
-static int bc_jp_string(struct bc_json_parser *p, char **out, size_t *out_len)
-{
-	size_t start = p->pos, cap, n = 0;
-	unsigned int cp, lo;
-	char *buf;
-
-	p->pos++;
-	/* Escapes only shrink: the raw length bounds the decoded one. */
-	cap = 1;
-	while (start + cap < p->len && p->s[start + cap] != '"') {
-		if (p->s[start + cap] == '\\')
-			cap++;
-		cap++;
-	}
-	buf = malloc(cap + 1);
-	if (!buf) {
-		bc_jp_oom(p);
-		return -1;
-	}
-	for (;;) {
-		unsigned char c;
-
-		if (p->pos >= p->len) {
-			p->pos = start;
-			bc_jp_fail(p, "string never ends (truncated input?)");
-			goto fail;
-		}
-		c = (unsigned char)p->s[p->pos];
-		if (c == '"') {
-			p->pos++;
-			break;
-		}
-		if (c < 0x20) {
-			bc_jp_fail(p, "control character 0x%02x inside a string (escape it)", c);
-			goto fail;
-		}
-		if (c != '\\') {
-			buf[n++] = (char)c;
-			p->pos++;
-			continue;
-		}
-		p->pos++;
-		if (p->pos >= p->len) {
-			bc_jp_fail(p, "string never ends (truncated input?)");
-			goto fail;
-		}
-		c = (unsigned char)p->s[p->pos++];
-		switch (c) {
-		case '"': buf[n++] = '"'; break;
-		case '\\': buf[n++] = '\\'; break;
-		case '/': buf[n++] = '/'; break;
-		case 'b': buf[n++] = '\b'; break;
-		case 'f': buf[n++] = '\f'; break;
-		case 'n': buf[n++] = '\n'; break;
-		case 'r': buf[n++] = '\r'; break;
-		case 't': buf[n++] = '\t'; break;
-		case 'u':
-			if (bc_jp_hex4(p, &cp)) {
-				bc_jp_fail(p, "\\u must be followed by four hex digits");
-				goto fail;
-			}
-			if (cp >= 0xd800 && cp <= 0xdbff) {
-				/* A high surrogate needs its low half: \uD83D\uDE00. */
-				if (p->len - p->pos < 2 || p->s[p->pos] != '\\' ||
-				    p->s[p->pos + 1] != 'u') {
-					bc_jp_fail(p, "lone UTF-16 high surrogate \\u%04x", cp);
-					goto fail;
-				}
-				p->pos += 2;
-				if (bc_jp_hex4(p, &lo) || lo < 0xdc00 || lo > 0xdfff) {
-					bc_jp_fail(p, "UTF-16 high surrogate not followed by a low one");
-					goto fail;
-				}
-				cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-			} else if (cp >= 0xdc00 && cp <= 0xdfff) {
-				bc_jp_fail(p, "lone UTF-16 low surrogate \\u%04x", cp);
-				goto fail;
-			}
-			n += bc_utf8_put(buf + n, cp);
-			break;
-		default:
-			p->pos--;
-			bc_jp_fail(p, "unknown escape '\\%c' in a string", c >= 0x20 && c < 0x7f ? c : '?');
-			goto fail;
-		}
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*out_len = n;
-	return 0;
-fail:
-	free(buf);
-	return -1;
-}
-
-static struct bc_json *bc_jp_number(struct bc_json_parser *p)
-{
-	size_t start = p->pos;
-	char tmp[64], *end;
-	struct bc_json *v;
-
-	/* The JSON grammar, stricter than strtod (no "1.", ".5", "+1", hex, inf). */
-	if (bc_jp_peek(p) == '-')
-		p->pos++;
-	if (bc_jp_peek(p) == '0') {
-		p->pos++;
-	} else if (bc_jp_peek(p) >= '1' && bc_jp_peek(p) <= '9') {
-		while (bc_jp_peek(p) >= '0' && bc_jp_peek(p) <= '9')
-			p->pos++;
-	} else {
-		return bc_jp_fail(p, "expected a digit in a number");
-	}
-	if (bc_jp_peek(p) == '.') {
-		p->pos++;
-		if (!(bc_jp_peek(p) >= '0' && bc_jp_peek(p) <= '9'))
-			return bc_jp_fail(p, "expected a digit after the decimal point");
-		while (bc_jp_peek(p) >= '0' && bc_jp_peek(p) <= '9')
-			p->pos++;
-	}
-	if (bc_jp_peek(p) == 'e' || bc_jp_peek(p) == 'E') {
-		p->pos++;
-		if (bc_jp_peek(p) == '+' || bc_jp_peek(p) == '-')
-			p->pos++;
-		if (!(bc_jp_peek(p) >= '0' && bc_jp_peek(p) <= '9'))
-			return bc_jp_fail(p, "expected a digit in the exponent");
-		while (bc_jp_peek(p) >= '0' && bc_jp_peek(p) <= '9')
-			p->pos++;
-	}
-	if (p->pos - start >= sizeof(tmp)) {
-		p->pos = start;
-		return bc_jp_fail(p, "number too long");
-	}
-	memcpy(tmp, p->s + start, p->pos - start);
-	tmp[p->pos - start] = '\0';
-	v = bc_jp_new(p, BC_JSON_NUMBER);
-	if (v)
-		v->number = strtod(tmp, &end);
-	return v;
-}
-
-static struct bc_json *bc_jp_literal(struct bc_json_parser *p, const char *word,
-				     enum bc_json_type type, bool b)
-{
-	size_t n = strlen(word);
-	struct bc_json *v;
-
-	if (p->len - p->pos < n || memcmp(p->s + p->pos, word, n))
-		return bc_jp_fail(p, "expected a value (object, array, string, number, "
-				  "true, false or null)");
-	p->pos += n;
-	v = bc_jp_new(p, type);
-	if (v)
-		v->boolean = b;
-	return v;
-}
-
-static int bc_jp_push(struct bc_json_parser *p, struct bc_json *c, struct bc_json *item, char *key)
-{
-	struct bc_json **items;
-	char **keys;
-
-	/* Grow by doubling: cnt is a power of two exactly when full. */
-	if (!(c->cnt & (c->cnt - 1))) {
-		size_t cap = c->cnt ? c->cnt * 2 : 1;
-
-		items = realloc(c->items, cap * sizeof(*items));
-		if (!items)
-			goto oom;
-		c->items = items;
-		if (c->type == BC_JSON_OBJECT) {
-			keys = realloc(c->keys, cap * sizeof(*keys));
-			if (!keys)
-				goto oom;
-			c->keys = keys;
-		}
-	}
-	c->items[c->cnt] = item;
-	if (c->type == BC_JSON_OBJECT)
-		c->keys[c->cnt] = key;
-	c->cnt++;
-	return 0;
-oom:
-	bc_json_free(item);
-	free(key);
-	bc_jp_oom(p);
-	return -1;
-}
-
-static struct bc_json *bc_jp_container(struct bc_json_parser *p, bool obj)
-{
-	char close = obj ? '}' : ']', found[32];
-	struct bc_json *c, *item;
-	char *key = NULL;
-	size_t key_len;
-
-	if (++p->depth > BC_JSON_MAX_NEST)
-		return bc_jp_fail(p, "nesting deeper than %d levels", BC_JSON_MAX_NEST);
-	c = bc_jp_new(p, obj ? BC_JSON_OBJECT : BC_JSON_ARRAY);
-	if (!c)
 		return NULL;
-	p->pos++;
-	bc_jp_ws(p);
-	if (bc_jp_peek(p) == close) {
-		p->pos++;
-		p->depth--;
-		return c;
+	switch (json_typeof(j)) {
+	case JSON_NULL:
+		v->type = BC_JSON_NULL;
+		return v;
+	case JSON_TRUE:
+	case JSON_FALSE:
+		v->type = BC_JSON_BOOL;
+		v->boolean = json_is_true(j);
+		return v;
+	case JSON_INTEGER:
+	case JSON_REAL:
+		v->type = BC_JSON_NUMBER;
+		v->number = json_number_value(j);
+		return v;
+	case JSON_STRING:
+		v->type = BC_JSON_STRING;
+		v->string_len = json_string_length(j);
+		v->string = malloc(v->string_len + 1);
+		if (!v->string)
+			goto fail;
+		memcpy(v->string, json_string_value(j), v->string_len + 1);
+		return v;
+	case JSON_ARRAY:
+	case JSON_OBJECT:
+		break;
 	}
-	for (;;) {
-		bc_jp_ws(p);
-		if (obj) {
-			if (bc_jp_peek(p) != '"') {
-				bc_jp_fail(p, "expected a string key in an object, found %s",
-					   bc_jp_found(p, found, sizeof(found)));
-				goto fail;
-			}
-			if (bc_jp_string(p, &key, &key_len))
-				goto fail;
-			bc_jp_ws(p);
-			if (bc_jp_peek(p) != ':') {
-				bc_jp_fail(p, "expected ':' after the key \"%.40s\", found %s", key,
-					   bc_jp_found(p, found, sizeof(found)));
-				free(key);
-				goto fail;
-			}
-			p->pos++;
-		}
-		item = bc_jp_value(p);
-		if (!item) {
-			free(key);
-			goto fail;
-		}
-		if (bc_jp_push(p, c, item, key))
-			goto fail;
-		key = NULL;
-		bc_jp_ws(p);
-		if (bc_jp_peek(p) == ',') {
-			p->pos++;
-			continue;
-		}
-		if (bc_jp_peek(p) == close) {
-			p->pos++;
-			break;
-		}
-		bc_jp_fail(p, "expected ',' or '%c' in %s, found %s", close,
-			   obj ? "an object" : "an array", bc_jp_found(p, found, sizeof(found)));
+	v->type = json_is_object(j) ? BC_JSON_OBJECT : BC_JSON_ARRAY;
+	if (depth + 1 > BC_JSON_MAX_NEST) {
+		*too_deep = true;
 		goto fail;
 	}
-	p->depth--;
-	return c;
-fail:
-	bc_json_free(c);
-	return NULL;
-}
-
-static struct bc_json *bc_jp_value(struct bc_json_parser *p)
-{
-	struct bc_json *v;
-	char found[32];
-	int c;
-
-	bc_jp_ws(p);
-	c = bc_jp_peek(p);
-	switch (c) {
-	case '{':
-		return bc_jp_container(p, true);
-	case '[':
-		return bc_jp_container(p, false);
-	case '"':
-		v = bc_jp_new(p, BC_JSON_STRING);
-		if (v && bc_jp_string(p, &v->string, &v->string_len)) {
-			free(v);
-			return NULL;
+	n = json_is_object(j) ? json_object_size(j) : json_array_size(j);
+	if (!n)
+		return v;
+	v->items = calloc(n, sizeof(*v->items));
+	if (!v->items)
+		goto fail;
+	if (v->type == BC_JSON_ARRAY) {
+		json_array_foreach(j, i, item) {
+			v->items[v->cnt] = bc_jr_convert(item, depth + 1, too_deep);
+			if (!v->items[v->cnt])
+				goto fail;
+			v->cnt++;
 		}
 		return v;
-	case 't':
-		return bc_jp_literal(p, "true", BC_JSON_BOOL, true);
-	case 'f':
-		return bc_jp_literal(p, "false", BC_JSON_BOOL, false);
-	case 'n':
-		return bc_jp_literal(p, "null", BC_JSON_NULL, false);
-	default:
-		if (c == '-' || (c >= '0' && c <= '9'))
-			return bc_jp_number(p);
-		return bc_jp_fail(p, "expected a value, found %s",
-				  bc_jp_found(p, found, sizeof(found)));
 	}
+	v->keys = calloc(n, sizeof(*v->keys));
+	if (!v->keys)
+		goto fail;
+	/* Insertion order: the order of the input (a duplicate key keeps the
+	 * first one's place). */
+	json_object_foreach(j, key, item) {
+		v->keys[v->cnt] = strdup(key);
+		if (!v->keys[v->cnt])
+			goto fail;
+		v->items[v->cnt] = bc_jr_convert(item, depth + 1, too_deep);
+		if (!v->items[v->cnt]) {
+			free(v->keys[v->cnt]);
+			goto fail;
+		}
+		v->cnt++;
+	}
+	return v;
+fail:
+	bc_json_free(v);
+	return NULL;
 }
 
 struct bc_json *bc_json_parse(const char *text, size_t len, char *err, size_t err_len)
 {
-	struct bc_json_parser p = { .s = text, .len = len, .err = err, .err_len = err_len };
+	bool too_deep = false;
+	json_error_t jerr;
 	struct bc_json *v;
-	char found[32];
+	size_t pos, deep;
+	const char *nul;
+	json_t *j;
 
 	if (err && err_len)
 		err[0] = '\0';
@@ -647,15 +382,36 @@ struct bc_json *bc_json_parse(const char *text, size_t len, char *err, size_t er
 		errno = EINVAL;
 		return NULL;
 	}
-	v = bc_jp_value(&p);
-	if (!v)
-		return NULL;
-	bc_jp_ws(&p);
-	if (p.pos != p.len) {
-		bc_jp_fail(&p, "unexpected %s after the document", bc_jp_found(&p, found, sizeof(found)));
-		bc_json_free(v);
-		return NULL;
+	j = json_loadb(text, len, BC_JSON_LOAD_FLAGS, &jerr);
+	if (!j) {
+		pos = jerr.position > 0 ? (size_t)jerr.position : 0;
+		if (pos > len)
+			pos = len;
+		/*
+		 * The first problem in the input is the one to name. jansson
+		 * reads a zero byte as the end of the input ("end of file
+		 * expected near end of file"), which misleads about a file
+		 * that a crash left zero-filled.
+		 */
+		deep = bc_jr_too_deep(text, pos);
+		nul = memchr(text, '\0', pos);
+		if (nul && (size_t)(nul - text) < deep)
+			return bc_jr_fail(err, err_len, EINVAL, (size_t)(nul - text),
+					  "byte 0x00 (JSON text holds no zero bytes)");
+		if (deep < pos)
+			return bc_jr_fail(err, err_len, EINVAL, deep,
+					  "nesting deeper than %d levels", BC_JSON_MAX_NEST);
+		return bc_jr_fail(err, err_len,
+				  json_error_code(&jerr) == json_error_out_of_memory ? ENOMEM : EINVAL,
+				  pos, "%s", jerr.text);
 	}
+	v = bc_jr_convert(j, 0, &too_deep);
+	json_decref(j);
+	if (!v && too_deep)
+		return bc_jr_fail(err, err_len, EINVAL, bc_jr_too_deep(text, len),
+				  "nesting deeper than %d levels", BC_JSON_MAX_NEST);
+	if (!v)
+		return bc_jr_fail(err, err_len, ENOMEM, 0, "out of memory");
 	return v;
 }
 
@@ -750,8 +506,8 @@ const struct bc_json *bc_json_get(const struct bc_json *obj, const char *key)
 
 	if (!obj || obj->type != BC_JSON_OBJECT)
 		return NULL;
-	/* The last duplicate wins, as in most parsers. */
-	for (i = obj->cnt; i-- > 0;)
+	/* Keys are unique: of a duplicate, the reader keeps the last value. */
+	for (i = 0; i < obj->cnt; i++)
 		if (!strcmp(obj->keys[i], key))
 			return obj->items[i];
 	return NULL;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * A small JSON writer and DOM parser for the core's own documents: the run
- * report writes them, `benchcore compare` reads them back. Internal to the
- * core (nothing here is exported from libbenchcore).
+ * A small JSON writer and a DOM reader for the core's own documents: the run
+ * report writes them, `benchcore compare` reads them back. The reader parses
+ * with jansson and hands back its own tree, so callers never see jansson.
+ * Internal to the core (nothing here is exported from libbenchcore).
  */
 #ifndef BENCHCORE_JSON_H
 #define BENCHCORE_JSON_H
@@ -48,7 +49,7 @@ int bc_jw_finish(struct bc_json_writer *w);
 /* Writes s as a JSON string literal, quotes included. */
 int bc_json_write_string(FILE *f, const char *s);
 
-/* ---------------------------------------------------------------- parser */
+/* ---------------------------------------------------------------- reader */
 
 enum bc_json_type {
 	BC_JSON_NULL = 0,
@@ -65,17 +66,21 @@ struct bc_json {
 	double number;
 	char *string;		/* NUL-terminated UTF-8; may hold "\u0000" as 0 */
 	size_t string_len;
-	/* ARRAY: items; OBJECT: items with keys[i] their names, in input order. */
+	/* ARRAY: items; OBJECT: items with keys[i] their names, in input order.
+	 * Keys are unique: a duplicate key keeps the first one's place and the
+	 * last one's value. */
 	struct bc_json **items;
 	char **keys;
 	size_t cnt;
 };
 
 /*
- * Parses exactly one JSON value (surrounding whitespace allowed). On error
- * returns NULL, sets errno to EINVAL (or ENOMEM) and writes one line into err:
- * "offset 17: expected ':' after an object key". Nesting deeper than 512 is
- * refused rather than risking the stack.
+ * Parses exactly one JSON value (RFC 8259, surrounding whitespace allowed;
+ * invalid UTF-8, a number beyond a double's range and "\u0000" in a key are
+ * refused). On error returns NULL, sets errno to EINVAL (or ENOMEM) and
+ * writes one line into err: "offset 6: ':' expected near '1'", the offset
+ * being how far the parser read. Nesting deeper than 512 is refused: "offset
+ * 512: nesting deeper than 512 levels", at the bracket that opens level 513.
  */
 struct bc_json *bc_json_parse(const char *text, size_t len, char *err, size_t err_len);
 /* Reads and parses a whole file; the error names the file. */

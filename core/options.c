@@ -17,6 +17,7 @@
 
 #include "bc_internal.h"
 #include "plugin_opts.h"
+#include "repeat.h"
 
 enum {
 	BC_OPT_PROD_AFFINITY = 0x100,
@@ -25,6 +26,12 @@ enum {
 	BC_OPT_OUTPUT,
 	BC_OPT_VERSION,
 	BC_OPT_USAGE,
+	BC_OPT_BPF_STATS,
+	/* run --repeat / --precision (repeat.h) */
+	BC_OPT_REPEAT,
+	BC_OPT_PRECISION,
+	BC_OPT_MAX_REPEAT,
+	BC_OPT_MAX_TIME,
 };
 
 /* Above any thread count that makes sense on one machine, below overflow. */
@@ -40,10 +47,15 @@ static const struct argp_option bc_run_options[] = {
 	{ "affinity", 'a', NULL, 0, "Pin threads: consumers to CPUs 0, 1, ..., producers to the next ones", 0 },
 	{ "prod-affinity", BC_OPT_PROD_AFFINITY, "CPUSET", 0, "Pin producers to these CPUs (e.g. 0,2-3)", 0 },
 	{ "cons-affinity", BC_OPT_CONS_AFFINITY, "CPUSET", 0, "Pin consumers to these CPUs", 0 },
+	{ "bpf-stats", BC_OPT_BPF_STATS, NULL, 0, "Turn on the kernel's BPF run-time statistics for the run and report each declared program's runs/s, ns/run and share of the producers' time", 0 },
 	{ "verbose", 'v', NULL, 0, "More output, libbpf's debug messages included (repeatable)", 0 },
 	{ "quiet", 'q', NULL, 0, "Only the summary and warnings", 0 },
 	{ "format", BC_OPT_FORMAT, "FMT", 0, "text (default) or json", 0 },
 	{ "output", BC_OPT_OUTPUT, "FILE", 0, "Write the report to FILE instead of stdout", 0 },
+	{ "repeat", BC_OPT_REPEAT, "N", 0, "Independent runs, each in its own process (default 1): reports the mean of the run means, its 95% confidence interval and the run-to-run CV; with --precision, the fewest runs", 0 },
+	{ "precision", BC_OPT_PRECISION, "PCT", 0, "Add runs until the 95% confidence interval of the headline metric is within PCT% of its mean (at least 3 runs), or a cap is reached", 0 },
+	{ "max-repeat", BC_OPT_MAX_REPEAT, "N", 0, "Cap of --precision: at most N runs (default 30)", 0 },
+	{ "max-time", BC_OPT_MAX_TIME, "SEC", 0, "Cap of --precision: start no run that would end after SEC seconds (default: none)", 0 },
 	{ "version", BC_OPT_VERSION, NULL, 0, "Print the benchcore, ABI and libbpf versions", 0 },
 	{ "help", '?', NULL, 0, "Give this help list (with the benchmark's plugin options)", -1 },
 	{ "usage", BC_OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
@@ -125,6 +137,35 @@ int bc_parse_uint(const char *opt, const char *text, unsigned int min, unsigned 
 	char err[256];
 
 	if (bc_uint_value(opt, text, min, max, what, out, err, sizeof(err))) {
+		bc_warn("%s", err);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --precision: a plain decimal percentage, above 0 and at most 100. */
+static int bc_pct_value(const char *opt, const char *text, double *out, char *err, size_t err_len)
+{
+	char *end = (char *)"";
+	double v;
+
+	errno = 0;
+	v = bc_is_decimal(text) ? strtod(text, &end) : NAN;
+	if (!isfinite(v) || *end || errno || !(v > 0) || v > 100) {
+		bc_set_err(err, err_len,
+			   "%s '%s': expected a percentage above 0 and at most 100 (1 asks for a 95%% confidence interval within 1%% of the mean)",
+			   opt, text);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+static int bc_parse_pct(const char *opt, const char *text, double *out)
+{
+	char err[256];
+
+	if (bc_pct_value(opt, text, out, err, sizeof(err))) {
 		bc_warn("%s", err);
 		return -EINVAL;
 	}
@@ -216,6 +257,22 @@ static error_t bc_run_parse_opt(int key, char *arg, struct argp_state *state)
 			err = -EINVAL;
 		}
 		cfg->output_path = arg;
+		break;
+	case BC_OPT_BPF_STATS:
+		cfg->bpf_stats = true;
+		break;
+	case BC_OPT_REPEAT:
+		err = bc_parse_uint("--repeat", arg, 1, BC_REP_MAX_RUNS, "runs", &cfg->repeat);
+		break;
+	case BC_OPT_PRECISION:
+		err = bc_parse_pct("--precision", arg, &cfg->precision_pct);
+		break;
+	case BC_OPT_MAX_REPEAT:
+		err = bc_parse_uint("--max-repeat", arg, BC_REP_MIN_RUNS, BC_REP_MAX_RUNS, "runs",
+				    &cfg->max_repeat);
+		break;
+	case BC_OPT_MAX_TIME:
+		err = bc_parse_seconds("--max-time", arg, false, &cfg->max_time_sec);
 		break;
 	case BC_OPT_VERSION:
 		bc_cli_print_version(stdout);
@@ -382,6 +439,15 @@ static int bc_check_core_value(const struct argp_option *o, const char *v, char 
 		return bc_uint_value("--producers", v, 0, BC_MAX_THREADS, "threads", &n, err, err_len);
 	case 'c':
 		return bc_uint_value("--consumers", v, 0, BC_MAX_THREADS, "threads", &n, err, err_len);
+	case BC_OPT_REPEAT:
+		return bc_uint_value("--repeat", v, 1, BC_REP_MAX_RUNS, "runs", &n, err, err_len);
+	case BC_OPT_PRECISION:
+		return bc_pct_value("--precision", v, &sec, err, err_len);
+	case BC_OPT_MAX_REPEAT:
+		return bc_uint_value("--max-repeat", v, BC_REP_MIN_RUNS, BC_REP_MAX_RUNS, "runs", &n,
+				     err, err_len);
+	case BC_OPT_MAX_TIME:
+		return bc_seconds_value("--max-time", v, false, &sec, err, err_len);
 	case BC_OPT_PROD_AFFINITY:
 	case BC_OPT_CONS_AFFINITY:
 		if (!bc_cpuset_parse(v, &cpus, why, sizeof(why)))
@@ -536,7 +602,7 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 		return BC_OPTIONS_DONE;
 	if (err)
 		return err == ENOMEM ? BC_EXIT_FAILED : BC_EXIT_USAGE;
-	return 0;
+	return bc_repeat_check(cfg);
 }
 
 void bc_options_free(struct bc_config *cfg)

@@ -154,6 +154,12 @@ void bc_out_discard_all(void)
 	}
 }
 
+void bc_out_forget_all(void)
+{
+	for (size_t i = 0; i < BC_OUT_MAX_OPEN; i++)
+		bc_open_sinks[i] = NULL;
+}
+
 /* "<dir>/.<base>.XXXXXX" beside the target. */
 static int bc_tmp_name(char *buf, size_t len, const char *target, bool template_only)
 {

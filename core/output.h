@@ -51,5 +51,8 @@ int bc_out_close(struct bc_out *o, bool produced, int status);
 /* Async-signal-safe: removes temporary files not yet renamed, for a
  * process about to _exit() from a signal handler. */
 void bc_out_discard_all(void);
+/* In a forked child (repeat.c): the temporary files are the parent's, so a
+ * child that ends early must not remove them. */
+void bc_out_forget_all(void);
 
 #endif /* BENCHCORE_OUTPUT_H */

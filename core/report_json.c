@@ -10,9 +10,11 @@
 #include <string.h>
 
 #include "bc_internal.h"
+#include "bpf_stats.h"
 #include "figures.h"
 #include "json.h"
 #include "plugin_opts.h"
+#include "repeat.h"
 
 static void bc_json_context(struct bc_json_writer *w)
 {
@@ -55,6 +57,7 @@ static void bc_json_config(struct bc_json_writer *w, const struct bc_config *cfg
 	bc_jw_bool(w, "affinity", cfg && (cfg->affinity || cfg->prod_cpus_set || cfg->cons_cpus_set));
 	bc_json_cpuset(w, "prod_cpus", cfg && cfg->prod_cpus_set, cfg ? &cfg->prod_cpus : NULL);
 	bc_json_cpuset(w, "cons_cpus", cfg && cfg->cons_cpus_set, cfg ? &cfg->cons_cpus : NULL);
+	bc_jw_bool(w, "bpf_stats", cfg && cfg->bpf_stats);
 	/* Every declared option's effective value, typed, and which ones the
 	 * user gave: a reader needs neither the plugin nor its defaults. */
 	if (cfg && cfg->opts) {
@@ -93,6 +96,33 @@ static void bc_json_iter_hists(struct bc_json_writer *w, const struct bc_run_res
 	}
 }
 
+/* --bpf-stats: each program's interval, in the order of "programs"; null
+ * where the counters could not be read at both ends. */
+static void bc_json_iter_progs(struct bc_json_writer *w, const struct bc_run_result *res,
+			       size_t idx)
+{
+	size_t p;
+
+	bc_jw_arr_begin(w, "bpf_stats");
+	for (p = 0; p < res->bpf->prog_cnt; p++) {
+		const struct bc_prog_tick *t = bc_bpf_stats_tick_at(res->bpf, idx, p);
+
+		if (!t || !t->valid) {
+			bc_jw_null(w, NULL);
+			continue;
+		}
+		bc_jw_obj_begin(w, NULL);
+		bc_jw_uint(w, "run_cnt", t->run_cnt);
+		bc_jw_uint(w, "run_time_ns", t->run_time_ns);
+		bc_jw_num(w, "runs_per_sec", t->runs_per_sec);
+		bc_jw_num(w, "ns_per_run", t->ns_per_run);
+		bc_jw_num(w, "producer_time_pct", t->prod_pct);
+		bc_jw_num(w, "producer_cpu_pct", t->prod_cpu_pct);
+		bc_jw_obj_end(w);
+	}
+	bc_jw_arr_end(w);
+}
+
 static void bc_json_iterations(struct bc_json_writer *w, const struct bc_run_result *res)
 {
 	unsigned int m, cnt = bc_metric_cnt(res);
@@ -104,6 +134,9 @@ static void bc_json_iterations(struct bc_json_writer *w, const struct bc_run_res
 
 		bc_jw_obj_begin(w, NULL);
 		bc_jw_uint(w, "index", it->idx);
+		/* Pooled runs (--repeat): which run the iteration is from. */
+		if (res->repeats && res->repeats->iter_run)
+			bc_jw_uint(w, "run", res->repeats->iter_run[i]);
 		bc_jw_bool(w, "warmup", it->warmup);
 		bc_jw_num(w, "length_sec", it->length_sec);
 		bc_jw_num(w, "drift_us", it->drift_us);
@@ -134,6 +167,8 @@ static void bc_json_iterations(struct bc_json_writer *w, const struct bc_run_res
 		bc_jw_num(w, "consumer_user_sec", it->cons_user_sec);
 		bc_jw_num(w, "consumer_sys_sec", it->cons_sys_sec);
 		bc_jw_obj_end(w);
+		if (res->bpf)
+			bc_json_iter_progs(w, res, i);
 		bc_jw_obj_end(w);
 	}
 	bc_jw_arr_end(w);
@@ -207,6 +242,73 @@ static void bc_json_figures(struct bc_json_writer *w, const struct bc_run_result
 	bc_jw_obj_end(w);
 }
 
+/* A figure of the run with the spread of its interval values. */
+static void bc_json_valued(struct bc_json_writer *w, const char *key, const char *unit,
+			   double value, const struct bc_metric_summary *s)
+{
+	bc_jw_obj_begin(w, key);
+	bc_jw_str(w, "unit", unit);
+	bc_jw_num(w, "value", value);
+	bc_json_stat_fields(w, s);
+	bc_jw_obj_end(w);
+}
+
+/* --bpf-stats over the measured intervals; no "mean" of its own, so the
+ * readers that list a summary's metrics pass it by. */
+static void bc_json_bpf_stats(struct bc_json_writer *w, const struct bc_run_result *res)
+{
+	const struct bc_bpf_stats *b = res->bpf;
+	size_t p;
+
+	bc_jw_obj_begin(w, "bpf_stats");
+	bc_jw_bool(w, "already_enabled", b->already);
+	bc_jw_uint(w, "read_errors", b->read_errors);
+	bc_json_valued(w, "producer_time_pct", "%", b->total_pct_value, &b->total_pct);
+	bc_json_valued(w, "producer_cpu_pct", "%", b->total_cpu_pct_value, &b->total_cpu_pct);
+	bc_jw_arr_begin(w, "programs");
+	for (p = 0; b->progs && p < b->prog_cnt && res->ctx && p < res->ctx->prog_cnt; p++) {
+		const struct bc_prog_stats *ps = &b->progs[p];
+		const struct bc_prog *pr = &res->ctx->progs[p];
+
+		bc_jw_obj_begin(w, NULL);
+		bc_jw_str(w, "role", pr->role);
+		bc_jw_str(w, "name", pr->name);
+		bc_jw_uint(w, "id", pr->id);
+		bc_jw_uint(w, "run_cnt", ps->run_cnt);
+		bc_jw_uint(w, "run_time_ns", ps->run_time_ns);
+		bc_jw_num(w, "measured_sec", ps->measured_sec);
+		bc_jw_num(w, "producer_cpu_sec", ps->prod_cpu_sec);
+		bc_json_stats(w, "runs_per_sec", "runs/s", &ps->runs_per_sec);
+		bc_json_valued(w, "ns_per_run", "ns", ps->ns_per_run_value, &ps->ns_per_run);
+		bc_json_valued(w, "producer_time_pct", "%", ps->prod_pct_value, &ps->prod_pct);
+		bc_json_valued(w, "producer_cpu_pct", "%", ps->prod_cpu_pct_value, &ps->prod_cpu_pct);
+		bc_jw_obj_end(w);
+	}
+	bc_jw_arr_end(w);
+	bc_jw_obj_end(w);
+}
+
+/* Repeated runs: the 95% interval of the mean of the run means beside the
+ * pooled statistics, where readers of a summary entry (plot's error bars)
+ * look for one; repeats.aggregate holds the rest. */
+static void bc_json_summary_ci(struct bc_json_writer *w, const struct bc_run_result *res,
+			       unsigned int m)
+{
+	const struct bc_rep_stats *s;
+
+	if (!res->repeats || !res->repeats->metrics)
+		return;
+	s = &res->repeats->metrics[m];
+	if (s->n < 2)
+		return;
+	bc_jw_obj_begin(w, "ci95");
+	bc_jw_num(w, "low", s->mean - s->ci_half);
+	bc_jw_num(w, "high", s->mean + s->ci_half);
+	bc_jw_num(w, "half_width", s->ci_half);
+	bc_jw_uint(w, "runs", s->n);
+	bc_jw_obj_end(w);
+}
+
 static void bc_json_summary(struct bc_json_writer *w, const struct bc_run_result *res)
 {
 	unsigned int m, cnt = bc_metric_cnt(res);
@@ -221,9 +323,115 @@ static void bc_json_summary(struct bc_json_writer *w, const struct bc_run_result
 			continue;
 		}
 		bc_metric_unit(d, unit, sizeof(unit));
-		bc_json_stats(w, d->name, unit, &res->summary[m]);
+		bc_jw_obj_begin(w, d->name);
+		bc_jw_str(w, "unit", unit);
+		bc_json_stat_fields(w, &res->summary[m]);
+		bc_json_summary_ci(w, res, m);
+		bc_jw_obj_end(w);
 	}
 	bc_json_figures(w, res);
+	if (res->bpf)
+		bc_json_bpf_stats(w, res);
+	bc_jw_obj_end(w);
+}
+
+static void bc_json_rep_stats(struct bc_json_writer *w, const char *key, const char *unit,
+			      const struct bc_rep_stats *s)
+{
+	bc_jw_obj_begin(w, key);
+	if (unit)
+		bc_jw_str(w, "unit", unit);
+	bc_jw_uint(w, "n", s->n);
+	bc_jw_num(w, "mean", s->mean);
+	bc_jw_num(w, "stddev", s->stddev);
+	bc_jw_num(w, "cv_pct", s->cv_pct);
+	bc_jw_num(w, "t", s->t);
+	bc_jw_num(w, "ci95_half", s->ci_half);
+	bc_jw_num(w, "ci95_low", s->mean - s->ci_half);
+	bc_jw_num(w, "ci95_high", s->mean + s->ci_half);
+	bc_jw_num(w, "ci95_pct", s->ci_pct);
+	bc_jw_obj_end(w);
+}
+
+/* One run of --repeat: its status and its means. */
+static void bc_json_rep_run(struct bc_json_writer *w, const struct bc_repeats *r, size_t k)
+{
+	const struct bc_run_result *run = &r->runs[k];
+	unsigned int m, cnt = bc_metric_cnt(run);
+	size_t i, measured = 0;
+
+	for (i = 0; i < run->iter_cnt; i++)
+		measured += !run->iters[i].warmup;
+	bc_jw_obj_begin(w, NULL);
+	bc_jw_uint(w, "index", k);
+	bc_jw_int(w, "exit_status", run->exit_status);
+	bc_jw_bool(w, "complete", run->exit_status == BC_EXIT_OK);
+	bc_jw_num(w, "elapsed_sec", r->run_sec[k]);
+	bc_jw_uint(w, "measured_iterations", measured);
+	bc_jw_obj_begin(w, "values");
+	for (m = 0; m < cnt && run->summary; m++)
+		if (run->bench->metrics[m].kind != BC_METRIC_HISTOGRAM)
+			bc_jw_num(w, run->bench->metrics[m].name, run->summary[m].mean);
+	bc_jw_obj_end(w);
+	bc_jw_obj_begin(w, "figures");
+	for (i = 0; run->figs && i < run->figs->fig_cnt; i++)
+		bc_jw_num(w, run->figs->figs[i].name, run->figs->figs[i].value);
+	bc_jw_obj_end(w);
+	bc_jw_obj_end(w);
+}
+
+/* --repeat and --precision: what was asked, why it ended, each run's
+ * means and the statistics over the complete runs (repstats.h). */
+static void bc_json_repeats(struct bc_json_writer *w, const struct bc_run_result *res)
+{
+	const struct bc_repeats *r = res->repeats;
+	bool precision = r->rule.precision_pct > 0;
+	unsigned int m, cnt = bc_metric_cnt(res);
+	char unit[64];
+	size_t k;
+
+	bc_jw_obj_begin(w, "repeats");
+	bc_jw_uint(w, "repeat", r->rule.repeat);
+	bc_jw_num(w, "precision_pct", precision ? r->rule.precision_pct : NAN);
+	if (precision)
+		bc_jw_uint(w, "max_repeat", r->rule.max_repeat);
+	else
+		bc_jw_null(w, "max_repeat");
+	bc_jw_num(w, "max_time_sec", precision && r->rule.max_time_sec > 0 ? r->rule.max_time_sec
+									 : NAN);
+	bc_jw_str(w, "ended_by", bc_rep_end_name(r->end));
+	bc_jw_uint(w, "runs_started", r->run_cnt);
+	bc_jw_uint(w, "runs_complete", r->complete_cnt);
+	bc_jw_num(w, "elapsed_sec", r->elapsed_sec);
+	bc_jw_num(w, "confidence", BC_REP_CONFIDENCE);
+	bc_jw_str(w, "watched", r->watched >= 0 ? res->bench->metrics[r->watched].name : NULL);
+	bc_jw_arr_begin(w, "runs");
+	for (k = 0; k < r->run_cnt; k++)
+		bc_json_rep_run(w, r, k);
+	bc_jw_arr_end(w);
+	bc_jw_obj_begin(w, "aggregate");
+	for (m = 0; m < cnt && r->metrics; m++) {
+		const struct bc_metric_desc *d = &res->bench->metrics[m];
+
+		if (d->kind == BC_METRIC_HISTOGRAM)
+			continue;
+		bc_metric_unit(d, unit, sizeof(unit));
+		bc_json_rep_stats(w, d->name, unit, &r->metrics[m]);
+	}
+	bc_jw_obj_end(w);
+	bc_jw_obj_begin(w, "figures");
+	for (k = 0; r->figs && res->figs && k < r->fig_cnt && k < res->figs->fig_cnt; k++)
+		bc_json_rep_stats(w, res->figs->figs[k].name, res->figs->figs[k].unit, &r->figs[k]);
+	bc_jw_obj_end(w);
+	bc_jw_obj_begin(w, "runs_needed");
+	bc_jw_num(w, "change_pct", BC_REP_DETECT_CHANGE_PCT);
+	bc_jw_num(w, "alpha", BC_REP_DETECT_ALPHA);
+	bc_jw_num(w, "power", BC_REP_DETECT_POWER);
+	if (r->runs_needed)
+		bc_jw_uint(w, "runs", r->runs_needed);
+	else
+		bc_jw_null(w, "runs");
+	bc_jw_obj_end(w);
 	bc_jw_obj_end(w);
 }
 
@@ -315,6 +523,8 @@ int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_res
 	bc_json_programs(&w, res);
 	bc_json_iterations(&w, res);
 	bc_json_summary(&w, res);
+	if (res->repeats)
+		bc_json_repeats(&w, res);
 	bc_json_cpu(&w, res);
 
 	bc_jw_arr_begin(&w, "warnings");

@@ -173,6 +173,27 @@ static void row_hists(const struct bc_json *summary, char *buf, size_t len, size
 	}
 }
 
+/* A run of --repeat or --precision: how far its mean can be trusted, for
+ * the metric --precision watches ("; 5 runs: hits ±0.81% (95% CI), CV 0.52%"). */
+static void row_repeats(const struct bc_json *doc, char *buf, size_t len, size_t *n)
+{
+	const struct bc_json *rep = bc_json_get(doc, "repeats");
+	const char *watched = bc_json_str(bc_json_get(rep, "watched"));
+	const struct bc_json *agg = bc_json_get(bc_json_get(rep, "aggregate"), watched);
+	double runs = bc_json_num(bc_json_get(rep, "runs_complete"), NAN);
+	double ci = bc_json_num(bc_json_get(agg, "ci95_pct"), NAN);
+	double cv = bc_json_num(bc_json_get(agg, "cv_pct"), NAN);
+
+	if (!rep || isnan(runs))
+		return;
+	row_appendf(buf, len, n, "; %.0f run%s", runs, runs == 1 ? "" : "s");
+	if (!watched || isnan(ci))
+		return;
+	row_appendf(buf, len, n, ": %s ±%.2f%% (95%% CI)", watched, ci);
+	if (!isnan(cv))
+		row_appendf(buf, len, n, ", CV %.2f%%", cv);
+}
+
 /* "hits 12.345 ± 0.123 M/s (6.172 M/prod), drops 0.000 ± 0.000 M/s, total
  * operations ...": the metrics' means, then the figures the run stored.
  * A document without figures shows none; they are never derived here. */
@@ -200,6 +221,7 @@ static void row_summary(const struct row *r, char *buf, size_t len)
 	}
 	row_other_figures(r, figs, buf, len, &n);
 	row_hists(bc_json_get(doc, "summary"), buf, len, &n);
+	row_repeats(doc, buf, len, &n);
 	bc_json_free(doc);
 }
 
@@ -263,6 +285,21 @@ static void csv_num(FILE *f, double x)
 	fprintf(f, ",%.17g", x);
 }
 
+/* section,label,benchmark,options,status,reason, of one CSV line */
+static void csv_row_start(FILE *f, const struct row *r, const char *opts)
+{
+	bc_csv_write(f, r->section);
+	fputc(',', f);
+	bc_csv_write(f, r->label);
+	fputc(',', f);
+	bc_csv_write(f, r->bench ? r->bench : r->args.v[0]);
+	fputc(',', f);
+	bc_csv_write(f, opts);
+	fprintf(f, ",%s,", row_status_names[r->status]);
+	bc_csv_write(f, r->reason);
+	fputc(',', f);
+}
+
 /* One CSV line per stored figure: "mean" holds the run's figure (for the
  * latency, that of the mean rate), the other columns its per-interval
  * statistics. */
@@ -274,16 +311,7 @@ static void csv_figures(FILE *f, const struct row *r, const char *opts)
 	for (size_t i = 0; figs && i < figs->cnt; i++) {
 		const struct bc_json *fg = figs->items[i];
 
-		bc_csv_write(f, r->section);
-		fputc(',', f);
-		bc_csv_write(f, r->label);
-		fputc(',', f);
-		bc_csv_write(f, r->bench ? r->bench : r->args.v[0]);
-		fputc(',', f);
-		bc_csv_write(f, opts);
-		fprintf(f, ",%s,", row_status_names[r->status]);
-		bc_csv_write(f, r->reason);
-		fputc(',', f);
+		csv_row_start(f, r, opts);
 		bc_csv_write(f, figs->keys[i]);
 		fputc(',', f);
 		bc_csv_write(f, bc_json_str(bc_json_get(fg, "unit")));
@@ -293,6 +321,37 @@ static void csv_figures(FILE *f, const struct row *r, const char *opts)
 		csv_num(f, fig_stat(fg, "median"));
 		csv_num(f, fig_stat(fg, "max"));
 		fputc('\n', f);
+	}
+	bc_json_free(doc);
+}
+
+/* One CSV line per statistic of each histogram in the run's summary
+ * ("latency.count", "latency.p50", ... "latency.max"): "mean" holds the
+ * statistic over every measured value; the other columns stay empty, as a
+ * run's percentile is no statistic of its intervals' percentiles. */
+static void csv_hists(FILE *f, const struct row *r, const char *opts)
+{
+	static const char *const stats[] = { "count", "p50", "p90", "p99", "p99.9", "max" };
+	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
+	const struct bc_json *summary = bc_json_get(doc, "summary");
+
+	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
+		const struct bc_json *h = summary->items[i];
+		const char *unit = bc_json_str(bc_json_get(h, "unit"));
+
+		if (!bc_run_doc_is_hist(h))
+			continue;
+		for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]); k++) {
+			char name[256];
+
+			snprintf(name, sizeof(name), "%s.%s", summary->keys[i], stats[k]);
+			csv_row_start(f, r, opts);
+			bc_csv_write(f, name);
+			fputc(',', f);
+			bc_csv_write(f, k ? unit : "values");
+			csv_num(f, bc_json_num(bc_json_get(h, stats[k]), NAN));
+			fputs(",,,,\n", f);
+		}
 	}
 	bc_json_free(doc);
 }
@@ -322,16 +381,7 @@ void bc_batch_render_row(struct bc_batch *b, const struct row *r)
 		for (size_t i = 0; i < (r->metric_cnt ? r->metric_cnt : 1); i++) {
 			const struct row_metric *m = r->metric_cnt ? &r->metrics[i] : NULL;
 
-			bc_csv_write(f, r->section);
-			fputc(',', f);
-			bc_csv_write(f, r->label);
-			fputc(',', f);
-			bc_csv_write(f, r->bench ? r->bench : r->args.v[0]);
-			fputc(',', f);
-			bc_csv_write(f, opts);
-			fprintf(f, ",%s,", row_status_names[r->status]);
-			bc_csv_write(f, r->reason);
-			fputc(',', f);
+			csv_row_start(f, r, opts);
 			if (m) {
 				bc_csv_write(f, m->name);
 				fputc(',', f);
@@ -347,6 +397,7 @@ void bc_batch_render_row(struct bc_batch *b, const struct row *r)
 			fputc('\n', f);
 		}
 		csv_figures(f, r, opts);
+		csv_hists(f, r, opts);
 		break;
 	case BC_TABLE_JSON:
 		break;

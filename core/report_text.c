@@ -18,7 +18,9 @@
 #include <string.h>
 
 #include "bc_internal.h"
+#include "bpf_stats.h"
 #include "figures.h"
+#include "repeat.h"
 
 #define BC_PM "\xc2\xb1" /* U+00B1 PLUS-MINUS SIGN, as the kernel runner prints it */
 #define BC_MILLION 1000000.0
@@ -408,6 +410,40 @@ static void bc_hist_lines(FILE *f, const struct bc_run_result *res)
 	}
 }
 
+/* --bpf-stats: what the kernel counted for the program over the measured
+ * intervals. No "X ± YM/s" and no "ns/op": the runner's scripts look for
+ * those shapes in the whole output. */
+static void bc_prog_stats_text(FILE *f, const struct bc_run_result *res, size_t i)
+{
+	const struct bc_prog_stats *ps;
+	double rps;
+
+	if (!res->bpf || !res->bpf->progs || i >= res->bpf->prog_cnt)
+		return;
+	ps = &res->bpf->progs[i];
+	if (!(ps->measured_sec > 0))
+		return;		/* no measured interval: nothing to say */
+	if (!ps->runs_per_sec.n) {
+		fprintf(f, ": not read");
+		return;
+	}
+	if (!ps->run_cnt) {
+		fprintf(f, ": no runs");
+		return;
+	}
+	rps = ps->runs_per_sec.mean;
+	if (rps >= 1e4)
+		fprintf(f, ": %.3fM runs/s", rps / BC_MILLION);
+	else
+		fprintf(f, ": %.1f runs/s", rps);
+	fprintf(f, ", %.1f ns/run", ps->ns_per_run_value);
+	if (!isnan(ps->prod_pct_value))
+		fprintf(f, ", %.2f%% of producer time", ps->prod_pct_value);
+	/* A busy machine gives producers less CPU than wall time. */
+	if (!isnan(ps->prod_pct_value) && !isnan(ps->prod_cpu_pct_value))
+		fprintf(f, " (%.2f%% of their CPU time)", ps->prod_cpu_pct_value);
+}
+
 static void bc_prog_lines(FILE *f, const struct bc_run_result *res)
 {
 	size_t i;
@@ -415,9 +451,86 @@ static void bc_prog_lines(FILE *f, const struct bc_run_result *res)
 	for (i = 0; res->ctx && i < res->ctx->prog_cnt; i++) {
 		const struct bc_prog *p = &res->ctx->progs[i];
 
-		fprintf(f, "Program %s: %s (id %u, %s)\n", p->role, p->name[0] ? p->name : "?",
+		fprintf(f, "Program %s: %s (id %u, %s)", p->role, p->name[0] ? p->name : "?",
 			p->id, p->type[0] ? p->type : "unknown type");
+		bc_prog_stats_text(f, res, i);
+		fprintf(f, "\n");
 	}
+}
+
+/* A metric's value over runs as the Spread line prints it: M/s or its unit. */
+static void bc_rep_value(FILE *f, const struct bc_metric_desc *m, double v)
+{
+	if (m->kind == BC_METRIC_COUNTER)
+		fprintf(f, "%.3fM/s", v / BC_MILLION);
+	else
+		fprintf(f, "%.3f%s%s", v, m->unit && *m->unit ? " " : "", m->unit ? m->unit : "");
+}
+
+static void bc_rep_ended(FILE *f, const struct bc_run_result *res)
+{
+	const struct bc_repeats *r = res->repeats;
+	const struct bc_rep_rule *rule = &r->rule;
+	const char *w = r->watched >= 0 ? res->bench->metrics[r->watched].name : "";
+
+	switch (r->end) {
+	case BC_REP_END_PRECISION:
+		fprintf(f, " (--precision %g reached: %s " BC_PM "%.2f%%)", rule->precision_pct, w,
+			r->metrics[r->watched].ci_pct);
+		break;
+	case BC_REP_END_MAX_REPEAT:
+		fprintf(f, " (--precision %g not reached: --max-repeat %u)", rule->precision_pct,
+			rule->max_repeat);
+		break;
+	case BC_REP_END_MAX_TIME:
+		fprintf(f, " (--precision %g not reached: --max-time %g s)", rule->precision_pct,
+			rule->max_time_sec);
+		break;
+	case BC_REP_END_INTERRUPTED:
+		fprintf(f, " complete (interrupted)");
+		break;
+	default:
+		fprintf(f, " (--repeat %u)", rule->repeat);
+		break;
+	}
+}
+
+/* The statistics over runs (--repeat, --precision), before the Summary
+ * line: that one keeps the runner's shape and meaning, the mean and
+ * standard deviation of the per-second samples, here pooled over runs. */
+static void bc_repeats_line(FILE *f, const struct bc_run_result *res)
+{
+	const struct bc_repeats *r = res->repeats;
+	unsigned int i, cnt = bc_metric_cnt(res);
+	const char *sep = ":";
+
+	if (!r || !r->metrics)
+		return;
+	fprintf(f, "Repeats: %u run%s", r->complete_cnt, r->complete_cnt == 1 ? "" : "s");
+	bc_rep_ended(f, res);
+	for (i = 0; i < cnt; i++) {
+		const struct bc_metric_desc *m = &res->bench->metrics[i];
+		const struct bc_rep_stats *s = &r->metrics[i];
+
+		if (m->kind == BC_METRIC_HISTOGRAM || !s->n)
+			continue;
+		fprintf(f, "%s %s ", sep, m->name);
+		bc_rep_value(f, m, s->mean);
+		if (s->n < 2) {
+			fprintf(f, ", 95%% CI n/a (one run)");
+		} else {
+			fprintf(f, ", 95%% CI " BC_PM);
+			bc_rep_value(f, m, s->ci_half);
+			if (isfinite(s->ci_pct))
+				fprintf(f, " (" BC_PM "%.2f%%)", s->ci_pct);
+			if (isfinite(s->cv_pct))
+				fprintf(f, ", run-to-run CV %.2f%%", s->cv_pct);
+			else
+				fprintf(f, ", run-to-run CV n/a");
+		}
+		sep = ";";
+	}
+	fprintf(f, "\n");
 }
 
 void bc_report_warnings(FILE *f, const struct bc_run_result *res)
@@ -445,6 +558,7 @@ void bc_report_text_summary(FILE *f, const struct bc_run_result *res)
 		bc_cpu_line(f, res);
 		bc_hist_lines(f, res);
 		bc_prog_lines(f, res);
+		bc_repeats_line(f, res);
 		bc_summary_lines(f, res);
 	}
 	fflush(f);

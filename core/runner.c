@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "bc_internal.h"
+#include "bpf_stats.h"
 #include "needs.h"
 #include "figures.h"
 #include "guard.h"
@@ -239,7 +240,6 @@ static int bc_assign_cpus(struct bc_run_state *st)
 	struct bc_worker *cons = st->workers, *prod = st->workers + ctx->consumer_cnt;
 	char allowed_list[256];
 	struct bc_cpuset allowed;
-	cpu_set_t mask;
 	unsigned int i;
 	int next = 0, err, c;
 
@@ -256,14 +256,10 @@ static int bc_assign_cpus(struct bc_run_state *st)
 	if (err)
 		return err;
 
-	CPU_ZERO(&mask);
-	if (sched_getaffinity(0, sizeof(mask), &mask))
-		return bc_error(ctx, -errno, "cannot read this process's CPU affinity: %s",
-				strerror(errno));
-	memset(&allowed, 0, sizeof(allowed));
-	for (c = 0; c < CPU_SETSIZE && c < BC_MAX_CPUS; c++)
-		if (CPU_ISSET(c, &mask))
-			allowed.cpus[allowed.cnt++] = (unsigned int)c;
+	err = bc_cpuset_usable(&allowed);
+	if (err)
+		return bc_error(ctx, err, "cannot read this process's CPU affinity: %s",
+				strerror(-err));
 	bc_cpuset_format(&allowed, allowed_list, sizeof(allowed_list));
 
 	for (i = 0; i < st->worker_cnt; i++) {
@@ -271,7 +267,7 @@ static int bc_assign_cpus(struct bc_run_state *st)
 		const char *opt;
 
 		c = w->t.cpu;
-		if (c < CPU_SETSIZE && CPU_ISSET(c, &mask))
+		if (c >= 0 && bc_cpuset_has(&allowed, (unsigned int)c))
 			continue;
 		if (w->producer)
 			opt = cfg->prod_cpus_set ? "--prod-affinity" : "--affinity";
@@ -404,14 +400,9 @@ static int bc_start_threads(struct bc_run_state *st)
 		pthread_attr_t attr;
 
 		pthread_attr_init(&attr);
-		if (w->t.cpu >= 0) {
-			cpu_set_t cpus;
-
-			/* Pinned from birth, so no instruction runs elsewhere. */
-			CPU_ZERO(&cpus);
-			CPU_SET(w->t.cpu, &cpus);
-			err = pthread_attr_setaffinity_np(&attr, sizeof(cpus), &cpus);
-		}
+		/* Pinned from birth, so no instruction runs elsewhere. */
+		if (w->t.cpu >= 0)
+			err = bc_cpuset_pin_attr(&attr, (unsigned int)w->t.cpu);
 		if (!err)
 			err = pthread_create(&w->thread, &attr, bc_worker_main, w);
 		pthread_attr_destroy(&attr);
@@ -602,6 +593,11 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 	}
 	bc_collect_hists(st, NULL);
 	bc_sample_cpu(st, NULL);
+	if (res->bpf && bc_bpf_stats_start(res->bpf, st->ctx, total_ticks)) {
+		err = bc_error(st->ctx, -ENOMEM, "out of memory for --bpf-stats");
+		bc_fail(st, err, "sampler");
+		goto out;
+	}
 	start = prev = bc_now_ns();
 
 	for (k = 1; k <= total_ticks; k++) {
@@ -620,6 +616,8 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 				break;
 			}
 		}
+		/* Right after measure(), so both describe one interval. */
+		bc_bpf_stats_sample(res->bpf, st->ctx, res->iter_cnt);
 		bc_sample_cpu(st, it);
 		if (bc_collect_hists(st, it)) {
 			err = bc_error(st->ctx, -ENOMEM, "out of memory for histogram samples");
@@ -663,13 +661,11 @@ static void bc_environment_warnings(struct bc_run_state *st)
 {
 	unsigned int online = bc_sysinfo_online_cpus();
 	unsigned int threads = st->worker_cnt;
-	cpu_set_t mask;
+	struct bc_cpuset usable;
 
 	/* taskset or a cgroup may leave fewer CPUs than are online. */
-	CPU_ZERO(&mask);
-	if (!sched_getaffinity(0, sizeof(mask), &mask) && CPU_COUNT(&mask) > 0 &&
-	    (unsigned int)CPU_COUNT(&mask) < online)
-		online = (unsigned int)CPU_COUNT(&mask);
+	if (!bc_cpuset_usable(&usable) && usable.cnt > 0 && usable.cnt < online)
+		online = usable.cnt;
 
 	if (bc_sysinfo_hypervisor())
 		bc_add_warning(st->res, "running under a hypervisor: other guests and the host "
@@ -788,6 +784,10 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	bc_environment_warnings(&st);
 
 	err = bc_alloc_hists(&st);
+	/* Before setup(): a refusal loads nothing, and the programs'
+	 * counters run from their baseline on. */
+	if (!err && cfg->bpf_stats)
+		err = bc_bpf_stats_enable(st.ctx, &res->bpf);
 	if (err)
 		goto restore;
 
@@ -818,6 +818,7 @@ teardown:
 	}
 	bc_ctx_progs_closed(st.ctx);
 restore:
+	bc_bpf_stats_release(res->bpf);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 done:
@@ -846,6 +847,12 @@ done:
 	bc_stats_summarise(res);
 	if (bc_figures_summarise(res))
 		bc_warn("out of memory for the derived figures: reports lack them");
+	if (res->bpf && bc_bpf_stats_compute(res->bpf, res->iters, res->iter_cnt,
+					     res->producer_cnt))
+		bc_warn("out of memory for the --bpf-stats figures: reports lack them");
+	if (res->bpf && res->bpf->read_errors)
+		bc_add_warning(res, "--bpf-stats: %u readings of the programs' counters failed; "
+			       "the intervals they end have no statistics", res->bpf->read_errors);
 	free(st.workers);
 	if (res->exit_status == BC_EXIT_OK || res->exit_status == BC_EXIT_INTERRUPTED)
 		return 0;
@@ -869,6 +876,7 @@ void bc_run_result_free(struct bc_run_result *res)
 		free(res->iters[i].hists);
 	}
 	bc_figures_free(res);
+	bc_bpf_stats_free(res->bpf);
 	bc_ctx_release(res->owned_ctx);
 	free(res->iters);
 	free(res->summary);

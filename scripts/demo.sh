@@ -25,3 +25,13 @@ fi
 if [ -e plugins/local_storage.so ]; then
 	run ./benchcore run local_storage:local-storage-cache-seq-get --nr_maps 16 -w1 -d3
 fi
+# What a rate alone does not say: time inside the BPF program, and a picture.
+if [ -e plugins/trigger.so ]; then
+	run ./benchcore run trigger:trig-rawtp -w1 -d3 --bpf-stats
+fi
+if [ -e plugins/hashmap.so ]; then
+	run ./benchcore run hashmap:bpf-hashmap-lookup -w1 -d3
+fi
+run ./benchcore run count:count-local -w0 -d1 --sweep producers=1,2 --format json \
+	--output demo-sweep.json
+run ./benchcore plot demo-sweep.json -o demo-sweep.svg

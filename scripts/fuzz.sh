@@ -8,8 +8,8 @@
 # BUILD_DIR/fuzz/crash-<target>-* and ends the script with status 1 (copy
 # a fixed one into the corpus so that every build replays it).
 #
-# The short run is `ctest -L fuzz` in such a build (BENCHCORE_FUZZ_SECONDS,
-# 30 s per target); scripts/test.sh runs it when BENCHCORE_TEST_FUZZ=1.
+# scripts/test.sh (the CI) runs this for 60 s per target; `ctest -L fuzz`
+# in such a build runs each for BENCHCORE_FUZZ_SECONDS.
 set -euo pipefail
 src_dir=$(cd "$(dirname "$0")/.." && pwd)
 build_dir=${1:-build-fuzz}

@@ -7,7 +7,7 @@
 set -euo pipefail
 
 PACKAGES=(build-essential cmake pkg-config clang llvm libbpf-dev bpftool
-	  libelf-dev zlib1g-dev libcmocka-dev)
+	  libelf-dev zlib1g-dev libcmocka-dev libjansson-dev)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

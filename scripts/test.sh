@@ -38,12 +38,17 @@ part_done "ASan+UBSan build"
 	ctest --output-on-failure -j1)
 part_done "ASan+UBSan suite"
 
-# The parsers' fuzz targets, a short fixed-time run each (scripts/fuzz.sh
-# runs them for longer): BENCHCORE_TEST_FUZZ=1 scripts/test.sh
-if [ "${BENCHCORE_TEST_FUZZ:-0}" = 1 ]; then
-	echo "== fuzz the parsers (${BENCHCORE_FUZZ_SECONDS:-30} s each)"
-	scripts/fuzz.sh build-fuzz "${BENCHCORE_FUZZ_SECONDS:-30}"
+# The parsers' fuzz targets (JSON reader, CPU sets, suite files, option
+# values, sweep specs), a short fixed-time run each from the seed corpus in
+# tests/fuzz/corpus; scripts/fuzz.sh runs them for longer. A crash found
+# here fails the run and leaves the input in build-fuzz/fuzz/crash-*.
+# BENCHCORE_TEST_FUZZ=0 skips it; BENCHCORE_FUZZ_SECONDS sets the time.
+if [ "${BENCHCORE_TEST_FUZZ:-1}" = 1 ]; then
+	echo "== fuzz the parsers (${BENCHCORE_FUZZ_SECONDS:-60} s each)"
+	scripts/fuzz.sh build-fuzz "${BENCHCORE_FUZZ_SECONDS:-60}"
 	part_done "fuzz"
+else
+	echo "== fuzz skipped (BENCHCORE_TEST_FUZZ=0)"
 fi
 
 if [ "${BENCHCORE_VMTEST:-1}" = 0 ]; then

@@ -816,17 +816,40 @@ static const struct bc_need lb_needs[] = {
 	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_ARRAY_OF_MAPS),
 };
 
-/* Pins the calling thread to the CPU it is on; *saved gets its mask. */
-static int lb_pin(cpu_set_t *saved)
+/* Masks sized for this many CPUs: a plain cpu_set_t holds 1024, and
+ * sched_getaffinity() fails with it on larger hosts. */
+#define LB_MAX_CPUS 4096
+
+/* Pins the calling thread to the CPU it is on; returns the old mask to give
+ * back to lb_unpin(), or NULL when the thread stays where it was. */
+static cpu_set_t *lb_pin(void)
 {
-	cpu_set_t one;
+	size_t size = CPU_ALLOC_SIZE(LB_MAX_CPUS);
+	cpu_set_t *saved = CPU_ALLOC(LB_MAX_CPUS), *one = CPU_ALLOC(LB_MAX_CPUS);
 	int cpu = sched_getcpu();
 
-	if (cpu < 0 || sched_getaffinity(0, sizeof(*saved), saved))
-		return -1;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	return sched_setaffinity(0, sizeof(one), &one);
+	if (!saved || !one || cpu < 0 || sched_getaffinity(0, size, saved))
+		goto fail;
+	CPU_ZERO_S(size, one);
+	CPU_SET_S(cpu, size, one);
+	if (sched_setaffinity(0, size, one))
+		goto fail;
+	CPU_FREE(one);
+	return saved;
+fail:
+	if (saved)
+		CPU_FREE(saved);
+	if (one)
+		CPU_FREE(one);
+	return NULL;
+}
+
+static void lb_unpin(cpu_set_t *saved)
+{
+	if (!saved)
+		return;
+	(void)sched_setaffinity(0, CPU_ALLOC_SIZE(LB_MAX_CPUS), saved);
+	CPU_FREE(saved);
 }
 
 /* Calibration, the cold seed run, the counters' reset and validation. */
@@ -856,8 +879,7 @@ static int lb_setup(struct bc_ctx *ctx)
 {
 	const struct bt_opts *o = bc_ctx_opts(ctx);
 	struct lb_state *st;
-	cpu_set_t saved;
-	bool pinned;
+	cpu_set_t *saved;
 	int err;
 
 	if (!o)
@@ -885,10 +907,9 @@ static int lb_setup(struct bc_ctx *ctx)
 	st->col.hist = bc_ctx_hist(ctx, "op_ps");
 	/* The connection tables are per CPU: calibration, the cold seed run
 	 * and the validation run must see the same one. */
-	pinned = lb_pin(&saved) == 0;
+	saved = lb_pin();
 	err = lb_setup_runs(ctx, st);
-	if (pinned)
-		(void)sched_setaffinity(0, sizeof(saved), &saved);
+	lb_unpin(saved);
 	if (err)
 		return err;
 	/* Random sources only now: validation compares exact bytes. */

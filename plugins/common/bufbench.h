@@ -99,14 +99,20 @@ extern const struct bc_metric_desc bc_buf_metrics[BC_BUF_METRIC_CNT];
 /*
  * Delivery latency. The producer programs stamp records 0, N, 2N, ... of
  * every batch (N = BC_BUF_LAT_EVERY, a power of two) with bpf_ktime_get_ns()
- * (CLOCK_MONOTONIC) and write 0 into the others; the consumer, for every
- * stamped record it takes, reads the clock and records now - stamp in the
- * "latency" histogram, in its own thread's shard. A sample, not every
- * record: stamping and measuring every record cut rb-custom's and
- * rb-libbpf's back-to-back records per CPU-second by more than half, one in
- * 64 costs within the noise (docs/benchmarks/ringbuf.md), and evenly spaced
- * positions still cover the whole batch. A batch of fewer than N records
- * has its first record stamped: one clock read per syscall.
+ * and write 0 into the others; the consumer, for every stamped record it
+ * takes, reads clock_gettime(CLOCK_MONOTONIC) and records now - stamp in the
+ * "latency" histogram, in its own thread's shard.
+ *
+ * One clock on both sides: bpf_ktime_get_ns() is the kernel's
+ * ktime_get_mono_fast_ns(), the CLOCK_MONOTONIC that clock_gettime() reads
+ * (not bpf_ktime_get_boot_ns()'s CLOCK_BOOTTIME, which would add suspended
+ * time, nor the coarse clock's tick-sized steps).
+ *
+ * A sample, not every record: stamping and measuring every record cut
+ * rb-custom's and rb-libbpf's back-to-back records per CPU-second by more
+ * than half, one in 64 costs within the noise (docs/benchmarks/ringbuf.md),
+ * and evenly spaced positions still cover the whole batch. A batch of fewer
+ * than N records has its first record stamped: one clock read per syscall.
  */
 #define BC_BUF_LAT_EVERY 64
 _Static_assert((BC_BUF_LAT_EVERY & (BC_BUF_LAT_EVERY - 1)) == 0,

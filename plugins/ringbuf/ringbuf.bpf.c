@@ -5,8 +5,9 @@
  * do not fit are counted as drops, here, where they are lost. Records 0,
  * N, 2N, ... of a batch (N = stamp_mask + 1) hold the time they were written
  * (bpf_ktime_get_ns(), CLOCK_MONOTONIC), from which the consumer measures
- * delivery latency; the others hold 0. Only a sample is stamped because a
- * clock read per record would cost a third of the back-to-back throughput.
+ * delivery latency; the others hold 0. Only a sample is stamped because
+ * stamping and measuring every record cut back-to-back throughput by more
+ * than half (measured: docs/benchmarks/ringbuf.md, "Delivery latency").
  *
  * The same body is offered under three attach points, in the order the
  * plugin tries them (only one is loaded per run):

@@ -29,7 +29,7 @@
 #include <cmocka.h>
 
 #include "bc_internal.h"
-#include "bc_test_util.h"
+#include "bc_test_child.h"
 
 #define PATHF(buf, ...) assert_true(snprintf((buf), sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
 #define BOUND_SEC 120
@@ -38,18 +38,8 @@ static char root[PATH_MAX];
 static char plugins[PATH_MAX];	/* fixture.so */
 static char work[PATH_MAX];	/* output files */
 
-struct result {
-	int status;
-	char *out, *err;
-};
-
-struct child {
-	pid_t pid;
-	FILE *out, *err;
-};
-
 /* stdout_path: where stdout goes (NULL: captured). */
-static void start(struct child *c, const char *stdout_path, const char *const *args)
+static void start(struct bc_test_child *c, const char *stdout_path, const char *const *args)
 {
 	const char *argv[80] = { BC_TEST_BENCHCORE, "--plugin-dir", plugins };
 	size_t n = 3;
@@ -57,66 +47,22 @@ static void start(struct child *c, const char *stdout_path, const char *const *a
 	while (*args && n < 79)
 		argv[n++] = *args++;
 	argv[n] = NULL;
-	c->out = tmpfile();
-	c->err = tmpfile();
-	assert_true(c->out && c->err);
-	c->pid = fork();
-	assert_true(c->pid >= 0);
-	if (c->pid == 0) {
-		int fd = stdout_path ? open(stdout_path, O_WRONLY) : fileno(c->out);
-
-		dup2(fd, 1);
-		dup2(fileno(c->err), 2);
-		unsetenv("BENCHCORE_PLUGIN_PATH");
-		if (chdir(work))
-			_exit(126);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
+	bc_test_child_start(c, argv, stdout_path, work);
 }
 
-static void finish(struct child *c, struct result *r)
+static void run_to(struct bc_test_run *r, const char *stdout_path, const char *const *args)
 {
-	struct timespec nap = { .tv_nsec = 20 * 1000 * 1000 };
-	pid_t got = 0;
-	int st = 0;
-
-	for (int i = 0; i < BOUND_SEC * 50 && !got; i++) {
-		got = waitpid(c->pid, &st, WNOHANG);
-		if (!got)
-			nanosleep(&nap, NULL);
-	}
-	if (!got) {
-		kill(c->pid, SIGKILL);
-		waitpid(c->pid, &st, 0);
-		fail_msg("benchcore did not end within %d s", BOUND_SEC);
-	}
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r->out = bc_test_slurp_fd(fileno(c->out));
-	r->err = bc_test_slurp_fd(fileno(c->err));
-	fclose(c->out);
-	fclose(c->err);
-}
-
-static void run_to(struct result *r, const char *stdout_path, const char *const *args)
-{
-	struct child c;
+	struct bc_test_child c;
 
 	start(&c, stdout_path, args);
-	finish(&c, r);
+	bc_test_child_finish(&c, r, BOUND_SEC);
 }
 
 #define RUN(r, ...) run_to((r), NULL, (const char *const[]){ __VA_ARGS__, NULL })
 #define RUN_TO(r, path, ...) run_to((r), (path), (const char *const[]){ __VA_ARGS__, NULL })
 
-static void result_free(struct result *r)
-{
-	free(r->out);
-	free(r->err);
-}
-
 /* Every "benchcore:" line says something, and at least one was printed. */
-static void assert_reasons_said(const struct result *r, const char *what)
+static void assert_reasons_said(const struct bc_test_run *r, const char *what)
 {
 	const char *p = r->err;
 	int said = 0;
@@ -138,23 +84,6 @@ static void assert_reasons_said(const struct result *r, const char *what)
 	}
 	if (!said)
 		fail_msg("%s: exit %d without a line saying why; stderr:\n%s", what, r->status, r->err);
-}
-
-static void assert_line(const struct result *r, const char *line)
-{
-	const char *p = r->err;
-	size_t len = strlen(line);
-
-	for (; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, line, len) && (p[len] == '\n' || p[len] == '\0'))
-			return;
-	fail_msg("no line\n  %s\nin stderr (exit %d):\n%s", line, r->status, r->err);
-}
-
-static void assert_status(const struct result *r, int status)
-{
-	if (r->status != status)
-		fail_msg("exit status %d, %d expected; stderr:\n%s", r->status, status, r->err);
 }
 
 static void write_file(const char *path, const char *text)
@@ -207,35 +136,35 @@ static void assert_only(const char *keep)
 
 static void test_output_kept_unless_produced(void **state)
 {
-	struct result r;
+	struct bc_test_run r;
 	struct stat st;
 
 	(void)state;
 	write_file("o.txt", "OLD\n");
 	/* Unavailable, refused, failed: the old results stay. */
 	RUN(&r, "run", "fixture:unavailable", "-w0", "-d1", "--output", "o.txt");
-	assert_status(&r, BC_EXIT_UNAVAILABLE);
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_UNAVAILABLE);
+	bc_test_run_free(&r);
 	assert_file("o.txt", "OLD\n");
 	RUN(&r, "run", "fixture:ok", "-w0", "-d", "0x10", "--output", "o.txt");
-	assert_status(&r, BC_EXIT_USAGE);
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_run_free(&r);
 	RUN(&r, "run", "fixture:setup-fails", "-w0", "-d1", "--format", "json", "--output", "o.txt");
-	assert_status(&r, BC_EXIT_FAILED);
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_run_free(&r);
 	assert_file("o.txt", "OLD\n");
 	RUN(&r, "run", "fixture:unavailable", "-w0", "-d1", "--sweep", "producers=1", "--output",
 	    "o.txt");
-	assert_status(&r, BC_EXIT_UNAVAILABLE);
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_UNAVAILABLE);
+	bc_test_run_free(&r);
 	assert_file("o.txt", "OLD\n");
 	assert_only("o.txt");
 
 	/* A run that measured replaces it, with the old file's mode. */
 	assert_int_equal(chmod("o.txt", 0640), 0);
 	RUN(&r, "run", "fixture:ok", "-w0", "-d1", "-q", "--output", "o.txt");
-	assert_status(&r, BC_EXIT_OK);
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_OK);
+	bc_test_run_free(&r);
 	{
 		char *text = read_file("o.txt");
 
@@ -252,8 +181,8 @@ static void test_output_kept_when_killed(void **state)
 {
 	const char *args[] = { "run", "fixture:ok", "-w0", "-d60", "--output", "k.txt", NULL };
 	struct timespec nap = { .tv_sec = 2 };
-	struct child c;
-	struct result r;
+	struct bc_test_child c;
+	struct bc_test_run r;
 
 	(void)state;
 	write_file("k.txt", "OLD\n");
@@ -262,9 +191,9 @@ static void test_output_kept_when_killed(void **state)
 	 * old file must stay: nothing here depends on the timing). */
 	nanosleep(&nap, NULL);
 	assert_int_equal(kill(c.pid, SIGKILL), 0);
-	finish(&c, &r);
+	bc_test_child_finish(&c, &r, BOUND_SEC);
 	assert_int_equal(r.status, 128 + SIGKILL);
-	result_free(&r);
+	bc_test_run_free(&r);
 	assert_file("k.txt", "OLD\n");
 	assert_only("k.txt");
 	unlink("k.txt");
@@ -274,52 +203,52 @@ static void test_output_kept_when_killed(void **state)
 
 static void test_write_errors(void **state)
 {
-	struct result r;
+	struct bc_test_run r;
 	char base[PATH_MAX];
 
 	(void)state;
 	RUN(&r, "run", "fixture:ok", "-w0", "-d1", "--output", "/dev/full");
-	assert_status(&r, BC_EXIT_FAILED);
-	assert_line(&r, "benchcore: write error: /dev/full: No space left on device");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: write error: /dev/full: No space left on device");
+	bc_test_run_free(&r);
 	RUN(&r, "run", "fixture:ok", "-w0", "-d1", "--format", "json", "--output", "/dev/full");
-	assert_status(&r, BC_EXIT_FAILED);
-	assert_line(&r, "benchcore: write error: /dev/full: No space left on device");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: write error: /dev/full: No space left on device");
+	bc_test_run_free(&r);
 	RUN_TO(&r, "/dev/full", "run", "fixture:ok", "-w0", "-d1");
-	assert_status(&r, BC_EXIT_FAILED);
-	assert_line(&r, "benchcore: write error: standard output: No space left on device");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: write error: standard output: No space left on device");
+	bc_test_run_free(&r);
 	RUN(&r, "run", "fixture:ok", "-w0", "-d1", "--sweep", "producers=1", "--output", "/dev/full");
-	assert_status(&r, BC_EXIT_FAILED);
-	assert_line(&r, "benchcore: write error: /dev/full: No space left on device");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: write error: /dev/full: No space left on device");
+	bc_test_run_free(&r);
 	RUN_TO(&r, "/dev/full", "list");
-	assert_status(&r, BC_EXIT_FAILED);
-	assert_line(&r, "benchcore: write error: standard output: No space left on device");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: write error: standard output: No space left on device");
+	bc_test_run_free(&r);
 	RUN_TO(&r, "/dev/full", "list", "--format", "json");
-	assert_status(&r, BC_EXIT_FAILED);
-	assert_line(&r, "benchcore: write error: standard output: No space left on device");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: write error: standard output: No space left on device");
+	bc_test_run_free(&r);
 	RUN_TO(&r, "/dev/full", "--help");
-	assert_status(&r, BC_EXIT_FAILED);
-	assert_line(&r, "benchcore: write error: standard output: No space left on device");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: write error: standard output: No space left on device");
+	bc_test_run_free(&r);
 
 	/* compare, to stdout and to a file. */
 	PATHF(base, "%s/base.json", work);
 	RUN(&r, "run", "fixture:ok", "-w0", "-d1", "--format", "json", "--output", base);
-	assert_status(&r, BC_EXIT_OK);
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_OK);
+	bc_test_run_free(&r);
 	RUN_TO(&r, "/dev/full", "compare", base, base);
-	assert_status(&r, BC_EXIT_FAILED);
-	assert_line(&r, "benchcore: write error: standard output: No space left on device");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: write error: standard output: No space left on device");
+	bc_test_run_free(&r);
 	RUN(&r, "compare", base, base, "--output", "/dev/full");
-	assert_status(&r, BC_EXIT_FAILED);
-	assert_line(&r, "benchcore: write error: /dev/full: No space left on device");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: write error: /dev/full: No space left on device");
+	bc_test_run_free(&r);
 	unlink(base);
 }
 
@@ -328,17 +257,17 @@ static void test_write_errors(void **state)
 static void test_refused_in_one_line(void **state)
 {
 	char suite[PATH_MAX], many[8 * 1024];
-	struct result r;
+	struct bc_test_run r;
 	size_t off = 0;
 
 	(void)state;
 	RUN(&r, "run", "fixture:ok", "--sweep", "producers=1,2", "--sweep", "producers=3");
-	assert_status(&r, BC_EXIT_USAGE);
-	assert_line(&r, "benchcore: --sweep: option 'producers' is swept twice ('producers=1,2' and 'producers=3'); give it one --sweep with every value");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_assert_line(&r, "benchcore: --sweep: option 'producers' is swept twice ('producers=1,2' and 'producers=3'); give it one --sweep with every value");
+	bc_test_run_free(&r);
 	RUN(&r, "run", "fixture:ok", "--sweep", "p=1", "--sweep", "producers=3");
-	assert_status(&r, BC_EXIT_USAGE);
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_run_free(&r);
 
 	/* 101 x 101 values: above the documented limit, said before a row. */
 	off = (size_t)snprintf(many, sizeof(many), "duration=");
@@ -349,34 +278,34 @@ static void test_refused_in_one_line(void **state)
 
 		PATHF(w, "warmup%s", strchr(many, '='));
 		RUN(&r, "run", "fixture:ok", "--sweep", many, "--sweep", w, "--sweep", "p=1,2");
-		assert_status(&r, BC_EXIT_USAGE);
-		assert_line(&r, "benchcore: --sweep: 101 x 101 x 2 values make more than 10000 runs; at most 10000 runs in one command (docs/suites.md)");
+		bc_test_assert_status(&r, BC_EXIT_USAGE);
+		bc_test_assert_line(&r, "benchcore: --sweep: 101 x 101 x 2 values make more than 10000 runs; at most 10000 runs in one command (docs/suites.md)");
 		assert_int_equal(r.out[0], '\0');
-		result_free(&r);
+		bc_test_run_free(&r);
 	}
 
 	RUN(&r, "run", "fixture:ok", "-d", "0x10");
-	assert_status(&r, BC_EXIT_USAGE);
-	assert_line(&r, "benchcore: --duration '0x10': expected a number of seconds > 0 (at most 31536000)");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_assert_line(&r, "benchcore: --duration '0x10': expected a number of seconds > 0 (at most 31536000)");
+	bc_test_run_free(&r);
 	RUN(&r, "--plugin-dir", "", "list");
-	assert_status(&r, BC_EXIT_USAGE);
-	assert_line(&r, "benchcore: --plugin-dir '': expected a directory of plugin .so files");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_assert_line(&r, "benchcore: --plugin-dir '': expected a directory of plugin .so files");
+	bc_test_run_free(&r);
 
 	/* A suite's own arguments: refused once, before any run. */
 	PATHF(suite, "%s/three.suite", root);
 	write_file(suite, "# three runs\nrun fixture:ok\nrun fixture:ok -p1\nrun fixture:ok -w0\n");
 	RUN(&r, "suite", "--suite-file", suite, "--sweep", "producers=");
-	assert_status(&r, BC_EXIT_USAGE);
-	assert_line(&r, "benchcore: suite: --sweep 'producers=': empty value; expected OPTION=V1,V2,...");
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_assert_line(&r, "benchcore: suite: --sweep 'producers=': empty value; expected OPTION=V1,V2,...");
 	assert_int_equal(r.out[0], '\0');
-	result_free(&r);
+	bc_test_run_free(&r);
 	RUN(&r, "suite", "--suite-file", suite, "-d", "abc");
-	assert_status(&r, BC_EXIT_USAGE);
-	assert_line(&r, "benchcore: suite: --duration 'abc': expected a number of seconds > 0 (at most 31536000)");
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_assert_line(&r, "benchcore: suite: --duration 'abc': expected a number of seconds > 0 (at most 31536000)");
 	assert_int_equal(r.out[0], '\0');
-	result_free(&r);
+	bc_test_run_free(&r);
 }
 
 /* A second file every compare case below starts from. */
@@ -393,31 +322,42 @@ static void write_doc(const char *path, const char *mean)
 static void test_compare_validates(void **state)
 {
 	char good[PATH_MAX], bad[PATH_MAX], line[PATH_MAX * 2];
-	struct result r;
+	struct bc_test_run r;
 
 	(void)state;
 	PATHF(good, "%s/good.json", root);
 	PATHF(bad, "%s/bad.json", root);
 	write_doc(good, "5");
 	RUN(&r, "compare", good, good);
-	assert_status(&r, BC_EXIT_OK);
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_OK);
+	bc_test_run_free(&r);
 
 	write_doc(bad, "\"abc\"");
 	RUN(&r, "compare", good, bad);
-	assert_status(&r, BC_EXIT_USAGE);
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
 	PATHF(line, "benchcore: not a benchcore result: %s: summary.hits.mean: expected a finite number", bad);
-	assert_line(&r, line);
-	result_free(&r);
+	bc_test_assert_line(&r, line);
+	bc_test_run_free(&r);
+	/* JSON has no infinity: the reader refuses the number itself. */
 	write_doc(bad, "1e999");
 	RUN(&r, "compare", bad, good);
-	assert_status(&r, BC_EXIT_USAGE);
-	assert_line(&r, line);
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	PATHF(line, "benchcore: compare: %s: offset 106: real number overflow near '1e999'", bad);
+	bc_test_assert_line(&r, line);
+	assert_int_equal(strlen(r.err), strlen(line) + 1);	/* that line alone */
+	bc_test_run_free(&r);
+	/* What a crash can leave: the reader names the zero byte, not "end of file". */
+	write_file(bad, "");
+	assert_int_equal(truncate(bad, 4096), 0);
+	RUN(&r, "compare", bad, good);
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	PATHF(line, "benchcore: compare: %s: offset 0: byte 0x00 (JSON text holds no zero bytes)", bad);
+	bc_test_assert_line(&r, line);
+	bc_test_run_free(&r);
 	RUN(&r, "compare", "/dev/zero", good);
-	assert_status(&r, BC_EXIT_USAGE);
-	assert_line(&r, "benchcore: not a benchcore result: /dev/zero: larger than 64 MiB");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_assert_line(&r, "benchcore: not a benchcore result: /dev/zero: larger than 64 MiB");
+	bc_test_run_free(&r);
 }
 
 /* Every error path: exit status not 0, and a reason on every line. */
@@ -452,7 +392,7 @@ static void test_no_empty_reason(void **state)
 		{ "nope" },
 		{ "--plugin-dir", "/nonexistent", "list" },
 	};
-	struct result r;
+	struct bc_test_run r;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -465,7 +405,7 @@ static void test_no_empty_reason(void **state)
 		if (r.status == 0)
 			fail_msg("benchcore%s: exit 0", what);
 		assert_reasons_said(&r, what);
-		result_free(&r);
+		bc_test_run_free(&r);
 	}
 }
 
@@ -475,8 +415,8 @@ static void test_interrupted_counts_measured(void **state)
 {
 	const char *args[] = { "run", "fixture:ok", "-w1", "-d60", NULL };
 	struct timespec nap = { .tv_nsec = 20 * 1000 * 1000 };
-	struct child c;
-	struct result r;
+	struct bc_test_child c;
+	struct bc_test_run r;
 	char want[256], *out;
 	size_t measured = 0;
 	int i;
@@ -494,8 +434,8 @@ static void test_interrupted_counts_measured(void **state)
 		nanosleep(&nap, NULL);
 	}
 	assert_int_equal(kill(c.pid, SIGINT), 0);
-	finish(&c, &r);
-	assert_status(&r, BC_EXIT_INTERRUPTED);
+	bc_test_child_finish(&c, &r, BOUND_SEC);
+	bc_test_assert_status(&r, BC_EXIT_INTERRUPTED);
 	for (const char *p = r.out; (p = strstr(p, "Iter ")); p++) {
 		const char *eol = strchr(p, '\n');
 
@@ -505,8 +445,8 @@ static void test_interrupted_counts_measured(void **state)
 	assert_true(measured >= 1);
 	PATHF(want, "benchcore: fixture:ok: interrupted; the summary covers the %zu iterations measured so far",
 	      measured);
-	assert_line(&r, want);
-	result_free(&r);
+	bc_test_assert_line(&r, want);
+	bc_test_run_free(&r);
 }
 
 /* ------------------------------------------------------------- setup */

@@ -27,7 +27,7 @@
 #include <cmocka.h>
 
 #include "bc_internal.h"
-#include "bc_test_util.h"
+#include "bc_test_child.h"
 
 #define PATHF(buf, ...) assert_true(snprintf((buf), sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
 
@@ -36,17 +36,7 @@
 
 static char root[PATH_MAX];
 
-struct child {
-	pid_t pid;
-	FILE *out, *err;
-};
-
-struct result {
-	int status;		/* exit status, or 128 + signal */
-	char *out, *err;
-};
-
-static void start(struct child *c, const char *const *args)
+static void start(struct bc_test_child *c, const char *const *args)
 {
 	const char *argv[64] = { BC_TEST_BENCHCORE };
 	size_t n = 1;
@@ -54,77 +44,18 @@ static void start(struct child *c, const char *const *args)
 	while (*args && n < 63)
 		argv[n++] = *args++;
 	argv[n] = NULL;
-	c->out = tmpfile();
-	c->err = tmpfile();
-	assert_true(c->out && c->err);
-	c->pid = fork();
-	assert_true(c->pid >= 0);
-	if (c->pid == 0) {
-		dup2(fileno(c->out), 1);
-		dup2(fileno(c->err), 2);
-		unsetenv("BENCHCORE_PLUGIN_PATH");
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
+	bc_test_child_start(c, argv, NULL, NULL);
 }
 
-/* Waits at most BOUND_SEC; a child still there is killed and fails the test. */
-static void finish(struct child *c, struct result *r)
+static void run(struct bc_test_run *r, const char *const *args)
 {
-	struct timespec nap = { .tv_nsec = 20 * 1000 * 1000 };
-	int st = 0, i;
-	pid_t got = 0;
-
-	for (i = 0; i < BOUND_SEC * 50 && !got; i++) {
-		got = waitpid(c->pid, &st, WNOHANG);
-		if (!got)
-			nanosleep(&nap, NULL);
-	}
-	if (!got) {
-		kill(c->pid, SIGKILL);
-		waitpid(c->pid, &st, 0);
-		fail_msg("benchcore did not end within %d s", BOUND_SEC);
-	}
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	r->out = bc_test_slurp_fd(fileno(c->out));
-	r->err = bc_test_slurp_fd(fileno(c->err));
-	fclose(c->out);
-	fclose(c->err);
-}
-
-static void run(struct result *r, const char *const *args)
-{
-	struct child c;
+	struct bc_test_child c;
 
 	start(&c, args);
-	finish(&c, r);
+	bc_test_child_finish(&c, r, BOUND_SEC);
 }
 
 #define RUN(r, ...) run((r), (const char *const[]){ __VA_ARGS__, NULL })
-
-static void result_free(struct result *r)
-{
-	free(r->out);
-	free(r->err);
-}
-
-/* stderr holds exactly this line. */
-static void assert_line(const struct result *r, const char *line)
-{
-	const char *p = r->err;
-	size_t len = strlen(line);
-
-	for (; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
-		if (!strncmp(p, line, len) && (p[len] == '\n' || p[len] == '\0'))
-			return;
-	fail_msg("no line\n  %s\nin stderr (exit %d):\n%s", line, r->status, r->err);
-}
-
-static void assert_status(const struct result *r, int status)
-{
-	if (r->status != status)
-		fail_msg("exit status %d, %d expected; stderr:\n%s", r->status, status, r->err);
-}
 
 static void copy_file(const char *src, const char *dst, mode_t mode)
 {
@@ -175,7 +106,7 @@ static void corpus_dir(char *dir, size_t len, const char *name, const char *subd
 static void assert_good_runs(const char *const *dirs, const char *bad_line)
 {
 	const char *args[16];
-	struct result r;
+	struct bc_test_run r;
 	size_t n = 0;
 
 	for (; *dirs; dirs++) {
@@ -185,12 +116,12 @@ static void assert_good_runs(const char *const *dirs, const char *bad_line)
 	args[n++] = "list";
 	args[n] = NULL;
 	run(&r, args);
-	assert_status(&r, BC_EXIT_OK);
+	bc_test_assert_status(&r, BC_EXIT_OK);
 	if (!strstr(r.out, "fixture:ok"))
 		fail_msg("fixture:ok not listed:\n%s\n%s", r.out, r.err);
 	if (bad_line)
-		assert_line(&r, bad_line);
-	result_free(&r);
+		bc_test_assert_line(&r, bad_line);
+	bc_test_run_free(&r);
 
 	args[n - 1] = "run";
 	args[n++] = "fixture:ok";
@@ -199,12 +130,12 @@ static void assert_good_runs(const char *const *dirs, const char *bad_line)
 	args[n++] = "-q";
 	args[n] = NULL;
 	run(&r, args);
-	assert_status(&r, BC_EXIT_OK);
+	bc_test_assert_status(&r, BC_EXIT_OK);
 	if (!strstr(r.out, "Summary"))
 		fail_msg("no summary from fixture:ok:\n%s\n%s", r.out, r.err);
 	if (bad_line)
-		assert_line(&r, bad_line);
-	result_free(&r);
+		bc_test_assert_line(&r, bad_line);
+	bc_test_run_free(&r);
 }
 
 static void assert_one_dir(const char *dir, const char *file, const char *reason)
@@ -370,13 +301,13 @@ static void test_writable_dir_and_parent(void **state)
 	make_dir(inner, sizeof(inner), sticky, "plugins", 0755);
 	put_fixture(inner, "other", "other.so");
 	{
-		struct result r;
+		struct bc_test_run r;
 
 		RUN(&r, "--plugin-dir", inner, "list");
-		assert_status(&r, BC_EXIT_OK);
+		bc_test_assert_status(&r, BC_EXIT_OK);
 		if (!strstr(r.out, "other:shared"))
 			fail_msg("other.so under a sticky parent did not load:\n%s", r.err);
-		result_free(&r);
+		bc_test_run_free(&r);
 	}
 }
 
@@ -385,33 +316,33 @@ static void test_writable_dir_and_parent(void **state)
 static void test_exit_in_callback(void **state)
 {
 	char dir[PATH_MAX];
-	struct result r;
+	struct bc_test_run r;
 
 	(void)state;
 	corpus_dir(dir, sizeof(dir), "exits", "corpus", "exits.so");
 	RUN(&r, "--plugin-dir", dir, "run", "exits:exit-setup", "-w0", "-d1");
-	assert_status(&r, BC_EXIT_FAILED);
-	assert_line(&r, "benchcore: exits:exit-setup: plugin called exit(7) in setup");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: exits:exit-setup: plugin called exit(7) in setup");
+	bc_test_run_free(&r);
 
 	RUN(&r, "--plugin-dir", dir, "run", "exits:exit-producer", "-w0", "-d1", "--format", "json");
-	assert_status(&r, BC_EXIT_FAILED);
-	assert_line(&r, "benchcore: exits:exit-producer: plugin called exit(9) in producer 0");
-	result_free(&r);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: exits:exit-producer: plugin called exit(9) in producer 0");
+	bc_test_run_free(&r);
 
 	/* A sweep row says why, rather than "no reason given". */
 	RUN(&r, "--plugin-dir", dir, "run", "exits:exit-setup", "-w0", "-d1", "-q",
 	    "--sweep", "producers=1");
-	assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
 	if (!strstr(r.out, "plugin called exit(7) in setup") || strstr(r.out, "no reason given"))
 		fail_msg("sweep row:\n%s", r.out);
-	result_free(&r);
+	bc_test_run_free(&r);
 
 	assert_good_runs((const char *const[]){ dir, NULL }, NULL);
 }
 
 /* Waits (bounded) until the child's stderr holds `text`. */
-static void wait_for_err(struct child *c, const char *text)
+static void wait_for_err(struct bc_test_child *c, const char *text)
 {
 	struct timespec nap = { .tv_nsec = 20 * 1000 * 1000 };
 	char *err;
@@ -433,8 +364,8 @@ static void wait_for_err(struct child *c, const char *text)
 static void hang_and_interrupt(const char *dir, int sig)
 {
 	const char *args[] = { "--plugin-dir", dir, "run", "hangs:setup-hangs", "-w0", "-d1", NULL };
-	struct child c;
-	struct result r;
+	struct bc_test_child c;
+	struct bc_test_run r;
 
 	start(&c, args);
 	wait_for_err(&c, "fixture setup blocks now");
@@ -442,10 +373,10 @@ static void hang_and_interrupt(const char *dir, int sig)
 	assert_int_equal(kill(c.pid, sig), 0);
 	wait_for_err(&c, "benchcore: hangs:setup-hangs: waiting for setup to return; interrupt again to exit without waiting");
 	assert_int_equal(kill(c.pid, sig), 0);
-	finish(&c, &r);
-	assert_status(&r, BC_EXIT_INTERRUPTED);
-	assert_line(&r, "benchcore: hangs:setup-hangs: interrupted again while blocked in setup; exiting without waiting for it");
-	result_free(&r);
+	bc_test_child_finish(&c, &r, BOUND_SEC);
+	bc_test_assert_status(&r, BC_EXIT_INTERRUPTED);
+	bc_test_assert_line(&r, "benchcore: hangs:setup-hangs: interrupted again while blocked in setup; exiting without waiting for it");
+	bc_test_run_free(&r);
 }
 
 static void test_hanging_setup(void **state)

@@ -58,6 +58,46 @@ double bc_test_summary_mean(const struct bc_json *doc, const char *metric)
 	return bc_json_num(v, 0);
 }
 
+double bc_test_expect_histogram(const struct bc_json *doc, const char *metric, const char *what)
+{
+	static const char *const keys[] = { "p50", "p90", "p99", "p99.9", "max" };
+	const struct bc_json *h = bc_json_get(bc_json_get(doc, "summary"), metric);
+	const char *kind = bc_json_str(bc_json_get(h, "kind"));
+	double v[5], count = bc_json_num(bc_json_get(h, "count"), -1), ticks = 0;
+	const struct bc_json *its;
+	size_t i;
+
+	if (!h || !kind || strcmp(kind, "histogram"))
+		fail_msg("%s: summary.%s is not a histogram", what, metric);
+	for (i = 0; i < 5; i++) {
+		const struct bc_json *x = bc_json_get(h, keys[i]);
+
+		if (!x || x->type != BC_JSON_NUMBER)
+			fail_msg("%s: summary.%s.%s missing or not a number", what, metric, keys[i]);
+		v[i] = x->number;
+	}
+	if (!(count > 0))
+		fail_msg("%s: summary.%s.count %g: no values recorded", what, metric, count);
+	for (i = 1; i < 5; i++)
+		if (!(v[i - 1] <= v[i]))
+			fail_msg("%s: summary.%s: %s %g > %s %g (count %g)", what, metric,
+				 keys[i - 1], v[i - 1], keys[i], v[i], count);
+	/* The summary is the measured ticks' values together. */
+	its = bc_json_get(doc, "iterations");
+	for (i = 0; its && i < its->cnt; i++) {
+		const struct bc_json *it = its->items[i], *w = bc_json_get(it, "warmup");
+
+		if (w && w->type == BC_JSON_BOOL && w->boolean)
+			continue;
+		ticks += bc_json_num(bc_json_get(bc_json_get(bc_json_get(it, "histograms"), metric),
+						 "count"), 0);
+	}
+	if (ticks != count)
+		fail_msg("%s: the measured ticks' %s counts add up to %g, the summary's is %g", what,
+			 metric, ticks, count);
+	return count;
+}
+
 const char *bc_test_attach_point(const struct bc_json *doc)
 {
 	const char *pt = bc_json_str(bc_json_get(doc, "attach_point"));

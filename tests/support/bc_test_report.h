@@ -27,6 +27,14 @@ struct bc_json *bc_test_run_json(struct bc_test_run *r, const char *const *args)
 /* summary.<metric>.mean (events per second for a counter); fails if absent. */
 double bc_test_summary_mean(const struct bc_json *doc, const char *metric);
 
+/*
+ * summary.<metric> is a histogram that recorded values: kind "histogram",
+ * count > 0, and p50 <= p90 <= p99 <= p99.9 <= max, all numbers. No bound on
+ * the values themselves (a busy machine moves them). Fails naming `what`
+ * and the numbers; returns the count.
+ */
+double bc_test_expect_histogram(const struct bc_json *doc, const char *metric, const char *what);
+
 /* The report's attach_point; fails when it names none. */
 const char *bc_test_attach_point(const struct bc_json *doc);
 

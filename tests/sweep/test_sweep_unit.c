@@ -3,8 +3,8 @@
  * Unit tests for sweeps, suites and compare: the significance tests against
  * known values (textbook critical values, closed forms, and p-values checked
  * by numerical integration of the t density), --sweep parsing and expansion,
- * the suite format, the shipped suites, and child processes (exit, crash,
- * timeout).
+ * the suite format, the shipped suites, child processes (exit, crash,
+ * timeout), and a histogram's columns in every table format.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "batch.h"
 #include "bc_internal.h"
 
 #define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
@@ -463,6 +464,52 @@ static void test_table_format(void **state)
 	assert_int_equal(bc_table_format_parse("xml", &f), -EINVAL);
 }
 
+/* A row whose run recorded a histogram: every table format shows its
+ * count and percentiles (CSV: one line per statistic). */
+static char *render_hist_row(enum bc_table_format format)
+{
+	static const char doc[] =
+		"{\"benchmark\": \"p:b\", \"summary\": {\"lat\": {\"unit\": \"ns\", "
+		"\"kind\": \"histogram\", \"count\": 7, \"p50\": 10.5, \"p90\": 20.5, "
+		"\"p99\": 30.5, \"p99.9\": 40.5, \"max\": 50}}}";
+	char *args[] = { "p:b" }, *text = NULL;
+	struct row r = { .section = "S", .label = "row", .status = ROW_OK, .bench = "p:b",
+			 .args = { .v = args, .cnt = 1 }, .json = (char *)doc };
+	struct bc_batch_opts bo = { .kind = "suite", .name = "t", .format = format };
+	struct bc_batch *b;
+	size_t len = 0;
+
+	bo.out = open_memstream(&text, &len);
+	assert_non_null(bo.out);
+	b = bc_batch_new(&bo);
+	assert_non_null(b);
+	bc_batch_render_row(b, &r);
+	bc_batch_free(b);
+	fclose(bo.out);
+	return text;
+}
+
+static void test_table_histograms(void **state)
+{
+	char *t;
+
+	(void)state;
+	t = render_hist_row(BC_TABLE_TEXT);
+	assert_non_null(strstr(t, "lat p50 10.5, p90 20.5, p99 30.5, p99.9 40.5, max 50.0 ns (7 values)"));
+	free(t);
+	t = render_hist_row(BC_TABLE_MARKDOWN);
+	assert_non_null(strstr(t, "| row | lat p50 10.5, p90 20.5, p99 30.5, p99.9 40.5, max 50.0 ns"));
+	free(t);
+	t = render_hist_row(BC_TABLE_CSV);
+	assert_non_null(strstr(t, "S,row,p:b,,ok,,lat.count,values,7,,,,\n"));
+	assert_non_null(strstr(t, "S,row,p:b,,ok,,lat.p50,ns,10.5,,,,\n"));
+	assert_non_null(strstr(t, "S,row,p:b,,ok,,lat.p90,ns,20.5,,,,\n"));
+	assert_non_null(strstr(t, "S,row,p:b,,ok,,lat.p99,ns,30.5,,,,\n"));
+	assert_non_null(strstr(t, "S,row,p:b,,ok,,lat.p99.9,ns,40.5,,,,\n"));
+	assert_non_null(strstr(t, "S,row,p:b,,ok,,lat.max,ns,50,,,,\n"));
+	free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -481,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_child_timeout),
 		cmocka_unit_test(test_child_exec_failure),
 		cmocka_unit_test(test_table_format),
+		cmocka_unit_test(test_table_histograms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

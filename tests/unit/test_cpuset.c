@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* CPU set lists: what --prod-affinity / --cons-affinity accept and refuse. */
+/* CPU set lists: what --prod-affinity / --cons-affinity accept and refuse,
+ * and the masks the runner builds from them. */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,11 +72,65 @@ static void test_malformed(void **state)
 	assert_int_equal(bc_cpuset_parse(NULL, &set, err, sizeof(err)), -EINVAL);
 }
 
+/* The usable set is this process's affinity, whatever its size. */
+static void test_usable(void **state)
+{
+	cpu_set_t mask;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(bc_cpuset_usable(&set), 0);
+	CPU_ZERO(&mask);
+	assert_int_equal(sched_getaffinity(0, sizeof(mask), &mask), 0);
+	assert_int_equal(set.cnt, (unsigned int)CPU_COUNT(&mask));
+	for (i = 0; i < set.cnt; i++) {
+		assert_true(CPU_ISSET(set.cpus[i], &mask));
+		assert_true(bc_cpuset_has(&set, set.cpus[i]));
+	}
+	assert_false(bc_cpuset_has(&set, BC_MAX_CPUS - 1));
+}
+
+static void test_has(void **state)
+{
+	(void)state;
+	expect_ok("1,3,5-7,4095", "1,3,5-7,4095", 6);
+	assert_true(bc_cpuset_has(&set, 1));
+	assert_true(bc_cpuset_has(&set, 6));
+	assert_true(bc_cpuset_has(&set, 4095));
+	assert_false(bc_cpuset_has(&set, 0));
+	assert_false(bc_cpuset_has(&set, 4));
+	assert_false(bc_cpuset_has(&set, 8));
+}
+
+/* A fixed cpu_set_t stops at CPU 1023; the runner's masks reach every CPU
+ * the parser accepts. */
+static void test_pin_above_1024(void **state)
+{
+	size_t size = CPU_ALLOC_SIZE(BC_MAX_CPUS);
+	cpu_set_t *back = CPU_ALLOC(BC_MAX_CPUS);
+	pthread_attr_t attr;
+
+	(void)state;
+	assert_non_null(back);
+	assert_int_equal(pthread_attr_init(&attr), 0);
+	assert_int_equal(bc_cpuset_pin_attr(&attr, 3000), 0);
+	CPU_ZERO_S(size, back);
+	assert_int_equal(pthread_attr_getaffinity_np(&attr, size, back), 0);
+	assert_true(CPU_ISSET_S(3000, size, back));
+	assert_int_equal(CPU_COUNT_S(size, back), 1);
+	assert_int_equal(bc_cpuset_pin_attr(&attr, BC_MAX_CPUS), EINVAL);
+	pthread_attr_destroy(&attr);
+	CPU_FREE(back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_usable),
+		cmocka_unit_test(test_has),
+		cmocka_unit_test(test_pin_above_1024),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The JSON writer and parser, and the run report rendered from a hand-built
+ * The JSON writer and reader, and the run report rendered from a hand-built
  * result and parsed back: what `benchcore compare` and scripts rely on.
  */
 #define _GNU_SOURCE
@@ -32,15 +32,20 @@ static struct bc_json *parse_ok(const char *text)
 	return v;
 }
 
-static void parse_err(const char *text, const char *msg)
+static void parse_errn(const char *text, size_t len, const char *msg)
 {
 	char err[256];
 
 	errno = 0;
-	assert_null(bc_json_parse(text, strlen(text), err, sizeof(err)));
+	assert_null(bc_json_parse(text, len, err, sizeof(err)));
 	assert_int_equal(errno, EINVAL);
 	if (strcmp(err, msg))
-		fail_msg("input %s: got \"%s\", want \"%s\"", text, err, msg);
+		fail_msg("input %.60s: got \"%s\", want \"%s\"", text, err, msg);
+}
+
+static void parse_err(const char *text, const char *msg)
+{
+	parse_errn(text, strlen(text), msg);
 }
 
 static void test_writer(void **state)
@@ -169,37 +174,130 @@ static void test_parser_values(void **state)
 	bc_json_free(v);
 }
 
-static void test_parser_errors(void **state)
+/* What jansson reads beyond the shapes benchcore writes itself. */
+static void test_parser_edges(void **state)
 {
-	char deep[2100];
+	static const char key_order[] = "{\"z\": 1, \"a\": 2, \"m\": 3}";
+	struct bc_json *v;
 
 	(void)state;
-	parse_err("", "offset 0: expected a value, found the end of the input (truncated?)");
-	parse_err("{\"a\": 1", "offset 7: expected ',' or '}' in an object, found the end of the "
-		  "input (truncated?)");
-	parse_err("{\"a\": [1, 2", "offset 11: expected ',' or ']' in an array, found the end of "
-		  "the input (truncated?)");
-	parse_err("{\"a\" 1}", "offset 5: expected ':' after the key \"a\", found '1'");
-	parse_err("{1: 2}", "offset 1: expected a string key in an object, found '1'");
-	parse_err("[1,]", "offset 3: expected a value, found ']'");
-	parse_err("{\"a\": \"abc", "offset 6: string never ends (truncated input?)");
-	parse_err("[01]", "offset 2: expected ',' or ']' in an array, found '1'");
-	parse_err("[1.]", "offset 3: expected a digit after the decimal point");
-	parse_err("[-]", "offset 2: expected a digit in a number");
-	parse_err("[1e]", "offset 3: expected a digit in the exponent");
-	parse_err("[tru]", "offset 1: expected a value (object, array, string, number, true, "
-		  "false or null)");
-	parse_err("[NaN]", "offset 1: expected a value, found 'N'");
-	parse_err("\"\\x\"", "offset 2: unknown escape '\\x' in a string");
-	parse_err("\"\\u12\"", "offset 3: \\u must be followed by four hex digits");
-	parse_err("\"\\ud83d\"", "offset 7: lone UTF-16 high surrogate \\ud83d");
-	parse_err("\"a\nb\"", "offset 2: control character 0x0a inside a string (escape it)");
-	parse_err("{} x", "offset 3: unexpected 'x' after the document");
-	parse_err("{}{}", "offset 2: unexpected '{' after the document");
+	/* uint64 counters beyond INT64_MAX read as doubles, as strtod gives them. */
+	v = parse_ok("[18446744073709551615, 9223372036854775808, -9223372036854775809, 1e-999]");
+	assert_true(bc_json_num(bc_json_at(v, 0), 0) == (double)UINT64_MAX);
+	assert_true(bc_json_num(bc_json_at(v, 1), 0) == 9223372036854775808.0);
+	assert_true(bc_json_num(bc_json_at(v, 2), 0) == -9223372036854775809.0);
+	assert_true(bc_json_num(bc_json_at(v, 3), 1) == 0);	/* underflow reads as 0 */
+	bc_json_free(v);
 
-	memset(deep, '[', sizeof(deep) - 1);
-	deep[sizeof(deep) - 1] = '\0';
-	parse_err(deep, "offset 512: nesting deeper than 512 levels");
+	/* Any value is a document. */
+	v = parse_ok(" 42 ");
+	assert_true(bc_json_num(v, 0) == 42);
+	bc_json_free(v);
+	v = parse_ok("null");
+	assert_true(bc_json_is_null(v));
+	bc_json_free(v);
+
+	/* "\u0000" inside a string value: the length counts past it. */
+	v = parse_ok("{\"s\": \"a\\u0000b\\u0000\"}");
+	assert_int_equal(bc_json_get(v, "s")->string_len, 4);
+	assert_memory_equal(bc_json_str(bc_json_get(v, "s")), "a\0b\0", 5);
+	bc_json_free(v);
+
+	/* Keys come back in input order, not sorted or hashed. */
+	v = parse_ok(key_order);
+	assert_int_equal(bc_json_len(v), 3);
+	assert_string_equal(v->keys[0], "z");
+	assert_string_equal(v->keys[1], "a");
+	assert_string_equal(v->keys[2], "m");
+	bc_json_free(v);
+
+	/* A duplicate key: one member, at the first one's place, with the last value. */
+	v = parse_ok("{\"b\": 1, \"a\": 2, \"b\": 3}");
+	assert_int_equal(bc_json_len(v), 2);
+	assert_string_equal(v->keys[0], "b");
+	assert_true(bc_json_num(bc_json_at(v, 0), 0) == 3);
+	assert_true(bc_json_num(bc_json_get(v, "b"), 0) == 3);
+	assert_true(bc_json_num(bc_json_get(v, "a"), 0) == 2);
+	bc_json_free(v);
+
+	/* UTF-8 that is valid, written raw. */
+	v = parse_ok("[\"\xc3\xa9\xf0\x9f\x98\x80\"]");
+	assert_string_equal(bc_json_str(bc_json_at(v, 0)), "\xc3\xa9\xf0\x9f\x98\x80");
+	bc_json_free(v);
+}
+
+/* n '[' then, if closed, n ']' (nul-terminated in buf). */
+static const char *brackets(char *buf, size_t n, bool closed)
+{
+	memset(buf, '[', n);
+	if (closed)
+		memset(buf + n, ']', n);
+	buf[closed ? 2 * n : n] = '\0';
+	return buf;
+}
+
+static void test_parser_errors(void **state)
+{
+	static char deep[2 * 2100 + 1];
+	struct bc_json *v;
+
+	(void)state;
+	parse_err("", "offset 0: unexpected token near end of file");
+	parse_err("{\"a\": 1", "offset 7: '}' expected near end of file");
+	parse_err("{\"a\": [1, 2", "offset 11: ']' expected near end of file");
+	parse_err("{\"a\" 1}", "offset 6: ':' expected near '1'");
+	parse_err("{1: 2}", "offset 2: string or '}' expected near '1'");
+	parse_err("[1,]", "offset 4: unexpected token near ']'");
+	parse_err("{\"a\": \"abc", "offset 10: premature end of input near '\"abc'");
+	parse_err("[01]", "offset 2: invalid token near '0'");
+	parse_err("[1.]", "offset 3: invalid token near '1.'");
+	parse_err("[-]", "offset 2: invalid token near '-'");
+	parse_err("[1e]", "offset 3: invalid token near '1e'");
+	parse_err("[tru]", "offset 4: invalid token near 'tru'");
+	parse_err("[NaN]", "offset 4: invalid token near 'NaN'");
+	parse_err("\"\\x\"", "offset 3: invalid escape near '\"\\x'");
+	parse_err("\"\\u12\"", "offset 6: invalid escape near '\"\\u12\"'");
+	parse_err("\"\\ud83d\"", "offset 8: invalid Unicode '\\uD83D' near '\"\\ud83d\"'");
+	parse_err("\"a\nb\"", "offset 2: unexpected newline near '\"a'");
+	parse_err("{} x", "offset 4: end of file expected near 'x'");
+	parse_err("{}{}", "offset 3: end of file expected near '{'");
+
+	/* JSON has no infinity: a number beyond a double is refused, not inf. */
+	parse_err("[1e999]", "offset 6: real number overflow near '1e999'");
+	parse_err("{\"a\": -1e999}", "offset 12: real number overflow near '-1e999'");
+	/* Bad UTF-8: a stray byte, an overlong '/', a UTF-16 surrogate, past U+10FFFF. */
+	parse_err("\"\xff\"", "offset 1: unable to decode byte 0xff near '\"'");
+	parse_err("[\"\xc0\xaf\"]", "offset 2: unable to decode byte 0xc0 near '\"'");
+	parse_err("[\"\xed\xa0\x80\"]", "offset 2: unable to decode byte 0xed near '\"'");
+	parse_err("[\"\xf4\x90\x80\x80\"]", "offset 2: unable to decode byte 0xf4 near '\"'");
+	/* "\u0000" is fine in a value, not in a key. */
+	parse_err("{\"a\\u0000b\": 1}",
+		  "offset 11: NUL byte in object key not supported near '\"a\\u0000b\"'");
+	/* A raw zero byte is named where it is, never "end of file". */
+	parse_errn("[1]\0\0", 5, "offset 3: byte 0x00 (JSON text holds no zero bytes)");
+	parse_errn("\0\0\0\0", 4, "offset 0: byte 0x00 (JSON text holds no zero bytes)");
+	parse_errn("[\"a\0\"]", 6, "offset 3: control character 0x0 near '\"a'");
+	/* The quoted token never breaks the line. */
+	parse_err("\"a\x7f", "offset 3: premature end of input near '\"a?'");
+
+	/* Nesting: 512 levels read; the bracket that opens level 513 is
+	 * refused, whether the document would be valid, is cut short, or
+	 * goes past jansson's own limit of 2048. */
+	v = parse_ok(brackets(deep, 512, true));
+	bc_json_free(v);
+	parse_err(brackets(deep, 513, true), "offset 512: nesting deeper than 512 levels");
+	parse_err(brackets(deep, 1000, false), "offset 512: nesting deeper than 512 levels");
+	parse_err(brackets(deep, 2099, false), "offset 512: nesting deeper than 512 levels");
+	parse_err(brackets(deep, 2099, true), "offset 512: nesting deeper than 512 levels");
+	/* Brackets inside strings do not nest, and an earlier error comes first. */
+	memset(deep, '[', 600);
+	deep[0] = '"';
+	strcpy(deep + 600, "\"");
+	v = parse_ok(deep);
+	assert_int_equal(bc_json_str(v)[1], '[');
+	bc_json_free(v);
+	deep[0] = 'x';
+	parse_err(deep, "offset 1: invalid token near 'x'");
 }
 
 static void test_parse_file(void **state)
@@ -217,7 +315,7 @@ static void test_parse_file(void **state)
 	fclose(f);
 	assert_null(bc_json_parse_file(path, err, sizeof(err)));
 	assert_non_null(strstr(err, path));
-	assert_non_null(strstr(err, "offset 11: expected ',' or ']'"));
+	assert_non_null(strstr(err, ": offset 11: ']' expected near end of file"));
 	f = fopen(path, "w");
 	fputs("{\"a\": [1, 2]}\n", f);
 	fclose(f);
@@ -368,6 +466,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_writer_misuse, free_out),
 		cmocka_unit_test_teardown(test_round_trip, free_out),
 		cmocka_unit_test(test_parser_values),
+		cmocka_unit_test(test_parser_edges),
 		cmocka_unit_test(test_parser_errors),
 		cmocka_unit_test(test_parse_file),
 		cmocka_unit_test_teardown(test_report_round_trip, free_out),
