@@ -198,22 +198,22 @@ static void test_bad_constructors_in_a_row(void **state)
 {
 	char dir[PATH_MAX], line[PATH_MAX * 2];
 	const char *args[] = { "--plugin-dir", dir, "list", NULL };
-	struct result r;
+	struct bc_test_run r;
 
 	(void)state;
 	corpus_dir(dir, sizeof(dir), "inarow", "corpus", "crash.so");
 	put_fixture(dir, "corpus", "exitctor.so");
 	put_fixture(dir, "other", "other.so");
 	run(&r, args);
-	assert_status(&r, BC_EXIT_OK);
+	bc_test_assert_status(&r, BC_EXIT_OK);
 	PATHF(line, "benchcore: %s/crash.so: %s", dir, CRASH_REASON);
-	assert_line(&r, line);
+	bc_test_assert_line(&r, line);
 	PATHF(line, "benchcore: %s/exitctor.so: exited with status 3 while loading (a constructor called exit())",
 	      dir);
-	assert_line(&r, line);
+	bc_test_assert_line(&r, line);
 	if (!strstr(r.out, "fixture:ok") || !strstr(r.out, "other:shared"))
 		fail_msg("the plugins after the bad ones did not load:\n%s\n%s", r.out, r.err);
-	result_free(&r);
+	bc_test_run_free(&r);
 }
 
 static void test_not_elf_and_empty(void **state)
