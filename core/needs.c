@@ -128,13 +128,16 @@ static int bc_feat_privileged(char *why, size_t len)
 
 	if (!bc_memo_find("privileges", &err))
 		err = bc_memo_keep("privileges", bc_feat_load(BPF_PROG_TYPE_TRACEPOINT, 0, 0, 0));
-	if (!err)
+	/* Only a refusal of the caller is this check's to say; a kernel
+	 * without tracepoint programs is the checks' own business. */
+	if (err != -EPERM && err != -EACCES)
 		return 0;
-	if (err == -EPERM && geteuid() != 0)
+	if (geteuid() != 0)
 		snprintf(why, len, "needs root (CAP_BPF and CAP_PERFMON) to load BPF programs: %s",
 			 strerror(-err));
 	else
-		snprintf(why, len, "the kernel refuses BPF programs: %s", strerror(-err));
+		snprintf(why, len, "the kernel refuses BPF programs to this process: %s",
+			 strerror(-err));
 	return err;
 }
 
