@@ -13,9 +13,9 @@
 #include <bpf/libbpf.h>
 
 #include "bc_internal.h"
-#include "needs.h"
 #include "guard.h"
 #include "json.h"
+#include "needs.h"
 #include "output.h"
 #include "plugin_opts.h"
 #include "plot.h"
