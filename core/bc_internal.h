@@ -88,6 +88,8 @@ struct bc_bench {
 	struct bc_metric_desc *metrics;	/* normalised copy, desc.metric_cnt entries */
 	struct bc_option *options;	/* normalised copy of desc.options */
 	size_t option_cnt;
+	struct bc_need *needs;		/* normalised copy, desc.need_cnt entries */
+	struct bc_attach_point *points;	/* normalised copy of desc.attach_points */
 	const struct bc_plugin *plugin;
 };
 
@@ -391,6 +393,9 @@ int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size
 bool bc_attach_is_refusal(int err);
 /* strerror() that also names ENOTSUPP (524) and libbpf's own codes. */
 const char *bc_attach_strerror(int err, char *buf, size_t len);
+/* Where libbpf reads tracepoint ids (tracefs.c): debugfs's tracing when
+ * debugfs is mounted, else /sys/kernel/tracing. */
+const char *bc_tracefs_dir(void);
 
 
 /* ------------------------------------- compare.c, sweep.c, suite.c */

@@ -15,6 +15,7 @@
 #include "bc_internal.h"
 #include "guard.h"
 #include "json.h"
+#include "needs.h"
 #include "output.h"
 #include "plugin_opts.h"
 #include "plot.h"
@@ -43,6 +44,7 @@ enum {
 	BC_GOPT_VERSION,
 	BC_GOPT_USAGE,
 	BC_LOPT_FORMAT,
+	BC_LOPT_PROBE,
 };
 
 void bc_cli_print_version(FILE *f)
@@ -195,11 +197,15 @@ static int bc_cmd_run(struct bc_cli_env *env, int argc, char **argv)
 struct bc_list_opts {
 	enum bc_format format;
 	int verbosity;
+	bool probe;		/* --probe: load and attach, as run does */
 	bool done;
 };
 
 static const struct argp_option bc_list_options[] = {
 	{ "format", BC_LOPT_FORMAT, "FMT", 0, "text (default) or json", 0 },
+	{ "probe", BC_LOPT_PROBE, NULL, 0,
+	  "Tell availability as run does, by loading and attaching each benchmark's programs "
+	  "(slow); without it, from cheap checks of the kernel features each one declares", 0 },
 	{ "verbose", 'v', NULL, 0, "Also show each plugin's file and version", 0 },
 	{ "quiet", 'q', NULL, 0, "Only warnings on stderr", 0 },
 	{ "help", '?', NULL, 0, "Give this help list", -1 },
@@ -217,6 +223,9 @@ static error_t bc_list_parse_opt(int key, char *arg, struct argp_state *state)
 			state->next = state->argc;
 			return EINVAL;
 		}
+		return 0;
+	case BC_LOPT_PROBE:
+		lo->probe = true;
 		return 0;
 	case 'v':
 		lo->verbosity = lo->verbosity < 0 ? 1 : lo->verbosity + 1;
@@ -240,20 +249,32 @@ static error_t bc_list_parse_opt(int key, char *arg, struct argp_state *state)
 struct bc_probe_result {
 	bool available;
 	bool failed;		/* the probe itself went wrong */
+	/* What told: "features" (the cheap checks of what the benchmark
+	 * declares), "probe" (its probe(), loading and attaching) or "none"
+	 * (it declares nothing to check). */
+	const char *checked;
 	char reason[BC_REASON_LEN];
 };
 
-/* `list` says why a benchmark cannot run here, so it asks the benchmark. */
-static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg,
+/*
+ * `list` says why a benchmark cannot run here, so it asks the benchmark:
+ * by default the cheap checks of what it declares it needs (its needs,
+ * attach points and quick_probe()), with `full` (--probe) what `run` asks,
+ * its probe(). A benchmark that declares no needs gets its probe() either
+ * way.
+ */
+static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg, bool full,
 			   struct bc_probe_result *pr)
 {
+	bool quick = bc_bench_has_quick(b) && !(full && b->desc.probe);
 	struct bc_config probe_cfg;
 	struct bc_ctx ctx;
 	int err;
 
 	memset(pr, 0, sizeof(*pr));
 	pr->available = true;
-	if (!b->desc.probe)
+	pr->checked = quick ? "features" : b->desc.probe ? "probe" : "none";
+	if (!quick && !b->desc.probe)
 		return;
 	/* A probe sees the options a plain `run` would: the defaults. */
 	probe_cfg = *cfg;
@@ -269,8 +290,8 @@ static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg
 	if (cfg->verbosity <= 0)
 		bc_log_set_verbosity(-1);
 	bc_guard_set_bench(b->plugin->desc.name, b->desc.name);
-	bc_guard_enter("probe", false);
-	err = b->desc.probe(&ctx);
+	bc_guard_enter(quick ? "quick_probe" : "probe", false);
+	err = quick ? bc_bench_quick_probe(&ctx, b) : b->desc.probe(&ctx);
 	bc_guard_leave();
 	bc_log_set_verbosity(cfg->verbosity);
 	bc_opts_free(probe_cfg.opts);
@@ -301,11 +322,12 @@ static void bc_json_range(struct bc_json_writer *w, const char *key, const struc
 	bc_jw_obj_end(w);
 }
 
-static int bc_list_json(FILE *f, const struct bc_plugin_set *set, const struct bc_config *cfg)
+static int bc_list_json(FILE *f, const struct bc_plugin_set *set, const struct bc_config *cfg,
+			bool full)
 {
 	struct bc_json_writer w;
 	struct bc_probe_result pr;
-	char full[256];
+	char name[256];
 	size_t i, j;
 	unsigned int m;
 
@@ -334,14 +356,15 @@ static int bc_list_json(FILE *f, const struct bc_plugin_set *set, const struct b
 		for (j = 0; j < p->bench_cnt; j++) {
 			const struct bc_bench *b = &p->benches[j];
 
-			bc_probe_bench(b, cfg, &pr);
-			snprintf(full, sizeof(full), "%s:%s", p->desc.name, b->desc.name);
+			bc_probe_bench(b, cfg, full, &pr);
+			snprintf(name, sizeof(name), "%s:%s", p->desc.name, b->desc.name);
 			bc_jw_obj_begin(&w, NULL);
-			bc_jw_str(&w, "name", full);
+			bc_jw_str(&w, "name", name);
 			bc_jw_str(&w, "bench", b->desc.name);
 			bc_jw_str(&w, "description", b->desc.description);
 			bc_jw_bool(&w, "available", pr.available);
 			bc_jw_str(&w, "reason", pr.available ? NULL : pr.reason);
+			bc_jw_str(&w, "checked", pr.checked);
 			bc_json_range(&w, "producers", &b->desc.producers, b->desc.producer);
 			bc_json_range(&w, "consumers", &b->desc.consumers, b->desc.consumer);
 			bc_jw_arr_begin(&w, "metrics");
@@ -365,7 +388,7 @@ static int bc_list_json(FILE *f, const struct bc_plugin_set *set, const struct b
 }
 
 static void bc_list_text(FILE *f, const struct bc_plugin_set *set, const struct bc_config *cfg,
-			 int verbosity)
+			 bool probe, int verbosity)
 {
 	struct bc_probe_result pr;
 	int width = 0, len;
@@ -390,7 +413,7 @@ static void bc_list_text(FILE *f, const struct bc_plugin_set *set, const struct 
 			const struct bc_bench *b = &p->benches[j];
 
 			snprintf(full, sizeof(full), "%s:%s", p->desc.name, b->desc.name);
-			bc_probe_bench(b, cfg, &pr);
+			bc_probe_bench(b, cfg, probe, &pr);
 			fprintf(f, "%-*s  %s", width, full, b->desc.description);
 			if (!pr.available)
 				fprintf(f, " [%s: %s]",
@@ -408,7 +431,9 @@ static int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv)
 		.options = bc_list_options,
 		.parser = bc_list_parse_opt,
 		.doc = "Lists every PLUGIN:BENCH with its description. A benchmark this kernel "
-		       "or these privileges cannot run says why.",
+		       "or these privileges cannot run says why: from cheap checks of the kernel "
+		       "features it declares, or with --probe from loading and attaching its "
+		       "programs, as run does.",
 	};
 	struct bc_config cfg;
 	char *saved0 = argv[0];
@@ -429,9 +454,9 @@ static int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv)
 	bc_config_init(&cfg);
 	cfg.verbosity = lo.verbosity;
 	if (lo.format == BC_FORMAT_JSON)
-		err = bc_list_json(stdout, &env->plugins, &cfg);
+		err = bc_list_json(stdout, &env->plugins, &cfg, lo.probe);
 	else
-		bc_list_text(stdout, &env->plugins, &cfg, lo.verbosity);
+		bc_list_text(stdout, &env->plugins, &cfg, lo.probe, lo.verbosity);
 	/* A write error is said once, naming standard output. */
 	if (bc_stdout_finish())
 		return BC_EXIT_FAILED;

@@ -41,10 +41,12 @@
  * without the matching line here.
  */
 #define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, benches)
-#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, format_summary)
+#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, quick_probe)
 #define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, label)
 #define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, arg)
 #define BC_RANGE_KNOWN BC_OFFSETOFEND(struct bc_thread_range, def)
+#define BC_NEED_KNOWN BC_OFFSETOFEND(struct bc_need, why)
+#define BC_POINT_KNOWN BC_OFFSETOFEND(struct bc_attach_point, prog_name)
 
 #define BC_ASSERT_KNOWN(type, known)                                               \
 	_Static_assert(sizeof(type) - (known) < _Alignof(type),                    \
@@ -54,6 +56,8 @@ BC_ASSERT_KNOWN(struct bc_bench_desc, BC_BENCH_DESC_KNOWN);
 BC_ASSERT_KNOWN(struct bc_metric_desc, BC_METRIC_DESC_KNOWN);
 BC_ASSERT_KNOWN(struct bc_option, BC_OPTION_KNOWN);
 BC_ASSERT_KNOWN(struct bc_thread_range, BC_RANGE_KNOWN);
+BC_ASSERT_KNOWN(struct bc_need, BC_NEED_KNOWN);
+BC_ASSERT_KNOWN(struct bc_attach_point, BC_POINT_KNOWN);
 
 /*
  * The smallest structs this core accepts: the fields it cannot do without.
@@ -65,6 +69,9 @@ BC_ASSERT_KNOWN(struct bc_thread_range, BC_RANGE_KNOWN);
 #define BC_METRIC_DESC_MIN_SZ BC_OFFSETOFEND(struct bc_metric_desc, kind)
 #define BC_OPTION_MIN_SZ BC_OFFSETOFEND(struct bc_option, offset)
 #define BC_RANGE_MIN_SZ BC_OFFSETOFEND(struct bc_thread_range, def)
+/* Both came with ABI 2.1, whole: a smaller one is not a plugin's. */
+#define BC_NEED_MIN_SZ BC_OFFSETOFEND(struct bc_need, name)
+#define BC_POINT_MIN_SZ BC_OFFSETOFEND(struct bc_attach_point, kind)
 /* sz and abi_major sit at the same place in every major version. */
 #define BC_PLUGIN_DESC_MAJOR_SZ BC_OFFSETOFEND(struct bc_plugin_desc, abi_major)
 /* Larger than any descriptor will ever grow: a garbage `sz`, not a newer
@@ -249,6 +256,7 @@ struct bc_sized {
 	size_t known;		/* the end of the last field the core knows */
 	size_t min_sz;		/* fields the core cannot do without */
 	size_t max_sz;		/* more is a garbage sz (or no room, embedded) */
+	bool unnamed;		/* array elements have no name after sz */
 };
 
 /* " (this benchcore's is N)" when a bound is not the size itself: every
@@ -343,6 +351,8 @@ _Static_assert(offsetof(struct bc_metric_desc, name) == offsetof(struct bc_named
 	       "metric name moved");
 _Static_assert(offsetof(struct bc_option, name) == offsetof(struct bc_named_head, name),
 	       "option name moved");
+_Static_assert(offsetof(struct bc_attach_point, name) == offsetof(struct bc_named_head, name),
+	       "attach point name moved");
 
 /*
  * Copies a plugin's array of sized structs (stride = the first element's sz)
@@ -374,7 +384,8 @@ static int bc_copy_array(void **out, const void *src, unsigned int cnt, const st
 	for (i = 0; i < cnt; i++) {
 		const struct bc_named_head *h = (const void *)(base + i * stride);
 
-		if (h->sz >= BC_OFFSETOFEND(struct bc_named_head, name) && h->name && h->name[0])
+		if (!s->unnamed && h->sz >= BC_OFFSETOFEND(struct bc_named_head, name) && h->name &&
+		    h->name[0])
 			snprintf(what, sizeof(what), "%s #%zu '%s'", s->what, i, h->name);
 		else
 			snprintf(what, sizeof(what), "%s #%zu", s->what, i);
@@ -493,6 +504,54 @@ static int bc_copy_options(struct bc_option **out, size_t *cnt_out, const struct
 	return err;
 }
 
+/* The kernel needs and attach points `list` checks (ABI 2.1): normalised
+ * copies the feature checks read, each kind a known one. */
+static int bc_copy_needs(struct bc_bench *b, struct bc_load_err *e)
+{
+	struct bc_bench_desc *d = &b->desc;
+	char what[160];
+	struct bc_sized s = {
+		.what = what, .dst_sz = sizeof(*b->needs), .known = BC_NEED_KNOWN,
+		.min_sz = BC_NEED_MIN_SZ, .max_sz = BC_DESC_MAX_SZ, .unnamed = true,
+	};
+	size_t i;
+	int err;
+
+	snprintf(what, sizeof(what), "benchmark '%s': need", d->name);
+	err = bc_copy_array((void **)&b->needs, d->needs, d->need_cnt, &s, e);
+	if (err)
+		return err;
+	for (i = 0; i < d->need_cnt; i++) {
+		const struct bc_need *n = &b->needs[i];
+
+		if (n->kind < BC_NEED_PROG_TYPE || n->kind > BC_NEED_FILE)
+			return bc_fail(e, -EINVAL, "benchmark '%s': need #%zu has unknown kind %d (%d to %d expected)",
+				       d->name, i, (int)n->kind, BC_NEED_PROG_TYPE, BC_NEED_FILE);
+		if (n->kind >= BC_NEED_BTF_FUNC && (!n->name || !n->name[0]))
+			return bc_fail(e, -EINVAL, "benchmark '%s': need #%zu (kind %d) has no name",
+				       d->name, i, (int)n->kind);
+	}
+	d->needs = b->needs;
+
+	snprintf(what, sizeof(what), "benchmark '%s': attach point", d->name);
+	s.dst_sz = sizeof(*b->points);
+	s.known = BC_POINT_KNOWN;
+	s.min_sz = BC_POINT_MIN_SZ;
+	s.unnamed = false;
+	err = bc_copy_array((void **)&b->points, d->attach_points, d->attach_point_cnt, &s, e);
+	if (err)
+		return err;
+	for (i = 0; i < d->attach_point_cnt; i++) {
+		const struct bc_attach_point *pt = &b->points[i];
+
+		if (pt->kind < BC_ATTACH_FENTRY || pt->kind > BC_ATTACH_OTHER)
+			return bc_fail(e, -EINVAL, "benchmark '%s': attach point #%zu has unknown kind %d (%d to %d expected)",
+				       d->name, i, (int)pt->kind, BC_ATTACH_FENTRY, BC_ATTACH_OTHER);
+	}
+	d->attach_points = b->points;
+	return 0;
+}
+
 /* The first character a name must not have, or NUL: names are one word, and
  * ':' separates PLUGIN from BENCH. */
 static char bc_name_bad_char(const char *name, const char *also)
@@ -557,9 +616,10 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 		return err;
 	snprintf(what, sizeof(what), "benchmark '%s': option", d->name);
 	err = bc_copy_options(&b->options, &b->option_cnt, d->options, d->option_cnt, what, e);
-	if (!err)
-		b->desc.options = b->options;
-	return err;
+	if (err)
+		return err;
+	b->desc.options = b->options;
+	return bc_copy_needs(b, e);
 }
 
 /* The name dlopen() is given for a checked file. */
@@ -595,6 +655,8 @@ static void bc_plugin_release(struct bc_plugin *p)
 	for (i = 0; i < p->bench_cnt; i++) {
 		free(p->benches[i].metrics);
 		free(p->benches[i].options);
+		free(p->benches[i].needs);
+		free(p->benches[i].points);
 	}
 	free(p->benches);
 	free(p->options);
@@ -741,8 +803,10 @@ static int bc_dlopen_fail(const char *path, struct bc_load_err *e)
 	return bc_fail(e, -ENOEXEC, "not a loadable shared object: %s", msg);
 }
 
-/* Loads the checked file `fd` (its path names it in messages). */
-static int bc_open_plugin(struct bc_plugin *p, const char *path, int fd, struct bc_load_err *e)
+/* Loads the checked file `fd` (its path names it in messages). `bind_now`:
+ * resolve every symbol before returning. */
+static int bc_open_plugin(struct bc_plugin *p, const char *path, int fd, bool bind_now,
+			  struct bc_load_err *e)
 {
 	const struct bc_plugin_desc *src;
 	char name[64];
@@ -753,10 +817,13 @@ static int bc_open_plugin(struct bc_plugin *p, const char *path, int fd, struct 
 	if (!p->path)
 		return bc_fail(e, -ENOMEM, "out of memory");
 	bc_dl_name(name, sizeof(name), fd);
-	/* RTLD_NOW: a missing symbol is this file's refusal now, not a crash
-	 * in the middle of a run. RTLD_LOCAL: two plugins may both define
-	 * static-looking helpers with the same name. */
-	p->handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+	/* RTLD_NOW in the inspecting child: a missing symbol is this file's
+	 * refusal now, not a crash in the middle of a run. The command itself
+	 * loads only what the child loaded that way, from the same libraries:
+	 * it binds lazily, which saves resolving every symbol twice.
+	 * RTLD_LOCAL: two plugins may both define static-looking helpers with
+	 * the same name. */
+	p->handle = dlopen(name, (bind_now ? RTLD_NOW : RTLD_LAZY) | RTLD_LOCAL);
 	if (!p->handle)
 		return bc_dlopen_fail(name, e);
 	p->fd = fd;
@@ -774,14 +841,30 @@ static int bc_open_plugin(struct bc_plugin *p, const char *path, int fd, struct 
 
 /*
  * dlopen() runs the plugin's constructors, and reading its descriptor
- * follows its pointers: either can crash, hang or exit. So each file is
- * first loaded and read in a child process, which reports back through a
- * pipe; the command dlopen()s only the files that passed. One fork per
- * file, and none for a file that passed before in this process.
+ * follows its pointers: either can crash, hang or exit. So the files of a
+ * directory are first loaded and read in a child process, which reports
+ * each file's verdict through a pipe as it goes; the command dlopen()s only
+ * the files that passed. One child per directory, not per file: a fork per
+ * file was most of what `list` cost (every fork makes the parent fault its
+ * pages back in, copy-on-write). When the child dies, exits or stops
+ * reporting, the file it was loading is the one to blame, with one line
+ * saying how; a new child takes the files after it. A file that passed
+ * before in this process is not inspected again.
  */
 #define BC_INSPECT_TIMEOUT_MS (30 * 1000)
 
+/* One file of a directory, from its checks to its verdict. */
+struct bc_cand {
+	char *path;
+	int fd;			/* the checked file; -1 once refused */
+	struct stat st;
+	bool pending;		/* waits for the inspecting child's verdict */
+	int err;		/* 0, or why the file is refused */
+	struct bc_load_err e;
+};
+
 struct bc_inspect_msg {
+	unsigned int idx;	/* the candidate this verdict is for */
 	int err;
 	char msg[BC_REASON_LEN];
 };
@@ -815,17 +898,30 @@ static void bc_inspect_remember(const struct stat *st)
 	struct bc_inspected *grown = realloc(bc_passed, (bc_passed_cnt + 1) * sizeof(*grown));
 
 	if (!grown)
-		return;	/* only costs a fork next time */
+		return;	/* only costs an inspection next time */
 	bc_passed = grown;
 	bc_passed[bc_passed_cnt++] = (struct bc_inspected){
 		.dev = st->st_dev, .ino = st->st_ino, .mtime = st->st_mtim, .size = st->st_size,
 	};
 }
 
-static __attribute__((noreturn)) void bc_inspect_child(const char *path, int fd, int out)
+static void bc_cand_verdict(struct bc_cand *c, int err, const char *msg)
 {
-	struct bc_inspect_msg m = { 0 };
-	struct bc_load_err e = { { 0 } };
+	c->pending = false;
+	c->err = err;
+	if (err)
+		snprintf(c->e.msg, sizeof(c->e.msg), "%s", msg && msg[0] ? msg : strerror(-err));
+	else
+		bc_inspect_remember(&c->st);
+}
+
+/* Loads c[from..cnt-1]'s pending files in turn, as the command will, each
+ * beside the ones before it, and reports every verdict at once. */
+static __attribute__((noreturn)) void bc_inspect_child(const struct bc_cand *c, size_t cnt,
+						       size_t from, int out)
+{
+	struct bc_inspect_msg m;
+	struct bc_load_err e;
 	struct bc_plugin p;
 	int null;
 
@@ -838,15 +934,26 @@ static __attribute__((noreturn)) void bc_inspect_child(const char *path, int fd,
 		dup2(null, STDERR_FILENO);
 	}
 	bc_log_set_verbosity(-1);
-	m.err = bc_open_plugin(&p, path, fd, &e);
-	snprintf(m.msg, sizeof(m.msg), "%s", e.msg);
-	if (write(out, &m, sizeof(m)) != (ssize_t)sizeof(m))
-		_exit(2);
+	for (size_t i = from; i < cnt; i++) {
+		if (!c[i].pending)
+			continue;
+		memset(&m, 0, sizeof(m));
+		memset(&e, 0, sizeof(e));
+		m.idx = (unsigned int)i;
+		m.err = bc_open_plugin(&p, c[i].path, c[i].fd, true, &e);
+		/* A refused file is unloaded, as the command unloads it; a
+		 * passed one stays, as it will in the command. */
+		if (m.err)
+			bc_plugin_release(&p);
+		snprintf(m.msg, sizeof(m.msg), "%s", e.msg);
+		if (write(out, &m, sizeof(m)) != (ssize_t)sizeof(m))
+			_exit(2);
+	}
 	/* No exit(): no atexit handler, no stdio buffer of the parent's. */
 	_exit(0);
 }
 
-/* Reads the child's report; false when it sent none in time. */
+/* Reads the child's next report; false when it sent none in time. */
 static bool bc_inspect_read(int in, struct bc_inspect_msg *m, bool *timed_out)
 {
 	struct pollfd pfd = { .fd = in, .events = POLLIN };
@@ -875,54 +982,98 @@ static bool bc_inspect_read(int in, struct bc_inspect_msg *m, bool *timed_out)
 	return true;
 }
 
-static int bc_inspect(const char *path, int fd, const struct stat *st, struct bc_load_err *e)
+static size_t bc_next_pending(const struct bc_cand *c, size_t cnt, size_t i)
+{
+	while (i < cnt && !c[i].pending)
+		i++;
+	return i;
+}
+
+/*
+ * One child for the pending files from c[from] on. Returns the index to go
+ * on from: past the last file it gave a verdict on, and past the file it
+ * died on, which is blamed for it.
+ */
+static size_t bc_inspect_from(struct bc_cand *c, size_t cnt, size_t from)
 {
 	struct bc_inspect_msg m;
-	bool reported, timed_out;
-	int pipefd[2], status;
+	bool timed_out = false, garbled = false;
+	int pipefd[2], status = 0, err;
+	size_t at = from;
 	pid_t pid;
 
-	if (bc_inspect_cached(st))
-		return 0;
 	if (pipe2(pipefd, O_CLOEXEC))
-		return bc_fail(e, -errno, "cannot inspect the file: %s", strerror(errno));
+		goto no_child;
 	pid = fork();
 	if (pid < 0) {
-		int err = errno;
-
+		err = errno;
 		close(pipefd[0]);
 		close(pipefd[1]);
-		return bc_fail(e, -err, "cannot inspect the file: %s", strerror(err));
+		errno = err;
+		goto no_child;
 	}
 	if (pid == 0) {
 		close(pipefd[0]);
-		bc_inspect_child(path, fd, pipefd[1]);
+		bc_inspect_child(c, cnt, from, pipefd[1]);
 	}
 	close(pipefd[1]);
-	reported = bc_inspect_read(pipefd[0], &m, &timed_out);
+	while (bc_inspect_read(pipefd[0], &m, &timed_out)) {
+		/* Verdicts come in order: anything else is not our child's
+		 * report, and the file it was on gets the blame below. */
+		if (m.idx != at) {
+			garbled = true;
+			break;
+		}
+		m.msg[sizeof(m.msg) - 1] = '\0';
+		bc_cand_verdict(&c[at], m.err, m.msg);
+		at = bc_next_pending(c, cnt, at + 1);
+		if (at == cnt)
+			break;
+	}
 	close(pipefd[0]);
-	if (timed_out)
+	/* Dead already, or hung, or it closed our pipe and lives on. */
+	if (at < cnt)
 		kill(pid, SIGKILL);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (at == cnt)
+		return cnt;
 	if (timed_out)
-		return bc_fail(e, -ETIMEDOUT,
-			       "did not finish loading in %d s (a constructor that blocks?); killed",
-			       BC_INSPECT_TIMEOUT_MS / 1000);
-	if (!reported && WIFSIGNALED(status))
-		return bc_fail(e, -ECHILD, "crashed while loading: killed by signal %d (%s)",
-			       WTERMSIG(status), strsignal(WTERMSIG(status)));
-	if (!reported && WIFEXITED(status))
-		return bc_fail(e, -ECHILD,
-			       "exited with status %d while loading (a constructor called exit())",
-			       WEXITSTATUS(status));
-	if (!reported)
-		return bc_fail(e, -ECHILD, "stopped while loading");
-	m.msg[sizeof(m.msg) - 1] = '\0';
-	if (m.err)
-		return bc_fail(e, m.err, "%s", m.msg[0] ? m.msg : strerror(-m.err));
-	bc_inspect_remember(st);
-	return 0;
+		err = bc_fail(&c[at].e, -ETIMEDOUT,
+			      "did not finish loading in %d s (a constructor that blocks?); killed",
+			      BC_INSPECT_TIMEOUT_MS / 1000);
+	else if (garbled)
+		err = bc_fail(&c[at].e, -EPROTO, "garbled the loader's report while loading; killed");
+	else if (WIFSIGNALED(status))
+		err = bc_fail(&c[at].e, -ECHILD, "crashed while loading: killed by signal %d (%s)",
+			      WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFEXITED(status))
+		err = bc_fail(&c[at].e, -ECHILD,
+			      "exited with status %d while loading (a constructor called exit())",
+			      WEXITSTATUS(status));
+	else
+		err = bc_fail(&c[at].e, -ECHILD, "stopped while loading");
+	c[at].pending = false;
+	c[at].err = err;
+	return at + 1;
+
+no_child:
+	err = errno;
+	for (at = from; at < cnt; at++) {
+		if (!c[at].pending)
+			continue;
+		c[at].pending = false;
+		c[at].err = bc_fail(&c[at].e, -err, "cannot inspect the file: %s", strerror(err));
+	}
+	return cnt;
+}
+
+static void bc_inspect_all(struct bc_cand *c, size_t cnt)
+{
+	size_t i = bc_next_pending(c, cnt, 0);
+
+	while (i < cnt)
+		i = bc_next_pending(c, cnt, bc_inspect_from(c, cnt, i));
 }
 
 /* ------------------------------------------------------------- the set */
@@ -954,40 +1105,30 @@ static const struct bc_plugin *bc_plugin_set_find(const struct bc_plugin_set *se
 }
 
 /*
- * Loads one file. `first_in_dir` is the index of the first plugin loaded
- * from the current directory: a name clash with an earlier directory is
- * shadowing (the search order at work), one within the directory is an
- * error worth a line.
+ * Loads one inspected file, or says in one line why it is refused.
+ * `first_in_dir` is the index of the first plugin loaded from the current
+ * directory: a name clash with an earlier directory is shadowing (the
+ * search order at work), one within the directory is an error worth a line.
  */
-static void bc_load_file(struct bc_plugin_set *set, const char *path, bool allow_unsafe,
-			 size_t first_in_dir)
+static void bc_load_file(struct bc_plugin_set *set, struct bc_cand *c, size_t first_in_dir)
 {
+	const char *path = c->path;
 	const struct bc_plugin *prev;
 	struct bc_plugin p, *grown;
-	struct bc_load_err e = { { 0 } };
 	int err;
 
-	struct stat st;
-	int fd;
-
-	fd = bc_open_checked(path, allow_unsafe, &st, &e);
-	if (fd < 0) {
-		bc_warn("%s: %s", path, e.msg);
+	if (c->fd < 0 || c->err) {
+		bc_warn("%s: %s", path, c->e.msg);
+		if (c->fd >= 0)
+			close(c->fd);
 		set->failed_cnt++;
 		return;
 	}
-	err = bc_inspect(path, fd, &st, &e);
+	err = bc_open_plugin(&p, path, c->fd, false, &c->e);
 	if (err) {
-		bc_warn("%s: %s", path, e.msg);
-		close(fd);
-		set->failed_cnt++;
-		return;
-	}
-	err = bc_open_plugin(&p, path, fd, &e);
-	if (err) {
-		bc_warn("%s: %s", path, e.msg);
+		bc_warn("%s: %s", path, c->e.msg);
 		if (!p.fd_open)
-			close(fd);
+			close(c->fd);
 		bc_plugin_release(&p);
 		set->failed_cnt++;
 		return;
@@ -1036,8 +1177,9 @@ static int bc_name_cmp(const struct dirent **a, const struct dirent **b)
 static int bc_load_dir(struct bc_plugin_set *set, const char *dir, bool allow_unsafe)
 {
 	struct bc_load_err e = { { 0 } };
+	struct bc_cand *cands;
 	struct dirent **names;
-	size_t first = set->cnt;
+	size_t first = set->cnt, cnt = 0, j;
 	char path[PATH_MAX];
 	int n, i, err;
 
@@ -1054,14 +1196,36 @@ static int bc_load_dir(struct bc_plugin_set *set, const char *dir, bool allow_un
 		set->failed_cnt++;
 		return err;
 	}
+	cands = calloc(n ? (size_t)n : 1, sizeof(*cands));
+	if (!cands) {
+		bc_warn("%s: out of memory", dir);
+		set->failed_cnt++;
+	}
+	/* Every file is checked and opened first, inspected together, then
+	 * loaded in order: the lines come out in the directory's order. */
 	for (i = 0; i < n; i++) {
+		struct bc_cand *c = cands ? &cands[cnt] : NULL;
+
 		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name) >= (int)sizeof(path))
 			bc_warn("%s/%s: path too long", dir, names[i]->d_name);
-		else
-			bc_load_file(set, path, allow_unsafe, first);
+		else if (c && !(c->path = strdup(path)))
+			bc_warn("%s: out of memory", path);
+		else if (c)
+			cnt++;
 		free(names[i]);
+		if (!c || !c->path)
+			continue;
+		c->fd = bc_open_checked(c->path, allow_unsafe, &c->st, &c->e);
+		c->err = c->fd < 0 ? c->fd : 0;
+		c->pending = c->fd >= 0 && !bc_inspect_cached(&c->st);
 	}
 	free(names);
+	bc_inspect_all(cands, cnt);
+	for (j = 0; j < cnt; j++) {
+		bc_load_file(set, &cands[j], first);
+		free(cands[j].path);
+	}
+	free(cands);
 	return 0;
 }
 

@@ -25,6 +25,7 @@
 
 #include "bc_internal.h"
 #include "bpf_stats.h"
+#include "needs.h"
 #include "figures.h"
 #include "guard.h"
 #include "hist.h"
@@ -705,6 +706,16 @@ static int bc_call(struct bc_ctx *ctx, int (*fn)(struct bc_ctx *ctx), const char
 	return err;
 }
 
+static int bc_call_quick(struct bc_ctx *ctx, const struct bc_bench *bench)
+{
+	int err;
+
+	bc_guard_enter("quick_probe", true);
+	err = bc_bench_quick_probe(ctx, bench);
+	bc_guard_leave();
+	return err;
+}
+
 int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_run_result *res,
 	   bc_iter_cb on_iter, void *cookie)
 {
@@ -769,6 +780,10 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 		err = bc_bpf_stats_enable(st.ctx, &res->bpf);
 	if (!err && bench->desc.probe)
 		err = bc_call(st.ctx, bench->desc.probe, "probe");
+	/* No probe(): what the benchmark declares it needs is all there is
+	 * to check before setup(). */
+	else if (!err && bc_bench_has_quick(bench))
+		err = bc_call_quick(st.ctx, bench);
 	if (err)
 		goto restore;
 

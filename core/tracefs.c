@@ -28,6 +28,11 @@ static int bc_tracefs_check(const char *dir)
 	return access(path, F_OK) == 0 ? 0 : -errno;
 }
 
+const char *bc_tracefs_dir(void)
+{
+	return access(BC_DEBUGFS_TRACING, F_OK) == 0 ? BC_DEBUGFS_TRACING : BC_TRACEFS;
+}
+
 int bc_tracefs_ensure(char *hint, size_t hint_len)
 {
 	const char *dir = BC_TRACEFS;

@@ -32,7 +32,7 @@ cut -d' ' -f1 /proc/uptime >"$out/uptime.start"
 benchcore=("$build/benchcore" --plugin-dir "$build/plugins")
 
 # list prints one "PLUGIN:BENCH  description [...]" line per benchmark
-# (and probes each one's attach points to say which are unavailable).
+# (and says which are unavailable, from cheap feature checks).
 t0=$SECONDS
 mapfile -t benches < <("${benchcore[@]}" list 2>/dev/null | awk '$1 ~ /:/ { print $1 }')
 printf '%s\n' "${benches[@]}" >"$out/benches"

@@ -174,7 +174,8 @@ static const struct bc_attach_point hello_raw_tp_point = {
 	  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(0, 0, 0),            \
 	  .metrics = hello_metrics, .metric_cnt = ARRAY_SIZE(hello_metrics),             \
 	  .priv = (point_), .probe = hello_probe, .setup = hello_setup,                  \
-	  .producer = hello_producer, .measure = hello_measure, .teardown = hello_teardown }
+	  .producer = hello_producer, .measure = hello_measure, .teardown = hello_teardown, \
+	  .attach_points = (point_), .attach_point_cnt = 1 }
 
 static const struct bc_bench_desc hello_tp = HELLO_BENCH(
 	"hello-tp", "getpgid() calls counted by a BPF program on their syscall's tracepoint",

@@ -73,6 +73,43 @@ BC_API int bc_bpf_autoload_only(struct bpf_object *obj, const char *prog_name);
  * or a negative errno with the command to run written to `hint`. */
 BC_API int bc_tracefs_ensure(char *hint, size_t hint_len);
 
+/*
+ * Cheap checks (ABI 2.1): what `list` asks instead of probe(), and what a
+ * benchmark's quick_probe() may ask. Each is the smallest question that
+ * answers it, asked once per process and remembered; none loads or
+ * attaches a benchmark's programs.
+ *
+ * An attach point's check reads its target from its name, SEC()-style:
+ * what follows the first '/', up to a blank or '+'
+ * ("tp/syscalls/sys_enter_getpgid", "raw_tp/sys_enter (filtered)",
+ * "fentry+fexit/bpf_map_free_deferred"); "lsm.s/" and "fentry.s/" name a
+ * sleepable program. By kind:
+ *   fentry, fexit, fmod_ret, lsm, tp_btf: a two-instruction program of
+ *     that attach type loads against the target's vmlinux BTF id (this is
+ *     where a kernel without trampolines says EPERM)
+ *   kprobe, kretprobe: the kernel has kprobes and BTF has the function
+ *   kprobe.multi, kretprobe.multi, uprobe.multi, uretprobe.multi: the
+ *     kernel knows the link (asked by creating an invalid one)
+ *   uprobe, uretprobe: the kernel has uprobes
+ *   tp: tracefs (mounted on demand) has the event
+ *   raw_tp: the raw tracepoint is in vmlinux BTF
+ *   other: nothing is checked
+ * What only loading the real program or attaching can tell (the verifier
+ * refusing its body, a target that refuses a probe) is probe()'s to find.
+ */
+
+/* 1: the kernel has it; 0: it lacks it; a negative errno when that cannot
+ * be told (-EPERM: not privileged; no vmlinux BTF for a BTF need). */
+BC_API int bc_need_probe(const struct bc_need *need);
+
+/* 0 when the kernel has each of needs[0..cnt-1] (stride needs[0].sz);
+ * else bc_unavailable() naming the first one it lacks. */
+BC_API int bc_need_check(struct bc_ctx *ctx, const struct bc_need *needs, size_t cnt);
+
+/* 0 when one of pts[0..cnt-1] (stride pts[0].sz) passes its check; else
+ * bc_unavailable() with every candidate's reason. */
+BC_API int bc_attach_check(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt);
+
 /* The getpgid() syscall's function as fentry names it on this architecture. */
 #if defined(__x86_64__)
 #define BC_FENTRY_GETPGID "fentry/__x64_sys_getpgid"

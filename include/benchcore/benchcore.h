@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 #define BC_ABI_MAJOR 2
-#define BC_ABI_MINOR 0
+#define BC_ABI_MINOR 1
 
 #ifndef BC_API
 #define BC_API __attribute__((visibility("default")))
@@ -220,6 +220,50 @@ static inline bool bc_thread_should_stop(const struct bc_thread *t)
 BC_API struct bc_line_counter *bc_line_counters_alloc(size_t cnt);
 BC_API uint64_t bc_line_counters_sum(const struct bc_line_counter *c, size_t cnt);
 
+/* ---------------------------------------------------- kernel needs (2.1) */
+
+/*
+ * What a benchmark needs from the kernel, as data. `list` answers "can it
+ * run here?" from these with cheap feature checks (libbpf's probe API,
+ * vmlinux BTF, tracefs), each asked once per process, instead of loading
+ * every benchmark's programs; `list --probe` and `run` call probe(), which
+ * loads and attaches, and is the final word.
+ */
+enum bc_need_kind {
+	/* Programs of `type` (enum bpf_prog_type) load. */
+	BC_NEED_PROG_TYPE = 1,
+	/* Maps of `type` (enum bpf_map_type) can be created. */
+	BC_NEED_MAP_TYPE = 2,
+	/* Programs of `type` may call helper `id` (enum bpf_func_id). */
+	BC_NEED_HELPER = 3,
+	/* vmlinux BTF has the function `name`: a kfunc, or a function a
+	 * program attaches to. */
+	BC_NEED_BTF_FUNC = 4,
+	/* vmlinux BTF has a type named `name` (struct, union, enum, typedef):
+	 * the mark of a kernel feature. */
+	BC_NEED_BTF_TYPE = 5,
+	/* The file `name` exists (a /proc or /sys interface). */
+	BC_NEED_FILE = 6,
+};
+
+struct bc_need {
+	size_t sz;
+	enum bc_need_kind kind;
+	unsigned int type;	/* PROG_TYPE, MAP_TYPE, HELPER: the program or map type */
+	unsigned int id;	/* HELPER: the helper's number (BPF_FUNC_loop) */
+	const char *name;	/* BTF_FUNC, BTF_TYPE, FILE */
+	/* Words for the reason when the kernel lacks it: "bpf_loop() (Linux
+	 * 5.17)". NULL: the core names the need itself. */
+	const char *why;
+};
+
+/* BC_NEED(BC_NEED_HELPER, .type = BPF_PROG_TYPE_RAW_TRACEPOINT,
+ *         .id = BPF_FUNC_loop, .why = "bpf_loop() (Linux 5.17)") */
+#define BC_NEED(kind_, ...) { .sz = sizeof(struct bc_need), .kind = (kind_), __VA_ARGS__ }
+
+/* <benchcore/attach.h> */
+struct bc_attach_point;
+
 /* ------------------------------------------------------------- benchmarks */
 
 struct bc_thread_range {
@@ -252,8 +296,11 @@ struct bc_bench_desc {
 	const void *priv;
 
 	/* Optional: can this benchmark run on this kernel, with these
-	 * privileges? Called by `list`, and by `run` after validate(). Return 0, or
-	 * bc_unavailable(ctx, "reason"). Must leave nothing loaded. */
+	 * privileges? Loads and attaches what setup() would, then unloads.
+	 * Called by `run` after validate(), and by `list --probe` (plain
+	 * `list` uses the needs below when the benchmark declares them).
+	 * Return 0, or bc_unavailable(ctx, "reason"). Must leave nothing
+	 * loaded. */
 	int (*probe)(struct bc_ctx *ctx);
 	/* Optional: cross-option checks and thread counts; bc_usage_error()
 	 * for bad input (exit status 2). Single values are checked by the core
@@ -279,6 +326,28 @@ struct bc_bench_desc {
 	int (*format_iter)(struct bc_ctx *ctx, const double *rates, char *buf, size_t len);
 	int (*format_summary)(struct bc_ctx *ctx, const double *means,
 			      const double *stddevs, char *buf, size_t len);
+
+	/*
+	 * ABI 2.1: what `list` asks instead of calling probe(), none of which
+	 * loads the benchmark's programs. The benchmark is available when the
+	 * kernel has every need, one of the attach points passes its cheap
+	 * check and quick_probe() (if set) returns 0. With none of the three
+	 * set, `list` calls probe(). A benchmark without probe() gets the
+	 * same checks from `run` before setup().
+	 */
+	/* Every one is needed. Array, stride needs[0].sz. */
+	const struct bc_need *needs;
+	unsigned int need_cnt;
+	/* The candidates bc_attach_first() tries, in its order (give it the
+	 * same array): one is enough. Array, stride attach_points[0].sz. */
+	const struct bc_attach_point *attach_points;
+	unsigned int attach_point_cnt;
+	/* Optional: what the data above cannot say (an option's default,
+	 * a file to read). May call bc_need_check(), bc_attach_check() and
+	 * bc_need_probe() (<benchcore/attach.h>); loads no program of the
+	 * benchmark's own, unless it cannot tell without (then it costs what
+	 * probe() costs). Return 0, or bc_unavailable(ctx, "reason"). */
+	int (*quick_probe)(struct bc_ctx *ctx);
 };
 
 /* ----------------------------------------------------------------- plugin */

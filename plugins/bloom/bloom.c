@@ -415,6 +415,13 @@ static const struct bloom_kind bloom_k_hash_bloom = {
 	.op = BLOOM_OP_HASH, .use_hash = true, .use_bloom = true,
 };
 
+/* What `list` checks instead of loading the programs (the maps are the
+ * bloom filter's, Linux 5.16, and plain hash and array maps). */
+static const struct bc_need bloom_needs[] = {
+	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_BLOOM_FILTER,
+		.why = "bloom filter maps (Linux 5.16)"),
+};
+
 #define BLOOM_BENCH(var, name_, desc_, kind_, metrics_)                          \
 	static const struct bc_bench_desc var = {                                \
 		.sz = sizeof(struct bc_bench_desc),                              \
@@ -426,6 +433,10 @@ static const struct bloom_kind bloom_k_hash_bloom = {
 		.metric_cnt = BLOOM_ARRAY_SIZE(metrics_),                        \
 		.priv = &(kind_),                                                \
 		.probe = bloom_probe,                                            \
+		.needs = bloom_needs,                                            \
+		.need_cnt = BLOOM_ARRAY_SIZE(bloom_needs),                       \
+		.attach_points = bloom_points,                                   \
+		.attach_point_cnt = BLOOM_ARRAY_SIZE(bloom_points),              \
 		.validate = bloom_validate,                                      \
 		.setup = bloom_setup,                                            \
 		.producer = bloom_producer,                                      \

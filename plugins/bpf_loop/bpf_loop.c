@@ -184,6 +184,11 @@ static const struct bc_metric_desc bl_metrics[] = {
 		  .label = "program runs (1000 bpf_loop calls each)"),
 };
 
+static const struct bc_need bl_needs[] = {
+	BC_NEED(BC_NEED_HELPER, .type = BPF_PROG_TYPE_RAW_TRACEPOINT, .id = BPF_FUNC_loop,
+		.why = "bpf_loop() (Linux 5.17)"),
+};
+
 static const struct bc_bench_desc bl_bench = {
 	.sz = sizeof(struct bc_bench_desc),
 	.name = "bpf-loop",
@@ -193,6 +198,10 @@ static const struct bc_bench_desc bl_bench = {
 	.metrics = bl_metrics,
 	.metric_cnt = sizeof(bl_metrics) / sizeof(bl_metrics[0]),
 	.probe = bl_probe,
+	.needs = bl_needs,
+	.need_cnt = sizeof(bl_needs) / sizeof(bl_needs[0]),
+	.attach_points = bl_points,
+	.attach_point_cnt = sizeof(bl_points) / sizeof(bl_points[0]),
 	.setup = bl_setup,
 	.producer = bl_producer,
 	.measure = bl_measure,

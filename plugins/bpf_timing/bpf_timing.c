@@ -94,6 +94,50 @@ static int bt_nop_probe(struct bc_ctx *ctx)
 	return err;
 }
 
+/* BPF_JMP | BPF_JCOND with src_reg BPF_MAY_GOTO (0): the uapi names
+ * arrived with Linux 6.9, after the installed headers. */
+#define BT_JCOND 0xe0
+
+int bt_may_goto_loads(unsigned int prog_type, unsigned int prog_flags)
+{
+	/* r0 = 0; may_goto +1 (an offset of 0 is refused); r0 = 0; exit */
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BT_JCOND, .off = 1 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .prog_flags = prog_flags);
+	int fd;
+
+	fd = bpf_prog_load((enum bpf_prog_type)prog_type, "bt_may_goto", "GPL", insns,
+			   sizeof(insns) / sizeof(insns[0]), &opts);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* `list`: the timed program's type and may_goto, without loading it. */
+static int bt_nop_quick_probe(struct bc_ctx *ctx)
+{
+	int err = bt_may_goto_loads(BPF_PROG_TYPE_SYSCALL, BPF_F_SLEEPABLE);
+
+	if (err == -EPERM && geteuid() != 0)
+		return bc_unavailable(ctx, "needs root (CAP_BPF) to load BPF programs: %s",
+				      bt_strerror(err));
+	if (err)
+		return bc_unavailable(ctx, "the kernel refused a syscall program using may_goto "
+				      "(needs BPF_PROG_TYPE_SYSCALL, 5.14+, and may_goto, 6.9+): %s",
+				      bt_strerror(err));
+	return 0;
+}
+
+static const struct bc_need bt_nop_needs[] = {
+	BC_NEED(BC_NEED_PROG_TYPE, .type = BPF_PROG_TYPE_SYSCALL,
+		.why = "BPF_PROG_TYPE_SYSCALL (Linux 5.14)"),
+};
+
 static int bt_nop_setup(struct bc_ctx *ctx)
 {
 	struct bt_nop_state *st = calloc(1, sizeof(*st));
@@ -163,6 +207,9 @@ const struct bc_bench_desc bt_bench_nop = {
 	.metrics = bt_nop_metrics,
 	.metric_cnt = sizeof(bt_nop_metrics) / sizeof(bt_nop_metrics[0]),
 	.probe = bt_nop_probe,
+	.needs = bt_nop_needs,
+	.need_cnt = sizeof(bt_nop_needs) / sizeof(bt_nop_needs[0]),
+	.quick_probe = bt_nop_quick_probe,
 	.setup = bt_nop_setup,
 	.producer = bt_nop_producer,
 	.measure = bt_nop_measure,

@@ -113,6 +113,13 @@ int bt_format_summary(struct bc_ctx *ctx, const double *means, const double *std
 extern const struct bc_bench_desc bt_bench_nop;
 extern const struct bc_bench_desc bt_bench_xdp_lb;
 
+/*
+ * Whether the kernel loads a program of `type` that uses may_goto (Linux
+ * 6.9), which every timing loop here does: four instructions, loaded and
+ * unloaded, for `list`. 0, or the kernel's negative errno.
+ */
+int bt_may_goto_loads(unsigned int prog_type, unsigned int prog_flags);
+
 /* Strips libc's "Unknown error 524" from the kernel's ENOTSUPP. */
 const char *bt_strerror(int err);
 

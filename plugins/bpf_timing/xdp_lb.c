@@ -793,6 +793,29 @@ static int lb_probe(struct bc_ctx *ctx)
 	return err;
 }
 
+/* `list`: XDP with may_goto, without loading the balancer. */
+static int lb_quick_probe(struct bc_ctx *ctx)
+{
+	int err = lb_check_words(ctx);
+
+	if (err)
+		return err;
+	err = bt_may_goto_loads(BPF_PROG_TYPE_XDP, 0);
+	if (err == -EPERM && geteuid() != 0)
+		return bc_unavailable(ctx, "needs root (CAP_BPF, CAP_NET_ADMIN) to load BPF "
+				      "programs: %s", bt_strerror(err));
+	if (err)
+		return bc_unavailable(ctx, "the kernel refused an XDP program using may_goto "
+				      "(needs may_goto, Linux 6.9+): %s", bt_strerror(err));
+	return 0;
+}
+
+static const struct bc_need lb_needs[] = {
+	BC_NEED(BC_NEED_PROG_TYPE, .type = BPF_PROG_TYPE_XDP),
+	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_LRU_HASH),
+	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_ARRAY_OF_MAPS),
+};
+
 /* Masks sized for this many CPUs: a plain cpu_set_t holds 1024, and
  * sched_getaffinity() fails with it on larger hosts. */
 #define LB_MAX_CPUS 4096
@@ -965,6 +988,9 @@ const struct bc_bench_desc bt_bench_xdp_lb = {
 	.options = lb_options,
 	.option_cnt = sizeof(lb_options) / sizeof(lb_options[0]),
 	.probe = lb_probe,
+	.needs = lb_needs,
+	.need_cnt = sizeof(lb_needs) / sizeof(lb_needs[0]),
+	.quick_probe = lb_quick_probe,
 	.setup = lb_setup,
 	.producer = lb_producer,
 	.measure = lb_measure,

@@ -225,6 +225,50 @@ static int cr_probe(struct bc_ctx *ctx)
 	return err;
 }
 
+/* Is the skcipher `name` instantiated (listed in /proc/crypto)? A kernel
+ * may have one that nothing has asked for yet: then only making a context
+ * tells. */
+static bool cr_proc_crypto_lists(const char *name)
+{
+	char line[256], key[32], val[128], cur[128] = "";
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/crypto", "r");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%31s : %127s", key, val) != 2)
+			continue;
+		if (!strcmp(key, "name"))
+			snprintf(cur, sizeof(cur), "%s", val);
+		/* lskcipher: how 6.7+ lists a linear one, which the
+		 * skcipher API (and so the kfuncs) takes as well. */
+		else if (!strcmp(key, "type"))
+			found = (!strcmp(val, "skcipher") || !strcmp(val, "lskcipher")) &&
+				!strcmp(cur, name);
+	}
+	fclose(f);
+	return found;
+}
+
+static const struct bc_need cr_needs[] = {
+	BC_NEED(BC_NEED_BTF_FUNC, .name = "bpf_crypto_ctx_create",
+		.why = "the BPF crypto kfuncs (Linux 6.10, CONFIG_CRYPTO_SKCIPHER)"),
+	BC_NEED(BC_NEED_BTF_FUNC, .name = "bpf_dynptr_from_skb",
+		.why = "bpf_dynptr_from_skb() (Linux 6.10)"),
+	BC_NEED(BC_NEED_PROG_TYPE, .type = BPF_PROG_TYPE_SCHED_CLS),
+	BC_NEED(BC_NEED_PROG_TYPE, .type = BPF_PROG_TYPE_SYSCALL),
+};
+
+/* `list`, after the needs: the cipher probe() makes a context of. */
+static int cr_quick_probe(struct bc_ctx *ctx)
+{
+	if (cr_proc_crypto_lists("ecb(aes)"))
+		return 0;
+	return cr_probe(ctx);
+}
+
 static int cr_setup(struct bc_ctx *ctx)
 {
 	const struct cr_variant *v = bc_ctx_bench_priv(ctx);
@@ -334,6 +378,9 @@ static const struct cr_variant cr_dec = { .decrypt = true };
 		.metric_cnt = sizeof(cr_metrics) / sizeof(cr_metrics[0]),        \
 		.priv = (priv_),                                                 \
 		.probe = cr_probe,                                               \
+		.needs = cr_needs,                                               \
+		.need_cnt = sizeof(cr_needs) / sizeof(cr_needs[0]),              \
+		.quick_probe = cr_quick_probe,                                   \
 		.validate = cr_validate,                                         \
 		.setup = cr_setup,                                               \
 		.producer = cr_producer,                                         \

@@ -350,6 +350,12 @@ static const struct bc_metric_desc hm_lookup_metrics[] = {
 static const struct hm_kind hm_k_full = { .lookup = false };
 static const struct hm_kind hm_k_lookup = { .lookup = true };
 
+/* What `list` checks instead of loading the programs. */
+static const struct bc_need hm_needs[] = {
+	BC_NEED(BC_NEED_HELPER, .type = BPF_PROG_TYPE_RAW_TRACEPOINT, .id = BPF_FUNC_loop,
+		.why = "bpf_loop() (Linux 5.17)"),
+};
+
 static const struct bc_bench_desc hm_full_update = {
 	.sz = sizeof(struct bc_bench_desc),
 	.name = "bpf-hashmap-full-update",
@@ -360,6 +366,10 @@ static const struct bc_bench_desc hm_full_update = {
 	.metric_cnt = HM_ARRAY_SIZE(hm_full_metrics),
 	.priv = &hm_k_full,
 	.probe = hm_probe,
+	.needs = hm_needs,
+	.need_cnt = HM_ARRAY_SIZE(hm_needs),
+	.attach_points = hm_points,
+	.attach_point_cnt = HM_ARRAY_SIZE(hm_points),
 	.validate = hm_validate,
 	.setup = hm_setup,
 	.producer = hm_producer,
@@ -379,6 +389,10 @@ static const struct bc_bench_desc hm_lookup = {
 	.option_cnt = HM_ARRAY_SIZE(hm_lookup_options),
 	.priv = &hm_k_lookup,
 	.probe = hm_probe,
+	.needs = hm_needs,
+	.need_cnt = HM_ARRAY_SIZE(hm_needs),
+	.attach_points = hm_points,
+	.attach_point_cnt = HM_ARRAY_SIZE(hm_points),
 	.validate = hm_validate,
 	.setup = hm_setup,
 	.producer = hm_producer,

@@ -228,6 +228,17 @@ static int htab_mem_probe(struct bc_ctx *ctx)
 	return idx < 0 ? idx : 0;
 }
 
+/* `list`: what the data below cannot say, without loading anything. */
+static int htab_mem_quick_probe(struct bc_ctx *ctx)
+{
+	struct htab_memcg cg;
+	char why[512];
+
+	if (htab_memcg_locate(&cg, why, sizeof(why)))
+		return bc_unavailable(ctx, "the hash map's memory cannot be measured: %s", why);
+	return 0;
+}
+
 static int htab_mem_setup(struct bc_ctx *ctx)
 {
 	struct htab_mem_state *st;
@@ -389,6 +400,11 @@ static const struct bc_metric_desc htab_mem_metrics[] = {
 		  .label = "peak memory usage"),
 };
 
+static const struct bc_need htab_mem_needs[] = {
+	BC_NEED(BC_NEED_HELPER, .type = BPF_PROG_TYPE_RAW_TRACEPOINT, .id = BPF_FUNC_loop,
+		.why = "bpf_loop() (Linux 5.17)"),
+};
+
 static const struct bc_bench_desc htab_mem_bench = {
 	.sz = sizeof(struct bc_bench_desc),
 	.name = "htab-mem",
@@ -398,6 +414,12 @@ static const struct bc_bench_desc htab_mem_bench = {
 	.metrics = htab_mem_metrics,
 	.metric_cnt = HTAB_MEM_ARRAY_SIZE(htab_mem_metrics),
 	.probe = htab_mem_probe,
+	/* What probe() loads: the default use case's points. */
+	.needs = htab_mem_needs,
+	.need_cnt = HTAB_MEM_ARRAY_SIZE(htab_mem_needs),
+	.attach_points = htab_mem_overwrite_points,
+	.attach_point_cnt = HTAB_MEM_ARRAY_SIZE(htab_mem_overwrite_points),
+	.quick_probe = htab_mem_quick_probe,
 	.validate = htab_mem_validate,
 	.setup = htab_mem_setup,
 	.producer = htab_mem_producer,

@@ -403,6 +403,14 @@ static const struct bc_option ls_hash_options[] = {
 		   .help = "the lookups use random keys below this"),
 };
 
+/* What `list` checks instead of loading the programs: task storage in an
+ * array of maps, and the gets' attach points. */
+static const struct bc_need ls_cache_needs[] = {
+	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_TASK_STORAGE,
+		.why = "task storage maps (Linux 5.11)"),
+	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_ARRAY_OF_MAPS),
+};
+
 #define LS_CACHE_BENCH(name_, desc_, kind_, opts_)                                     \
 	{                                                                              \
 		.sz = sizeof(struct bc_bench_desc),                                    \
@@ -416,6 +424,10 @@ static const struct bc_option ls_hash_options[] = {
 		.option_cnt = sizeof(opts_) / sizeof((opts_)[0]),                      \
 		.priv = (kind_),                                                       \
 		.probe = ls_cache_probe,                                               \
+		.needs = ls_cache_needs,                                               \
+		.need_cnt = sizeof(ls_cache_needs) / sizeof(ls_cache_needs[0]),        \
+		.attach_points = ls_cache_points,                                      \
+		.attach_point_cnt = sizeof(ls_cache_points) / sizeof(ls_cache_points[0]), \
 		.setup = ls_cache_setup,                                               \
 		.producer = ls_cache_producer,                                         \
 		.measure = ls_cache_measure,                                           \

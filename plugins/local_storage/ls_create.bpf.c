@@ -83,12 +83,15 @@ int BPF_PROG(ls_task_create, struct task_struct *parent, struct task_struct *chi
 SEC("lsm.s/socket_post_create")
 int BPF_PROG(ls_sk_create, struct socket *sock, int family, int type, int protocol, int kern)
 {
+	struct sock *sk = sock->sk;
 	void *stg;
 
-	if (!bc_own_process())
+	/* 6.12's verifier types sock->sk here as possibly NULL and refuses
+	 * it to bpf_sk_storage_get() (EACCES) unless checked. */
+	if (!sk || !bc_own_process())
 		return 0;
 	set_in_create(1);
-	stg = bpf_sk_storage_get(&ls_sk_store, sock->sk, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	stg = bpf_sk_storage_get(&ls_sk_store, sk, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	set_in_create(0);
 	count(stg);
 	return 0;

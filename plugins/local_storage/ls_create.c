@@ -149,6 +149,31 @@ static int ls_create_probe(struct bc_ctx *ctx)
 	return 0;
 }
 
+/* `list`: the storage --storage-type names, where it is created, and the
+ * kmalloc counter, without loading them. */
+static int ls_create_quick_probe(struct bc_ctx *ctx)
+{
+	static const struct bc_attach_point kmalloc_point = {
+		.sz = sizeof(struct bc_attach_point), .name = "raw_tp/kmalloc",
+		.kind = BC_ATTACH_RAW_TP, .prog_name = "ls_kmalloc",
+	};
+	static const struct bc_need maps[] = {
+		[LS_STORAGE_TASK] = BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_TASK_STORAGE,
+					    .why = "task storage maps (Linux 5.11)"),
+		[LS_STORAGE_SOCKET] = BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_SK_STORAGE,
+					      .why = "socket storage maps (Linux 5.2)"),
+	};
+	bool socket = LS_OPTS(ctx)->storage_type == LS_STORAGE_SOCKET;
+	int err;
+
+	err = bc_need_check(ctx, &maps[socket ? LS_STORAGE_SOCKET : LS_STORAGE_TASK], 1);
+	if (!err)
+		err = bc_attach_check(ctx, socket ? &ls_sk_point : &ls_task_point, 1);
+	if (!err)
+		err = bc_attach_check(ctx, &kmalloc_point, 1);
+	return err;
+}
+
 static int ls_create_setup(struct bc_ctx *ctx)
 {
 	struct ls_create_state *st;
@@ -341,6 +366,7 @@ const struct bc_bench_desc ls_bench_create = {
 	.options = ls_create_options,
 	.option_cnt = sizeof(ls_create_options) / sizeof(ls_create_options[0]),
 	.probe = ls_create_probe,
+	.quick_probe = ls_create_quick_probe,
 	.setup = ls_create_setup,
 	.producer = ls_create_producer,
 	.measure = ls_create_measure,

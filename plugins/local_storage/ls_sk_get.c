@@ -113,6 +113,25 @@ static int ls_sk_probe(struct bc_ctx *ctx)
 	return 0;
 }
 
+/* `list`: the cgroup v2 root is there (the needs say the rest). */
+static int ls_sk_quick_probe(struct bc_ctx *ctx)
+{
+	struct ls_sk_state st = { .cgroup_fd = -1, .sock_fd = -1 };
+	int err;
+
+	err = ls_sk_open_cgroup(ctx, &st);
+	if (st.cgroup_fd >= 0)
+		close(st.cgroup_fd);
+	return err;
+}
+
+static const struct bc_need ls_sk_needs[] = {
+	BC_NEED(BC_NEED_PROG_TYPE, .type = BPF_PROG_TYPE_CGROUP_SOCKOPT,
+		.why = "cgroup/getsockopt programs (Linux 5.3)"),
+	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_SK_STORAGE,
+		.why = "socket storage maps (Linux 5.2)"),
+};
+
 static int ls_sk_call(int fd)
 {
 	socklen_t len = sizeof(int);
@@ -196,6 +215,9 @@ const struct bc_bench_desc ls_bench_sk_get = {
 	.metrics = ls_sk_metrics,
 	.metric_cnt = sizeof(ls_sk_metrics) / sizeof(ls_sk_metrics[0]),
 	.probe = ls_sk_probe,
+	.needs = ls_sk_needs,
+	.need_cnt = sizeof(ls_sk_needs) / sizeof(ls_sk_needs[0]),
+	.quick_probe = ls_sk_quick_probe,
 	.setup = ls_sk_setup,
 	.producer = ls_sk_producer,
 	.measure = ls_sk_measure,

@@ -342,6 +342,15 @@ static const struct bc_option ls_tt_options[] = {
 		   .help = "pid of the rcu_tasks_trace kthread (0: looked up)"),
 };
 
+/* What `list` checks instead of loading the programs: the grace-period
+ * pair's first function by its attach point, the second by its BTF. */
+static const struct bc_need ls_tt_needs[] = {
+	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_TASK_STORAGE,
+		.why = "task storage maps (Linux 5.11)"),
+	BC_NEED(BC_NEED_BTF_FUNC, .name = "rcu_tasks_trace_postgp",
+		.why = "RCU Tasks Trace's rcu_tasks_trace_postgp()"),
+};
+
 const struct bc_bench_desc ls_bench_tasks_trace = {
 	.sz = sizeof(struct bc_bench_desc),
 	.name = "local-storage-tasks-trace",
@@ -353,6 +362,10 @@ const struct bc_bench_desc ls_bench_tasks_trace = {
 	.options = ls_tt_options,
 	.option_cnt = sizeof(ls_tt_options) / sizeof(ls_tt_options[0]),
 	.probe = ls_tt_probe,
+	.needs = ls_tt_needs,
+	.need_cnt = sizeof(ls_tt_needs) / sizeof(ls_tt_needs[0]),
+	.attach_points = &ls_tt_gp_point,
+	.attach_point_cnt = 1,
 	.setup = ls_tt_setup,
 	.producer = ls_tt_producer,
 	.measure = ls_tt_measure,

@@ -291,6 +291,45 @@ static int lpm_probe(struct bc_ctx *ctx)
 	return err;
 }
 
+/* Does /proc/kallsyms show this process addresses (kptr_restrict)? Its
+ * first line says, without reading the other hundred thousand. */
+static bool lpm_kallsyms_shows_addresses(void)
+{
+	unsigned long long addr = 0;
+	char line[256];
+	FILE *f;
+
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f) && sscanf(line, "%llx", &addr) != 1)
+		addr = 0;
+	fclose(f);
+	return addr != 0;
+}
+
+static const struct bc_need lpm_run_needs[] = {
+	BC_NEED(BC_NEED_PROG_TYPE, .type = BPF_PROG_TYPE_XDP),
+	BC_NEED(BC_NEED_HELPER, .type = BPF_PROG_TYPE_XDP, .id = BPF_FUNC_loop,
+		.why = "bpf_loop() (Linux 5.17)"),
+};
+
+/* `list`: run_bench's needs, or lpm-trie-free's attach points, where the
+ * workqueue tracepoints need the free function's address. */
+static int lpm_quick_probe(struct bc_ctx *ctx)
+{
+	const struct lpm_kind *kind = bc_ctx_bench_priv(ctx);
+	static const struct bc_need free_fn = BC_NEED(BC_NEED_BTF_FUNC,
+						      .name = "bpf_map_free_deferred");
+
+	if (kind->op != LPM_OP_FREE)
+		return bc_need_check(ctx, lpm_run_needs, LPM_ARRAY_SIZE(lpm_run_needs));
+	if (bc_need_probe(&free_fn) > 0 && lpm_kallsyms_shows_addresses())
+		return bc_attach_check(ctx, lpm_free_points, LPM_ARRAY_SIZE(lpm_free_points));
+	/* raw_tp cannot pick our frees out: fentry or nothing. */
+	return bc_attach_check(ctx, lpm_free_points, 1);
+}
+
 static int lpm_setup(struct bc_ctx *ctx)
 {
 	struct lpm_state *st;
@@ -497,6 +536,10 @@ static const struct lpm_kind lpm_k_free = {
 	.rate_div = 1e3, .rate_unit = 'K', .lat_div = 1e6, .lat_unit = "ms",
 };
 
+static const struct bc_need lpm_needs[] = {
+	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_LPM_TRIE),
+};
+
 #define LPM_BENCH_COMMON(name_, desc_, kind_)                                     \
 	.sz = sizeof(struct bc_bench_desc),                                       \
 	.name = (name_),                                                          \
@@ -504,6 +547,9 @@ static const struct lpm_kind lpm_k_free = {
 	.consumers = BC_THREADS(0, 0, 0),                                         \
 	.priv = &(kind_),                                                         \
 	.probe = lpm_probe,                                                       \
+	.needs = lpm_needs,                                                       \
+	.need_cnt = LPM_ARRAY_SIZE(lpm_needs),                                    \
+	.quick_probe = lpm_quick_probe,                                           \
 	.validate = lpm_validate,                                                 \
 	.setup = lpm_setup,                                                       \
 	.producer = lpm_producer,                                                 \

@@ -364,8 +364,17 @@ static int pb_measure(struct bc_ctx *ctx, double *values)
 
 /* ----------------------------------------------------------- descriptor */
 
+/* What `list` checks: the producer's attach points and its map, as
+ * setup() will load them (probe() itself only checks for root). */
+static const struct bc_need pb_needs[] = {
+	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_PERF_EVENT_ARRAY),
+};
+
 #define PB_BENCH(name_, desc_, spec_, consumer_)                                   \
 	BC_BUF_BENCH(name_, desc_, spec_, .probe = pb_probe, .setup = pb_setup,     \
+		     .needs = pb_needs, .need_cnt = 1,                              \
+		     .attach_points = bc_buf_attach_points,                         \
+		     .attach_point_cnt = BC_BUF_ATTACH_CNT,                         \
 		     .producer = pb_producer, .consumer = (consumer_),              \
 		     .measure = pb_measure, .teardown = pb_teardown)
 

@@ -284,6 +284,58 @@ static int ps_prepare(struct bc_ctx *ctx, struct ps_state *st)
 	return 0;
 }
 
+/*
+ * `list`, without the benchmark's programs: for private-stack, does the
+ * JIT give a tracing program with 64 bytes of stack (the kernel's
+ * threshold) a private stack, as it will the benchmark's; for
+ * no-private-stack, does the kernel know the flag. Both asked with a
+ * four-instruction raw_tp program.
+ */
+static int ps_quick_probe(struct bc_ctx *ctx)
+{
+	const struct ps_variant *v = bc_ctx_bench_priv(ctx);
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_1 },
+		/* *(u64 *)(r10 - 64) = r1: 64 bytes of stack */
+		{ .code = BPF_STX | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_10, .src_reg = BPF_REG_1,
+		  .off = -64 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		    .prog_flags = v->disable ? PS_F_DISABLE_PRIVATE_STACK : 0);
+	int fd, used, err;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "ps_quick", "GPL", insns,
+			   sizeof(insns) / sizeof(insns[0]), &opts);
+	err = fd < 0 ? -errno : 0;
+	if (err == -EINVAL && v->disable)
+		return bc_unavailable(ctx, "this kernel has no switch to turn a BPF program's "
+				      "private stack off: it refused prog_flags bit 19 "
+				      "(BPF_F_DISABLE_PRIVATE_STACK, from the private-stack patch "
+				      "series, never merged) with %s", ps_strerror(err));
+	if (err)
+		return bc_unavailable(ctx, "the kernel refused a raw_tp program with 64 bytes of "
+				      "stack%s: %s", v->disable ? " and BPF_F_DISABLE_PRIVATE_STACK" :
+				      "", ps_strerror(err));
+	used = v->disable ? 1 : ps_jit_uses_private_stack(fd);
+	close(fd);
+	if (used == 0)
+		return bc_unavailable(ctx, "the kernel does not give a program with 64 bytes of "
+				      "stack a private stack (its JIT image does not load one into "
+				      "r9)");
+	if (used < 0)
+		bc_debug("private-stack: cannot check the JIT image (%s); trusting the kernel",
+			 ps_strerror(used));
+	return 0;
+}
+
+/* What `list` checks instead of loading the programs. */
+static const struct bc_need ps_needs[] = {
+	BC_NEED(BC_NEED_BTF_TYPE, .name = "priv_stack_mode",
+		.why = "private stacks for BPF programs (Linux 6.13)"),
+};
+
 static int ps_probe(struct bc_ctx *ctx)
 {
 	struct ps_state *st = calloc(1, sizeof(*st));
@@ -385,6 +437,11 @@ static const struct ps_variant ps_on = { .disable = false };
 		.metric_cnt = sizeof(ps_metrics) / sizeof(ps_metrics[0]),        \
 		.priv = (priv_),                                                 \
 		.probe = ps_probe,                                               \
+		.needs = ps_needs,                                               \
+		.need_cnt = 1,                                                   \
+		.attach_points = ps_points,                                      \
+		.attach_point_cnt = sizeof(ps_points) / sizeof(ps_points[0]),    \
+		.quick_probe = ps_quick_probe,                                   \
 		.setup = ps_setup,                                               \
 		.producer = ps_producer,                                         \
 		.measure = ps_measure,                                           \

@@ -30,11 +30,10 @@
 #define ENOTSUPP 524	/* the kernel's internal "not supported" */
 #endif
 
-/* Which program a benchmark attaches, if any. */
+/* Which program a benchmark attaches, if any: its one attach point (name
+ * as reported; prog_name NULL for rename-base), also what `list` checks. */
 struct rn_variant {
-	const char *prog;		/* NULL: rename-base */
-	const char *point;		/* as reported */
-	enum bc_attach_kind kind;
+	struct bc_attach_point pt;
 };
 
 struct rn_state {
@@ -85,12 +84,12 @@ static int rn_refused(struct bc_ctx *ctx, const struct rn_variant *v, bool loadi
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF and CAP_PERFMON) to load BPF "
 				      "programs: %s", rn_strerror(err));
-	switch (v->kind) {
+	switch (v->pt.kind) {
 	case BC_ATTACH_FENTRY:
 	case BC_ATTACH_FEXIT:
 		if (err == -EPERM || err == -ENOTSUPP || err == -EOPNOTSUPP)
 			return bc_unavailable(ctx, "%s %s refused by the kernel: %s (BPF "
-					      "trampolines unavailable)", what, v->point,
+					      "trampolines unavailable)", what, v->pt.name,
 					      rn_strerror(err));
 		break;
 	case BC_ATTACH_KPROBE:
@@ -102,15 +101,15 @@ static int rn_refused(struct bc_ctx *ctx, const struct rn_variant *v, bool loadi
 		    !rn_path_exists("/sys/kernel/debug/tracing/kprobe_events"))
 			return bc_unavailable(ctx, "kprobes not supported by this kernel (no "
 					      "CONFIG_KPROBES): %s %s failed: %s", what,
-					      v->point, rn_strerror(err));
+					      v->pt.name, rn_strerror(err));
 		break;
 	default:
 		break;
 	}
 	if (rn_is_refusal(err))
-		return bc_unavailable(ctx, "%s %s refused by the kernel: %s", what, v->point,
+		return bc_unavailable(ctx, "%s %s refused by the kernel: %s", what, v->pt.name,
 				      rn_strerror(err));
-	return bc_error(ctx, err, "%s %s failed: %s", what, v->point, rn_strerror(err));
+	return bc_error(ctx, err, "%s %s failed: %s", what, v->pt.name, rn_strerror(err));
 }
 
 /* Loads and attaches the variant's program; on failure nothing stays. */
@@ -122,13 +121,13 @@ static int rn_attach(struct bc_ctx *ctx, const struct rn_variant *v, struct rn_s
 	st->skel = rename_bench__open();
 	if (!st->skel)
 		return bc_error(ctx, errno ? -errno : -ENOMEM, "opening the BPF object failed");
-	err = bc_bpf_autoload_only(st->skel->obj, v->prog);
+	err = bc_bpf_autoload_only(st->skel->obj, v->pt.prog_name);
 	if (err)
-		return bc_error(ctx, err, "the BPF object has no program %s", v->prog);
+		return bc_error(ctx, err, "the BPF object has no program %s", v->pt.prog_name);
 	err = rename_bench__load(st->skel);
 	if (err)
 		return rn_refused(ctx, v, true, err);
-	prog = bpf_object__find_program_by_name(st->skel->obj, v->prog);
+	prog = bpf_object__find_program_by_name(st->skel->obj, v->pt.prog_name);
 	st->link = bpf_program__attach(prog);
 	if (!st->link)
 		return rn_refused(ctx, v, false, errno ? -errno : -EINVAL);
@@ -146,7 +145,7 @@ static int rn_probe(struct bc_ctx *ctx)
 
 	if (!rn_path_exists("/proc/thread-self/comm"))
 		return bc_unavailable(ctx, "/proc/thread-self/comm is missing (is /proc mounted?)");
-	if (!v->prog)
+	if (!v->pt.prog_name)
 		return 0;
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -176,8 +175,8 @@ static int rn_setup(struct bc_ctx *ctx)
 	}
 	/* Set first: teardown() frees whatever a failed setup left. */
 	bc_ctx_set_data(ctx, st);
-	bc_ctx_set_attach_point(ctx, v->point);
-	if (!v->prog)
+	bc_ctx_set_attach_point(ctx, v->pt.name);
+	if (!v->pt.prog_name)
 		return 0;
 	err = rn_attach(ctx, v, st);
 	if (err)
@@ -234,28 +233,31 @@ static const struct bc_metric_desc rn_metrics[] = {
 	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
 };
 
-static const struct rn_variant rn_base = {
-	.point = "none (renames only, no BPF program)",
-};
-static const struct rn_variant rn_kprobe = {
-	.prog = "rn_kprobe", .point = "kprobe/__set_task_comm", .kind = BC_ATTACH_KPROBE,
-};
-static const struct rn_variant rn_kretprobe = {
-	.prog = "rn_kretprobe", .point = "kretprobe/__set_task_comm",
-	.kind = BC_ATTACH_KRETPROBE,
-};
-static const struct rn_variant rn_rawtp = {
-	.prog = "rn_rawtp", .point = "raw_tp/task_rename", .kind = BC_ATTACH_RAW_TP,
-};
-static const struct rn_variant rn_fentry = {
-	.prog = "rn_fentry", .point = "fentry/__set_task_comm", .kind = BC_ATTACH_FENTRY,
-};
-static const struct rn_variant rn_fexit = {
-	.prog = "rn_fexit", .point = "fexit/__set_task_comm", .kind = BC_ATTACH_FEXIT,
+#define RN_POINT(name_, kind_, prog_)                                            \
+	{ .pt = { .sz = sizeof(struct bc_attach_point), .name = (name_), .kind = (kind_), \
+		  .prog_name = (prog_) } }
+
+static const struct rn_variant rn_base =
+	RN_POINT("none (renames only, no BPF program)", BC_ATTACH_OTHER, NULL);
+static const struct rn_variant rn_kprobe =
+	RN_POINT("kprobe/__set_task_comm", BC_ATTACH_KPROBE, "rn_kprobe");
+static const struct rn_variant rn_kretprobe =
+	RN_POINT("kretprobe/__set_task_comm", BC_ATTACH_KRETPROBE, "rn_kretprobe");
+static const struct rn_variant rn_rawtp =
+	RN_POINT("raw_tp/task_rename", BC_ATTACH_RAW_TP, "rn_rawtp");
+static const struct rn_variant rn_fentry =
+	RN_POINT("fentry/__set_task_comm", BC_ATTACH_FENTRY, "rn_fentry");
+static const struct rn_variant rn_fexit =
+	RN_POINT("fexit/__set_task_comm", BC_ATTACH_FEXIT, "rn_fexit");
+
+/* Every benchmark renames through this file. */
+static const struct bc_need rn_needs[] = {
+	BC_NEED(BC_NEED_FILE, .name = "/proc/thread-self/comm",
+		.why = "/proc/thread-self/comm (is /proc mounted?)"),
 };
 
 /* One producer, as the runner requires: it renames one thread. */
-#define RN_BENCH(var_, name_, desc_, priv_)                                      \
+#define RN_BENCH(var_, name_, desc_, priv_, point_cnt_)                          \
 	static const struct bc_bench_desc var_ = {                               \
 		.sz = sizeof(struct bc_bench_desc),                              \
 		.name = (name_),                                                 \
@@ -266,6 +268,10 @@ static const struct rn_variant rn_fexit = {
 		.metric_cnt = sizeof(rn_metrics) / sizeof(rn_metrics[0]),        \
 		.priv = (priv_),                                                 \
 		.probe = rn_probe,                                               \
+		.needs = rn_needs,                                               \
+		.need_cnt = 1,                                                   \
+		.attach_points = &(priv_)->pt,                                   \
+		.attach_point_cnt = (point_cnt_),                                \
 		.setup = rn_setup,                                               \
 		.producer = rn_producer,                                         \
 		.measure = rn_measure,                                           \
@@ -273,14 +279,15 @@ static const struct rn_variant rn_fexit = {
 	}
 
 RN_BENCH(b_base, "rename-base", "thread renames through /proc/thread-self/comm, nothing attached",
-	 &rn_base);
-RN_BENCH(b_kprobe, "rename-kprobe", "renames with a kprobe on __set_task_comm", &rn_kprobe);
+	 &rn_base, 0);
+RN_BENCH(b_kprobe, "rename-kprobe", "renames with a kprobe on __set_task_comm", &rn_kprobe, 1);
 RN_BENCH(b_kretprobe, "rename-kretprobe", "renames with a kretprobe on __set_task_comm",
-	 &rn_kretprobe);
-RN_BENCH(b_rawtp, "rename-rawtp", "renames with a raw_tp program on task_rename", &rn_rawtp);
+	 &rn_kretprobe, 1);
+RN_BENCH(b_rawtp, "rename-rawtp", "renames with a raw_tp program on task_rename", &rn_rawtp, 1);
 RN_BENCH(b_fentry, "rename-fentry", "renames with an fentry program on __set_task_comm",
-	 &rn_fentry);
-RN_BENCH(b_fexit, "rename-fexit", "renames with an fexit program on __set_task_comm", &rn_fexit);
+	 &rn_fentry, 1);
+RN_BENCH(b_fexit, "rename-fexit", "renames with an fexit program on __set_task_comm", &rn_fexit,
+	 1);
 
 static const struct bc_bench_desc *const rn_benches[] = {
 	&b_base, &b_kprobe, &b_kretprobe, &b_rawtp, &b_fentry, &b_fexit, NULL,

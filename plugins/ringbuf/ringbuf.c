@@ -273,8 +273,17 @@ static int rb_measure(struct bc_ctx *ctx, double *values)
 	return 0;
 }
 
+/* What `list` checks instead of loading the producer. */
+static const struct bc_need rb_needs[] = {
+	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_RINGBUF,
+		.why = "BPF ring buffers (Linux 5.8)"),
+};
+
 #define RB_BENCH(name_, desc_, spec_, consumer_)                                   \
 	BC_BUF_BENCH(name_, desc_, spec_, .probe = rb_probe, .setup = rb_setup,     \
+		     .needs = rb_needs, .need_cnt = 1,                              \
+		     .attach_points = bc_buf_attach_points,                         \
+		     .attach_point_cnt = BC_BUF_ATTACH_CNT,                         \
 		     .producer = rb_producer, .consumer = (consumer_),              \
 		     .measure = rb_measure, .teardown = rb_teardown)
 

@@ -400,6 +400,14 @@ static int sm_probe(struct bc_ctx *ctx)
 	return 0;
 }
 
+/* What `list` checks instead of loading the programs. */
+static const struct bc_need sm_needs[] = {
+	BC_NEED(BC_NEED_PROG_TYPE, .type = BPF_PROG_TYPE_SK_SKB),
+	BC_NEED(BC_NEED_PROG_TYPE, .type = BPF_PROG_TYPE_SK_MSG),
+	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_SOCKMAP,
+		.why = "sockmaps (CONFIG_BPF_STREAM_PARSER)"),
+};
+
 static int sm_setup(struct bc_ctx *ctx)
 {
 	const struct sm_opts *o = bc_ctx_opts(ctx);
@@ -672,6 +680,8 @@ static const struct bc_bench_desc sm_bench = {
 	.metrics = sm_metrics,
 	.metric_cnt = sizeof(sm_metrics) / sizeof(sm_metrics[0]),
 	.probe = sm_probe,
+	.needs = sm_needs,
+	.need_cnt = sizeof(sm_needs) / sizeof(sm_needs[0]),
 	.validate = sm_validate,
 	.setup = sm_setup,
 	.producer = sm_producer,

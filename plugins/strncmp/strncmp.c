@@ -235,7 +235,12 @@ static const struct sc_variant sc_helper = {
 	.point_cnt = sizeof(sc_helper_points) / sizeof(sc_helper_points[0]),
 };
 
-#define SC_BENCH(var_, name_, desc_, priv_)                                      \
+static const struct bc_need sc_helper_needs[] = {
+	BC_NEED(BC_NEED_HELPER, .type = BPF_PROG_TYPE_RAW_TRACEPOINT, .id = BPF_FUNC_strncmp,
+		.why = "bpf_strncmp() (Linux 5.17)"),
+};
+
+#define SC_BENCH(var_, name_, desc_, priv_, needs_, need_cnt_)                   \
 	static const struct bc_bench_desc var_ = {                               \
 		.sz = sizeof(struct bc_bench_desc),                              \
 		.name = (name_),                                                 \
@@ -246,6 +251,10 @@ static const struct sc_variant sc_helper = {
 		.metric_cnt = sizeof(sc_metrics) / sizeof(sc_metrics[0]),        \
 		.priv = (priv_),                                                 \
 		.probe = sc_probe,                                               \
+		.needs = (needs_),                                               \
+		.need_cnt = (need_cnt_),                                         \
+		.attach_points = (priv_)->points,                                \
+		.attach_point_cnt = (unsigned int)(priv_)->point_cnt,            \
 		.setup = sc_setup,                                               \
 		.producer = sc_producer,                                         \
 		.measure = sc_measure,                                           \
@@ -253,9 +262,11 @@ static const struct sc_variant sc_helper = {
 	}
 
 SC_BENCH(sc_bench_no_helper, "strncmp-no-helper",
-	 "--cmp-str-len characters compared by a loop written in BPF, per getpgid()", &sc_no_helper);
+	 "--cmp-str-len characters compared by a loop written in BPF, per getpgid()", &sc_no_helper,
+	 NULL, 0);
 SC_BENCH(sc_bench_helper, "strncmp-helper",
-	 "--cmp-str-len characters compared by bpf_strncmp(), per getpgid()", &sc_helper);
+	 "--cmp-str-len characters compared by bpf_strncmp(), per getpgid()", &sc_helper,
+	 sc_helper_needs, sizeof(sc_helper_needs) / sizeof(sc_helper_needs[0]));
 
 static const struct bc_bench_desc *const sc_benches[] = {
 	&sc_bench_no_helper,

@@ -119,18 +119,13 @@ static const struct bc_trig_spec *trig_spec(struct bc_ctx *ctx)
 /*
  * Whether this kernel has the kfunc the batched tp/raw_tp/fmod_ret driver
  * calls: 1 when vmlinux BTF lists it, 0 when it does not, a negative errno
- * when there is no BTF to ask.
+ * when there is no BTF to ask. The core parses the BTF once per process.
  */
 static int trig_kernel_has_kfunc(void)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	int id;
+	static const struct bc_need kfunc = BC_NEED(BC_NEED_BTF_FUNC, .name = BC_TRIG_KFUNC);
 
-	if (!btf)
-		return errno ? -errno : -ENOENT;
-	id = btf__find_by_name_kind(btf, BC_TRIG_KFUNC, BTF_KIND_FUNC);
-	btf__free(btf);
-	return id > 0 ? 1 : 0;
+	return bc_need_probe(&kfunc);
 }
 
 /* The spec as it runs here: the driver the option and the kernel choose. */
@@ -199,6 +194,22 @@ fail:
 	free(buf);
 	close(fd);
 	return NULL;
+}
+
+/* Can this process read the file? errno says why not. */
+static bool trig_readable(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	bool ok;
+	char c;
+
+	if (fd < 0)
+		return false;
+	ok = read(fd, &c, 1) >= 0;
+	err = errno;
+	close(fd);
+	errno = err;
+	return ok;
 }
 
 static int trig_online_cpus(struct trig_state *st)
@@ -777,6 +788,78 @@ static int trig_probe(struct bc_ctx *ctx)
 	return err;
 }
 
+/* BPF_F_TEST_RUN_ON_CPU (Linux 5.10), asked with a two-instruction raw_tp
+ * program run once on the last online CPU. */
+static int trig_quick_on_cpu(struct bc_ctx *ctx)
+{
+	const struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct trig_state st = { .driver_fd = -1 };
+	int err;
+
+	err = trig_online_cpus(&st);
+	if (err) {
+		free(st.cpus);
+		return bc_error(ctx, err, "out of memory");
+	}
+	st.driver_fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "trig_on_cpu", "GPL", insns, 2,
+				     NULL);
+	if (st.driver_fd < 0)
+		err = trig_driver_failed(ctx, st.spec = trig_spec(ctx), -errno);
+	else
+		err = trig_check_on_cpu(ctx, &st);
+	if (st.driver_fd >= 0)
+		close(st.driver_fd);
+	free(st.cpus);
+	return err;
+}
+
+/*
+ * `list`: the same choice of driver as probe() (the kfunc from the core's
+ * BTF lookup), then the cheap checks of what that driver and the attach
+ * point need, loading nothing of the skeleton's.
+ */
+static int trig_quick_probe(struct bc_ctx *ctx)
+{
+	static const struct bc_need raw_tp = BC_NEED(BC_NEED_PROG_TYPE,
+						     .type = BPF_PROG_TYPE_RAW_TRACEPOINT);
+	const struct bc_trig_spec *spec = trig_spec(ctx);
+	struct bc_attach_point pt;
+	struct bc_trig_spec eff;
+	int err;
+
+	if (!spec)
+		return trig_no_spec(ctx);
+	if (!spec->needs_bpf)
+		return 0;
+	err = trig_resolve(ctx, spec, &eff);
+	if (!err && eff.driver_prog)
+		err = bc_need_check(ctx, &raw_tp, 1);
+	if (!err && eff.kind) {
+		/* The uprobe benchmarks' point is only a word ("uprobe"): the
+		 * kind's name says more in a reason. */
+		pt = (struct bc_attach_point){ .sz = sizeof(pt),
+					       .name = strchr(eff.attach_point, '/') ?
+							       eff.attach_point :
+							       bc_trig_kind_name(eff.kind),
+					       .kind = eff.kind, .prog_name = eff.prog };
+		err = bc_attach_check(ctx, &pt, 1);
+	}
+	if (err)
+		return err;
+	/* -all reads the list of traceable functions: its first byte will do. */
+	if (eff.attach_all_prog &&
+	    !trig_readable("/sys/kernel/tracing/available_filter_functions") &&
+	    !trig_readable("/sys/kernel/debug/tracing/available_filter_functions"))
+		return bc_unavailable(ctx, "%s: cannot read available_filter_functions from "
+				      "tracefs: %s", bc_trig_kind_name(eff.kind), strerror(errno));
+	if (eff.driver == BC_TRIG_DRV_TESTRUN_ON_CPU)
+		return trig_quick_on_cpu(ctx);
+	return 0;
+}
+
 static int trig_validate(struct bc_ctx *ctx)
 {
 	if (!trig_spec(ctx))
@@ -972,6 +1055,7 @@ static const struct bc_metric_desc trig_metrics[] = {
 		.option_cnt = (opt_cnt_),                                         \
 		.priv = &bc_trig_specs[id_],                                      \
 		.probe = trig_probe,                                              \
+		.quick_probe = trig_quick_probe,                                  \
 		.validate = trig_validate,                                        \
 		.setup = trig_setup,                                              \
 		.producer = trig_producer,                                        \

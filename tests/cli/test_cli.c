@@ -32,6 +32,7 @@ static char root[PATH_MAX];
 static char count_dir[PATH_MAX];	/* count.so */
 static char fix_dir[PATH_MAX];		/* the loader's valid fixture */
 static char other_dir[PATH_MAX];	/* a second plugin sharing a name */
+static char needs_dir[PATH_MAX];	/* kernel needs declared as data */
 
 struct result {
 	int status;		/* exit status, or 128 + signal */
@@ -132,6 +133,7 @@ static int setup(void **state)
 	make_plugin_dir(count_dir, sizeof(count_dir), "count", BC_TEST_PLUGIN_DIR "/count.so");
 	make_plugin_dir(fix_dir, sizeof(fix_dir), "fixture", BC_LOADER_FIXTURES "/mixed/fixture.so");
 	make_plugin_dir(other_dir, sizeof(other_dir), "other", BC_LOADER_FIXTURES "/other/other.so");
+	make_plugin_dir(needs_dir, sizeof(needs_dir), "needs", BC_LOADER_FIXTURES "/mixed/needs.so");
 	return 0;
 }
 
@@ -329,6 +331,78 @@ static void test_list(void **state)
 	result_free(&r);
 }
 
+/* needs:* in `list [--probe] --format json`: available, and what told. */
+static void check_needs_json(bool probe, const char *const *want)
+{
+	const struct bc_json *plugins, *benches, *b;
+	struct bc_json *doc;
+	struct result r;
+	char err[256];
+	size_t i;
+
+	if (probe)
+		run(&r, "--plugin-dir", needs_dir, "list", "--probe", "--format", "json", NULL);
+	else
+		run(&r, "--plugin-dir", needs_dir, "list", "--format", "json", NULL);
+	assert_int_equal(r.status, BC_EXIT_OK);
+	doc = bc_json_parse(r.out, strlen(r.out), err, sizeof(err));
+	if (!doc)
+		fail_msg("list --format json: %s\n%s", err, r.out);
+	/* The plugins beside the binary are listed too: find ours. */
+	plugins = bc_json_get(doc, "plugins");
+	for (i = 0; i < bc_json_len(plugins); i++)
+		if (!strcmp(bc_json_str(bc_json_get(bc_json_at(plugins, i), "name")), "needs"))
+			break;
+	assert_true(i < bc_json_len(plugins));
+	benches = bc_json_get(bc_json_at(plugins, i), "benchmarks");
+	assert_int_equal(bc_json_len(benches), 3);
+	for (i = 0; i < 3; i++) {
+		b = bc_json_at(benches, i);
+		if (strcmp(bc_json_str(bc_json_get(b, "name")), want[3 * i]) ||
+		    bc_json_bool(bc_json_get(b, "available"), false) != !strcmp(want[3 * i + 1], "yes") ||
+		    strcmp(bc_json_str(bc_json_get(b, "checked")), want[3 * i + 2]))
+			fail_msg("list%s: %s: expected available %s, checked %s:\n%s",
+				 probe ? " --probe" : "", want[3 * i], want[3 * i + 1], want[3 * i + 2],
+				 r.out);
+	}
+	bc_json_free(doc);
+	result_free(&r);
+}
+
+/* `list` asks what a benchmark declares it needs; `list --probe` and `run`
+ * ask its probe(), and the declared needs only where there is no probe(). */
+static void test_list_needs(void **state)
+{
+	static const char *const quick[] = {
+		"needs:has-file", "yes", "features", "needs:lacks-file", "no", "features",
+		"needs:quick-no", "no", "features",
+	};
+	static const char *const full[] = {
+		"needs:has-file", "yes", "features", "needs:lacks-file", "no", "features",
+		"needs:quick-no", "yes", "probe",
+	};
+	struct result r;
+
+	(void)state;
+	run(&r, "--plugin-dir", needs_dir, "list", NULL);
+	assert_int_equal(r.status, BC_EXIT_OK);
+	assert_non_null(strstr(r.out, "fixture lacks-file [unavailable on this kernel: needs the fixture's file: /nonexistent/benchcore-fixture: No such file or directory]\n"));
+	assert_non_null(strstr(r.out, "fixture quick-no [unavailable on this kernel: the fixture's quick check says no]\n"));
+	assert_non_null(strstr(r.out, "fixture has-file\n"));
+	result_free(&r);
+
+	check_needs_json(false, quick);
+	check_needs_json(true, full);
+
+	run(&r, "--plugin-dir", needs_dir, "run", "needs:lacks-file", "-w0", "-d1", NULL);
+	assert_status_and_err(&r, BC_EXIT_UNAVAILABLE,
+			      "benchcore: needs:lacks-file: unavailable on this kernel: needs the fixture's file: /nonexistent/benchcore-fixture: No such file or directory");
+	result_free(&r);
+	run(&r, "--plugin-dir", needs_dir, "run", "needs:quick-no", "-w0", "-d1", "-q", NULL);
+	assert_int_equal(r.status, BC_EXIT_OK);
+	result_free(&r);
+}
+
 static void check_count_json(const char *text, const char *batch)
 {
 	const struct bc_json *hits, *opts, *set, *batch_v;
@@ -437,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_unavailable_and_failed),
 		cmocka_unit_test(test_unsafe_plugin_dir),
 		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_list_needs),
 		cmocka_unit_test(test_run_json),
 		cmocka_unit_test(test_run_text_help_version),
 	};

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
 
 #ifndef FIX_NAME
@@ -245,6 +246,47 @@ static const struct bc_metric_desc fix_m[] = {
 	BC_METRIC("lat", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY),
 };
 FIX_ONE("roles", .metrics = fix_m, .metric_cnt = 5);
+#elif defined(FIX_NEEDS)
+/* Kernel needs as data (ABI 2.1): what `list` checks instead of probe(). */
+static const struct bc_need fix_need_root[] = {
+	BC_NEED(BC_NEED_FILE, .name = "/"),
+};
+static const struct bc_need fix_need_missing[] = {
+	BC_NEED(BC_NEED_FILE, .name = "/nonexistent/benchcore-fixture", .why = "the fixture's file"),
+};
+
+static int fix_quick_no(struct bc_ctx *ctx)
+{
+	return bc_unavailable(ctx, "the fixture's quick check says no");
+}
+
+static int fix_probe_yes(struct bc_ctx *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+static const struct bc_bench_desc fix_a = FIX_BENCH("has-file", .needs = fix_need_root,
+						      .need_cnt = 1);
+static const struct bc_bench_desc fix_b = FIX_BENCH("lacks-file", .needs = fix_need_missing,
+						      .need_cnt = 1);
+/* The cheap check and the probe disagree: `list` and `list --probe` say
+ * which one they asked. */
+static const struct bc_bench_desc fix_c = FIX_BENCH("quick-no", .quick_probe = fix_quick_no,
+						      .probe = fix_probe_yes);
+static const struct bc_bench_desc *const fix_benches[] = { &fix_a, &fix_b, &fix_c, NULL };
+#elif defined(FIX_BAD_NEED)
+static const struct bc_need fix_n[] = { BC_NEED((enum bc_need_kind)9) };
+FIX_ONE("bad-need", .needs = fix_n, .need_cnt = 1);
+#elif defined(FIX_NEED_NO_NAME)
+static const struct bc_need fix_n[] = { BC_NEED(BC_NEED_BTF_FUNC) };
+FIX_ONE("need-no-name", .needs = fix_n, .need_cnt = 1);
+#elif defined(FIX_BAD_POINT)
+static const struct bc_attach_point fix_pts[] = {
+	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/sys_enter", .kind = BC_ATTACH_RAW_TP },
+	{ .sz = sizeof(struct bc_attach_point), .name = "x/y", .kind = (enum bc_attach_kind)99 },
+};
+FIX_ONE("bad-point", .attach_points = fix_pts, .attach_point_cnt = 2);
 #elif defined(FIX_CRASH_CTOR)
 /* Crashes as soon as it is loaded: list and run must survive it. */
 FIX_ONE("never-seen");

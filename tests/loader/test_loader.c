@@ -25,7 +25,7 @@
 #define MIXED_LOADED                                                                    \
 	"fixture.so", "newer.so", "newer_zero.so", "old.so", "bigzero.so",               \
 		"bigplugin_zero.so", "bigmetric_zero.so", "bigoption_zero.so",            \
-		"range_small.so", "roles.so"
+		"range_small.so", "roles.so", "needs.so"
 /* ... and refused, each with one line (not_elf.so is written by the test). */
 #define MIXED_REFUSED                                                                   \
 	"major.so", "abi1.so", "nosym.so", "bigset.so", "bigplugin.so", "bigmetric.so",  \
@@ -33,7 +33,8 @@
 		"small_bench.so", "garbage_bench.so", "stride.so", "dup.so",               \
 		"empty.so", "blank.so", "nomeasure.so", "nullmetrics.so", "nometrics.so",  \
 		"badrole.so", "ratio_noper.so", "ratio_badper.so", "per_counter.so",       \
-		"hist_headline.so", "half_custom.so", "misnamed.so", "dash_strict.so"
+		"hist_headline.so", "half_custom.so", "misnamed.so", "dash_strict.so",     \
+		"badneed.so", "needname.so", "badpoint.so"
 #define MIXED_FILES MIXED_LOADED, MIXED_REFUSED
 #define COUNT(...) (sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(const char *))
 #define MIXED_LOADED_CNT COUNT(MIXED_LOADED)
@@ -259,6 +260,9 @@ static void test_mixed_dir(void **state)
 		/* '-' vs '_' is a mismatch too: PLUGIN:BENCH takes either, the
 		 * file name and the plugin's own name are one word. */
 		{ "dash_strict.so", "plugin name 'dash-strict' does not match the file name: 'dash_strict' expected (the file name without .so)" },
+		{ "badneed.so", "benchmark 'bad-need': need #0 has unknown kind 9 (1 to 6 expected)" },
+		{ "needname.so", "benchmark 'need-no-name': need #0 (kind 4) has no name" },
+		{ "badpoint.so", "benchmark 'bad-point': attach point #1 has unknown kind 99 (1 to 16 expected)" },
 	};
 	struct fixture_dirs *d = *state;
 	struct bc_plugin_set set = { 0 };
@@ -305,7 +309,7 @@ static void test_mixed_dir(void **state)
 	assert_refused_line(log, d->mixed, "garbage_bench.so", want);
 
 	unknown_byte_line(want, sizeof(want), "benchmark 'big-size' descriptor",
-			  sizeof(struct bc_bench_desc) + 8, OFFSETOFEND(struct bc_bench_desc, format_summary),
+			  sizeof(struct bc_bench_desc) + 8, OFFSETOFEND(struct bc_bench_desc, quick_probe),
 			  sizeof(struct bc_bench_desc));
 	assert_refused_line(log, d->mixed, "bigset.so", want);
 	unknown_byte_line(want, sizeof(want), "plugin descriptor", sizeof(struct bc_plugin_desc) + 8,
@@ -393,6 +397,22 @@ static void test_old_and_big_sizes(void **state)
 	assert_int_equal(b->desc.metric_cnt, 5);
 	assert_string_equal(b->metrics[1].per, "gp_ct");
 	assert_int_equal(b->metrics[4].kind, BC_METRIC_HISTOGRAM);
+
+	/* Kernel needs (ABI 2.1): normalised copies the checks read. */
+	p = find_plugin(&set, "needs");
+	assert_non_null(p);
+	b = &p->benches[1];
+	assert_string_equal(b->desc.name, "lacks-file");
+	assert_int_equal(b->desc.need_cnt, 1);
+	assert_ptr_equal(b->desc.needs, b->needs);
+	assert_int_equal(b->needs[0].sz, sizeof(struct bc_need));
+	assert_int_equal(b->needs[0].kind, BC_NEED_FILE);
+	assert_string_equal(b->needs[0].why, "the fixture's file");
+	assert_non_null(p->benches[2].desc.quick_probe);
+	/* A plugin of ABI 2.0 declares none: zeros, probe() as before. */
+	p = find_plugin(&set, "old");
+	assert_int_equal(p->benches[0].desc.need_cnt, 0);
+	assert_null(p->benches[0].desc.quick_probe);
 	bc_plugins_unload(&set);
 }
 

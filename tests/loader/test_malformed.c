@@ -189,6 +189,33 @@ static void test_exiting_constructor(void **state)
 		       "exited with status 3 while loading (a constructor called exit())");
 }
 
+/*
+ * One child inspects a whole directory: each bad constructor still costs
+ * exactly its own line, wherever it comes in the directory's order, and
+ * the files after it load (a new child takes them).
+ */
+static void test_bad_constructors_in_a_row(void **state)
+{
+	char dir[PATH_MAX], line[PATH_MAX * 2];
+	const char *args[] = { "--plugin-dir", dir, "list", NULL };
+	struct bc_test_run r;
+
+	(void)state;
+	corpus_dir(dir, sizeof(dir), "inarow", "corpus", "crash.so");
+	put_fixture(dir, "corpus", "exitctor.so");
+	put_fixture(dir, "other", "other.so");
+	run(&r, args);
+	bc_test_assert_status(&r, BC_EXIT_OK);
+	PATHF(line, "benchcore: %s/crash.so: %s", dir, CRASH_REASON);
+	bc_test_assert_line(&r, line);
+	PATHF(line, "benchcore: %s/exitctor.so: exited with status 3 while loading (a constructor called exit())",
+	      dir);
+	bc_test_assert_line(&r, line);
+	if (!strstr(r.out, "fixture:ok") || !strstr(r.out, "other:shared"))
+		fail_msg("the plugins after the bad ones did not load:\n%s\n%s", r.out, r.err);
+	bc_test_run_free(&r);
+}
+
 static void test_not_elf_and_empty(void **state)
 {
 	char dir[PATH_MAX], path[PATH_MAX];
@@ -389,6 +416,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_crashing_constructor),
 		cmocka_unit_test(test_exiting_constructor),
+		cmocka_unit_test(test_bad_constructors_in_a_row),
 		cmocka_unit_test(test_not_elf_and_empty),
 		cmocka_unit_test(test_descriptor_refusals),
 		cmocka_unit_test(test_writable_file),
