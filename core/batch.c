@@ -54,7 +54,7 @@ struct bc_batch *bc_batch_new(const struct bc_batch_opts *opts)
 	return b;
 }
 
-static void row_free(struct row *r)
+static void row_free(struct bc_row *r)
 {
 	free(r->section);
 	free(r->label);
@@ -83,11 +83,11 @@ void bc_batch_free(struct bc_batch *b)
 	free(b);
 }
 
-static struct row *batch_new_row(struct bc_batch *b)
+static struct bc_row *batch_new_row(struct bc_batch *b)
 {
 	if (b->row_cnt == b->row_cap) {
 		size_t cap = b->row_cap ? b->row_cap * 2 : 16;
-		struct row *rows = realloc(b->rows, cap * sizeof(*rows));
+		struct bc_row *rows = realloc(b->rows, cap * sizeof(*rows));
 
 		if (!rows)
 			return NULL;
@@ -360,7 +360,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 			ret = -ENOMEM;
 	}
 	for (size_t c = 0; !ret && c < combos; c++) {
-		struct row *r = batch_new_row(b);
+		struct bc_row *r = batch_new_row(b);
 		int len;
 
 		if (!r) {
@@ -543,7 +543,7 @@ static char *child_reason(const char *err)
 	return strndup(best, best_len);
 }
 
-static int row_parse_doc(struct row *r, char *err, size_t err_len);
+static int row_parse_doc(struct bc_row *r, char *err, size_t err_len);
 
 /* status.reason of a run document, or NULL. */
 static char *doc_reason(const char *out, size_t len)
@@ -565,7 +565,7 @@ static char *doc_reason(const char *out, size_t len)
 
 /* "trigger:trig-fentry: unavailable ..." in a row that names the benchmark
  * already: the row says it once. */
-static void strip_bench_prefix(struct row *r)
+static void strip_bench_prefix(struct bc_row *r)
 {
 	const char *bench = r->args.cnt ? r->args.v[0] : NULL;
 	const char *bare = bench && strchr(bench, ':') ? strchr(bench, ':') + 1 : bench;
@@ -581,7 +581,7 @@ static void strip_bench_prefix(struct row *r)
 	}
 }
 
-static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_result *cr)
+static void row_classify(struct bc_batch *b, struct bc_row *r, struct bc_child_result *cr)
 {
 	char perr[256] = "";
 	int n = 0;
@@ -589,7 +589,7 @@ static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_resu
 	r->elapsed_sec = cr->elapsed_sec;
 	r->exit_code = cr->exited ? cr->exit_code : -1;
 	if (cr->interrupted) {
-		r->status = ROW_INTERRUPTED;
+		r->status = BC_ROW_INTERRUPTED;
 		r->reason = strdup("interrupted by Ctrl-C");
 		/* the runner reports what it measured before it stopped */
 		if (cr->out_len) {
@@ -601,28 +601,28 @@ static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_resu
 			}
 		}
 	} else if (cr->timed_out) {
-		r->status = ROW_TIMEOUT;
+		r->status = BC_ROW_TIMEOUT;
 		n = asprintf(&r->reason, "timed out after %.0f s, killed (--run-timeout SEC)",
 			     r->timeout_sec);
 	} else if (!cr->exited) {
-		r->status = ROW_CRASHED;
+		r->status = BC_ROW_CRASHED;
 		n = asprintf(&r->reason, "killed by signal %d (%s)", cr->term_signal,
 			     strsignal(cr->term_signal));
 	} else if (cr->exit_code == BC_EXIT_OK) {
 		r->json = cr->out;
 		cr->out = NULL;
 		if (row_parse_doc(r, perr, sizeof(perr))) {
-			r->status = ROW_FAILED;
+			r->status = BC_ROW_FAILED;
 			n = asprintf(&r->reason, "its output is not a benchcore run document: %s",
 				     perr);
 		} else {
-			r->status = ROW_OK;
+			r->status = BC_ROW_OK;
 		}
 	} else {
-		r->status = cr->exit_code == BC_EXIT_UNAVAILABLE ? ROW_UNAVAILABLE
-			    : cr->exit_code == BC_EXIT_USAGE     ? ROW_INVALID
-			    : cr->exit_code == BC_EXIT_INTERRUPTED ? ROW_INTERRUPTED
-								   : ROW_FAILED;
+		r->status = cr->exit_code == BC_EXIT_UNAVAILABLE ? BC_ROW_UNAVAILABLE
+			    : cr->exit_code == BC_EXIT_USAGE     ? BC_ROW_INVALID
+			    : cr->exit_code == BC_EXIT_INTERRUPTED ? BC_ROW_INTERRUPTED
+								   : BC_ROW_FAILED;
 		/* The run's document, written for failed runs too, says why
 		 * in status.reason; an older core only said it on stderr. */
 		r->reason = doc_reason(cr->out, cr->out_len);
@@ -634,7 +634,7 @@ static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_resu
 			strip_bench_prefix(r);
 		}
 		/* the row's status already says "unavailable:" */
-		if (r->status == ROW_UNAVAILABLE && r->reason &&
+		if (r->status == BC_ROW_UNAVAILABLE && r->reason &&
 		    !strncmp(r->reason, "unavailable on this kernel: ", 28))
 			memmove(r->reason, r->reason + 28, strlen(r->reason + 28) + 1);
 		/* A run stopped half-way still wrote what it measured. */
@@ -655,7 +655,7 @@ static void row_classify(struct bc_batch *b, struct row *r, struct bc_child_resu
 bool bc_batch_produced(const struct bc_batch *b)
 {
 	for (size_t i = 0; b && i < b->row_cnt; i++)
-		if (b->rows[i].status == ROW_OK || (b->rows[i].json && b->rows[i].metric_cnt))
+		if (b->rows[i].status == BC_ROW_OK || (b->rows[i].json && b->rows[i].metric_cnt))
 			return true;
 	return false;
 }
@@ -666,16 +666,16 @@ static int batch_status(const struct bc_batch *b)
 
 	for (size_t i = 0; i < b->row_cnt; i++) {
 		switch (b->rows[i].status) {
-		case ROW_INTERRUPTED:
-		case ROW_PLANNED:
+		case BC_ROW_INTERRUPTED:
+		case BC_ROW_PLANNED:
 			return BC_EXIT_INTERRUPTED;
-		case ROW_OK:
+		case BC_ROW_OK:
 			ok++;
 			break;
-		case ROW_UNAVAILABLE:
+		case BC_ROW_UNAVAILABLE:
 			unavailable++;
 			break;
-		case ROW_INVALID:
+		case BC_ROW_INVALID:
 			invalid++;
 			break;
 		default:
@@ -693,7 +693,7 @@ static int batch_status(const struct bc_batch *b)
 	return BC_EXIT_FAILED;
 }
 
-static int batch_child_argv(const struct bc_batch *b, const struct row *r, struct bc_strv *argv)
+static int batch_child_argv(const struct bc_batch *b, const struct bc_row *r, struct bc_strv *argv)
 {
 	int ret = bc_strv_push(argv, b->exe);
 	const struct bc_cli_env *env = b->opts.env;
@@ -736,7 +736,7 @@ int bc_batch_execute(struct bc_batch *b)
 		bc_batch_csv_header(b->opts.out);
 
 	for (size_t i = 0; i < b->row_cnt && !bc_child_stopped(); i++) {
-		struct row *r = &b->rows[i];
+		struct bc_row *r = &b->rows[i];
 		struct bc_child_result cr;
 		struct bc_strv argv = {};
 
@@ -750,7 +750,7 @@ int bc_batch_execute(struct bc_batch *b)
 		ret = bc_child_run(b->exe, argv.v, r->timeout_sec, &cr);
 		bc_strv_free(&argv);
 		if (ret) {
-			r->status = ROW_FAILED;
+			r->status = BC_ROW_FAILED;
 			if (asprintf(&r->reason, "cannot start a child run: %s", strerror(-ret)) < 0)
 				r->reason = NULL;
 			ret = 0;
@@ -774,7 +774,7 @@ int bc_batch_execute(struct bc_batch *b)
 	return batch_status(b);
 }
 
-static int row_parse_doc(struct row *r, char *err, size_t err_len)
+static int row_parse_doc(struct bc_row *r, char *err, size_t err_len)
 {
 	struct bc_json *doc = bc_json_parse(r->json, strlen(r->json), err, err_len);
 	const struct bc_json *summary, *cfg;
@@ -801,7 +801,7 @@ static int row_parse_doc(struct row *r, char *err, size_t err_len)
 	}
 	for (size_t i = 0; i < summary->cnt; i++) {
 		const struct bc_json *s = summary->items[i];
-		struct row_metric *m = &r->metrics[r->metric_cnt];
+		struct bc_row_metric *m = &r->metrics[r->metric_cnt];
 		const char *unit = bc_json_str(bc_json_get(s, "unit"));
 
 		if (s->type != BC_JSON_OBJECT || !bc_json_get(s, "mean"))

@@ -12,25 +12,25 @@
 
 #include "bc_internal.h"
 
-enum row_status {
-	ROW_PLANNED = 0,
-	ROW_OK,
-	ROW_UNAVAILABLE,
-	ROW_INVALID,
-	ROW_FAILED,
-	ROW_CRASHED,
-	ROW_TIMEOUT,
-	ROW_INTERRUPTED,
+enum bc_row_status {
+	BC_ROW_PLANNED = 0,
+	BC_ROW_OK,
+	BC_ROW_UNAVAILABLE,
+	BC_ROW_INVALID,
+	BC_ROW_FAILED,
+	BC_ROW_CRASHED,
+	BC_ROW_TIMEOUT,
+	BC_ROW_INTERRUPTED,
 };
 
-struct row_metric {
+struct bc_row_metric {
 	char *name;
 	char *unit;
 	bool rate;		/* a counter's rate (events per second) */
 	double mean, stddev, min, median, max;
 };
 
-struct row {
+struct bc_row {
 	char *section;		/* the suite header it belongs to, or NULL */
 	char *label;
 	struct bc_strv args;	/* the run's own words (after "run") */
@@ -39,21 +39,21 @@ struct row {
 	struct bc_strv opt_values;
 	double timeout_sec;
 
-	enum row_status status;
+	enum bc_row_status status;
 	int exit_code;
 	char *reason;
 	double elapsed_sec;
 	char *json;		/* the child's document, verbatim */
 	char *bench;		/* "plugin:bench" from the document */
 	unsigned int producers;
-	struct row_metric *metrics;
+	struct bc_row_metric *metrics;
 	size_t metric_cnt;
 };
 
 struct bc_batch {
 	struct bc_batch_opts opts;
 	char exe[PATH_MAX];
-	struct row *rows;
+	struct bc_row *rows;
 	size_t row_cnt, row_cap;
 	int name_width;
 	const char *cur_section;
@@ -64,7 +64,7 @@ struct bc_batch {
 /* report_table.c: the CSV header, one row as soon as it has run (text,
  * CSV, Markdown), and the whole JSON document once every row has. */
 void bc_batch_csv_header(FILE *f);
-void bc_batch_render_row(struct bc_batch *b, const struct row *r);
+void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r);
 void bc_batch_render_json(struct bc_batch *b);
 
 #endif /* BENCHCORE_BATCH_H */

@@ -16,11 +16,11 @@
 #include "bc_internal.h"
 #include "json.h"
 
-static const char *const row_status_names[] = {
-	[ROW_PLANNED] = "not run",	[ROW_OK] = "ok",
-	[ROW_UNAVAILABLE] = "unavailable", [ROW_INVALID] = "invalid",
-	[ROW_FAILED] = "failed",	[ROW_CRASHED] = "crashed",
-	[ROW_TIMEOUT] = "timeout",	[ROW_INTERRUPTED] = "interrupted",
+static const char *const bc_row_status_names[] = {
+	[BC_ROW_PLANNED] = "not run",	[BC_ROW_OK] = "ok",
+	[BC_ROW_UNAVAILABLE] = "unavailable", [BC_ROW_INVALID] = "invalid",
+	[BC_ROW_FAILED] = "failed",	[BC_ROW_CRASHED] = "crashed",
+	[BC_ROW_TIMEOUT] = "timeout",	[BC_ROW_INTERRUPTED] = "interrupted",
 };
 
 static void json_str(FILE *f, const char *s)
@@ -122,7 +122,7 @@ static void row_headline_figures(const struct bc_json *figs, char *buf, size_t l
 }
 
 /* A ratio metric's figure is its own value, already in the row. */
-static bool row_has_value_of(const struct row *r, const char *name)
+static bool row_has_value_of(const struct bc_row *r, const char *name)
 {
 	for (size_t i = 0; i < r->metric_cnt; i++)
 		if (!r->metrics[i].rate && !strcmp(r->metrics[i].name, name))
@@ -131,7 +131,7 @@ static bool row_has_value_of(const struct row *r, const char *name)
 }
 
 /* The other figures, in the document's order. */
-static void row_other_figures(const struct row *r, const struct bc_json *figs, char *buf,
+static void row_other_figures(const struct bc_row *r, const struct bc_json *figs, char *buf,
 			      size_t len, size_t *n)
 {
 	const struct bc_json *st = fig_find(figs, "share_total"), *sp = fig_find(figs, "share_pct");
@@ -197,7 +197,7 @@ static void row_repeats(const struct bc_json *doc, char *buf, size_t len, size_t
 /* "hits 12.345 ± 0.123 M/s (6.172 M/prod), drops 0.000 ± 0.000 M/s, total
  * operations ...": the metrics' means, then the figures the run stored.
  * A document without figures shows none; they are never derived here. */
-static void row_summary(const struct row *r, char *buf, size_t len)
+static void row_summary(const struct bc_row *r, char *buf, size_t len)
 {
 	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
 	const struct bc_json *figs = bc_run_doc_figures(doc);
@@ -207,7 +207,7 @@ static void row_summary(const struct row *r, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (size_t i = 0; i < r->metric_cnt; i++) {
-		const struct row_metric *m = &r->metrics[i];
+		const struct bc_row_metric *m = &r->metrics[i];
 		const char *sep = i ? ", " : "";
 
 		if (m->rate)
@@ -225,23 +225,23 @@ static void row_summary(const struct row *r, char *buf, size_t len)
 	bc_json_free(doc);
 }
 
-static void row_status_text(const struct row *r, char *buf, size_t len)
+static void row_status_text(const struct bc_row *r, char *buf, size_t len)
 {
 	size_t n;
 
-	if (r->status == ROW_OK) {
+	if (r->status == BC_ROW_OK) {
 		row_summary(r, buf, len);
-	} else if (r->status == ROW_INTERRUPTED && r->metric_cnt && !isnan(r->metrics[0].mean)) {
+	} else if (r->status == BC_ROW_INTERRUPTED && r->metric_cnt && !isnan(r->metrics[0].mean)) {
 		n = (size_t)snprintf(buf, len, "interrupted, so far: ");
 		if (n < len)
 			row_summary(r, buf + n, len - n);
 	} else {
-		snprintf(buf, len, "%s: %s", row_status_names[r->status],
+		snprintf(buf, len, "%s: %s", bc_row_status_names[r->status],
 			 r->reason ? r->reason : "no reason given");
 	}
 }
 
-static void batch_section_start(struct bc_batch *b, const struct row *r)
+static void batch_section_start(struct bc_batch *b, const struct bc_row *r)
 {
 	FILE *f = b->opts.out;
 	const char *s = r->section;
@@ -270,7 +270,7 @@ static void batch_section_start(struct bc_batch *b, const struct row *r)
 	}
 }
 
-static void row_options_joined(const struct row *r, char *buf, size_t len, const char *sep)
+static void row_options_joined(const struct bc_row *r, char *buf, size_t len, const char *sep)
 {
 	size_t n = 0;
 
@@ -286,7 +286,7 @@ static void csv_num(FILE *f, double x)
 }
 
 /* section,label,benchmark,options,status,reason, of one CSV line */
-static void csv_row_start(FILE *f, const struct row *r, const char *opts)
+static void csv_row_start(FILE *f, const struct bc_row *r, const char *opts)
 {
 	bc_csv_write(f, r->section);
 	fputc(',', f);
@@ -295,7 +295,7 @@ static void csv_row_start(FILE *f, const struct row *r, const char *opts)
 	bc_csv_write(f, r->bench ? r->bench : r->args.v[0]);
 	fputc(',', f);
 	bc_csv_write(f, opts);
-	fprintf(f, ",%s,", row_status_names[r->status]);
+	fprintf(f, ",%s,", bc_row_status_names[r->status]);
 	bc_csv_write(f, r->reason);
 	fputc(',', f);
 }
@@ -303,7 +303,7 @@ static void csv_row_start(FILE *f, const struct row *r, const char *opts)
 /* One CSV line per stored figure: "mean" holds the run's figure (for the
  * latency, that of the mean rate), the other columns its per-interval
  * statistics. */
-static void csv_figures(FILE *f, const struct row *r, const char *opts)
+static void csv_figures(FILE *f, const struct bc_row *r, const char *opts)
 {
 	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
 	const struct bc_json *figs = bc_run_doc_figures(doc);
@@ -329,7 +329,7 @@ static void csv_figures(FILE *f, const struct row *r, const char *opts)
  * ("latency.count", "latency.p50", ... "latency.max"): "mean" holds the
  * statistic over every measured value; the other columns stay empty, as a
  * run's percentile is no statistic of its intervals' percentiles. */
-static void csv_hists(FILE *f, const struct row *r, const char *opts)
+static void csv_hists(FILE *f, const struct bc_row *r, const char *opts)
 {
 	static const char *const stats[] = { "count", "p50", "p90", "p99", "p99.9", "max" };
 	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
@@ -356,7 +356,7 @@ static void csv_hists(FILE *f, const struct row *r, const char *opts)
 	bc_json_free(doc);
 }
 
-void bc_batch_render_row(struct bc_batch *b, const struct row *r)
+void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r)
 {
 	FILE *f = b->opts.out;
 	char buf[2048], opts[1024];
@@ -379,7 +379,7 @@ void bc_batch_render_row(struct bc_batch *b, const struct row *r)
 	case BC_TABLE_CSV:
 		row_options_joined(r, opts, sizeof(opts), ";");
 		for (size_t i = 0; i < (r->metric_cnt ? r->metric_cnt : 1); i++) {
-			const struct row_metric *m = r->metric_cnt ? &r->metrics[i] : NULL;
+			const struct bc_row_metric *m = r->metric_cnt ? &r->metrics[i] : NULL;
 
 			csv_row_start(f, r, opts);
 			if (m) {
@@ -425,9 +425,9 @@ void bc_batch_render_json(struct bc_batch *b)
 	}
 	fputs(",\n  \"runs\": [", f);
 	for (size_t i = 0, shown = 0; i < b->row_cnt; i++) {
-		const struct row *r = &b->rows[i];
+		const struct bc_row *r = &b->rows[i];
 
-		if (r->status == ROW_PLANNED)
+		if (r->status == BC_ROW_PLANNED)
 			continue;
 		fputs(shown++ ? ",\n    {" : "\n    {", f);
 		fputs("\n      \"section\": ", f);
@@ -450,7 +450,7 @@ void bc_batch_render_json(struct bc_batch *b)
 		}
 		fprintf(f, "],\n      \"status\": \"%s\",\n      \"exit_status\": %d,"
 			   "\n      \"reason\": ",
-			row_status_names[r->status], r->exit_code);
+			bc_row_status_names[r->status], r->exit_code);
 		json_str(f, r->reason);
 		fprintf(f, ",\n      \"elapsed_sec\": %.3f,\n      \"timeout_sec\": %.3f",
 			r->elapsed_sec, r->timeout_sec);

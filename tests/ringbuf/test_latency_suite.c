@@ -58,7 +58,7 @@ static bool strv_has(const struct bc_strv *v, const char *s)
 }
 
 /* The value a row's sweep gave an option, or NULL. */
-static const char *row_opt(const struct row *r, const char *name)
+static const char *row_opt(const struct bc_row *r, const char *name)
 {
 	for (size_t i = 0; i < r->opt_names.cnt; i++)
 		if (!strcmp(r->opt_names.v[i], name))
@@ -72,7 +72,7 @@ struct coverage {
 	char seen_rates[8][16];
 };
 
-static void cover(struct coverage *c, const struct row *r)
+static void cover(struct coverage *c, const struct bc_row *r)
 {
 	const char *swept = row_opt(r, "rb-sampled"), *rate = row_opt(r, "rb-sample-rate");
 	bool sampled = strv_has(&r->args, "--rb-sampled") || (swept && !strcmp(swept, "on"));
@@ -118,7 +118,7 @@ static void test_plan(void **state)
 	}
 	print_message(SUITE_NAME ": %zu rows\n", b->row_cnt);
 	for (i = 0; i < b->row_cnt; i++) {
-		const struct row *r = &b->rows[i];
+		const struct bc_row *r = &b->rows[i];
 
 		for (j = 0; j < BENCH_CNT; j++)
 			if (strv_has(&r->args, benches[j]))

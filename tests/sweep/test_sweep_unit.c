@@ -473,7 +473,7 @@ static char *render_hist_row(enum bc_table_format format)
 		"\"kind\": \"histogram\", \"count\": 7, \"p50\": 10.5, \"p90\": 20.5, "
 		"\"p99\": 30.5, \"p99.9\": 40.5, \"max\": 50}}}";
 	char *args[] = { "p:b" }, *text = NULL;
-	struct row r = { .section = "S", .label = "row", .status = ROW_OK, .bench = "p:b",
+	struct bc_row r = { .section = "S", .label = "row", .status = BC_ROW_OK, .bench = "p:b",
 			 .args = { .v = args, .cnt = 1 }, .json = (char *)doc };
 	struct bc_batch_opts bo = { .kind = "suite", .name = "t", .format = format };
 	struct bc_batch *b;
