@@ -54,7 +54,7 @@ struct bc_batch *bc_batch_new(const struct bc_batch_opts *opts)
 	return b;
 }
 
-static void row_free(struct bc_row *r)
+static void bc_row_free(struct bc_row *r)
 {
 	free(r->section);
 	free(r->label);
@@ -77,13 +77,13 @@ void bc_batch_free(struct bc_batch *b)
 	if (!b)
 		return;
 	for (size_t i = 0; i < b->row_cnt; i++)
-		row_free(&b->rows[i]);
+		bc_row_free(&b->rows[i]);
 	free(b->rows);
 	bc_strv_free(&b->sweep_specs);
 	free(b);
 }
 
-static struct bc_row *batch_new_row(struct bc_batch *b)
+static struct bc_row *bc_batch_new_row(struct bc_batch *b)
 {
 	if (b->row_cnt == b->row_cap) {
 		size_t cap = b->row_cap ? b->row_cap * 2 : 16;
@@ -99,7 +99,7 @@ static struct bc_row *batch_new_row(struct bc_batch *b)
 }
 
 /* Options the parent owns: the child must write JSON to its stdout. */
-static bool is_output_opt(const char *arg, bool *takes_value)
+static bool bc_is_output_opt(const char *arg, bool *takes_value)
 {
 	static const char *const names[] = { "--format", "--output" };
 
@@ -142,7 +142,7 @@ int bc_batch_find_bench(char *const *args, size_t cnt)
 
 /* The benchmark a sweep line names, so that its values can be typed; NULL
  * when the parent cannot resolve it (then each row's run says why). */
-static const struct bc_bench *batch_bench(struct bc_batch *b, const char *word)
+static const struct bc_bench *bc_batch_bench(struct bc_batch *b, const char *word)
 {
 	const struct bc_bench *bench = NULL;
 	char err[BC_REASON_LEN];
@@ -155,7 +155,7 @@ static const struct bc_bench *batch_bench(struct bc_batch *b, const char *word)
 }
 
 /* "{name}" in a label template becomes that option's value. */
-static char *expand_label(const char *tmpl, const struct bc_strv *names, const struct bc_strv *values)
+static char *bc_expand_label(const char *tmpl, const struct bc_strv *names, const struct bc_strv *values)
 {
 	size_t cap = strlen(tmpl) + 1, n = 0;
 	char *out;
@@ -189,7 +189,7 @@ static char *expand_label(const char *tmpl, const struct bc_strv *names, const s
 	return out;
 }
 
-static char *default_label(const char *kind, const char *bench, const struct bc_strv *names,
+static char *bc_default_label(const char *kind, const char *bench, const struct bc_strv *names,
 			   const struct bc_strv *values)
 {
 	size_t len = strlen(bench) + 2;
@@ -217,7 +217,7 @@ static char *default_label(const char *kind, const char *bench, const struct bc_
 }
 
 /* One option, however it is spelled: "p" and "producers" are one. */
-static bool same_option(const char *a, const char *b)
+static bool bc_same_option(const char *a, const char *b)
 {
 	const struct argp_option *ca = bc_run_core_option(a), *cb = bc_run_core_option(b);
 
@@ -228,14 +228,14 @@ static bool same_option(const char *a, const char *b)
 
 /* An option swept twice would run with the last value while its rows are
  * labelled with both: a usage error. */
-static int check_swept_once(const struct bc_sweep_axis *axes, char *const *specs, size_t cnt,
+static int bc_check_swept_once(const struct bc_sweep_axis *axes, char *const *specs, size_t cnt,
 			    char *err, size_t err_len)
 {
 	for (size_t i = 0; i < cnt; i++)
 		for (size_t n = 0; n < axes[i].name_cnt; n++)
 			for (size_t j = i; j < cnt; j++)
 				for (size_t m = j == i ? n + 1 : 0; m < axes[j].name_cnt; m++) {
-					if (!same_option(axes[i].names[n], axes[j].names[m]))
+					if (!bc_same_option(axes[i].names[n], axes[j].names[m]))
 						continue;
 					if (i == j)
 						bc_set_err(err, err_len,
@@ -251,7 +251,7 @@ static int check_swept_once(const struct bc_sweep_axis *axes, char *const *specs
 }
 
 /* Refuses a plan above BC_BATCH_MAX_ROWS before a row is made. */
-static int check_row_count(const struct bc_batch *b, const struct bc_sweep_axis *axes,
+static int bc_check_row_count(const struct bc_batch *b, const struct bc_sweep_axis *axes,
 			   size_t cnt, char *err, size_t err_len)
 {
 	size_t total = 1, off = 0;
@@ -309,7 +309,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 			val = args[++i];
 		} else if (!strncmp(a, "--sweep=", 8) || !strncmp(a, "--label=", 8)) {
 			val = a + 8;
-		} else if (is_output_opt(a, &takes_value)) {
+		} else if (bc_is_output_opt(a, &takes_value)) {
 			/* The parent owns the output; the child writes JSON. */
 			if (takes_value)
 				i++;
@@ -348,11 +348,11 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 	if (!ret)
 		ret = bc_run_check_core_words(pass.v, pass.cnt, err, err_len);
 	if (!ret)
-		ret = check_swept_once(axes, specs.v, axis_cnt, err, err_len);
+		ret = bc_check_swept_once(axes, specs.v, axis_cnt, err, err_len);
 	if (!ret)
-		ret = check_row_count(b, axes, axis_cnt, err, err_len);
+		ret = bc_check_row_count(b, axes, axis_cnt, err, err_len);
 	if (!ret && axis_cnt)
-		swept = batch_bench(b, bench);
+		swept = bc_batch_bench(b, bench);
 	combos = ret ? 0 : bc_sweep_combination_cnt(axes, axis_cnt);
 	if (!ret) {
 		choice = calloc(axis_cnt + 1, sizeof(*choice));
@@ -360,7 +360,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 			ret = -ENOMEM;
 	}
 	for (size_t c = 0; !ret && c < combos; c++) {
-		struct bc_row *r = batch_new_row(b);
+		struct bc_row *r = bc_batch_new_row(b);
 		int len;
 
 		if (!r) {
@@ -396,8 +396,8 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 				ret = -ENOMEM;
 		}
 		if (!ret) {
-			r->label = label_tmpl ? expand_label(label_tmpl, &r->opt_names, &r->opt_values)
-					      : default_label(b->opts.kind, bench, &r->opt_names,
+			r->label = label_tmpl ? bc_expand_label(label_tmpl, &r->opt_names, &r->opt_values)
+					      : bc_default_label(b->opts.kind, bench, &r->opt_names,
 							      &r->opt_values);
 			if (!r->label)
 				ret = -ENOMEM;
@@ -420,7 +420,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 
 /* The warm-up and duration a run will use (the last one given wins, as in
  * the CLI), for its default timeout. */
-static double run_length_sec(char *const *args, size_t cnt)
+static double bc_run_length_sec(char *const *args, size_t cnt)
 {
 	double w = 1.0, d = 5.0;
 
@@ -458,7 +458,7 @@ static double run_length_sec(char *const *args, size_t cnt)
 /* The most runs a line's --repeat or --precision makes (the last value
  * given wins, as in the CLI; defaults as repeat.h's), and its --max-time
  * (0: none), for its default timeout. */
-static unsigned int run_repeats(char *const *args, size_t cnt, double *max_time)
+static unsigned int bc_run_repeats(char *const *args, size_t cnt, double *max_time)
 {
 	unsigned long repeat = 1, max_repeat = 0;
 	bool precision = false;
@@ -499,17 +499,17 @@ static unsigned int run_repeats(char *const *args, size_t cnt, double *max_time)
 
 /* A run's default timeout: its warm-up and duration and the margin, per
  * run it may make, or --max-time and one run's worth when that is less. */
-static double run_timeout_sec(char *const *args, size_t cnt)
+static double bc_run_timeout_sec(char *const *args, size_t cnt)
 {
-	double one = run_length_sec(args, cnt) + BC_BATCH_TIMEOUT_MARGIN_SEC, max_time;
-	double all = one * run_repeats(args, cnt, &max_time);
+	double one = bc_run_length_sec(args, cnt) + BC_BATCH_TIMEOUT_MARGIN_SEC, max_time;
+	double all = one * bc_run_repeats(args, cnt, &max_time);
 
 	return max_time > 0 && max_time + one < all ? max_time + one : all;
 }
 
 /* The line of the child's stderr that says why it stopped: the last one the
  * CLI prefixed with "benchcore:", else the last non-empty one. */
-static char *child_reason(const char *err)
+static char *bc_child_reason(const char *err)
 {
 	const char *best = NULL, *last = NULL, *p = err;
 	size_t best_len = 0, last_len = 0;
@@ -543,10 +543,10 @@ static char *child_reason(const char *err)
 	return strndup(best, best_len);
 }
 
-static int row_parse_doc(struct bc_row *r, char *err, size_t err_len);
+static int bc_row_parse_doc(struct bc_row *r, char *err, size_t err_len);
 
 /* status.reason of a run document, or NULL. */
-static char *doc_reason(const char *out, size_t len)
+static char *bc_doc_reason(const char *out, size_t len)
 {
 	struct bc_json *doc;
 	const char *reason;
@@ -565,7 +565,7 @@ static char *doc_reason(const char *out, size_t len)
 
 /* "trigger:trig-fentry: unavailable ..." in a row that names the benchmark
  * already: the row says it once. */
-static void strip_bench_prefix(struct bc_row *r)
+static void bc_strip_bench_prefix(struct bc_row *r)
 {
 	const char *bench = r->args.cnt ? r->args.v[0] : NULL;
 	const char *bare = bench && strchr(bench, ':') ? strchr(bench, ':') + 1 : bench;
@@ -581,7 +581,7 @@ static void strip_bench_prefix(struct bc_row *r)
 	}
 }
 
-static void row_classify(struct bc_batch *b, struct bc_row *r, struct bc_child_result *cr)
+static void bc_row_classify(struct bc_batch *b, struct bc_row *r, struct bc_child_result *cr)
 {
 	char perr[256] = "";
 	int n = 0;
@@ -595,7 +595,7 @@ static void row_classify(struct bc_batch *b, struct bc_row *r, struct bc_child_r
 		if (cr->out_len) {
 			r->json = cr->out;
 			cr->out = NULL;
-			if (row_parse_doc(r, perr, sizeof(perr))) {
+			if (bc_row_parse_doc(r, perr, sizeof(perr))) {
 				free(r->json);
 				r->json = NULL;
 			}
@@ -611,7 +611,7 @@ static void row_classify(struct bc_batch *b, struct bc_row *r, struct bc_child_r
 	} else if (cr->exit_code == BC_EXIT_OK) {
 		r->json = cr->out;
 		cr->out = NULL;
-		if (row_parse_doc(r, perr, sizeof(perr))) {
+		if (bc_row_parse_doc(r, perr, sizeof(perr))) {
 			r->status = BC_ROW_FAILED;
 			n = asprintf(&r->reason, "its output is not a benchcore run document: %s",
 				     perr);
@@ -625,13 +625,13 @@ static void row_classify(struct bc_batch *b, struct bc_row *r, struct bc_child_r
 								   : BC_ROW_FAILED;
 		/* The run's document, written for failed runs too, says why
 		 * in status.reason; an older core only said it on stderr. */
-		r->reason = doc_reason(cr->out, cr->out_len);
+		r->reason = bc_doc_reason(cr->out, cr->out_len);
 		if (r->reason) {
 			r->json = cr->out;
 			cr->out = NULL;
 		} else {
-			r->reason = child_reason(cr->err);
-			strip_bench_prefix(r);
+			r->reason = bc_child_reason(cr->err);
+			bc_strip_bench_prefix(r);
 		}
 		/* the row's status already says "unavailable:" */
 		if (r->status == BC_ROW_UNAVAILABLE && r->reason &&
@@ -643,7 +643,7 @@ static void row_classify(struct bc_batch *b, struct bc_row *r, struct bc_child_r
 			cr->out = NULL;
 		}
 		if (r->json && cr->exit_code == BC_EXIT_INTERRUPTED)
-			row_parse_doc(r, perr, sizeof(perr));
+			bc_row_parse_doc(r, perr, sizeof(perr));
 	}
 	if (n < 0)
 		r->reason = NULL;
@@ -660,7 +660,7 @@ bool bc_batch_produced(const struct bc_batch *b)
 	return false;
 }
 
-static int batch_status(const struct bc_batch *b)
+static int bc_batch_status(const struct bc_batch *b)
 {
 	size_t ok = 0, unavailable = 0, invalid = 0, bad = 0;
 
@@ -693,7 +693,7 @@ static int batch_status(const struct bc_batch *b)
 	return BC_EXIT_FAILED;
 }
 
-static int batch_child_argv(const struct bc_batch *b, const struct bc_row *r, struct bc_strv *argv)
+static int bc_batch_child_argv(const struct bc_batch *b, const struct bc_row *r, struct bc_strv *argv)
 {
 	int ret = bc_strv_push(argv, b->exe);
 	const struct bc_cli_env *env = b->opts.env;
@@ -740,11 +740,11 @@ int bc_batch_execute(struct bc_batch *b)
 		struct bc_child_result cr;
 		struct bc_strv argv = {};
 
-		ret = batch_child_argv(b, r, &argv);
+		ret = bc_batch_child_argv(b, r, &argv);
 		if (ret)
 			break;
 		r->timeout_sec = b->opts.timeout_sec > 0 ? b->opts.timeout_sec
-							 : run_timeout_sec(argv.v, argv.cnt);
+							 : bc_run_timeout_sec(argv.v, argv.cnt);
 		if (progress)
 			fprintf(stderr, "benchcore: [%zu/%zu] %s\n", i + 1, b->row_cnt, r->label);
 		ret = bc_child_run(b->exe, argv.v, r->timeout_sec, &cr);
@@ -758,7 +758,7 @@ int bc_batch_execute(struct bc_batch *b)
 			/* -v: the child's progress and log are the parent's. */
 			if (b->opts.verbose && cr.err_len)
 				fwrite(cr.err, 1, cr.err_len, stderr);
-			row_classify(b, r, &cr);
+			bc_row_classify(b, r, &cr);
 			bc_child_result_free(&cr);
 		}
 		bc_batch_render_row(b, r);
@@ -771,10 +771,10 @@ int bc_batch_execute(struct bc_batch *b)
 	if (bc_child_stopped() && b->opts.format != BC_TABLE_JSON)
 		fprintf(stderr, "benchcore: interrupted; %s rows above were measured\n",
 			b->opts.kind);
-	return batch_status(b);
+	return bc_batch_status(b);
 }
 
-static int row_parse_doc(struct bc_row *r, char *err, size_t err_len)
+static int bc_row_parse_doc(struct bc_row *r, char *err, size_t err_len)
 {
 	struct bc_json *doc = bc_json_parse(r->json, strlen(r->json), err, err_len);
 	const struct bc_json *summary, *cfg;

@@ -27,7 +27,7 @@
 static volatile sig_atomic_t bc_child_stop;
 static struct sigaction old_int, old_term;
 
-static void on_stop_signal(int sig)
+static void bc_on_stop_signal(int sig)
 {
 	(void)sig;
 	bc_child_stop = 1;
@@ -35,7 +35,7 @@ static void on_stop_signal(int sig)
 
 void bc_child_catch_stop(void)
 {
-	struct sigaction sa = { .sa_handler = on_stop_signal };
+	struct sigaction sa = { .sa_handler = bc_on_stop_signal };
 
 	bc_child_stop = 0;
 	sigemptyset(&sa.sa_mask);
@@ -54,7 +54,7 @@ bool bc_child_stopped(void)
 	return bc_child_stop;
 }
 
-static double now_sec(void)
+static double bc_now_sec(void)
 {
 	struct timespec ts;
 
@@ -62,7 +62,7 @@ static double now_sec(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int read_fd_all(int fd, char **buf, size_t *len)
+static int bc_read_fd_all(int fd, char **buf, size_t *len)
 {
 	size_t cap = 4096, n = 0;
 	char *b = malloc(cap);
@@ -104,9 +104,9 @@ static int read_fd_all(int fd, char **buf, size_t *len)
 }
 
 /* Waits up to `sec` for pid; returns true when it has been reaped. */
-static bool wait_for(pid_t pid, int *status, double sec)
+static bool bc_wait_for(pid_t pid, int *status, double sec)
 {
-	double deadline = now_sec() + sec;
+	double deadline = bc_now_sec() + sec;
 
 	for (;;) {
 		pid_t r = waitpid(pid, status, WNOHANG);
@@ -115,7 +115,7 @@ static bool wait_for(pid_t pid, int *status, double sec)
 			return true;
 		if (r < 0 && errno != EINTR)
 			return true;
-		if (now_sec() >= deadline)
+		if (bc_now_sec() >= deadline)
 			return false;
 		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
 	}
@@ -136,7 +136,7 @@ int bc_child_run(const char *path, char *const argv[], double timeout_sec,
 		goto out;
 	}
 	fflush(NULL);
-	start = now_sec();
+	start = bc_now_sec();
 	pid = fork();
 	if (pid < 0) {
 		ret = -errno;
@@ -172,7 +172,7 @@ int bc_child_run(const char *path, char *const argv[], double timeout_sec,
 			ret = -errno;
 			goto out;
 		}
-		if (bc_child_stop || now_sec() >= deadline) {
+		if (bc_child_stop || bc_now_sec() >= deadline) {
 			if (bc_child_stop)
 				res->interrupted = true;
 			else
@@ -180,7 +180,7 @@ int bc_child_run(const char *path, char *const argv[], double timeout_sec,
 			/* SIGINT is what the runner treats as "stop and report
 			 * what you have"; SIGKILL when it does not listen. */
 			kill(-pid, res->interrupted ? SIGINT : SIGTERM);
-			if (!wait_for(pid, &status, BC_CHILD_KILL_GRACE_SEC)) {
+			if (!bc_wait_for(pid, &status, BC_CHILD_KILL_GRACE_SEC)) {
 				kill(-pid, SIGKILL);
 				waitpid(pid, &status, 0);
 			}
@@ -191,16 +191,16 @@ int bc_child_run(const char *path, char *const argv[], double timeout_sec,
 	/* Anything the run forked and left behind goes with it. */
 	if (res->timed_out || res->interrupted)
 		kill(-pid, SIGKILL);
-	res->elapsed_sec = now_sec() - start;
+	res->elapsed_sec = bc_now_sec() - start;
 	if (WIFEXITED(status)) {
 		res->exited = true;
 		res->exit_code = WEXITSTATUS(status);
 	} else if (WIFSIGNALED(status)) {
 		res->term_signal = WTERMSIG(status);
 	}
-	ret = read_fd_all(out_fd, &res->out, &res->out_len);
+	ret = bc_read_fd_all(out_fd, &res->out, &res->out_len);
 	if (!ret)
-		ret = read_fd_all(err_fd, &res->err, &res->err_len);
+		ret = bc_read_fd_all(err_fd, &res->err, &res->err_len);
 out:
 	if (out_fd >= 0)
 		close(out_fd);

@@ -55,16 +55,16 @@ struct cmp_doc {
 
 /* Not part of what was measured: the same configuration run for longer is
  * still the same configuration. */
-static bool config_key_ignored(const char *key)
+static bool bc_config_key_ignored(const char *key)
 {
 	return !strcmp(key, "warmup_sec") || !strcmp(key, "duration_sec") ||
 	       !strcmp(key, "format") || !strcmp(key, "output");
 }
 
-static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+static int bc_append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+static int bc_append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -93,7 +93,7 @@ static int append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 	}
 }
 
-static int append_value(char **buf, size_t *len, size_t *cap, const char *key,
+static int bc_append_value(char **buf, size_t *len, size_t *cap, const char *key,
 			const struct bc_json *v)
 {
 	const char *sep = *len ? " " : "";
@@ -103,34 +103,34 @@ static int append_value(char **buf, size_t *len, size_t *cap, const char *key,
 		return 0;	/* not set */
 	case BC_JSON_BOOL:
 		/* a flag that is off is the same as one never given */
-		return v->boolean ? append(buf, len, cap, "%s%s", sep, key) : 0;
+		return v->boolean ? bc_append(buf, len, cap, "%s%s", sep, key) : 0;
 	case BC_JSON_NUMBER:
-		return append(buf, len, cap, "%s%s=%.15g", sep, key, v->number);
+		return bc_append(buf, len, cap, "%s%s=%.15g", sep, key, v->number);
 	case BC_JSON_STRING:
-		return append(buf, len, cap, "%s%s=%s", sep, key, v->string);
+		return bc_append(buf, len, cap, "%s%s=%s", sep, key, v->string);
 	default:
 		return 0;
 	}
 }
 
-static int key_cmp(const void *a, const void *b)
+static int bc_key_cmp(const void *a, const void *b)
 {
 	return strcmp(**(char *const *const *)a, **(char *const *const *)b);
 }
 
 /* The configuration as one canonical line: core options in the document's
  * order, then the plugin's options sorted by name. */
-static char *config_line(const struct bc_json *cfg)
+static char *bc_config_line(const struct bc_json *cfg)
 {
 	const struct bc_json *popts = bc_json_get(cfg, "plugin_options");
 	size_t len = 0, cap = 0;
 	char *buf = NULL;
-	int ret = append(&buf, &len, &cap, "%s", "");
+	int ret = bc_append(&buf, &len, &cap, "%s", "");
 
 	for (size_t i = 0; !ret && cfg && cfg->type == BC_JSON_OBJECT && i < cfg->cnt; i++) {
-		if (cfg->items[i] == popts || config_key_ignored(cfg->keys[i]))
+		if (cfg->items[i] == popts || bc_config_key_ignored(cfg->keys[i]))
 			continue;
-		ret = append_value(&buf, &len, &cap, cfg->keys[i], cfg->items[i]);
+		ret = bc_append_value(&buf, &len, &cap, cfg->keys[i], cfg->items[i]);
 	}
 	if (!ret && popts && popts->type == BC_JSON_OBJECT && popts->cnt) {
 		char ***order = calloc(popts->cnt, sizeof(*order));
@@ -141,16 +141,16 @@ static char *config_line(const struct bc_json *cfg)
 		}
 		for (size_t i = 0; i < popts->cnt; i++)
 			order[i] = &popts->keys[i];
-		qsort(order, popts->cnt, sizeof(*order), key_cmp);
+		qsort(order, popts->cnt, sizeof(*order), bc_key_cmp);
 		for (size_t k = 0; !ret && k < popts->cnt; k++) {
 			size_t i = (size_t)(order[k] - popts->keys);
 			const struct bc_json *v = popts->items[i];
 
 			/* a plugin flag is recorded with a null value */
 			if (v->type == BC_JSON_NULL)
-				ret = append(&buf, &len, &cap, "%s%s", len ? " " : "", popts->keys[i]);
+				ret = bc_append(&buf, &len, &cap, "%s%s", len ? " " : "", popts->keys[i]);
 			else
-				ret = append_value(&buf, &len, &cap, popts->keys[i], v);
+				ret = bc_append_value(&buf, &len, &cap, popts->keys[i], v);
 		}
 		free(order);
 	}
@@ -161,7 +161,7 @@ static char *config_line(const struct bc_json *cfg)
 	return buf;
 }
 
-static void cmp_run_free(struct cmp_run *r)
+static void bc_cmp_run_free(struct cmp_run *r)
 {
 	for (size_t i = 0; i < r->metric_cnt; i++) {
 		free(r->metrics[i].name);
@@ -174,10 +174,10 @@ static void cmp_run_free(struct cmp_run *r)
 	free(r->config);
 }
 
-static void cmp_doc_free(struct cmp_doc *d)
+static void bc_cmp_doc_free(struct cmp_doc *d)
 {
 	for (size_t i = 0; i < d->run_cnt; i++)
-		cmp_run_free(&d->runs[i]);
+		bc_cmp_run_free(&d->runs[i]);
 	free(d->runs);
 	bc_json_free(d->json);
 	memset(d, 0, sizeof(*d));
@@ -185,7 +185,7 @@ static void cmp_doc_free(struct cmp_doc *d)
 
 /* A document of run --repeat: each complete run's value of this metric
  * (`group` "values") or figure ("figures"), the samples of the test. */
-static int cmp_add_run_values(struct cmp_metric *m, const struct bc_json *doc, const char *group)
+static int bc_cmp_add_run_values(struct cmp_metric *m, const struct bc_json *doc, const char *group)
 {
 	const struct bc_json *runs = bc_json_get(bc_json_get(doc, "repeats"), "runs");
 
@@ -209,7 +209,7 @@ static int cmp_add_run_values(struct cmp_metric *m, const struct bc_json *doc, c
 /* The run's stored figures (latency, per-producer rate, ...) compared like
  * metrics: the run's value, and its per-interval values as the samples.
  * A document without figures has none; compare never derives them. */
-static int cmp_add_figures(struct cmp_run *r, const struct bc_json *doc,
+static int bc_cmp_add_figures(struct cmp_run *r, const struct bc_json *doc,
 			   const struct bc_json *iters)
 {
 	const struct bc_json *figs = bc_run_doc_figures(doc);
@@ -248,13 +248,13 @@ static int cmp_add_figures(struct cmp_run *r, const struct bc_json *doc,
 				continue;
 			m->samples[m->sample_cnt++] = v->number;
 		}
-		if (cmp_add_run_values(m, doc, "figures"))
+		if (bc_cmp_add_run_values(m, doc, "figures"))
 			return -ENOMEM;
 	}
 	return 0;
 }
 
-static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char *label,
+static int bc_cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char *label,
 		       char *err, size_t err_len)
 {
 	const struct bc_json *summary = bc_json_get(doc, "summary"),
@@ -280,7 +280,7 @@ static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char 
 		d->context = bc_json_get(doc, "context");
 	r->bench = strdup(bench);
 	r->label = label;
-	r->config = config_line(bc_run_doc_config(doc));
+	r->config = bc_config_line(bc_run_doc_config(doc));
 	r->metrics = calloc(summary->cnt + 1, sizeof(*r->metrics));
 	if (!r->bench || !r->config || !r->metrics)
 		return -ENOMEM;
@@ -312,10 +312,10 @@ static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char 
 				continue;
 			m->samples[m->sample_cnt++] = v->number;
 		}
-		if (cmp_add_run_values(m, doc, "values"))
+		if (bc_cmp_add_run_values(m, doc, "values"))
 			return -ENOMEM;
 	}
-	return cmp_add_figures(r, doc, iters);
+	return bc_cmp_add_figures(r, doc, iters);
 }
 
 /* ------------------------------------------------------------ validation */
@@ -330,24 +330,24 @@ static int cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char 
  * could not compute), a flag a boolean, a name a string. A document that
  * fails says which field in one line, rather than printing nan or inf.
  */
-static bool num_ok(const struct bc_json *v)
+static bool bc_num_ok(const struct bc_json *v)
 {
 	return !v || v->type == BC_JSON_NULL || (v->type == BC_JSON_NUMBER && isfinite(v->number));
 }
 
-static bool str_ok(const struct bc_json *v)
+static bool bc_str_ok(const struct bc_json *v)
 {
 	return !v || v->type == BC_JSON_NULL || v->type == BC_JSON_STRING;
 }
 
-static bool obj_ok(const struct bc_json *v)
+static bool bc_obj_ok(const struct bc_json *v)
 {
 	return !v || v->type == BC_JSON_NULL || v->type == BC_JSON_OBJECT;
 }
 
-static int bad(char *field, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int bc_bad(char *field, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static int bad(char *field, size_t len, const char *fmt, ...)
+static int bc_bad(char *field, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -358,65 +358,65 @@ static int bad(char *field, size_t len, const char *fmt, ...)
 }
 
 /* mean, stddev, min, median, max, n and unit of one statistics object. */
-static int check_stats(const struct bc_json *s, const char *pre, const char *name, char *field,
+static int bc_check_stats(const struct bc_json *s, const char *pre, const char *name, char *field,
 		       size_t len)
 {
 	static const char *const nums[] = { "mean", "stddev", "min", "median", "max", "n", "value" };
 	const struct bc_json *n = bc_json_get(s, "n");
 
 	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
-		if (!num_ok(bc_json_get(s, nums[k])))
-			return bad(field, len, "%s%s.%s: expected a finite number", pre, name, nums[k]);
+		if (!bc_num_ok(bc_json_get(s, nums[k])))
+			return bc_bad(field, len, "%s%s.%s: expected a finite number", pre, name, nums[k]);
 	if (n && n->type == BC_JSON_NUMBER && (n->number < 0 || n->number > 1e15))
-		return bad(field, len, "%s%s.n: expected a count", pre, name);
-	if (!str_ok(bc_json_get(s, "unit")))
-		return bad(field, len, "%s%s.unit: expected a string", pre, name);
+		return bc_bad(field, len, "%s%s.n: expected a count", pre, name);
+	if (!bc_str_ok(bc_json_get(s, "unit")))
+		return bc_bad(field, len, "%s%s.unit: expected a string", pre, name);
 	return 0;
 }
 
-static int check_num_members(const struct bc_json *o, const char *pre, const char *what,
+static int bc_check_num_members(const struct bc_json *o, const char *pre, const char *what,
 			     char *field, size_t len)
 {
-	if (!obj_ok(o))
-		return bad(field, len, "%s%s: expected an object", pre, what);
+	if (!bc_obj_ok(o))
+		return bc_bad(field, len, "%s%s: expected an object", pre, what);
 	for (size_t i = 0; o && o->type == BC_JSON_OBJECT && i < o->cnt; i++)
-		if (!num_ok(o->items[i]))
-			return bad(field, len, "%s%s.%s: expected a finite number", pre, what, o->keys[i]);
+		if (!bc_num_ok(o->items[i]))
+			return bc_bad(field, len, "%s%s.%s: expected a finite number", pre, what, o->keys[i]);
 	return 0;
 }
 
 /* run --repeat's per-run means, which the test uses when both sides have them. */
-static int check_repeats(const struct bc_json *rep, const char *pre, char *field, size_t len)
+static int bc_check_repeats(const struct bc_json *rep, const char *pre, char *field, size_t len)
 {
 	const struct bc_json *runs = bc_json_get(rep, "runs");
 	char name[96];
 	int ret;
 
-	if (!obj_ok(rep))
-		return bad(field, len, "%srepeats: expected an object", pre);
+	if (!bc_obj_ok(rep))
+		return bc_bad(field, len, "%srepeats: expected an object", pre);
 	if (runs && runs->type != BC_JSON_ARRAY && runs->type != BC_JSON_NULL)
-		return bad(field, len, "%srepeats.runs: expected an array", pre);
+		return bc_bad(field, len, "%srepeats.runs: expected an array", pre);
 	for (size_t k = 0; k < bc_json_len(runs); k++) {
 		const struct bc_json *run = runs->items[k], *c = bc_json_get(run, "complete");
 
 		if (run->type != BC_JSON_OBJECT)
-			return bad(field, len, "%srepeats.runs[%zu]: expected an object", pre, k);
+			return bc_bad(field, len, "%srepeats.runs[%zu]: expected an object", pre, k);
 		if (c && c->type != BC_JSON_BOOL)
-			return bad(field, len, "%srepeats.runs[%zu].complete: expected true or false",
+			return bc_bad(field, len, "%srepeats.runs[%zu].complete: expected true or false",
 				   pre, k);
 		snprintf(name, sizeof(name), "repeats.runs[%zu].values", k);
-		ret = check_num_members(bc_json_get(run, "values"), pre, name, field, len);
+		ret = bc_check_num_members(bc_json_get(run, "values"), pre, name, field, len);
 		if (ret)
 			return ret;
 		snprintf(name, sizeof(name), "repeats.runs[%zu].figures", k);
-		ret = check_num_members(bc_json_get(run, "figures"), pre, name, field, len);
+		ret = bc_check_num_members(bc_json_get(run, "figures"), pre, name, field, len);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int check_run_doc(const struct bc_json *doc, const char *pre, char *field, size_t len)
+static int bc_check_run_doc(const struct bc_json *doc, const char *pre, char *field, size_t len)
 {
 	const struct bc_json *summary = bc_json_get(doc, "summary"),
 			     *iters = bc_json_get(doc, "iterations"),
@@ -425,67 +425,67 @@ static int check_run_doc(const struct bc_json *doc, const char *pre, char *field
 	char name[160];
 	int ret;
 
-	if (!obj_ok(status))
-		return bad(field, len, "%sstatus: expected an object", pre);
-	if (!num_ok(bc_json_get(status, "exit_status")))
-		return bad(field, len, "%sstatus.exit_status: expected a number", pre);
-	if (!obj_ok(bc_json_get(doc, "config")))
-		return bad(field, len, "%sconfig: expected an object", pre);
-	if (!obj_ok(summary))
-		return bad(field, len, "%ssummary: expected an object", pre);
+	if (!bc_obj_ok(status))
+		return bc_bad(field, len, "%sstatus: expected an object", pre);
+	if (!bc_num_ok(bc_json_get(status, "exit_status")))
+		return bc_bad(field, len, "%sstatus.exit_status: expected a number", pre);
+	if (!bc_obj_ok(bc_json_get(doc, "config")))
+		return bc_bad(field, len, "%sconfig: expected an object", pre);
+	if (!bc_obj_ok(summary))
+		return bc_bad(field, len, "%ssummary: expected an object", pre);
 	for (size_t i = 0; summary && i < bc_json_len(summary); i++) {
 		const struct bc_json *s = summary->items[i];
 
 		if (s == figs || s->type != BC_JSON_OBJECT || !bc_json_get(s, "mean"))
 			continue;
 		snprintf(name, sizeof(name), "summary.%s", summary->keys[i]);
-		ret = check_stats(s, pre, name, field, len);
+		ret = bc_check_stats(s, pre, name, field, len);
 		if (ret)
 			return ret;
 	}
-	if (!obj_ok(figs))
-		return bad(field, len, "%ssummary.figures: expected an object", pre);
+	if (!bc_obj_ok(figs))
+		return bc_bad(field, len, "%ssummary.figures: expected an object", pre);
 	for (size_t i = 0; i < bc_json_len(figs); i++) {
 		const struct bc_json *f = figs->items[i];
 
 		snprintf(name, sizeof(name), "summary.figures.%s", figs->keys[i]);
 		if (f->type != BC_JSON_OBJECT)
-			return bad(field, len, "%s%s: expected an object", pre, name);
-		ret = check_stats(f, pre, name, field, len);
-		if (!ret && !obj_ok(bc_json_get(f, "stats")))
-			ret = bad(field, len, "%s%s.stats: expected an object", pre, name);
+			return bc_bad(field, len, "%s%s: expected an object", pre, name);
+		ret = bc_check_stats(f, pre, name, field, len);
+		if (!ret && !bc_obj_ok(bc_json_get(f, "stats")))
+			ret = bc_bad(field, len, "%s%s.stats: expected an object", pre, name);
 		if (!ret && bc_json_get(f, "stats")) {
 			snprintf(name, sizeof(name), "summary.figures.%s.stats", figs->keys[i]);
-			ret = check_stats(bc_json_get(f, "stats"), pre, name, field, len);
+			ret = bc_check_stats(bc_json_get(f, "stats"), pre, name, field, len);
 		}
 		if (ret)
 			return ret;
 	}
-	ret = check_repeats(bc_json_get(doc, "repeats"), pre, field, len);
+	ret = bc_check_repeats(bc_json_get(doc, "repeats"), pre, field, len);
 	if (ret)
 		return ret;
 	if (iters && iters->type != BC_JSON_ARRAY && iters->type != BC_JSON_NULL)
-		return bad(field, len, "%siterations: expected an array", pre);
+		return bc_bad(field, len, "%siterations: expected an array", pre);
 	for (size_t k = 0; k < bc_json_len(iters); k++) {
 		const struct bc_json *it = iters->items[k], *w = bc_json_get(it, "warmup");
 
 		if (it->type != BC_JSON_OBJECT)
-			return bad(field, len, "%siterations[%zu]: expected an object", pre, k);
+			return bc_bad(field, len, "%siterations[%zu]: expected an object", pre, k);
 		if (w && w->type != BC_JSON_BOOL)
-			return bad(field, len, "%siterations[%zu].warmup: expected true or false", pre, k);
+			return bc_bad(field, len, "%siterations[%zu].warmup: expected true or false", pre, k);
 		snprintf(name, sizeof(name), "iterations[%zu].values", k);
-		ret = check_num_members(bc_json_get(it, "values"), pre, name, field, len);
+		ret = bc_check_num_members(bc_json_get(it, "values"), pre, name, field, len);
 		if (ret)
 			return ret;
 		snprintf(name, sizeof(name), "iterations[%zu].figures", k);
-		ret = check_num_members(bc_json_get(it, "figures"), pre, name, field, len);
+		ret = bc_check_num_members(bc_json_get(it, "figures"), pre, name, field, len);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_t err_len)
+static int bc_cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_t err_len)
 {
 	const struct bc_json *runs;
 	char why[256] = "";
@@ -511,18 +511,18 @@ static int cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_t e
 			char pre[64];
 
 			snprintf(pre, sizeof(pre), "runs[%zu].result.", i);
-			if (!obj_ok(res) || !str_ok(bc_json_get(runs->items[i], "label")))
-				ret = bad(why, sizeof(why), "runs[%zu]: expected a run with a result object or null", i);
+			if (!bc_obj_ok(res) || !bc_str_ok(bc_json_get(runs->items[i], "label")))
+				ret = bc_bad(why, sizeof(why), "runs[%zu]: expected a run with a result object or null", i);
 			if (!ret && res && res->type == BC_JSON_OBJECT)
-				ret = check_run_doc(res, pre, why, sizeof(why));
+				ret = bc_check_run_doc(res, pre, why, sizeof(why));
 			if (!ret && res && res->type == BC_JSON_OBJECT)
-				ret = cmp_add_run(d, res, bc_json_str(bc_json_get(runs->items[i], "label")),
+				ret = bc_cmp_add_run(d, res, bc_json_str(bc_json_get(runs->items[i], "label")),
 						  why, sizeof(why));
 		}
 	} else if (d->json->type == BC_JSON_OBJECT && bc_json_get(d->json, "summary")) {
-		ret = check_run_doc(d->json, "", why, sizeof(why));
+		ret = bc_check_run_doc(d->json, "", why, sizeof(why));
 		if (!ret)
-			ret = cmp_add_run(d, d->json, NULL, why, sizeof(why));
+			ret = bc_cmp_add_run(d, d->json, NULL, why, sizeof(why));
 	} else {
 		snprintf(why, sizeof(why),
 			 "not a benchcore result (expected a run, sweep or suite JSON document)");
@@ -554,17 +554,17 @@ struct cmp_opts {
 /* Both sides repeated (run --repeat): the runs are the samples, since the
  * per-second samples of one run do not see what changes between runs. One
  * side only: the per-second samples of both, which each side has. */
-static bool cmp_by_runs(const struct cmp_metric *a, const struct cmp_metric *b)
+static bool bc_cmp_by_runs(const struct cmp_metric *a, const struct cmp_metric *b)
 {
 	return a->runs && b->runs;
 }
 
-static void cmp_metric_test(const struct cmp_opts *o, const struct cmp_metric *a,
+static void bc_cmp_metric_test(const struct cmp_opts *o, const struct cmp_metric *a,
 			    const struct cmp_metric *b, struct bc_sig_result *sig)
 {
 	bool samples = a->sample_cnt >= BC_SIG_MIN_SAMPLES && b->sample_cnt >= BC_SIG_MIN_SAMPLES;
 
-	if (cmp_by_runs(a, b)) {
+	if (bc_cmp_by_runs(a, b)) {
 		/* Fewer than 3 runs a side: too few, not the seconds instead. */
 		if (o->test == CMP_MANN_WHITNEY)
 			bc_mann_whitney_test(a->runs, a->run_cnt, b->runs, b->run_cnt, sig);
@@ -584,21 +584,21 @@ static void cmp_metric_test(const struct cmp_opts *o, const struct cmp_metric *a
 		bc_welch_test_stats(a->mean, a->stddev, a->n, b->mean, b->stddev, b->n, sig);
 }
 
-static const char *verdict(const struct cmp_opts *o, const struct bc_sig_result *sig)
+static const char *bc_verdict(const struct cmp_opts *o, const struct bc_sig_result *sig)
 {
 	if (!sig->valid)
 		return "too few samples";
 	return sig->p < o->alpha ? "significant" : "not significant";
 }
 
-static double change_pct(double base, double new)
+static double bc_change_pct(double base, double new)
 {
 	if (base == 0.0)
 		return new == 0.0 ? 0.0 : NAN;
 	return (new - base) / fabs(base) * 100.0;
 }
 
-static void fmt_value(const struct cmp_metric *m, double v, char *buf, size_t len)
+static void bc_fmt_value(const struct cmp_metric *m, double v, char *buf, size_t len)
 {
 	if (m->rate)
 		snprintf(buf, len, "%.3fM/s", v / 1e6);
@@ -606,7 +606,7 @@ static void fmt_value(const struct cmp_metric *m, double v, char *buf, size_t le
 		snprintf(buf, len, "%.3f %s", v, m->unit ? m->unit : "");
 }
 
-static void fmt_change(double pct, char *buf, size_t len)
+static void bc_fmt_change(double pct, char *buf, size_t len)
 {
 	if (isnan(pct))
 		snprintf(buf, len, "n/a");
@@ -615,17 +615,17 @@ static void fmt_change(double pct, char *buf, size_t len)
 }
 
 /* The samples the test took: runs when both sides were repeated. */
-static size_t cmp_n(const struct cmp_metric *m, bool by_runs)
+static size_t bc_cmp_n(const struct cmp_metric *m, bool by_runs)
 {
 	if (by_runs)
 		return m->run_cnt;
 	return m->sample_cnt ? m->sample_cnt : m->n;
 }
 
-static void fmt_sig(const struct cmp_opts *o, const struct bc_sig_result *sig,
+static void bc_fmt_sig(const struct cmp_opts *o, const struct bc_sig_result *sig,
 		    const struct cmp_metric *a, const struct cmp_metric *b, char *buf, size_t len)
 {
-	bool by_runs = cmp_by_runs(a, b);
+	bool by_runs = bc_cmp_by_runs(a, b);
 
 	if (!sig->valid && by_runs)
 		snprintf(buf, len, "too few runs (%zu+%zu; %d a side needed)", a->run_cnt,
@@ -634,25 +634,25 @@ static void fmt_sig(const struct cmp_opts *o, const struct bc_sig_result *sig,
 		snprintf(buf, len, "too few samples");
 	else if (by_runs)
 		snprintf(buf, len, "%s p=%.3g over %zu+%zu runs (%s)", sig->test, sig->p,
-			 a->run_cnt, b->run_cnt, verdict(o, sig));
+			 a->run_cnt, b->run_cnt, bc_verdict(o, sig));
 	else
-		snprintf(buf, len, "%s p=%.3g (%s)", sig->test, sig->p, verdict(o, sig));
+		snprintf(buf, len, "%s p=%.3g (%s)", sig->test, sig->p, bc_verdict(o, sig));
 }
 
-static void md_cell(FILE *f, const char *s)
+static void bc_md_cell(FILE *f, const char *s)
 {
 	fputs("| ", f);
 	bc_md_write(f, s);
 	fputc(' ', f);
 }
 
-static void csv_cell(FILE *f, const char *s, bool last)
+static void bc_csv_cell(FILE *f, const char *s, bool last)
 {
 	bc_csv_write(f, s);
 	fputc(last ? '\n' : ',', f);
 }
 
-static const char *ctx_str(const struct bc_json *ctx, const char *key, char *buf, size_t len)
+static const char *bc_ctx_str(const struct bc_json *ctx, const char *key, char *buf, size_t len)
 {
 	const struct bc_json *v = bc_json_get(ctx, key);
 
@@ -664,7 +664,7 @@ static const char *ctx_str(const struct bc_json *ctx, const char *key, char *buf
 }
 
 /* Different kernels, CPUs or CPU counts make any difference suspect. */
-static size_t context_warnings(const struct cmp_doc *a, const struct cmp_doc *b, char warn[][512])
+static size_t bc_context_warnings(const struct cmp_doc *a, const struct cmp_doc *b, char warn[][512])
 {
 	static const struct {
 		const char *key, *what;
@@ -678,8 +678,8 @@ static size_t context_warnings(const struct cmp_doc *a, const struct cmp_doc *b,
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		char ba[64], bb[64];
-		const char *va = ctx_str(a->context, keys[i].key, ba, sizeof(ba)),
-			   *vb = ctx_str(b->context, keys[i].key, bb, sizeof(bb));
+		const char *va = bc_ctx_str(a->context, keys[i].key, ba, sizeof(ba)),
+			   *vb = bc_ctx_str(b->context, keys[i].key, bb, sizeof(bb));
 		const struct bc_json *ja = bc_json_get(a->context, keys[i].key),
 				     *jb = bc_json_get(b->context, keys[i].key);
 
@@ -694,7 +694,7 @@ static size_t context_warnings(const struct cmp_doc *a, const struct cmp_doc *b,
 	return n;
 }
 
-static bool has_word(const char *text, const char *word, size_t len)
+static bool bc_has_word(const char *text, const char *word, size_t len)
 {
 	for (const char *p = text; (p = strstr(p, word)); p++) {
 		if ((p == text || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
@@ -705,7 +705,7 @@ static bool has_word(const char *text, const char *word, size_t len)
 
 /* Does the row's label say more than the benchmark and configuration do
  * ("reserve" does; a sweep's "count-batch=8" or "rb-libbpf" does not)? */
-static bool label_adds(const struct cmp_run *r)
+static bool bc_label_adds(const struct cmp_run *r)
 {
 	const char *bare = strchr(r->bench, ':') ? strchr(r->bench, ':') + 1 : r->bench;
 	char word[256];
@@ -718,7 +718,7 @@ static bool label_adds(const struct cmp_run *r)
 		if (len && len < sizeof(word)) {
 			memcpy(word, p, len);
 			word[len] = '\0';
-			if (strcmp(word, bare) && !has_word(r->config, word, len))
+			if (strcmp(word, bare) && !bc_has_word(r->config, word, len))
 				return true;
 		}
 		p += len;
@@ -727,7 +727,7 @@ static bool label_adds(const struct cmp_run *r)
 	return false;
 }
 
-static struct cmp_run *find_match(struct cmp_doc *d, const struct cmp_run *r)
+static struct cmp_run *bc_find_match(struct cmp_doc *d, const struct cmp_run *r)
 {
 	for (size_t i = 0; i < d->run_cnt; i++) {
 		struct cmp_run *c = &d->runs[i];
@@ -738,7 +738,7 @@ static struct cmp_run *find_match(struct cmp_doc *d, const struct cmp_run *r)
 	return NULL;
 }
 
-static const struct cmp_metric *find_metric(const struct cmp_run *r, const char *name)
+static const struct cmp_metric *bc_find_metric(const struct cmp_run *r, const char *name)
 {
 	for (size_t i = 0; i < r->metric_cnt; i++)
 		if (!strcmp(r->metrics[i].name, name))
@@ -746,7 +746,7 @@ static const struct cmp_metric *find_metric(const struct cmp_run *r, const char 
 	return NULL;
 }
 
-static void emit_only(const struct cmp_opts *o, struct bc_json_writer *w, const char *which,
+static void bc_emit_only(const struct cmp_opts *o, struct bc_json_writer *w, const char *which,
 		      const struct cmp_doc *d)
 {
 	FILE *f = o->out;
@@ -762,13 +762,13 @@ static void emit_only(const struct cmp_opts *o, struct bc_json_writer *w, const 
 				*r->config ? " " : "", r->config);
 			break;
 		case BC_TABLE_MARKDOWN:
-			md_cell(f, r->bench);
-			md_cell(f, r->config);
+			bc_md_cell(f, r->bench);
+			bc_md_cell(f, r->config);
 			fprintf(f, "| | | | | only in %s |\n", which);
 			break;
 		case BC_TABLE_CSV:
-			csv_cell(f, r->bench, false);
-			csv_cell(f, r->config, false);
+			bc_csv_cell(f, r->bench, false);
+			bc_csv_cell(f, r->config, false);
 			fprintf(f, ",,,,,,,,,only in %s\n", which);
 			break;
 		case BC_TABLE_JSON:
@@ -784,44 +784,44 @@ static void emit_only(const struct cmp_opts *o, struct bc_json_writer *w, const 
 /* One line (or JSON entry) per metric of a matched pair of runs. JSON
  * lists metrics and the runs' stored figures in separate arrays, so that
  * readers of "comparisons" see one entry per metric, as before figures. */
-static void compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
+static void bc_compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
 			 const struct cmp_run *a, const struct cmp_run *b, bool figures)
 {
 	FILE *f = o->out;
 
 	for (size_t k = 0; k < a->metric_cnt; k++) {
-		const struct cmp_metric *ma = &a->metrics[k], *mb = find_metric(b, ma->name);
+		const struct cmp_metric *ma = &a->metrics[k], *mb = bc_find_metric(b, ma->name);
 		char vb[64], vn[64], ch[32], sg[160];
 		struct bc_sig_result sig;
 		double pct;
 
 		if (!mb || (o->format == BC_TABLE_JSON && ma->figure != figures))
 			continue;
-		cmp_metric_test(o, ma, mb, &sig);
-		pct = change_pct(ma->mean, mb->mean);
-		fmt_value(ma, ma->mean, vb, sizeof(vb));
-		fmt_value(mb, mb->mean, vn, sizeof(vn));
-		fmt_change(pct, ch, sizeof(ch));
-		fmt_sig(o, &sig, ma, mb, sg, sizeof(sg));
+		bc_cmp_metric_test(o, ma, mb, &sig);
+		pct = bc_change_pct(ma->mean, mb->mean);
+		bc_fmt_value(ma, ma->mean, vb, sizeof(vb));
+		bc_fmt_value(mb, mb->mean, vn, sizeof(vn));
+		bc_fmt_change(pct, ch, sizeof(ch));
+		bc_fmt_sig(o, &sig, ma, mb, sg, sizeof(sg));
 		switch (o->format) {
 		case BC_TABLE_TEXT:
 			fprintf(f, "  %-16s %14s %14s %9s  %s\n", ma->name, vb, vn, ch, sg);
 			break;
 		case BC_TABLE_MARKDOWN:
-			md_cell(f, a->bench);
-			md_cell(f, a->config);
-			md_cell(f, ma->name);
-			md_cell(f, vb);
-			md_cell(f, vn);
-			md_cell(f, ch);
-			md_cell(f, sg);
+			bc_md_cell(f, a->bench);
+			bc_md_cell(f, a->config);
+			bc_md_cell(f, ma->name);
+			bc_md_cell(f, vb);
+			bc_md_cell(f, vn);
+			bc_md_cell(f, ch);
+			bc_md_cell(f, sg);
 			fputs("|\n", f);
 			break;
 		case BC_TABLE_CSV:
-			csv_cell(f, a->bench, false);
-			csv_cell(f, a->config, false);
-			csv_cell(f, ma->name, false);
-			csv_cell(f, ma->unit ? ma->unit : "", false);
+			bc_csv_cell(f, a->bench, false);
+			bc_csv_cell(f, a->config, false);
+			bc_csv_cell(f, ma->name, false);
+			bc_csv_cell(f, ma->unit ? ma->unit : "", false);
 			fprintf(f, "%.17g,%.17g,", ma->mean, mb->mean);
 			if (isnan(pct))
 				fputc(',', f);
@@ -832,8 +832,8 @@ static void compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
 			else
 				fputs(",,", f);
 			fprintf(f, "%zu,%zu,%s\n",
-				cmp_n(ma, cmp_by_runs(ma, mb)), cmp_n(mb, cmp_by_runs(ma, mb)),
-				verdict(o, &sig));
+				bc_cmp_n(ma, bc_cmp_by_runs(ma, mb)), bc_cmp_n(mb, bc_cmp_by_runs(ma, mb)),
+				bc_verdict(o, &sig));
 			break;
 		case BC_TABLE_JSON:
 			bc_jw_obj_begin(w, NULL);
@@ -847,21 +847,21 @@ static void compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
 			bc_jw_num(w, "change_pct", pct);
 			bc_jw_str(w, "test", sig.valid ? sig.test : NULL);
 			bc_jw_num(w, "p_value", sig.valid ? sig.p : NAN);
-			bc_jw_uint(w, "n_base", cmp_n(ma, cmp_by_runs(ma, mb)));
-			bc_jw_uint(w, "n_new", cmp_n(mb, cmp_by_runs(ma, mb)));
+			bc_jw_uint(w, "n_base", bc_cmp_n(ma, bc_cmp_by_runs(ma, mb)));
+			bc_jw_uint(w, "n_new", bc_cmp_n(mb, bc_cmp_by_runs(ma, mb)));
 			/* what n counts: runs (both sides repeated) or seconds */
-			bc_jw_str(w, "samples", cmp_by_runs(ma, mb) ? "runs" : "iterations");
-			bc_jw_str(w, "verdict", verdict(o, &sig));
+			bc_jw_str(w, "samples", bc_cmp_by_runs(ma, mb) ? "runs" : "iterations");
+			bc_jw_str(w, "verdict", bc_verdict(o, &sig));
 			bc_jw_obj_end(w);
 			break;
 		}
 	}
 }
 
-static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct cmp_doc *new)
+static int bc_compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct cmp_doc *new)
 {
 	char warn[8][512];
-	size_t warn_cnt = context_warnings(base, new, warn), matched = 0;
+	size_t warn_cnt = bc_context_warnings(base, new, warn), matched = 0;
 	struct bc_json_writer w;
 	FILE *f = o->out;
 
@@ -898,7 +898,7 @@ static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct c
 	}
 
 	for (size_t i = 0; i < base->run_cnt; i++) {
-		struct cmp_run *a = &base->runs[i], *b = find_match(new, a);
+		struct cmp_run *a = &base->runs[i], *b = bc_find_match(new, a);
 
 		if (!b)
 			continue;
@@ -907,31 +907,31 @@ static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct c
 		matched++;
 		/* a suite's row name tells apart runs of one configuration */
 		if (o->format == BC_TABLE_TEXT) {
-			bool show = label_adds(a);
+			bool show = bc_label_adds(a);
 
 			fprintf(f, "%s%s%s%s%s%s\n", a->bench, *a->config ? " " : "", a->config,
 				show ? "  [" : "", show ? a->label : "", show ? "]" : "");
 		}
-		compare_pair(o, &w, a, b, false);
+		bc_compare_pair(o, &w, a, b, false);
 	}
 	if (o->format == BC_TABLE_JSON) {
 		bc_jw_arr_end(&w);
 		bc_jw_arr_begin(&w, "figure_comparisons");
 		for (size_t i = 0; i < base->run_cnt; i++)
 			if (base->runs[i].matched && base->runs[i].pair)
-				compare_pair(o, &w, &base->runs[i], base->runs[i].pair, true);
+				bc_compare_pair(o, &w, &base->runs[i], base->runs[i].pair, true);
 	}
 
 	if (o->format == BC_TABLE_JSON) {
 		bc_jw_arr_end(&w);
 		bc_jw_arr_begin(&w, "only_in_base");
 	}
-	emit_only(o, &w, "base", base);
+	bc_emit_only(o, &w, "base", base);
 	if (o->format == BC_TABLE_JSON) {
 		bc_jw_arr_end(&w);
 		bc_jw_arr_begin(&w, "only_in_new");
 	}
-	emit_only(o, &w, "new", new);
+	bc_emit_only(o, &w, "new", new);
 	if (o->format == BC_TABLE_JSON) {
 		bc_jw_arr_end(&w);
 		bc_jw_obj_end(&w);
@@ -947,7 +947,7 @@ static int compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct c
 
 /* ---------------------------------------------------------------- command */
 
-static void compare_help(FILE *f)
+static void bc_compare_help(FILE *f)
 {
 	fputs("Usage: benchcore compare BASE.json NEW.json [options]\n\n"
 	      "Matches the runs of two result documents (a run, a sweep or a suite, written\n"
@@ -974,7 +974,7 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 	(void)env;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			compare_help(stdout);
+			bc_compare_help(stdout);
 			return BC_EXIT_OK;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--format"))) {
 			if (bc_table_format_parse(v, &o.format))
@@ -1007,7 +1007,7 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 	if (path_cnt != 2)
 		return bc_cli_usage_error("compare: expected two files: compare BASE.json NEW.json");
 	for (size_t i = 0; i < 2; i++) {
-		int lerr = cmp_doc_load(&docs[i], paths[i], err, sizeof(err));
+		int lerr = bc_cmp_doc_load(&docs[i], paths[i], err, sizeof(err));
 
 		if (lerr == -EBADMSG || (lerr && !strncmp(err, "not a benchcore result: ", 24))) {
 			ret = bc_cli_usage_error("%s", err);
@@ -1022,10 +1022,10 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 	if (ret)
 		goto out;
 	o.out = out.f;
-	ret = compare_docs(&o, &docs[0], &docs[1]);
+	ret = bc_compare_docs(&o, &docs[0], &docs[1]);
 	ret = bc_out_close(&out, ret == BC_EXIT_OK, ret);
 out:
-	cmp_doc_free(&docs[0]);
-	cmp_doc_free(&docs[1]);
+	bc_cmp_doc_free(&docs[0]);
+	bc_cmp_doc_free(&docs[1]);
 	return ret;
 }

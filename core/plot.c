@@ -21,7 +21,7 @@
 /* As compare: larger than any document benchcore writes. */
 #define PLOT_MAX_BYTES (64u << 20)
 
-static void plot_help(FILE *f)
+static void bc_plot_help(FILE *f)
 {
 	fputs("Usage: benchcore plot RESULT.json [-o FILE.svg] [options]\n\n"
 	      "Draws a result document (written with --format json) as an SVG picture:\n"
@@ -39,7 +39,7 @@ static void plot_help(FILE *f)
 	      f);
 }
 
-static int parse_chart(const char *v, enum bc_plot_chart *out)
+static int bc_parse_chart(const char *v, enum bc_plot_chart *out)
 {
 	static const struct {
 		const char *name;
@@ -61,7 +61,7 @@ static int parse_chart(const char *v, enum bc_plot_chart *out)
 
 /* RESULT.json -> RESULT.svg; any other name gets .svg appended, so the
  * default never names the input itself. */
-static char *default_output(const char *in)
+static char *bc_default_output(const char *in)
 {
 	size_t len = strlen(in);
 	char *out;
@@ -76,7 +76,7 @@ static char *default_output(const char *in)
 }
 
 /* The document, or NULL after one line naming the file and what is wrong. */
-static struct bc_json *load(const char *path)
+static struct bc_json *bc_load(const char *path)
 {
 	char why[512] = "";
 	struct bc_json *doc;
@@ -121,7 +121,7 @@ int bc_plot_main(struct bc_cli_env *env, int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "-?")) {
-			plot_help(stdout);
+			bc_plot_help(stdout);
 			return BC_EXIT_OK;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--output")) ||
 			   (v = bc_cli_opt_value(argc, argv, &i, "-o"))) {
@@ -129,7 +129,7 @@ int bc_plot_main(struct bc_cli_env *env, int argc, char **argv)
 				return bc_cli_usage_error("plot: -o '': expected a file name, or - for standard output");
 			output = v;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--chart"))) {
-			if (parse_chart(v, &opts.chart))
+			if (bc_parse_chart(v, &opts.chart))
 				return bc_cli_usage_error("--chart '%s': expected auto, headline, latency or compare", v);
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--x"))) {
 			if (!*v)
@@ -150,7 +150,7 @@ int bc_plot_main(struct bc_cli_env *env, int argc, char **argv)
 	if (!in)
 		return bc_cli_usage_error("plot: expected a result file: plot RESULT.json [-o FILE.svg]");
 
-	doc = load(in);
+	doc = bc_load(in);
 	if (!doc)
 		return BC_EXIT_USAGE;
 	ret = bc_plot_read(doc, &opts, &plot, err, sizeof(err));
@@ -160,7 +160,7 @@ int bc_plot_main(struct bc_cli_env *env, int argc, char **argv)
 		goto out;
 	}
 	if (!output) {
-		derived = default_output(in);
+		derived = bc_default_output(in);
 		if (!derived) {
 			status = BC_EXIT_FAILED;
 			goto out;

@@ -31,13 +31,13 @@ static const char *const bc_plot_colors[] = {
 };
 #define PLOT_COLOR_CNT (sizeof(bc_plot_colors) / sizeof(bc_plot_colors[0]))
 
-static const char *series_color(size_t i)
+static const char *bc_series_color(size_t i)
 {
 	return bc_plot_colors[i % PLOT_COLOR_CNT];
 }
 
 /* Past the palette, lines are dashed so that no two series look alike. */
-static const char *series_dash(size_t i)
+static const char *bc_series_dash(size_t i)
 {
 	static const char *const dashes[] = { NULL, "6 3", "2 3", "8 3 2 3" };
 
@@ -52,7 +52,7 @@ struct scale {
 	double p0, p1;		/* pixels of lo and hi */
 };
 
-static double map(const struct scale *s, double v)
+static double bc_map(const struct scale *s, double v)
 {
 	double t;
 
@@ -68,7 +68,7 @@ static double map(const struct scale *s, double v)
 	return s->p0 + t * (s->p1 - s->p0);
 }
 
-static double nice_step(double range, double target)
+static double bc_nice_step(double range, double target)
 {
 	double raw = range / target, mag = pow(10, floor(log10(raw))), f = raw / mag;
 
@@ -82,7 +82,7 @@ struct ticks {
 };
 
 /* Round numbers covering [lo, hi] (the scale is widened to them). */
-static void auto_ticks(struct scale *s, struct ticks *t, bool wide_to_ticks)
+static void bc_auto_ticks(struct scale *s, struct ticks *t, bool wide_to_ticks)
 {
 	t->cnt = 0;
 	t->step = 0;
@@ -107,7 +107,7 @@ static void auto_ticks(struct scale *s, struct ticks *t, bool wide_to_ticks)
 		}
 		return;
 	}
-	t->step = nice_step(s->hi - s->lo, 5);
+	t->step = bc_nice_step(s->hi - s->lo, 5);
 	if (wide_to_ticks) {
 		s->lo = floor(s->lo / t->step + 1e-9) * t->step;
 		s->hi = ceil(s->hi / t->step - 1e-9) * t->step;
@@ -125,7 +125,7 @@ struct unit_fmt {
 	bool time;		/* the unit is ns: ticks say 10 µs, 1 ms */
 };
 
-static void pick_unit(const char *unit, double maxabs, struct unit_fmt *uf)
+static void bc_pick_unit(const char *unit, double maxabs, struct unit_fmt *uf)
 {
 	uf->scale = 1;
 	uf->prefix = "";
@@ -144,7 +144,7 @@ static void pick_unit(const char *unit, double maxabs, struct unit_fmt *uf)
 	}
 }
 
-static void fmt_time(char *buf, size_t len, double ns)
+static void bc_fmt_time(char *buf, size_t len, double ns)
 {
 	static const struct {
 		double div;
@@ -160,12 +160,12 @@ static void fmt_time(char *buf, size_t len, double ns)
 		snprintf(buf, len, "%.3g %s", ns / units[i].div, units[i].unit);
 }
 
-static void fmt_tick(char *buf, size_t len, double v, const struct unit_fmt *uf, double step)
+static void bc_fmt_tick(char *buf, size_t len, double v, const struct unit_fmt *uf, double step)
 {
 	double x = v / uf->scale;
 
 	if (uf->time) {
-		fmt_time(buf, len, v);
+		bc_fmt_time(buf, len, v);
 	} else if (step > 0) {
 		double s = step / uf->scale;
 		int dec = s >= 1 ? 0 : (int)ceil(-log10(s) - 1e-9);
@@ -177,7 +177,7 @@ static void fmt_tick(char *buf, size_t len, double v, const struct unit_fmt *uf,
 }
 
 /* "hits (M ops/s)", "delivery latency (log scale)" */
-static void axis_title(char *buf, size_t len, const struct bc_plot_axis *ax,
+static void bc_axis_title(char *buf, size_t len, const struct bc_plot_axis *ax,
 		       const struct unit_fmt *uf)
 {
 	const char *label = ax->label ? ax->label : "";
@@ -209,7 +209,7 @@ struct panel_layout {
 	double height;
 };
 
-static double legend_width(const struct bc_plot *p)
+static double bc_legend_width(const struct bc_plot *p)
 {
 	double w = 0;
 
@@ -225,7 +225,7 @@ static double legend_width(const struct bc_plot *p)
 	return fmax(w + 34, 100);
 }
 
-static bool has_notes(const struct bc_plot_panel *pn)
+static bool bc_has_notes(const struct bc_plot_panel *pn)
 {
 	for (size_t i = 0; pn->cat_notes && i < pn->cat_cnt; i++)
 		if (pn->cat_notes[i])
@@ -233,14 +233,14 @@ static bool has_notes(const struct bc_plot_panel *pn)
 	return false;
 }
 
-static double group_width(const struct bc_plot_panel *pn)
+static double bc_group_width(const struct bc_plot_panel *pn)
 {
 	double w = (double)pn->series_cnt * PLOT_BAR_W + 30;
 
-	return has_notes(pn) ? fmax(w, 86) : w;
+	return bc_has_notes(pn) ? fmax(w, 86) : w;
 }
 
-static void layout_panel(const struct bc_plot_panel *pn, double top, struct panel_layout *l)
+static void bc_layout_panel(const struct bc_plot_panel *pn, double top, struct panel_layout *l)
 {
 	double cat_w = 0;
 
@@ -251,7 +251,7 @@ static void layout_panel(const struct bc_plot_panel *pn, double top, struct pane
 	l->plot_w = PLOT_W;
 	l->bottom_h = 56;
 	if (pn->bars) {
-		double gw = group_width(pn);
+		double gw = bc_group_width(pn);
 
 		l->plot_w = fmax(PLOT_W * 0.6, gw * (double)pn->cat_cnt);
 		gw = l->plot_w / (double)(pn->cat_cnt ? pn->cat_cnt : 1);
@@ -278,7 +278,7 @@ struct range {
 	double pos_lo;		/* the smallest positive one */
 };
 
-static void range_add(struct range *r, double v)
+static void bc_range_add(struct range *r, double v)
 {
 	if (!isfinite(v))
 		return;
@@ -288,7 +288,7 @@ static void range_add(struct range *r, double v)
 		r->pos_lo = fmin(r->pos_lo, v);
 }
 
-static void panel_ranges(const struct bc_plot_panel *pn, struct range *x, struct range *y)
+static void bc_panel_ranges(const struct bc_plot_panel *pn, struct range *x, struct range *y)
 {
 	*x = (struct range){ INFINITY, -INFINITY, INFINITY };
 	*y = *x;
@@ -298,16 +298,16 @@ static void panel_ranges(const struct bc_plot_panel *pn, struct range *x, struct
 
 			if (!isfinite(pt->y))
 				continue;
-			range_add(x, pt->x);
-			range_add(y, pt->y);
-			range_add(y, pt->lo);
-			range_add(y, pt->hi);
+			bc_range_add(x, pt->x);
+			bc_range_add(y, pt->y);
+			bc_range_add(y, pt->lo);
+			bc_range_add(y, pt->hi);
 		}
 	for (size_t i = 0; i < pn->x.tick_cnt; i++)
-		range_add(x, pn->x.ticks[i].v);
+		bc_range_add(x, pn->x.ticks[i].v);
 }
 
-static void y_scale(const struct bc_plot_panel *pn, const struct range *yr, double top,
+static void bc_y_scale(const struct bc_plot_panel *pn, const struct range *yr, double top,
 		    struct scale *s, struct ticks *t)
 {
 	s->log = pn->y.log && yr->pos_lo < INFINITY;
@@ -322,15 +322,15 @@ static void y_scale(const struct bc_plot_panel *pn, const struct range *yr, doub
 		s->lo = fmin(0, yr->lo <= yr->hi ? yr->lo : 0);
 		s->hi = yr->lo <= yr->hi ? yr->hi : 1;
 		/* Room above the tallest bar for its note. */
-		if (has_notes(pn))
+		if (bc_has_notes(pn))
 			s->hi += (s->hi - s->lo) * 0.22;
 		if (s->hi <= s->lo)
 			s->hi = s->lo + 1;
 	}
-	auto_ticks(s, t, true);
+	bc_auto_ticks(s, t, true);
 }
 
-static void x_scale(const struct bc_plot_panel *pn, const struct range *xr, double left,
+static void bc_x_scale(const struct bc_plot_panel *pn, const struct range *xr, double left,
 		    double width, struct scale *s, struct ticks *t)
 {
 	s->p0 = left;
@@ -361,12 +361,12 @@ static void x_scale(const struct bc_plot_panel *pn, const struct range *xr, doub
 		t->step = 0;
 		return;
 	}
-	auto_ticks(s, t, false);
+	bc_auto_ticks(s, t, false);
 }
 
 /* ------------------------------------------------------------- drawing */
 
-static void draw_y_axis(FILE *f, const struct bc_plot_panel *pn, const struct scale *ys,
+static void bc_draw_y_axis(FILE *f, const struct bc_plot_panel *pn, const struct scale *ys,
 			const struct ticks *t, double left, double width)
 {
 	struct bc_svg_font tick = { .anchor = BC_SVG_END, .size = 11 };
@@ -377,20 +377,20 @@ static void draw_y_axis(FILE *f, const struct bc_plot_panel *pn, const struct sc
 
 	for (size_t i = 0; i < t->cnt; i++)
 		maxabs = fmax(maxabs, fabs(t->v[i]));
-	pick_unit(pn->y.unit, maxabs, &uf);
+	bc_pick_unit(pn->y.unit, maxabs, &uf);
 	for (size_t i = 0; i < t->cnt; i++) {
-		double y = map(ys, t->v[i]);
+		double y = bc_map(ys, t->v[i]);
 
 		bc_svg_line(f, left, y, left + width, y, "#dddddd", 1, NULL);
 		bc_svg_line(f, left - 4, y, left, y, "#333333", 1, NULL);
-		fmt_tick(buf, sizeof(buf), t->v[i], &uf, ys->log ? 0 : t->step);
+		bc_fmt_tick(buf, sizeof(buf), t->v[i], &uf, ys->log ? 0 : t->step);
 		bc_svg_text(f, left - 7, y + 4, &tick, buf);
 	}
-	axis_title(buf, sizeof(buf), &pn->y, &uf);
+	bc_axis_title(buf, sizeof(buf), &pn->y, &uf);
 	bc_svg_text(f, left - 70, (ys->p0 + ys->p1) / 2, &title, buf);
 }
 
-static void draw_x_ticks(FILE *f, const struct bc_plot_panel *pn, const struct scale *xs,
+static void bc_draw_x_ticks(FILE *f, const struct bc_plot_panel *pn, const struct scale *xs,
 			 const struct ticks *t, double top)
 {
 	struct bc_svg_font font = { .anchor = BC_SVG_MIDDLE, .size = 11 };
@@ -399,7 +399,7 @@ static void draw_x_ticks(FILE *f, const struct bc_plot_panel *pn, const struct s
 	char buf[64];
 
 	for (size_t i = 0; i < cnt; i++) {
-		double v = pn->x.tick_cnt ? pn->x.ticks[i].v : t->v[i], x = map(xs, v), w;
+		double v = pn->x.tick_cnt ? pn->x.ticks[i].v : t->v[i], x = bc_map(xs, v), w;
 		const char *label = buf;
 
 		if (pn->x.tick_cnt)
@@ -417,19 +417,19 @@ static void draw_x_ticks(FILE *f, const struct bc_plot_panel *pn, const struct s
 	}
 }
 
-static void draw_error_bar(FILE *f, double x, double y0, double y1, const char *color)
+static void bc_draw_error_bar(FILE *f, double x, double y0, double y1, const char *color)
 {
 	bc_svg_line(f, x, y0, x, y1, color, 1.2, NULL);
 	bc_svg_line(f, x - 4, y0, x + 4, y0, color, 1.2, NULL);
 	bc_svg_line(f, x - 4, y1, x + 4, y1, color, 1.2, NULL);
 }
 
-static void draw_lines(FILE *f, const struct bc_plot_panel *pn, const struct scale *xs,
+static void bc_draw_lines(FILE *f, const struct bc_plot_panel *pn, const struct scale *xs,
 		       const struct scale *ys)
 {
 	for (size_t k = 0; k < pn->series_cnt; k++) {
 		const struct bc_plot_series *s = &pn->series[k];
-		const char *color = series_color(k);
+		const char *color = bc_series_color(k);
 		double *xy = calloc(2 * (s->cnt ? s->cnt : 1), sizeof(*xy));
 		size_t n = 0;
 
@@ -440,14 +440,14 @@ static void draw_lines(FILE *f, const struct bc_plot_panel *pn, const struct sca
 			if (!isfinite(pt->y) || !isfinite(pt->x))
 				continue;
 			if (isfinite(pt->lo) && isfinite(pt->hi))
-				draw_error_bar(f, map(xs, pt->x), map(ys, pt->lo), map(ys, pt->hi), color);
+				bc_draw_error_bar(f, bc_map(xs, pt->x), bc_map(ys, pt->lo), bc_map(ys, pt->hi), color);
 			if (xy) {
-				xy[2 * n] = map(xs, pt->x);
-				xy[2 * n + 1] = map(ys, pt->y);
+				xy[2 * n] = bc_map(xs, pt->x);
+				xy[2 * n + 1] = bc_map(ys, pt->y);
 				n++;
 			}
 		}
-		bc_svg_polyline(f, xy, n, color, 2, series_dash(k));
+		bc_svg_polyline(f, xy, n, color, 2, bc_series_dash(k));
 		for (size_t i = 0; xy && i < n; i++)
 			bc_svg_marker(f, (enum bc_svg_shape)(k % BC_SVG_SHAPE_CNT), xy[2 * i],
 				      xy[2 * i + 1], 4, color);
@@ -456,12 +456,12 @@ static void draw_lines(FILE *f, const struct bc_plot_panel *pn, const struct sca
 	}
 }
 
-static void draw_bars(FILE *f, const struct bc_plot_panel *pn, const struct panel_layout *l,
+static void bc_draw_bars(FILE *f, const struct bc_plot_panel *pn, const struct panel_layout *l,
 		      const struct scale *xs, const struct scale *ys)
 {
 	double gw = l->plot_w / (double)(pn->cat_cnt ? pn->cat_cnt : 1);
 	double bw = fmin(PLOT_BAR_W, (gw - 10) / (double)(pn->series_cnt ? pn->series_cnt : 1));
-	double base = map(ys, ys->log ? ys->lo : fmax(0, ys->lo)), bottom = l->plot_top + PLOT_H;
+	double base = bc_map(ys, ys->log ? ys->lo : fmax(0, ys->lo)), bottom = l->plot_top + PLOT_H;
 	struct bc_svg_font cat = { .anchor = BC_SVG_MIDDLE, .size = 11,
 				   .max_chars = PLOT_LEGEND_CHARS };
 	struct bc_svg_font note = { .anchor = BC_SVG_MIDDLE, .size = 10.5 };
@@ -471,7 +471,7 @@ static void draw_bars(FILE *f, const struct bc_plot_panel *pn, const struct pane
 		cat.rotate = -35;
 	}
 	for (size_t c = 0; c < pn->cat_cnt; c++) {
-		double cx = map(xs, (double)c), x0 = cx - bw * (double)pn->series_cnt / 2, top = bottom;
+		double cx = bc_map(xs, (double)c), x0 = cx - bw * (double)pn->series_cnt / 2, top = bottom;
 
 		for (size_t k = 0; k < pn->series_cnt; k++) {
 			const struct bc_plot_point *pt = c < pn->series[k].cnt ? &pn->series[k].pts[c] : NULL;
@@ -479,12 +479,12 @@ static void draw_bars(FILE *f, const struct bc_plot_panel *pn, const struct pane
 
 			if (!pt || !isfinite(pt->y))
 				continue;
-			y = map(ys, pt->y);
+			y = bc_map(ys, pt->y);
 			bc_svg_group_begin(f, pn->series[k].name);
-			bc_svg_rect(f, x + 1, fmin(y, base), bw - 2, fabs(base - y), series_color(k), NULL);
+			bc_svg_rect(f, x + 1, fmin(y, base), bw - 2, fabs(base - y), bc_series_color(k), NULL);
 			if (isfinite(pt->lo) && isfinite(pt->hi)) {
-				draw_error_bar(f, x + bw / 2, map(ys, pt->lo), map(ys, pt->hi), "#333333");
-				y = fmin(y, map(ys, pt->hi));
+				bc_draw_error_bar(f, x + bw / 2, bc_map(ys, pt->lo), bc_map(ys, pt->hi), "#333333");
+				y = fmin(y, bc_map(ys, pt->hi));
 			}
 			bc_svg_group_end(f);
 			top = fmin(top, y);
@@ -510,18 +510,18 @@ static void draw_bars(FILE *f, const struct bc_plot_panel *pn, const struct pane
 	}
 }
 
-static void draw_legend(FILE *f, const struct bc_plot_panel *pn, double x, double y)
+static void bc_draw_legend(FILE *f, const struct bc_plot_panel *pn, double x, double y)
 {
 	struct bc_svg_font font = { .max_chars = PLOT_LEGEND_CHARS };
 
 	for (size_t k = 0; k < pn->series_cnt; k++, y += 20) {
-		const char *color = series_color(k);
+		const char *color = bc_series_color(k);
 
 		bc_svg_group_begin(f, pn->series[k].name);
 		if (pn->bars) {
 			bc_svg_rect(f, x, y - 6, 22, 12, color, NULL);
 		} else {
-			bc_svg_line(f, x, y, x + 22, y, color, 2, series_dash(k));
+			bc_svg_line(f, x, y, x + 22, y, color, 2, bc_series_dash(k));
 			bc_svg_marker(f, (enum bc_svg_shape)(k % BC_SVG_SHAPE_CNT), x + 11, y, 4, color);
 		}
 		bc_svg_text(f, x + 30, y + 4, &font, pn->series[k].name);
@@ -529,7 +529,7 @@ static void draw_legend(FILE *f, const struct bc_plot_panel *pn, double x, doubl
 	}
 }
 
-static void draw_panel(FILE *f, const struct bc_plot_panel *pn, const struct panel_layout *l,
+static void bc_draw_panel(FILE *f, const struct bc_plot_panel *pn, const struct panel_layout *l,
 		       double legend_x)
 {
 	struct bc_svg_font title = { .bold = true, .size = 13 };
@@ -542,24 +542,24 @@ static void draw_panel(FILE *f, const struct bc_plot_panel *pn, const struct pan
 	struct unit_fmt uf = { .scale = 1, .prefix = "" };
 	char buf[256];
 
-	panel_ranges(pn, &xr, &yr);
-	y_scale(pn, &yr, l->plot_top, &ys, &yt);
-	x_scale(pn, &xr, left, l->plot_w, &xs, &xt);
+	bc_panel_ranges(pn, &xr, &yr);
+	bc_y_scale(pn, &yr, l->plot_top, &ys, &yt);
+	bc_x_scale(pn, &xr, left, l->plot_w, &xs, &xt);
 
 	bc_svg_group_begin(f, pn->title);
 	if (pn->title)
 		bc_svg_text(f, left, l->top + 16, &title, pn->title);
-	draw_y_axis(f, pn, &ys, &yt, left, l->plot_w);
+	bc_draw_y_axis(f, pn, &ys, &yt, left, l->plot_w);
 	if (!pn->bars)
-		draw_x_ticks(f, pn, &xs, &xt, l->plot_top);
+		bc_draw_x_ticks(f, pn, &xs, &xt, l->plot_top);
 	bc_svg_rect(f, left, l->plot_top, l->plot_w, PLOT_H, NULL, "#333333");
 	if (pn->bars)
-		draw_bars(f, pn, l, &xs, &ys);
+		bc_draw_bars(f, pn, l, &xs, &ys);
 	else
-		draw_lines(f, pn, &xs, &ys);
-	axis_title(buf, sizeof(buf), &pn->x, &uf);
+		bc_draw_lines(f, pn, &xs, &ys);
+	bc_axis_title(buf, sizeof(buf), &pn->x, &uf);
 	bc_svg_text(f, left + l->plot_w / 2, bottom + l->bottom_h - 14, &xtitle, buf);
-	draw_legend(f, pn, legend_x, l->plot_top + 10);
+	bc_draw_legend(f, pn, legend_x, l->plot_top + 10);
 	if (pn->note)
 		bc_svg_text(f, left, bottom + l->bottom_h + 8, &note, pn->note);
 	bc_svg_group_end(f);
@@ -570,7 +570,7 @@ int bc_plot_draw(FILE *f, const struct bc_plot *p)
 	struct bc_svg_font title = { .bold = true, .size = 15 };
 	struct bc_svg_font line = { .size = 11, .fill = "#555555" };
 	struct panel_layout *lay;
-	double top, width, height, plot_w = 0, legend_w = legend_width(p);
+	double top, width, height, plot_w = 0, legend_w = bc_legend_width(p);
 
 	if (!p->panel_cnt)
 		return -EINVAL;
@@ -579,7 +579,7 @@ int bc_plot_draw(FILE *f, const struct bc_plot *p)
 		return -ENOMEM;
 	top = 34 + 16 * (double)p->line_cnt + 8;
 	for (size_t k = 0; k < p->panel_cnt; k++) {
-		layout_panel(&p->panels[k], top, &lay[k]);
+		bc_layout_panel(&p->panels[k], top, &lay[k]);
 		top += lay[k].height;
 		plot_w = fmax(plot_w, lay[k].plot_w);
 	}
@@ -594,7 +594,7 @@ int bc_plot_draw(FILE *f, const struct bc_plot *p)
 	for (size_t i = 0; i < p->line_cnt; i++)
 		bc_svg_text(f, PLOT_MR, 42 + 16 * (double)i, &line, p->lines[i]);
 	for (size_t k = 0; k < p->panel_cnt; k++)
-		draw_panel(f, &p->panels[k], &lay[k], PLOT_ML + lay[k].plot_w + PLOT_GAP);
+		bc_draw_panel(f, &p->panels[k], &lay[k], PLOT_ML + lay[k].plot_w + PLOT_GAP);
 	bc_svg_end(f);
 	free(lay);
 	return 0;

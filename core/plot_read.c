@@ -3,8 +3,8 @@
  * From a result document to a chart (plot.h): which numbers go on which
  * axis. Nothing is computed here that the document does not hold: the
  * headline is the run's HITS or OPS metric (the roles figures.c reads), its
- * error bar the run's own stddev or confidence interval, the percentiles
- * the run's histogram summary, the significance compare's own p value.
+ * error bar the run's bc_own stddev or confidence interval, the percentiles
+ * the run's histogram summary, the significance compare's bc_own p value.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,7 +20,7 @@
 
 /* -------------------------------------------------------------- memory */
 
-static void *own(struct bc_plot *p, void *ptr)
+static void *bc_own(struct bc_plot *p, void *ptr)
 {
 	if (!ptr)
 		return NULL;
@@ -39,14 +39,14 @@ static void *own(struct bc_plot *p, void *ptr)
 	return ptr;
 }
 
-static void *own_calloc(struct bc_plot *p, size_t n, size_t size)
+static void *bc_own_calloc(struct bc_plot *p, size_t n, size_t size)
 {
-	return own(p, calloc(n ? n : 1, size));
+	return bc_own(p, calloc(n ? n : 1, size));
 }
 
-static char *own_printf(struct bc_plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static char *bc_own_printf(struct bc_plot *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static char *own_printf(struct bc_plot *p, const char *fmt, ...)
+static char *bc_own_printf(struct bc_plot *p, const char *fmt, ...)
 {
 	char *s;
 	va_list ap;
@@ -55,7 +55,7 @@ static char *own_printf(struct bc_plot *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vasprintf(&s, fmt, ap);
 	va_end(ap);
-	return n < 0 ? NULL : own(p, s);
+	return n < 0 ? NULL : bc_own(p, s);
 }
 
 void bc_plot_free(struct bc_plot *p)
@@ -81,14 +81,14 @@ bool bc_plot_spans_decades(const double *v, size_t n)
 
 /* ------------------------------------------------------------- documents */
 
-static const char *str_or(const struct bc_json *v, const char *def)
+static const char *bc_str_or(const struct bc_json *v, const char *def)
 {
 	const char *s = bc_json_str(v);
 
 	return s && *s ? s : def;
 }
 
-static bool num_of(const struct bc_json *v, double *out)
+static bool bc_num_of(const struct bc_json *v, double *out)
 {
 	if (!v || v->type != BC_JSON_NUMBER || !isfinite(v->number))
 		return false;
@@ -99,7 +99,7 @@ static bool num_of(const struct bc_json *v, double *out)
 /* The headline: the first HITS metric, else the first OPS one, histograms
  * aside (figures.c's rule); a document whose metrics carry no roles gets
  * its first summary entry with a mean. */
-static const char *headline_metric(const struct bc_json *res)
+static const char *bc_headline_metric(const struct bc_json *res)
 {
 	static const char *const roles[] = { "hits", "ops" };
 	const struct bc_json *metrics = bc_json_get(res, "metrics"),
@@ -121,9 +121,9 @@ static const char *headline_metric(const struct bc_json *res)
 }
 
 /* A metric's label as the document names it ("delivery latency"). */
-static const char *metric_label(const struct bc_json *res, const char *name)
+static const char *bc_metric_label(const struct bc_json *res, const char *name)
 {
-	return str_or(bc_json_get(bc_run_doc_metric(res, name), "label"), name);
+	return bc_str_or(bc_json_get(bc_run_doc_metric(res, name), "label"), name);
 }
 
 /*
@@ -131,7 +131,7 @@ static const char *metric_label(const struct bc_json *res, const char *name)
  * carries one (`ci` or `ci95` as {low, high} or {half_width}, or ci_low and
  * ci_high beside the mean), else mean ± stddev. false: neither.
  */
-static bool error_bar(const struct bc_json *s, double mean, double *lo, double *hi, bool *is_ci)
+static bool bc_error_bar(const struct bc_json *s, double mean, double *lo, double *hi, bool *is_ci)
 {
 	static const char *const keys[] = { "ci", "ci95" };
 	double a, b, sd;
@@ -139,26 +139,26 @@ static bool error_bar(const struct bc_json *s, double mean, double *lo, double *
 	for (size_t k = 0; k < 2; k++) {
 		const struct bc_json *ci = bc_json_get(s, keys[k]);
 
-		if (num_of(bc_json_get(ci, "low"), &a) && num_of(bc_json_get(ci, "high"), &b)) {
+		if (bc_num_of(bc_json_get(ci, "low"), &a) && bc_num_of(bc_json_get(ci, "high"), &b)) {
 			*lo = a;
 			*hi = b;
 			*is_ci = true;
 			return true;
 		}
-		if (num_of(bc_json_get(ci, "half_width"), &a)) {
+		if (bc_num_of(bc_json_get(ci, "half_width"), &a)) {
 			*lo = mean - a;
 			*hi = mean + a;
 			*is_ci = true;
 			return true;
 		}
 	}
-	if (num_of(bc_json_get(s, "ci_low"), &a) && num_of(bc_json_get(s, "ci_high"), &b)) {
+	if (bc_num_of(bc_json_get(s, "ci_low"), &a) && bc_num_of(bc_json_get(s, "ci_high"), &b)) {
 		*lo = a;
 		*hi = b;
 		*is_ci = true;
 		return true;
 	}
-	if (num_of(bc_json_get(s, "stddev"), &sd)) {
+	if (bc_num_of(bc_json_get(s, "stddev"), &sd)) {
 		*lo = mean - sd;
 		*hi = mean + sd;
 		*is_ci = false;
@@ -169,7 +169,7 @@ static bool error_bar(const struct bc_json *s, double mean, double *lo, double *
 
 /* "benchcore 0.1.0, Linux 6.18.44, 2 CPUs (AMD EPYC), a VM, 2026-12-01":
  * what the picture was measured on, from the first run's context. */
-static void add_context_line(struct bc_plot *p, const struct bc_json *res)
+static void bc_add_context_line(struct bc_plot *p, const struct bc_json *res)
 {
 	const struct bc_json *ctx = bc_json_get(res, "context");
 	const char *date = bc_json_str(bc_json_get(ctx, "date"));
@@ -178,18 +178,18 @@ static void add_context_line(struct bc_plot *p, const struct bc_json *res)
 
 	if (!ctx || p->line_cnt >= sizeof(p->lines) / sizeof(p->lines[0]))
 		return;
-	num_of(bc_json_get(ctx, "cpu_count"), &cpus);
-	line = own_printf(p, "measured with benchcore %s on Linux %s, %.0f CPUs (%s)%s, %.10s",
-			  str_or(bc_json_get(ctx, "benchcore_version"), "?"),
-			  str_or(bc_json_get(ctx, "kernel_release"), "?"), cpus,
-			  str_or(bc_json_get(ctx, "cpu_model"), "unknown model"),
+	bc_num_of(bc_json_get(ctx, "cpu_count"), &cpus);
+	line = bc_own_printf(p, "measured with benchcore %s on Linux %s, %.0f CPUs (%s)%s, %.10s",
+			  bc_str_or(bc_json_get(ctx, "benchcore_version"), "?"),
+			  bc_str_or(bc_json_get(ctx, "kernel_release"), "?"), cpus,
+			  bc_str_or(bc_json_get(ctx, "cpu_model"), "unknown model"),
 			  bc_json_bool(bc_json_get(ctx, "hypervisor"), false) ? " in a VM" : "",
 			  date ? date : "");
 	if (line)
 		p->lines[p->line_cnt++] = line;
 }
 
-static void add_line(struct bc_plot *p, const char *line)
+static void bc_add_line(struct bc_plot *p, const char *line)
 {
 	if (line && p->line_cnt < sizeof(p->lines) / sizeof(p->lines[0]))
 		p->lines[p->line_cnt++] = line;
@@ -207,7 +207,7 @@ struct row {
 	double n;
 };
 
-static void read_row(const struct bc_json *run, struct row *r)
+static void bc_read_row(const struct bc_json *run, struct row *r)
 {
 	const struct bc_json *s;
 
@@ -215,27 +215,27 @@ static void read_row(const struct bc_json *run, struct row *r)
 	r->res = bc_json_get(run, "result");
 	if (r->res && r->res->type != BC_JSON_OBJECT)
 		r->res = NULL;
-	r->bench = str_or(bc_json_get(run, "benchmark"), str_or(bc_json_get(r->res, "benchmark"), "?"));
-	r->section = str_or(bc_json_get(run, "section"), r->bench);
-	r->label = str_or(bc_json_get(run, "label"), r->bench);
-	r->status = str_or(bc_json_get(run, "status"), r->res ? "ok" : "no result");
+	r->bench = bc_str_or(bc_json_get(run, "benchmark"), bc_str_or(bc_json_get(r->res, "benchmark"), "?"));
+	r->section = bc_str_or(bc_json_get(run, "section"), r->bench);
+	r->label = bc_str_or(bc_json_get(run, "label"), r->bench);
+	r->status = bc_str_or(bc_json_get(run, "status"), r->res ? "ok" : "no result");
 	r->opts = bc_json_get(run, "options");
 	if (r->opts && r->opts->type != BC_JSON_OBJECT)
 		r->opts = NULL;
 	if (!r->res || (strcmp(r->status, "ok") && strcmp(r->status, "interrupted")))
 		return;
-	r->metric = headline_metric(r->res);
+	r->metric = bc_headline_metric(r->res);
 	s = bc_json_get(bc_json_get(r->res, "summary"), r->metric);
-	if (!r->metric || !num_of(bc_json_get(s, "mean"), &r->mean))
+	if (!r->metric || !bc_num_of(bc_json_get(s, "mean"), &r->mean))
 		return;
 	r->unit = bc_json_str(bc_json_get(s, "unit"));
-	r->has_bar = error_bar(s, r->mean, &r->lo, &r->hi, &r->is_ci);
-	num_of(bc_json_get(s, "n"), &r->n);
+	r->has_bar = bc_error_bar(s, r->mean, &r->lo, &r->hi, &r->is_ci);
+	bc_num_of(bc_json_get(s, "n"), &r->n);
 	r->ok = true;
 }
 
 /* The value of option `name` in a row as text; "" when the row has none. */
-static const char *opt_text(const struct row *r, const char *name)
+static const char *bc_opt_text(const struct row *r, const char *name)
 {
 	const struct bc_json *v = bc_json_get(r->opts, name);
 
@@ -244,9 +244,9 @@ static const char *opt_text(const struct row *r, const char *name)
 	return "";
 }
 
-static bool opt_number(const struct row *r, const char *name, double *out)
+static bool bc_opt_number(const struct row *r, const char *name, double *out)
 {
-	const char *s = opt_text(r, name);
+	const char *s = bc_opt_text(r, name);
 	char *end;
 
 	if (!*s)
@@ -259,10 +259,10 @@ struct opt_info {
 	const char *name;
 	size_t distinct;
 	bool numeric;	/* every row has it, as a number */
-	bool tied;	/* one-to-one with the x option: named with it, no series of its own */
+	bool tied;	/* one-to-one with the x option: named with it, no series of its bc_own */
 };
 
-static size_t distinct_values(const struct row *const *rows, size_t n, const char *name)
+static size_t bc_distinct_values(const struct row *const *rows, size_t n, const char *name)
 {
 	size_t cnt = 0;
 
@@ -270,7 +270,7 @@ static size_t distinct_values(const struct row *const *rows, size_t n, const cha
 		bool seen = false;
 
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = !strcmp(opt_text(rows[i], name), opt_text(rows[j], name));
+			seen = !strcmp(bc_opt_text(rows[i], name), bc_opt_text(rows[j], name));
 		cnt += !seen;
 	}
 	return cnt;
@@ -278,12 +278,12 @@ static size_t distinct_values(const struct row *const *rows, size_t n, const cha
 
 /* Does each value of a go with one value of b, and the other way round
  * (`--sweep rb-batch-cnt,rb-sample-rate=1,5,10` zips the two)? */
-static bool one_to_one(const struct row *const *rows, size_t n, const char *a, const char *b)
+static bool bc_one_to_one(const struct row *const *rows, size_t n, const char *a, const char *b)
 {
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < i; j++) {
-			bool same_a = !strcmp(opt_text(rows[i], a), opt_text(rows[j], a)),
-			     same_b = !strcmp(opt_text(rows[i], b), opt_text(rows[j], b));
+			bool same_a = !strcmp(bc_opt_text(rows[i], a), bc_opt_text(rows[j], a)),
+			     same_b = !strcmp(bc_opt_text(rows[i], b), bc_opt_text(rows[j], b));
 
 			if (same_a != same_b)
 				return false;
@@ -292,7 +292,7 @@ static bool one_to_one(const struct row *const *rows, size_t n, const char *a, c
 }
 
 /* Every option name of the rows, in order of first appearance. */
-static size_t collect_opts(const struct row *const *rows, size_t n, struct opt_info *out,
+static size_t bc_collect_opts(const struct row *const *rows, size_t n, struct opt_info *out,
 			   size_t cap)
 {
 	size_t cnt = 0;
@@ -311,22 +311,22 @@ static size_t collect_opts(const struct row *const *rows, size_t n, struct opt_i
 	for (size_t j = 0; j < cnt; j++) {
 		double v;
 
-		out[j].distinct = distinct_values(rows, n, out[j].name);
+		out[j].distinct = bc_distinct_values(rows, n, out[j].name);
 		out[j].numeric = true;
 		for (size_t i = 0; i < n && out[j].numeric; i++)
-			out[j].numeric = opt_number(rows[i], out[j].name, &v);
+			out[j].numeric = bc_opt_number(rows[i], out[j].name, &v);
 	}
 	return cnt;
 }
 
-static int cmp_point(const void *a, const void *b)
+static int bc_cmp_point(const void *a, const void *b)
 {
 	const struct bc_plot_point *pa = a, *pb = b;
 
 	return (pa->x > pb->x) - (pa->x < pb->x);
 }
 
-static int cmp_double(const void *a, const void *b)
+static int bc_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -342,29 +342,29 @@ struct headline_ctx {
 };
 
 /* The row's name within its series: what differs from the others. */
-static char *series_key(struct bc_plot *p, const struct row *r, const struct opt_info *oi,
+static char *bc_series_key(struct bc_plot *p, const struct row *r, const struct opt_info *oi,
 			size_t oi_cnt, const struct opt_info *x, bool many_benches)
 {
-	char *key = own_printf(p, "%s", many_benches ? r->bench : "");
+	char *key = bc_own_printf(p, "%s", many_benches ? r->bench : "");
 
 	for (size_t j = 0; key && j < oi_cnt; j++) {
 		if (&oi[j] == x || oi[j].distinct < 2 || oi[j].tied)
 			continue;
-		key = own_printf(p, "%s%s%s=%s", key, *key ? " " : "", oi[j].name,
-				 opt_text(r, oi[j].name));
+		key = bc_own_printf(p, "%s%s%s=%s", key, *key ? " " : "", oi[j].name,
+				 bc_opt_text(r, oi[j].name));
 	}
 	return key;
 }
 
 /* The y axis of a panel: the headline's name(s) and unit. */
-static int headline_axis(struct bc_plot *p, struct bc_plot_panel *pn, const struct row *const *rows,
+static int bc_headline_axis(struct bc_plot *p, struct bc_plot_panel *pn, const struct row *const *rows,
 			 size_t n)
 {
 	const char *label = rows[0]->metric, *unit = rows[0]->unit;
 
 	for (size_t i = 1; i < n; i++) {
 		if (!strstr(label, rows[i]->metric))
-			label = own_printf(p, "%s / %s", label, rows[i]->metric);
+			label = bc_own_printf(p, "%s / %s", label, rows[i]->metric);
 		if (!label)
 			return -ENOMEM;
 		if (unit && (!rows[i]->unit || strcmp(unit, rows[i]->unit)))
@@ -375,7 +375,7 @@ static int headline_axis(struct bc_plot *p, struct bc_plot_panel *pn, const stru
 	return 0;
 }
 
-static void note_bar(struct headline_ctx *hc, const struct row *r)
+static void bc_note_bar(struct headline_ctx *hc, const struct row *r)
 {
 	if (!r->has_bar)
 		return;
@@ -389,7 +389,7 @@ static void note_bar(struct headline_ctx *hc, const struct row *r)
 	}
 }
 
-static void set_point(struct bc_plot_point *pt, double x, const struct row *r)
+static void bc_set_point(struct bc_plot_point *pt, double x, const struct row *r)
 {
 	pt->x = x;
 	pt->y = r->mean;
@@ -398,23 +398,23 @@ static void set_point(struct bc_plot_point *pt, double x, const struct row *r)
 }
 
 /* A panel without a numeric option that varies: one bar per run. */
-static int headline_bars(struct headline_ctx *hc, struct bc_plot_panel *pn,
+static int bc_headline_bars(struct headline_ctx *hc, struct bc_plot_panel *pn,
 			 const struct row *const *rows, size_t n)
 {
 	struct bc_plot *p = hc->p;
 	struct bc_plot_series *s;
 
 	pn->bars = true;
-	pn->cats = own_calloc(p, n, sizeof(*pn->cats));
-	pn->series = s = own_calloc(p, 1, sizeof(*pn->series));
-	if (!pn->cats || !s || !(s->pts = own_calloc(p, n, sizeof(*s->pts))))
+	pn->cats = bc_own_calloc(p, n, sizeof(*pn->cats));
+	pn->series = s = bc_own_calloc(p, 1, sizeof(*pn->series));
+	if (!pn->cats || !s || !(s->pts = bc_own_calloc(p, n, sizeof(*s->pts))))
 		return -ENOMEM;
 	pn->series_cnt = 1;
 	s->name = pn->y.label;
 	for (size_t i = 0; i < n; i++) {
 		pn->cats[i] = rows[i]->label;
-		set_point(&s->pts[s->cnt++], (double)i, rows[i]);
-		note_bar(hc, rows[i]);
+		bc_set_point(&s->pts[s->cnt++], (double)i, rows[i]);
+		bc_note_bar(hc, rows[i]);
 	}
 	pn->cat_cnt = n;
 	pn->x.label = "run";
@@ -422,26 +422,26 @@ static int headline_bars(struct headline_ctx *hc, struct bc_plot_panel *pn,
 }
 
 /* The swept values as ticks, labelled as the command line gave them. */
-static int sweep_ticks(struct bc_plot *p, struct bc_plot_axis *ax, const struct row *const *rows,
+static int bc_sweep_ticks(struct bc_plot *p, struct bc_plot_axis *ax, const struct row *const *rows,
 		       size_t n, const char *name)
 {
-	double *xs = own_calloc(p, n, sizeof(*xs));
+	double *xs = bc_own_calloc(p, n, sizeof(*xs));
 	size_t cnt = 0;
 
 	if (!xs)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		opt_number(rows[i], name, &xs[cnt++]);
-	qsort(xs, cnt, sizeof(*xs), cmp_double);
+		bc_opt_number(rows[i], name, &xs[cnt++]);
+	qsort(xs, cnt, sizeof(*xs), bc_cmp_double);
 	ax->log = bc_plot_spans_decades(xs, cnt);
-	ax->ticks = own_calloc(p, cnt, sizeof(*ax->ticks));
+	ax->ticks = bc_own_calloc(p, cnt, sizeof(*ax->ticks));
 	if (!ax->ticks)
 		return -ENOMEM;
 	for (size_t i = 0; i < cnt; i++) {
 		if (ax->tick_cnt && ax->ticks[ax->tick_cnt - 1].v == xs[i])
 			continue;
 		ax->ticks[ax->tick_cnt].v = xs[i];
-		ax->ticks[ax->tick_cnt].label = own_printf(p, "%.15g", xs[i]);
+		ax->ticks[ax->tick_cnt].label = bc_own_printf(p, "%.15g", xs[i]);
 		if (!ax->ticks[ax->tick_cnt].label)
 			return -ENOMEM;
 		ax->tick_cnt++;
@@ -454,19 +454,19 @@ static int sweep_ticks(struct bc_plot *p, struct bc_plot_axis *ax, const struct 
 
 #define PLOT_MAX_OPTS 32
 
-static int headline_panel(struct headline_ctx *hc, struct bc_plot_panel *pn,
+static int bc_headline_panel(struct headline_ctx *hc, struct bc_plot_panel *pn,
 			  const struct row *const *rows, size_t n)
 {
 	struct bc_plot *p = hc->p;
 	struct opt_info oi[PLOT_MAX_OPTS] = {};
-	size_t oi_cnt = collect_opts(rows, n, oi, PLOT_MAX_OPTS);
+	size_t oi_cnt = bc_collect_opts(rows, n, oi, PLOT_MAX_OPTS);
 	const struct opt_info *x = NULL;
 	const char **keys;
 	bool many_benches = false;
 	const char *xlabel;
 	int err;
 
-	err = headline_axis(p, pn, rows, n);
+	err = bc_headline_axis(p, pn, rows, n);
 	if (err)
 		return err;
 	for (size_t i = 1; i < n; i++)
@@ -485,32 +485,32 @@ static int headline_panel(struct headline_ctx *hc, struct bc_plot_panel *pn,
 			x = &oi[j];
 	}
 	if (!x)
-		return headline_bars(hc, pn, rows, n);
+		return bc_headline_bars(hc, pn, rows, n);
 
 	xlabel = x->name;
 	for (size_t j = 0; j < oi_cnt; j++) {
-		if (&oi[j] == x || oi[j].distinct < 2 || !one_to_one(rows, n, x->name, oi[j].name))
+		if (&oi[j] == x || oi[j].distinct < 2 || !bc_one_to_one(rows, n, x->name, oi[j].name))
 			continue;
 		oi[j].tied = true;
-		xlabel = own_printf(p, "%s and %s", xlabel, oi[j].name);
+		xlabel = bc_own_printf(p, "%s and %s", xlabel, oi[j].name);
 		if (!xlabel)
 			return -ENOMEM;
 	}
 	pn->x.label = xlabel;
-	err = sweep_ticks(p, &pn->x, rows, n, x->name);
+	err = bc_sweep_ticks(p, &pn->x, rows, n, x->name);
 	if (err)
 		return err;
 
 	/* One series per value of the other options, in order of appearance. */
-	keys = own_calloc(p, n, sizeof(*keys));
-	pn->series = own_calloc(p, n, sizeof(*pn->series));
+	keys = bc_own_calloc(p, n, sizeof(*keys));
+	pn->series = bc_own_calloc(p, n, sizeof(*pn->series));
 	if (!keys || !pn->series)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		struct bc_plot_series *s = NULL;
 		double xv = 0;
 
-		keys[i] = series_key(p, rows[i], oi, oi_cnt, x, many_benches);
+		keys[i] = bc_series_key(p, rows[i], oi, oi_cnt, x, many_benches);
 		if (!keys[i])
 			return -ENOMEM;
 		for (size_t k = 0; k < pn->series_cnt && !s; k++)
@@ -519,20 +519,20 @@ static int headline_panel(struct headline_ctx *hc, struct bc_plot_panel *pn,
 		if (!s) {
 			s = &pn->series[pn->series_cnt++];
 			s->name = *keys[i] ? keys[i] : pn->y.label;
-			s->pts = own_calloc(p, n, sizeof(*s->pts));
+			s->pts = bc_own_calloc(p, n, sizeof(*s->pts));
 			if (!s->pts)
 				return -ENOMEM;
 		}
-		opt_number(rows[i], x->name, &xv);
-		set_point(&s->pts[s->cnt++], xv, rows[i]);
-		note_bar(hc, rows[i]);
+		bc_opt_number(rows[i], x->name, &xv);
+		bc_set_point(&s->pts[s->cnt++], xv, rows[i]);
+		bc_note_bar(hc, rows[i]);
 	}
 	for (size_t k = 0; k < pn->series_cnt; k++)
-		qsort(pn->series[k].pts, pn->series[k].cnt, sizeof(*pn->series[k].pts), cmp_point);
+		qsort(pn->series[k].pts, pn->series[k].cnt, sizeof(*pn->series[k].pts), bc_cmp_point);
 	/* Rates that span decades (a batch count swept 1 to 1000) would sit
 	 * flat on zero on a linear axis: the x axis's rule, on the means. */
 	{
-		double *means = own_calloc(p, n, sizeof(*means));
+		double *means = bc_own_calloc(p, n, sizeof(*means));
 
 		if (!means)
 			return -ENOMEM;
@@ -544,7 +544,7 @@ static int headline_panel(struct headline_ctx *hc, struct bc_plot_panel *pn,
 }
 
 /* "not plotted: producers=64 (invalid), producers=128 (invalid)" */
-static int skipped_note(struct bc_plot *p, struct bc_plot_panel *pn, const struct row *rows,
+static int bc_skipped_note(struct bc_plot *p, struct bc_plot_panel *pn, const struct row *rows,
 			size_t n, const char *section)
 {
 	size_t shown = 0, more = 0;
@@ -557,21 +557,21 @@ static int skipped_note(struct bc_plot *p, struct bc_plot_panel *pn, const struc
 			more++;
 			continue;
 		}
-		note = own_printf(p, "%s%s%s (%s)", note ? note : "not plotted: ", shown ? ", " : "",
+		note = bc_own_printf(p, "%s%s%s (%s)", note ? note : "not plotted: ", shown ? ", " : "",
 				  rows[i].label, rows[i].status);
 		if (!note)
 			return -ENOMEM;
 		shown++;
 	}
 	if (more)
-		note = own_printf(p, "%s and %zu more", note, more);
+		note = bc_own_printf(p, "%s and %zu more", note, more);
 	if (shown && !note)
 		return -ENOMEM;
 	pn->note = note;
 	return 0;
 }
 
-static int headline_lines(struct headline_ctx *hc)
+static int bc_headline_lines(struct headline_ctx *hc)
 {
 	struct bc_plot *p = hc->p;
 	const char *what = hc->any_ci && hc->any_sd
@@ -583,19 +583,19 @@ static int headline_lines(struct headline_ctx *hc)
 	if (!hc->any_ci && !hc->any_sd)
 		return 0;
 	if (hc->n_max > 0 && hc->n_min < hc->n_max)
-		line = own_printf(p, "error bars: %s (n = %.0f to %.0f)", what, hc->n_min, hc->n_max);
+		line = bc_own_printf(p, "error bars: %s (n = %.0f to %.0f)", what, hc->n_min, hc->n_max);
 	else if (hc->n_max > 0)
-		line = own_printf(p, "error bars: %s (n = %.0f)", what, hc->n_max);
+		line = bc_own_printf(p, "error bars: %s (n = %.0f)", what, hc->n_max);
 	else
-		line = own_printf(p, "error bars: %s", what);
+		line = bc_own_printf(p, "error bars: %s", what);
 	if (!line)
 		return -ENOMEM;
-	add_line(p, line);
+	bc_add_line(p, line);
 	return 0;
 }
 
 /* Panels: the document's sections (a suite's headers; a sweep has one). */
-static size_t sections(const struct row *rows, size_t n, const char **out)
+static size_t bc_sections(const struct row *rows, size_t n, const char **out)
 {
 	size_t cnt = 0;
 
@@ -610,26 +610,26 @@ static size_t sections(const struct row *rows, size_t n, const char **out)
 	return cnt;
 }
 
-static int read_rows(struct bc_plot *p, const struct bc_json *runs, struct row **rows_out)
+static int bc_read_rows(struct bc_plot *p, const struct bc_json *runs, struct row **rows_out)
 {
-	struct row *rows = own_calloc(p, bc_json_len(runs), sizeof(*rows));
+	struct row *rows = bc_own_calloc(p, bc_json_len(runs), sizeof(*rows));
 
 	if (!rows)
 		return -ENOMEM;
 	for (size_t i = 0; i < bc_json_len(runs); i++)
-		read_row(bc_json_at(runs, i), &rows[i]);
+		bc_read_row(bc_json_at(runs, i), &rows[i]);
 	*rows_out = rows;
 	return 0;
 }
 
-static const char *doc_kind(const struct bc_json *doc)
+static const char *bc_doc_kind(const struct bc_json *doc)
 {
 	const char *kind = bc_json_str(bc_json_get(doc, "kind"));
 
 	return kind && !strcmp(kind, "suite") ? "suite" : "sweep";
 }
 
-static int read_headline(struct bc_plot *p, const struct bc_json *doc,
+static int bc_read_headline(struct bc_plot *p, const struct bc_json *doc,
 			 const struct bc_plot_opts *opts, char *err, size_t err_len)
 {
 	const struct bc_json *runs = bc_json_get(doc, "runs");
@@ -640,13 +640,13 @@ static int read_headline(struct bc_plot *p, const struct bc_json *doc,
 	struct row *rows;
 	int ret;
 
-	ret = read_rows(p, runs, &rows);
-	secs = own_calloc(p, n, sizeof(*secs));
-	sel = own_calloc(p, n, sizeof(*sel));
-	p->panels = own_calloc(p, n, sizeof(*p->panels));
+	ret = bc_read_rows(p, runs, &rows);
+	secs = bc_own_calloc(p, n, sizeof(*secs));
+	sel = bc_own_calloc(p, n, sizeof(*sel));
+	p->panels = bc_own_calloc(p, n, sizeof(*p->panels));
 	if (ret || !secs || !sel || !p->panels)
 		return -ENOMEM;
-	sec_cnt = sections(rows, n, secs);
+	sec_cnt = bc_sections(rows, n, secs);
 	for (size_t s = 0; s < sec_cnt; s++) {
 		struct bc_plot_panel *pn = &p->panels[p->panel_cnt];
 		size_t cnt = 0;
@@ -657,15 +657,15 @@ static int read_headline(struct bc_plot *p, const struct bc_json *doc,
 		if (!cnt)
 			continue;
 		memset(pn, 0, sizeof(*pn));
-		ret = headline_panel(&hc, pn, sel, cnt);
+		ret = bc_headline_panel(&hc, pn, sel, cnt);
 		if (!ret)
-			ret = skipped_note(p, pn, rows, n, secs[s]);
+			ret = bc_skipped_note(p, pn, rows, n, secs[s]);
 		if (ret)
 			return ret;
 		if (pn->bars)
-			pn->title = own_printf(p, "%s: %s per run", secs[s], pn->y.label);
+			pn->title = bc_own_printf(p, "%s: %s per run", secs[s], pn->y.label);
 		else
-			pn->title = own_printf(p, "%s: %s against %s", secs[s], pn->y.label, pn->x.label);
+			pn->title = bc_own_printf(p, "%s: %s against %s", secs[s], pn->y.label, pn->x.label);
 		if (!pn->title)
 			return -ENOMEM;
 		p->panel_cnt++;
@@ -673,33 +673,33 @@ static int read_headline(struct bc_plot *p, const struct bc_json *doc,
 	}
 	if (opts->x_option && !hc.x_found) {
 		bc_set_err(err, err_len, "--x '%s': no run of this %s has that option", opts->x_option,
-			   doc_kind(doc));
+			   bc_doc_kind(doc));
 		return -EINVAL;
 	}
 	if (!plotted) {
 		bc_set_err(err, err_len, "no run of this %s measured anything (%zu runs); nothing to plot",
-			   doc_kind(doc), n);
+			   bc_doc_kind(doc), n);
 		return -EINVAL;
 	}
 	/* A sweep is one panel: the picture's title says it all. */
-	p->title = own_printf(p, "%s %s", doc_kind(doc),
-			      str_or(bc_json_get(doc, "name"), "(unnamed)"));
-	if (p->panel_cnt == 1 && !strcmp(doc_kind(doc), "sweep")) {
+	p->title = bc_own_printf(p, "%s %s", bc_doc_kind(doc),
+			      bc_str_or(bc_json_get(doc, "name"), "(unnamed)"));
+	if (p->panel_cnt == 1 && !strcmp(bc_doc_kind(doc), "sweep")) {
 		p->title = p->panels[0].title;
 		p->panels[0].title = NULL;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (rows[i].ok) {
-			add_context_line(p, rows[i].res);
+			bc_add_context_line(p, rows[i].res);
 			break;
 		}
-	return p->title ? headline_lines(&hc) : -ENOMEM;
+	return p->title ? bc_headline_lines(&hc) : -ENOMEM;
 }
 
 /* ----------------------------------------------------------- latency */
 
 /* "p99.9" -> 99.9; false for any other key. */
-static bool percentile_key(const char *key, double *p)
+static bool bc_percentile_key(const char *key, double *p)
 {
 	char *end;
 
@@ -711,7 +711,7 @@ static bool percentile_key(const char *key, double *p)
 
 /* Percentiles are spaced by -log10(1 - p): p90, p99, p99.9 one step
  * apart, each ten times rarer than the one before. */
-static double percentile_x(double pct)
+static double bc_percentile_x(double pct)
 {
 	return -log10(1 - pct / 100);
 }
@@ -723,7 +723,7 @@ struct pct_point {
 	const char *key;
 };
 
-static int cmp_pct(const void *a, const void *b)
+static int bc_cmp_pct(const void *a, const void *b)
 {
 	const struct pct_point *x = a, *y = b;
 
@@ -731,7 +731,7 @@ static int cmp_pct(const void *a, const void *b)
 }
 
 /* The percentiles (and max) of one histogram summary entry, ascending. */
-static size_t hist_points(const struct bc_json *h, struct pct_point *out, double *max)
+static size_t bc_hist_points(const struct bc_json *h, struct pct_point *out, double *max)
 {
 	size_t cnt = 0;
 
@@ -739,14 +739,14 @@ static size_t hist_points(const struct bc_json *h, struct pct_point *out, double
 	for (size_t i = 0; h && h->type == BC_JSON_OBJECT && i < h->cnt; i++) {
 		double pct, v;
 
-		if (percentile_key(h->keys[i], &pct) && num_of(h->items[i], &v) && cnt < PLOT_MAX_PCT) {
+		if (bc_percentile_key(h->keys[i], &pct) && bc_num_of(h->items[i], &v) && cnt < PLOT_MAX_PCT) {
 			out[cnt].pct = pct;
 			out[cnt].value = v;
 			out[cnt++].key = h->keys[i];
 		}
 	}
-	num_of(bc_json_get(h, "max"), max);
-	qsort(out, cnt, sizeof(*out), cmp_pct);
+	bc_num_of(bc_json_get(h, "max"), max);
+	qsort(out, cnt, sizeof(*out), bc_cmp_pct);
 	return cnt;
 }
 
@@ -762,7 +762,7 @@ struct lat_ctx {
 	size_t series_total;
 };
 
-static void lat_tick(struct lat_ctx *lc, double x, const char *label)
+static void bc_lat_tick(struct lat_ctx *lc, double x, const char *label)
 {
 	for (size_t i = 0; i < lc->tick_cnt; i++)
 		if (fabs(lc->ticks[i].v - x) < 1e-9)
@@ -776,21 +776,21 @@ static void lat_tick(struct lat_ctx *lc, double x, const char *label)
 #define PLOT_MAX_X_NAN (-1.0)
 
 /* A histogram summary entry with samples and at least one percentile. */
-static bool hist_has_samples(const struct bc_json *h)
+static bool bc_hist_has_samples(const struct bc_json *h)
 {
 	struct pct_point pts[PLOT_MAX_PCT];
 	double count = 0, max;
 
 	if (!bc_run_doc_is_hist(h))
 		return false;
-	num_of(bc_json_get(h, "count"), &count);
-	return count > 0 && hist_points(h, pts, &max) > 0;
+	bc_num_of(bc_json_get(h, "count"), &count);
+	return count > 0 && bc_hist_points(h, pts, &max) > 0;
 }
 
 /* Adds one series per histogram metric of a run document with samples,
  * named by prefix (a run's label) and, when the run has several, the
  * metric's label. */
-static int lat_series(struct lat_ctx *lc, struct bc_plot_panel *pn, const struct bc_json *res,
+static int bc_lat_series(struct lat_ctx *lc, struct bc_plot_panel *pn, const struct bc_json *res,
 		      const char *prefix)
 {
 	const struct bc_json *summary = bc_json_get(res, "summary");
@@ -798,19 +798,19 @@ static int lat_series(struct lat_ctx *lc, struct bc_plot_panel *pn, const struct
 	size_t hist_cnt = 0;
 
 	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++)
-		hist_cnt += hist_has_samples(summary->items[i]);
+		hist_cnt += bc_hist_has_samples(summary->items[i]);
 	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
 		const struct bc_json *h = summary->items[i];
-		const char *unit, *what = metric_label(res, summary->keys[i]);
+		const char *unit, *what = bc_metric_label(res, summary->keys[i]);
 		struct pct_point pts[PLOT_MAX_PCT];
 		struct bc_plot_series *s;
 		double count = 0, max;
 		size_t cnt;
 
-		if (!hist_has_samples(h))
+		if (!bc_hist_has_samples(h))
 			continue;
-		cnt = hist_points(h, pts, &max);
-		num_of(bc_json_get(h, "count"), &count);
+		cnt = bc_hist_points(h, pts, &max);
+		bc_num_of(bc_json_get(h, "count"), &count);
 		unit = bc_json_str(bc_json_get(h, "unit"));
 		if (!lc->unit)
 			lc->unit = unit;
@@ -821,21 +821,21 @@ static int lat_series(struct lat_ctx *lc, struct bc_plot_panel *pn, const struct
 		else if (strcmp(what, lc->what))
 			lc->mixed_what = true;
 		s = &pn->series[pn->series_cnt];
-		s->pts = own_calloc(p, cnt + 1, sizeof(*s->pts));
+		s->pts = bc_own_calloc(p, cnt + 1, sizeof(*s->pts));
 		if (!prefix)
-			s->name = own_printf(p, "%s (n=%.0f)", what, count);
+			s->name = bc_own_printf(p, "%s (n=%.0f)", what, count);
 		else if (hist_cnt > 1)
-			s->name = own_printf(p, "%s: %s (n=%.0f)", prefix, what, count);
+			s->name = bc_own_printf(p, "%s: %s (n=%.0f)", prefix, what, count);
 		else
-			s->name = own_printf(p, "%s (n=%.0f)", prefix, count);
+			s->name = bc_own_printf(p, "%s (n=%.0f)", prefix, count);
 		if (!s->pts || !s->name)
 			return -ENOMEM;
 		for (size_t k = 0; k < cnt; k++) {
-			double x = percentile_x(pts[k].pct);
+			double x = bc_percentile_x(pts[k].pct);
 
 			s->pts[s->cnt++] = (struct bc_plot_point){ x, pts[k].value, NAN, NAN };
 			lc->last_x = fmax(lc->last_x, x);
-			lat_tick(lc, x, pts[k].key);
+			bc_lat_tick(lc, x, pts[k].key);
 		}
 		if (isfinite(max))
 			s->pts[s->cnt++] = (struct bc_plot_point){ PLOT_MAX_X_NAN, max, NAN, NAN };
@@ -845,7 +845,7 @@ static int lat_series(struct lat_ctx *lc, struct bc_plot_panel *pn, const struct
 	return 0;
 }
 
-static int lat_finish_panel(struct lat_ctx *lc, struct bc_plot_panel *pn)
+static int bc_lat_finish_panel(struct lat_ctx *lc, struct bc_plot_panel *pn)
 {
 	struct bc_plot *p = lc->p;
 	double max_x = lc->last_x + 0.5;
@@ -854,8 +854,8 @@ static int lat_finish_panel(struct lat_ctx *lc, struct bc_plot_panel *pn)
 
 	for (size_t k = 0; k < pn->series_cnt; k++)
 		total += pn->series[k].cnt;
-	ys = own_calloc(p, total, sizeof(*ys));
-	pn->x.ticks = own_calloc(p, lc->tick_cnt + 1, sizeof(*pn->x.ticks));
+	ys = bc_own_calloc(p, total, sizeof(*ys));
+	pn->x.ticks = bc_own_calloc(p, lc->tick_cnt + 1, sizeof(*pn->x.ticks));
 	if (!ys || !pn->x.ticks)
 		return -ENOMEM;
 	for (size_t k = 0; k < pn->series_cnt; k++)
@@ -869,7 +869,7 @@ static int lat_finish_panel(struct lat_ctx *lc, struct bc_plot_panel *pn)
 	memcpy(pn->x.ticks, lc->ticks, lc->tick_cnt * sizeof(*lc->ticks));
 	pn->x.tick_cnt = lc->tick_cnt;
 	pn->x.ticks[pn->x.tick_cnt++] = (struct bc_plot_tick){ .v = max_x, .label = "max" };
-	qsort(pn->x.ticks, pn->x.tick_cnt, sizeof(*pn->x.ticks), cmp_double);
+	qsort(pn->x.ticks, pn->x.tick_cnt, sizeof(*pn->x.ticks), bc_cmp_double);
 	pn->x.label = "percentile (log scale of 1 − p: p90, p99, p99.9 equally spaced)";
 	pn->y.label = lc->what && !lc->mixed_what ? lc->what : "latency";
 	pn->y.unit = lc->mixed_units ? NULL : lc->unit;
@@ -878,7 +878,7 @@ static int lat_finish_panel(struct lat_ctx *lc, struct bc_plot_panel *pn)
 }
 
 /* One run: a panel with a curve per histogram. */
-static int read_latency_run(struct bc_plot *p, const struct bc_json *doc, char *err,
+static int bc_read_latency_run(struct bc_plot *p, const struct bc_json *doc, char *err,
 			    size_t err_len)
 {
 	struct lat_ctx lc = { .p = p };
@@ -886,10 +886,10 @@ static int read_latency_run(struct bc_plot *p, const struct bc_json *doc, char *
 	char bench[256];
 	int ret;
 
-	p->panels = own_calloc(p, 1, sizeof(*p->panels));
-	if (!p->panels || !(p->panels->series = own_calloc(p, bc_json_len(summary), sizeof(struct bc_plot_series))))
+	p->panels = bc_own_calloc(p, 1, sizeof(*p->panels));
+	if (!p->panels || !(p->panels->series = bc_own_calloc(p, bc_json_len(summary), sizeof(struct bc_plot_series))))
 		return -ENOMEM;
-	ret = lat_series(&lc, p->panels, doc, NULL);
+	ret = bc_lat_series(&lc, p->panels, doc, NULL);
 	if (ret)
 		return ret;
 	if (!lc.series_total) {
@@ -898,19 +898,19 @@ static int read_latency_run(struct bc_plot *p, const struct bc_json *doc, char *
 		return -EINVAL;
 	}
 	p->panel_cnt = 1;
-	ret = lat_finish_panel(&lc, p->panels);
+	ret = bc_lat_finish_panel(&lc, p->panels);
 	if (ret)
 		return ret;
 	if (bc_run_doc_bench(doc, bench, sizeof(bench)))
 		snprintf(bench, sizeof(bench), "a run");
-	p->title = own_printf(p, "%s: %s percentiles", bench, p->panels->y.label);
-	add_line(p, "percentiles of every value recorded over the measured seconds (warm-up excluded)");
-	add_context_line(p, doc);
+	p->title = bc_own_printf(p, "%s: %s percentiles", bench, p->panels->y.label);
+	bc_add_line(p, "percentiles of every value recorded over the measured seconds (warm-up excluded)");
+	bc_add_context_line(p, doc);
 	return p->title ? 0 : -ENOMEM;
 }
 
 /* A sweep or a suite: a panel per section, a curve per run (and histogram). */
-static int read_latency_runs(struct bc_plot *p, const struct bc_json *doc, char *err,
+static int bc_read_latency_runs(struct bc_plot *p, const struct bc_json *doc, char *err,
 			     size_t err_len)
 {
 	const struct bc_json *runs = bc_json_get(doc, "runs");
@@ -920,12 +920,12 @@ static int read_latency_runs(struct bc_plot *p, const struct bc_json *doc, char 
 	struct row *rows;
 	int ret;
 
-	ret = read_rows(p, runs, &rows);
-	secs = own_calloc(p, n, sizeof(*secs));
-	p->panels = own_calloc(p, n, sizeof(*p->panels));
+	ret = bc_read_rows(p, runs, &rows);
+	secs = bc_own_calloc(p, n, sizeof(*secs));
+	p->panels = bc_own_calloc(p, n, sizeof(*p->panels));
 	if (ret || !secs || !p->panels)
 		return -ENOMEM;
-	sec_cnt = sections(rows, n, secs);
+	sec_cnt = bc_sections(rows, n, secs);
 	for (size_t s = 0; s < sec_cnt; s++) {
 		struct bc_plot_panel *pn = &p->panels[p->panel_cnt];
 		struct lat_ctx lc = { .p = p };
@@ -935,13 +935,13 @@ static int read_latency_runs(struct bc_plot *p, const struct bc_json *doc, char 
 		for (size_t i = 0; i < n; i++)
 			if (rows[i].res && !strcmp(rows[i].section, secs[s]))
 				hist_cap += bc_json_len(bc_json_get(rows[i].res, "summary"));
-		pn->series = own_calloc(p, hist_cap, sizeof(*pn->series));
+		pn->series = bc_own_calloc(p, hist_cap, sizeof(*pn->series));
 		if (!pn->series)
 			return -ENOMEM;
 		for (size_t i = 0; i < n; i++) {
 			if (!rows[i].res || strcmp(rows[i].section, secs[s]))
 				continue;
-			ret = lat_series(&lc, pn, rows[i].res, rows[i].label);
+			ret = bc_lat_series(&lc, pn, rows[i].res, rows[i].label);
 			if (ret)
 				return ret;
 			if (lc.series_total && !first)
@@ -949,9 +949,9 @@ static int read_latency_runs(struct bc_plot *p, const struct bc_json *doc, char 
 		}
 		if (!lc.series_total)
 			continue;
-		ret = lat_finish_panel(&lc, pn);
+		ret = bc_lat_finish_panel(&lc, pn);
 		if (!ret)
-			pn->title = own_printf(p, "%s: %s percentiles", secs[s], pn->y.label);
+			pn->title = bc_own_printf(p, "%s: %s percentiles", secs[s], pn->y.label);
 		if (ret || !pn->title)
 			return ret ? ret : -ENOMEM;
 		p->panel_cnt++;
@@ -959,22 +959,22 @@ static int read_latency_runs(struct bc_plot *p, const struct bc_json *doc, char 
 	}
 	if (!total) {
 		bc_set_err(err, err_len, "no run of this %s has a histogram with samples; nothing to plot as percentiles",
-			   doc_kind(doc));
+			   bc_doc_kind(doc));
 		return -EINVAL;
 	}
-	p->title = own_printf(p, "%s %s: %s percentiles", doc_kind(doc),
-			      str_or(bc_json_get(doc, "name"), "(unnamed)"),
+	p->title = bc_own_printf(p, "%s %s: %s percentiles", bc_doc_kind(doc),
+			      bc_str_or(bc_json_get(doc, "name"), "(unnamed)"),
 			      p->panel_cnt == 1 ? p->panels[0].y.label : "latency");
 	if (p->panel_cnt == 1)
 		p->panels[0].title = NULL;
-	add_line(p, "percentiles of every value recorded over each run's measured seconds (warm-up excluded)");
-	add_context_line(p, first);
+	bc_add_line(p, "percentiles of every value recorded over each run's measured seconds (warm-up excluded)");
+	bc_add_context_line(p, first);
 	return p->title ? 0 : -ENOMEM;
 }
 
 /* ----------------------------------------------------------- compare */
 
-static const char *base_name(const char *path)
+static const char *bc_base_name(const char *path)
 {
 	const char *slash = path ? strrchr(path, '/') : NULL;
 
@@ -983,10 +983,10 @@ static const char *base_name(const char *path)
 
 /* The words of a configuration line that are not in every line of the
  * panel: "producers=2" out of "producers=2 consumers=0 affinity ...". */
-static char *config_diff(struct bc_plot *p, const struct bc_json *const *cmp, size_t n, size_t idx)
+static char *bc_config_diff(struct bc_plot *p, const struct bc_json *const *cmp, size_t n, size_t idx)
 {
-	const char *cfg = str_or(bc_json_get(cmp[idx], "configuration"), "");
-	char *out = own_printf(p, "%s", "");
+	const char *cfg = bc_str_or(bc_json_get(cmp[idx], "configuration"), "");
+	char *out = bc_own_printf(p, "%s", "");
 	char word[256];
 
 	for (const char *w = cfg; out && *w;) {
@@ -997,7 +997,7 @@ static char *config_diff(struct bc_plot *p, const struct bc_json *const *cmp, si
 			memcpy(word, w, len);
 			word[len] = '\0';
 			for (size_t j = 0; j < n && everywhere; j++) {
-				const char *other = str_or(bc_json_get(cmp[j], "configuration"), "");
+				const char *other = bc_str_or(bc_json_get(cmp[j], "configuration"), "");
 
 				for (const char *q = other;; q++) {
 					q = strstr(q, word);
@@ -1010,7 +1010,7 @@ static char *config_diff(struct bc_plot *p, const struct bc_json *const *cmp, si
 				}
 			}
 			if (!everywhere)
-				out = own_printf(p, "%s%s%s", out, *out ? " " : "", word);
+				out = bc_own_printf(p, "%s%s%s", out, *out ? " " : "", word);
 		}
 		w += len;
 		w += strspn(w, " ");
@@ -1018,62 +1018,62 @@ static char *config_diff(struct bc_plot *p, const struct bc_json *const *cmp, si
 	return out;
 }
 
-static const char *compare_cat(struct bc_plot *p, const struct bc_json *const *cmp, size_t n,
+static const char *bc_compare_cat(struct bc_plot *p, const struct bc_json *const *cmp, size_t n,
 			       size_t idx, bool many_benches)
 {
-	const char *label = str_or(bc_json_get(cmp[idx], "label"), NULL),
-		   *bench = str_or(bc_json_get(cmp[idx], "benchmark"), "?");
+	const char *label = bc_str_or(bc_json_get(cmp[idx], "label"), NULL),
+		   *bench = bc_str_or(bc_json_get(cmp[idx], "benchmark"), "?");
 	char *diff;
 
 	if (label)
 		return label;
-	diff = config_diff(p, cmp, n, idx);
+	diff = bc_config_diff(p, cmp, n, idx);
 	if (!diff)
 		return NULL;
 	if (!*diff)
 		return bench;
-	return many_benches ? own_printf(p, "%s %s", bench, diff) : diff;
+	return many_benches ? bc_own_printf(p, "%s %s", bench, diff) : diff;
 }
 
-static int compare_panel(struct bc_plot *p, struct bc_plot_panel *pn, const struct bc_json *const *cmp,
+static int bc_compare_panel(struct bc_plot *p, struct bc_plot_panel *pn, const struct bc_json *const *cmp,
 			 size_t n, double alpha, const char *base, const char *new)
 {
 	bool many_benches = false;
 
 	pn->bars = true;
 	pn->series_cnt = 2;
-	pn->series = own_calloc(p, 2, sizeof(*pn->series));
-	pn->cats = own_calloc(p, n, sizeof(*pn->cats));
-	pn->cat_notes = own_calloc(p, n, sizeof(*pn->cat_notes));
-	pn->cat_strong = own_calloc(p, n, sizeof(*pn->cat_strong));
+	pn->series = bc_own_calloc(p, 2, sizeof(*pn->series));
+	pn->cats = bc_own_calloc(p, n, sizeof(*pn->cats));
+	pn->cat_notes = bc_own_calloc(p, n, sizeof(*pn->cat_notes));
+	pn->cat_strong = bc_own_calloc(p, n, sizeof(*pn->cat_strong));
 	if (!pn->series || !pn->cats || !pn->cat_notes || !pn->cat_strong)
 		return -ENOMEM;
-	pn->series[0].name = own_printf(p, "base: %s", base);
-	pn->series[1].name = own_printf(p, "new: %s", new);
-	pn->series[0].pts = own_calloc(p, n, sizeof(struct bc_plot_point));
-	pn->series[1].pts = own_calloc(p, n, sizeof(struct bc_plot_point));
+	pn->series[0].name = bc_own_printf(p, "base: %s", base);
+	pn->series[1].name = bc_own_printf(p, "new: %s", new);
+	pn->series[0].pts = bc_own_calloc(p, n, sizeof(struct bc_plot_point));
+	pn->series[1].pts = bc_own_calloc(p, n, sizeof(struct bc_plot_point));
 	if (!pn->series[0].name || !pn->series[1].name || !pn->series[0].pts || !pn->series[1].pts)
 		return -ENOMEM;
 	for (size_t i = 1; i < n; i++)
-		many_benches |= strcmp(str_or(bc_json_get(cmp[i], "benchmark"), ""),
-				       str_or(bc_json_get(cmp[0], "benchmark"), "")) != 0;
+		many_benches |= strcmp(bc_str_or(bc_json_get(cmp[i], "benchmark"), ""),
+				       bc_str_or(bc_json_get(cmp[0], "benchmark"), "")) != 0;
 	for (size_t i = 0; i < n; i++) {
 		double b = NAN, v = NAN, pct, pv;
-		bool has_pct = num_of(bc_json_get(cmp[i], "change_pct"), &pct),
-		     has_p = num_of(bc_json_get(cmp[i], "p_value"), &pv);
-		const char *change = has_pct ? own_printf(p, "%+.1f%%", pct) : "n/a";
+		bool has_pct = bc_num_of(bc_json_get(cmp[i], "change_pct"), &pct),
+		     has_p = bc_num_of(bc_json_get(cmp[i], "p_value"), &pv);
+		const char *change = has_pct ? bc_own_printf(p, "%+.1f%%", pct) : "n/a";
 
-		num_of(bc_json_get(cmp[i], "base_mean"), &b);
-		num_of(bc_json_get(cmp[i], "new_mean"), &v);
+		bc_num_of(bc_json_get(cmp[i], "base_mean"), &b);
+		bc_num_of(bc_json_get(cmp[i], "new_mean"), &v);
 		pn->series[0].pts[i] = (struct bc_plot_point){ (double)i, b, NAN, NAN };
 		pn->series[1].pts[i] = (struct bc_plot_point){ (double)i, v, NAN, NAN };
-		pn->cats[i] = compare_cat(p, cmp, n, i, many_benches);
+		pn->cats[i] = bc_compare_cat(p, cmp, n, i, many_benches);
 		if (!has_p)
-			pn->cat_notes[i] = own_printf(p, "%s\ntoo few samples", change ? change : "");
+			pn->cat_notes[i] = bc_own_printf(p, "%s\ntoo few samples", change ? change : "");
 		else if (pv < alpha)
-			pn->cat_notes[i] = own_printf(p, "%s\n* p=%.2g", change ? change : "", pv);
+			pn->cat_notes[i] = bc_own_printf(p, "%s\n* p=%.2g", change ? change : "", pv);
 		else
-			pn->cat_notes[i] = own_printf(p, "%s\np=%.2g", change ? change : "", pv);
+			pn->cat_notes[i] = bc_own_printf(p, "%s\np=%.2g", change ? change : "", pv);
 		pn->cat_strong[i] = has_p && pv < alpha;
 		if (!pn->cats[i] || !pn->cat_notes[i] || !change)
 			return -ENOMEM;
@@ -1084,25 +1084,25 @@ static int compare_panel(struct bc_plot *p, struct bc_plot_panel *pn, const stru
 	return 0;
 }
 
-static int read_compare(struct bc_plot *p, const struct bc_json *doc, char *err, size_t err_len)
+static int bc_read_compare(struct bc_plot *p, const struct bc_json *doc, char *err, size_t err_len)
 {
 	const struct bc_json *cmps = bc_json_get(doc, "comparisons");
-	const char *base = str_or(bc_json_get(doc, "base"), "base"),
-		   *new = str_or(bc_json_get(doc, "new"), "new"),
-		   *test = str_or(bc_json_get(doc, "test"), "welch");
+	const char *base = bc_str_or(bc_json_get(doc, "base"), "base"),
+		   *new = bc_str_or(bc_json_get(doc, "new"), "new"),
+		   *test = bc_str_or(bc_json_get(doc, "test"), "welch");
 	size_t n = bc_json_len(cmps), metric_cnt = 0;
-	const struct bc_json **sel = own_calloc(p, n, sizeof(*sel));
-	const char **metrics = own_calloc(p, n, sizeof(*metrics));
+	const struct bc_json **sel = bc_own_calloc(p, n, sizeof(*sel));
+	const char **metrics = bc_own_calloc(p, n, sizeof(*metrics));
 	double alpha = 0.05;
 	char *line;
 	int ret;
 
-	p->panels = own_calloc(p, n, sizeof(*p->panels));
+	p->panels = bc_own_calloc(p, n, sizeof(*p->panels));
 	if (!sel || !metrics || !p->panels)
 		return -ENOMEM;
-	num_of(bc_json_get(doc, "alpha"), &alpha);
+	bc_num_of(bc_json_get(doc, "alpha"), &alpha);
 	for (size_t i = 0; i < n; i++) {
-		const char *m = str_or(bc_json_get(bc_json_at(cmps, i), "metric"), NULL);
+		const char *m = bc_str_or(bc_json_get(bc_json_at(cmps, i), "metric"), NULL);
 		bool seen = false;
 
 		for (size_t j = 0; m && j < metric_cnt && !seen; j++)
@@ -1122,27 +1122,27 @@ static int read_compare(struct bc_plot *p, const struct bc_json *doc, char *err,
 
 		for (size_t i = 0; i < n; i++) {
 			const struct bc_json *c = bc_json_at(cmps, i);
-			const char *m = str_or(bc_json_get(c, "metric"), NULL);
+			const char *m = bc_str_or(bc_json_get(c, "metric"), NULL);
 
 			if (m && !strcmp(m, metrics[k])) {
 				sel[cnt++] = c;
 				if (!unit)
-					unit = str_or(bc_json_get(c, "unit"), NULL);
+					unit = bc_str_or(bc_json_get(c, "unit"), NULL);
 			}
 		}
-		ret = compare_panel(p, pn, sel, cnt, alpha, base_name(base), base_name(new));
+		ret = bc_compare_panel(p, pn, sel, cnt, alpha, bc_base_name(base), bc_base_name(new));
 		if (ret)
 			return ret;
 		pn->y.label = metrics[k];
 		pn->y.unit = unit;
 		pn->title = metric_cnt > 1 ? metrics[k] : NULL;
 	}
-	p->title = own_printf(p, "compare: %s (base) vs %s (new)", base_name(base), base_name(new));
-	line = own_printf(p, "bars: the mean of each run; above them the change and the %s test's p value, * marking p < %g",
+	p->title = bc_own_printf(p, "compare: %s (base) vs %s (new)", bc_base_name(base), bc_base_name(new));
+	line = bc_own_printf(p, "bars: the mean of each run; above them the change and the %s test's p value, * marking p < %g",
 			  test, alpha);
 	if (!p->title || !line)
 		return -ENOMEM;
-	add_line(p, line);
+	bc_add_line(p, line);
 	return 0;
 }
 
@@ -1192,13 +1192,13 @@ int bc_plot_read(const struct bc_json *doc, const struct bc_plot_opts *opts, str
 		return -EINVAL;
 	}
 	if (chart == BC_PLOT_COMPARE)
-		ret = read_compare(p, doc, err, err_len);
+		ret = bc_read_compare(p, doc, err, err_len);
 	else if (chart == BC_PLOT_HEADLINE)
-		ret = read_headline(p, doc, opts, err, err_len);
+		ret = bc_read_headline(p, doc, opts, err, err_len);
 	else if (shape == BC_PLOT_HEADLINE)
-		ret = read_latency_runs(p, doc, err, err_len);
+		ret = bc_read_latency_runs(p, doc, err, err_len);
 	else
-		ret = read_latency_run(p, doc, err, err_len);
+		ret = bc_read_latency_run(p, doc, err, err_len);
 	if (ret == -ENOMEM)
 		bc_set_err(err, err_len, "out of memory");
 	return ret;

@@ -23,7 +23,7 @@ static const char *const bc_row_status_names[] = {
 	[BC_ROW_TIMEOUT] = "timeout",	[BC_ROW_INTERRUPTED] = "interrupted",
 };
 
-static void json_str(FILE *f, const char *s)
+static void bc_table_json_str(FILE *f, const char *s)
 {
 	if (s)
 		bc_json_write_string(f, s);
@@ -57,10 +57,10 @@ void bc_md_write(FILE *f, const char *s)
 	}
 }
 
-static void row_appendf(char *buf, size_t len, size_t *n, const char *fmt, ...)
+static void bc_row_appendf(char *buf, size_t len, size_t *n, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
-static void row_appendf(char *buf, size_t len, size_t *n, const char *fmt, ...)
+static void bc_row_appendf(char *buf, size_t len, size_t *n, const char *fmt, ...)
 {
 	va_list ap;
 	int k;
@@ -74,34 +74,34 @@ static void row_appendf(char *buf, size_t len, size_t *n, const char *fmt, ...)
 		*n += (size_t)k;
 }
 
-static const char *fig_kind(const struct bc_json *fig)
+static const char *bc_fig_kind(const struct bc_json *fig)
 {
 	const char *k = bc_json_str(bc_json_get(fig, "kind"));
 
 	return k ? k : "";
 }
 
-static double fig_value(const struct bc_json *fig)
+static double bc_fig_value(const struct bc_json *fig)
 {
 	return bc_json_num(bc_json_get(fig, "value"), NAN);
 }
 
-static double fig_stat(const struct bc_json *fig, const char *stat)
+static double bc_fig_stat(const struct bc_json *fig, const char *stat)
 {
 	return bc_json_num(bc_json_get(bc_json_get(fig, "stats"), stat), NAN);
 }
 
 /* The first figure of a kind, or NULL. */
-static const struct bc_json *fig_find(const struct bc_json *figs, const char *kind)
+static const struct bc_json *bc_fig_find(const struct bc_json *figs, const char *kind)
 {
 	for (size_t i = 0; figs && i < figs->cnt; i++)
-		if (!strcmp(fig_kind(figs->items[i]), kind))
+		if (!strcmp(bc_fig_kind(figs->items[i]), kind))
 			return figs->items[i];
 	return NULL;
 }
 
 /* A figure is a rate when its unit is per second. */
-static bool fig_is_rate(const struct bc_json *fig)
+static bool bc_fig_is_rate(const struct bc_json *fig)
 {
 	const char *u = bc_json_str(bc_json_get(fig, "unit"));
 	size_t len = u ? strlen(u) : 0;
@@ -111,18 +111,18 @@ static bool fig_is_rate(const struct bc_json *fig)
 
 /* What the run's figures say after its headline metric: per producer, and
  * the latency. */
-static void row_headline_figures(const struct bc_json *figs, char *buf, size_t len, size_t *n)
+static void bc_row_headline_figures(const struct bc_json *figs, char *buf, size_t len, size_t *n)
 {
-	const struct bc_json *pp = fig_find(figs, "per_producer"), *lat = fig_find(figs, "latency");
+	const struct bc_json *pp = bc_fig_find(figs, "per_producer"), *lat = bc_fig_find(figs, "latency");
 
-	if (pp && fig_is_rate(pp))
-		row_appendf(buf, len, n, " (%.3f M/prod)", fig_value(pp) / 1e6);
+	if (pp && bc_fig_is_rate(pp))
+		bc_row_appendf(buf, len, n, " (%.3f M/prod)", bc_fig_value(pp) / 1e6);
 	if (lat)
-		row_appendf(buf, len, n, ", latency %.3f ns/op", fig_value(lat));
+		bc_row_appendf(buf, len, n, ", latency %.3f ns/op", bc_fig_value(lat));
 }
 
 /* A ratio metric's figure is its own value, already in the row. */
-static bool row_has_value_of(const struct bc_row *r, const char *name)
+static bool bc_row_has_value_of(const struct bc_row *r, const char *name)
 {
 	for (size_t i = 0; i < r->metric_cnt; i++)
 		if (!r->metrics[i].rate && !strcmp(r->metrics[i].name, name))
@@ -131,30 +131,30 @@ static bool row_has_value_of(const struct bc_row *r, const char *name)
 }
 
 /* The other figures, in the document's order. */
-static void row_other_figures(const struct bc_row *r, const struct bc_json *figs, char *buf,
+static void bc_row_other_figures(const struct bc_row *r, const struct bc_json *figs, char *buf,
 			      size_t len, size_t *n)
 {
-	const struct bc_json *st = fig_find(figs, "share_total"), *sp = fig_find(figs, "share_pct");
+	const struct bc_json *st = bc_fig_find(figs, "share_total"), *sp = bc_fig_find(figs, "share_pct");
 
 	for (size_t i = 0; figs && i < figs->cnt; i++) {
 		const struct bc_json *f = figs->items[i];
-		const char *kind = fig_kind(f), *unit = bc_json_str(bc_json_get(f, "unit"));
+		const char *kind = bc_fig_kind(f), *unit = bc_json_str(bc_json_get(f, "unit"));
 		const char *of = bc_json_str(bc_json_get(f, "of"));
 
 		if (!strcmp(kind, "total"))
-			row_appendf(buf, len, n, ", total operations %.3f ± %.3f M/s",
-				    fig_value(f) / 1e6, fig_stat(f, "stddev") / 1e6);
+			bc_row_appendf(buf, len, n, ", total operations %.3f ± %.3f M/s",
+				    bc_fig_value(f) / 1e6, bc_fig_stat(f, "stddev") / 1e6);
 		else if (!strcmp(kind, "share_events"))
-			row_appendf(buf, len, n, ", %s %.0f of %.0f total operations (%.2f %%)",
-				    of ? of : figs->keys[i], fig_value(f), fig_value(st),
-				    fig_value(sp));
-		else if (!strcmp(kind, "ratio") && !row_has_value_of(r, figs->keys[i]))
-			row_appendf(buf, len, n, ", %s avg %.3f ± %.3f %s", figs->keys[i],
-				    fig_value(f), fig_stat(f, "stddev"), unit ? unit : "");
+			bc_row_appendf(buf, len, n, ", %s %.0f of %.0f total operations (%.2f %%)",
+				    of ? of : figs->keys[i], bc_fig_value(f), bc_fig_value(st),
+				    bc_fig_value(sp));
+		else if (!strcmp(kind, "ratio") && !bc_row_has_value_of(r, figs->keys[i]))
+			bc_row_appendf(buf, len, n, ", %s avg %.3f ± %.3f %s", figs->keys[i],
+				    bc_fig_value(f), bc_fig_stat(f, "stddev"), unit ? unit : "");
 	}
 }
 
-static void row_hists(const struct bc_json *summary, char *buf, size_t len, size_t *n)
+static void bc_row_hists(const struct bc_json *summary, char *buf, size_t len, size_t *n)
 {
 	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
 		const struct bc_json *h = summary->items[i];
@@ -162,7 +162,7 @@ static void row_hists(const struct bc_json *summary, char *buf, size_t len, size
 
 		if (!bc_run_doc_is_hist(h))
 			continue;
-		row_appendf(buf, len, n, "%s%s p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f %s "
+		bc_row_appendf(buf, len, n, "%s%s p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f %s "
 			    "(%.0f values)", *n ? ", " : "", summary->keys[i],
 			    bc_json_num(bc_json_get(h, "p50"), NAN),
 			    bc_json_num(bc_json_get(h, "p90"), NAN),
@@ -175,7 +175,7 @@ static void row_hists(const struct bc_json *summary, char *buf, size_t len, size
 
 /* A run of --repeat or --precision: how far its mean can be trusted, for
  * the metric --precision watches ("; 5 runs: hits ±0.81% (95% CI), CV 0.52%"). */
-static void row_repeats(const struct bc_json *doc, char *buf, size_t len, size_t *n)
+static void bc_row_repeats(const struct bc_json *doc, char *buf, size_t len, size_t *n)
 {
 	const struct bc_json *rep = bc_json_get(doc, "repeats");
 	const char *watched = bc_json_str(bc_json_get(rep, "watched"));
@@ -186,22 +186,22 @@ static void row_repeats(const struct bc_json *doc, char *buf, size_t len, size_t
 
 	if (!rep || isnan(runs))
 		return;
-	row_appendf(buf, len, n, "; %.0f run%s", runs, runs == 1 ? "" : "s");
+	bc_row_appendf(buf, len, n, "; %.0f run%s", runs, runs == 1 ? "" : "s");
 	if (!watched || isnan(ci))
 		return;
-	row_appendf(buf, len, n, ": %s ±%.2f%% (95%% CI)", watched, ci);
+	bc_row_appendf(buf, len, n, ": %s ±%.2f%% (95%% CI)", watched, ci);
 	if (!isnan(cv))
-		row_appendf(buf, len, n, ", CV %.2f%%", cv);
+		bc_row_appendf(buf, len, n, ", CV %.2f%%", cv);
 }
 
 /* "hits 12.345 ± 0.123 M/s (6.172 M/prod), drops 0.000 ± 0.000 M/s, total
  * operations ...": the metrics' means, then the figures the run stored.
  * A document without figures shows none; they are never derived here. */
-static void row_summary(const struct bc_row *r, char *buf, size_t len)
+static void bc_row_summary(const struct bc_row *r, char *buf, size_t len)
 {
 	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
 	const struct bc_json *figs = bc_run_doc_figures(doc);
-	const struct bc_json *pp = fig_find(figs, "per_producer");
+	const struct bc_json *pp = bc_fig_find(figs, "per_producer");
 	const char *headline = pp ? bc_json_str(bc_json_get(pp, "of")) : NULL;
 	size_t n = 0;
 
@@ -211,37 +211,37 @@ static void row_summary(const struct bc_row *r, char *buf, size_t len)
 		const char *sep = i ? ", " : "";
 
 		if (m->rate)
-			row_appendf(buf, len, &n, "%s%s %.3f ± %.3f M/s", sep, m->name, m->mean / 1e6,
+			bc_row_appendf(buf, len, &n, "%s%s %.3f ± %.3f M/s", sep, m->name, m->mean / 1e6,
 				    m->stddev / 1e6);
 		else
-			row_appendf(buf, len, &n, "%s%s %.3f ± %.3f %s", sep, m->name, m->mean,
+			bc_row_appendf(buf, len, &n, "%s%s %.3f ± %.3f %s", sep, m->name, m->mean,
 				    m->stddev, m->unit ? m->unit : "");
 		if (headline && !strcmp(m->name, headline))
-			row_headline_figures(figs, buf, len, &n);
+			bc_row_headline_figures(figs, buf, len, &n);
 	}
-	row_other_figures(r, figs, buf, len, &n);
-	row_hists(bc_json_get(doc, "summary"), buf, len, &n);
-	row_repeats(doc, buf, len, &n);
+	bc_row_other_figures(r, figs, buf, len, &n);
+	bc_row_hists(bc_json_get(doc, "summary"), buf, len, &n);
+	bc_row_repeats(doc, buf, len, &n);
 	bc_json_free(doc);
 }
 
-static void row_status_text(const struct bc_row *r, char *buf, size_t len)
+static void bc_row_status_text(const struct bc_row *r, char *buf, size_t len)
 {
 	size_t n;
 
 	if (r->status == BC_ROW_OK) {
-		row_summary(r, buf, len);
+		bc_row_summary(r, buf, len);
 	} else if (r->status == BC_ROW_INTERRUPTED && r->metric_cnt && !isnan(r->metrics[0].mean)) {
 		n = (size_t)snprintf(buf, len, "interrupted, so far: ");
 		if (n < len)
-			row_summary(r, buf + n, len - n);
+			bc_row_summary(r, buf + n, len - n);
 	} else {
 		snprintf(buf, len, "%s: %s", bc_row_status_names[r->status],
 			 r->reason ? r->reason : "no reason given");
 	}
 }
 
-static void batch_section_start(struct bc_batch *b, const struct bc_row *r)
+static void bc_batch_section_start(struct bc_batch *b, const struct bc_row *r)
 {
 	FILE *f = b->opts.out;
 	const char *s = r->section;
@@ -270,7 +270,7 @@ static void batch_section_start(struct bc_batch *b, const struct bc_row *r)
 	}
 }
 
-static void row_options_joined(const struct bc_row *r, char *buf, size_t len, const char *sep)
+static void bc_row_options_joined(const struct bc_row *r, char *buf, size_t len, const char *sep)
 {
 	size_t n = 0;
 
@@ -280,13 +280,13 @@ static void row_options_joined(const struct bc_row *r, char *buf, size_t len, co
 				      r->opt_names.v[i], r->opt_values.v[i]);
 }
 
-static void csv_num(FILE *f, double x)
+static void bc_csv_num(FILE *f, double x)
 {
 	fprintf(f, ",%.17g", x);
 }
 
 /* section,label,benchmark,options,status,reason, of one CSV line */
-static void csv_row_start(FILE *f, const struct bc_row *r, const char *opts)
+static void bc_csv_row_start(FILE *f, const struct bc_row *r, const char *opts)
 {
 	bc_csv_write(f, r->section);
 	fputc(',', f);
@@ -303,7 +303,7 @@ static void csv_row_start(FILE *f, const struct bc_row *r, const char *opts)
 /* One CSV line per stored figure: "mean" holds the run's figure (for the
  * latency, that of the mean rate), the other columns its per-interval
  * statistics. */
-static void csv_figures(FILE *f, const struct bc_row *r, const char *opts)
+static void bc_csv_figures(FILE *f, const struct bc_row *r, const char *opts)
 {
 	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
 	const struct bc_json *figs = bc_run_doc_figures(doc);
@@ -311,15 +311,15 @@ static void csv_figures(FILE *f, const struct bc_row *r, const char *opts)
 	for (size_t i = 0; figs && i < figs->cnt; i++) {
 		const struct bc_json *fg = figs->items[i];
 
-		csv_row_start(f, r, opts);
+		bc_csv_row_start(f, r, opts);
 		bc_csv_write(f, figs->keys[i]);
 		fputc(',', f);
 		bc_csv_write(f, bc_json_str(bc_json_get(fg, "unit")));
-		csv_num(f, fig_value(fg));
-		csv_num(f, fig_stat(fg, "stddev"));
-		csv_num(f, fig_stat(fg, "min"));
-		csv_num(f, fig_stat(fg, "median"));
-		csv_num(f, fig_stat(fg, "max"));
+		bc_csv_num(f, bc_fig_value(fg));
+		bc_csv_num(f, bc_fig_stat(fg, "stddev"));
+		bc_csv_num(f, bc_fig_stat(fg, "min"));
+		bc_csv_num(f, bc_fig_stat(fg, "median"));
+		bc_csv_num(f, bc_fig_stat(fg, "max"));
 		fputc('\n', f);
 	}
 	bc_json_free(doc);
@@ -329,7 +329,7 @@ static void csv_figures(FILE *f, const struct bc_row *r, const char *opts)
  * ("latency.count", "latency.p50", ... "latency.max"): "mean" holds the
  * statistic over every measured value; the other columns stay empty, as a
  * run's percentile is no statistic of its intervals' percentiles. */
-static void csv_hists(FILE *f, const struct bc_row *r, const char *opts)
+static void bc_csv_hists(FILE *f, const struct bc_row *r, const char *opts)
 {
 	static const char *const stats[] = { "count", "p50", "p90", "p99", "p99.9", "max" };
 	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
@@ -345,11 +345,11 @@ static void csv_hists(FILE *f, const struct bc_row *r, const char *opts)
 			char name[256];
 
 			snprintf(name, sizeof(name), "%s.%s", summary->keys[i], stats[k]);
-			csv_row_start(f, r, opts);
+			bc_csv_row_start(f, r, opts);
 			bc_csv_write(f, name);
 			fputc(',', f);
 			bc_csv_write(f, k ? unit : "values");
-			csv_num(f, bc_json_num(bc_json_get(h, stats[k]), NAN));
+			bc_csv_num(f, bc_json_num(bc_json_get(h, stats[k]), NAN));
 			fputs(",,,,\n", f);
 		}
 	}
@@ -363,13 +363,13 @@ void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r)
 
 	switch (b->opts.format) {
 	case BC_TABLE_TEXT:
-		batch_section_start(b, r);
-		row_status_text(r, buf, sizeof(buf));
+		bc_batch_section_start(b, r);
+		bc_row_status_text(r, buf, sizeof(buf));
 		fprintf(f, "%-*s %s\n", b->name_width, r->label, buf);
 		break;
 	case BC_TABLE_MARKDOWN:
-		batch_section_start(b, r);
-		row_status_text(r, buf, sizeof(buf));
+		bc_batch_section_start(b, r);
+		bc_row_status_text(r, buf, sizeof(buf));
 		fputs("| ", f);
 		bc_md_write(f, r->label);
 		fputs(" | ", f);
@@ -377,27 +377,27 @@ void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r)
 		fputs(" |\n", f);
 		break;
 	case BC_TABLE_CSV:
-		row_options_joined(r, opts, sizeof(opts), ";");
+		bc_row_options_joined(r, opts, sizeof(opts), ";");
 		for (size_t i = 0; i < (r->metric_cnt ? r->metric_cnt : 1); i++) {
 			const struct bc_row_metric *m = r->metric_cnt ? &r->metrics[i] : NULL;
 
-			csv_row_start(f, r, opts);
+			bc_csv_row_start(f, r, opts);
 			if (m) {
 				bc_csv_write(f, m->name);
 				fputc(',', f);
 				bc_csv_write(f, m->unit);
-				csv_num(f, m->mean);
-				csv_num(f, m->stddev);
-				csv_num(f, m->min);
-				csv_num(f, m->median);
-				csv_num(f, m->max);
+				bc_csv_num(f, m->mean);
+				bc_csv_num(f, m->stddev);
+				bc_csv_num(f, m->min);
+				bc_csv_num(f, m->median);
+				bc_csv_num(f, m->max);
 			} else {
 				fputs(",,,,,,", f);
 			}
 			fputc('\n', f);
 		}
-		csv_figures(f, r, opts);
-		csv_hists(f, r, opts);
+		bc_csv_figures(f, r, opts);
+		bc_csv_hists(f, r, opts);
 		break;
 	case BC_TABLE_JSON:
 		break;
@@ -410,16 +410,16 @@ void bc_batch_render_json(struct bc_batch *b)
 	FILE *f = b->opts.out;
 
 	fputs("{\n  \"kind\": ", f);
-	json_str(f, b->opts.kind);
+	bc_table_json_str(f, b->opts.kind);
 	fputs(",\n  \"name\": ", f);
-	json_str(f, b->opts.name);
+	bc_table_json_str(f, b->opts.name);
 	fputs(",\n  \"benchcore_version\": ", f);
-	json_str(f, bc_version());
+	bc_table_json_str(f, bc_version());
 	if (b->sweep_specs.cnt) {
 		fputs(",\n  \"sweep\": [", f);
 		for (size_t i = 0; i < b->sweep_specs.cnt; i++) {
 			fputs(i ? ", " : "", f);
-			json_str(f, b->sweep_specs.v[i]);
+			bc_table_json_str(f, b->sweep_specs.v[i]);
 		}
 		fputs("]", f);
 	}
@@ -431,27 +431,27 @@ void bc_batch_render_json(struct bc_batch *b)
 			continue;
 		fputs(shown++ ? ",\n    {" : "\n    {", f);
 		fputs("\n      \"section\": ", f);
-		json_str(f, r->section);
+		bc_table_json_str(f, r->section);
 		fputs(",\n      \"label\": ", f);
-		json_str(f, r->label);
+		bc_table_json_str(f, r->label);
 		fputs(",\n      \"benchmark\": ", f);
-		json_str(f, r->bench ? r->bench : r->args.v[0]);
+		bc_table_json_str(f, r->bench ? r->bench : r->args.v[0]);
 		fputs(",\n      \"options\": {", f);
 		for (size_t j = 0; j < r->opt_names.cnt; j++) {
 			fputs(j ? ", " : "", f);
-			json_str(f, r->opt_names.v[j]);
+			bc_table_json_str(f, r->opt_names.v[j]);
 			fputs(": ", f);
-			json_str(f, r->opt_values.v[j]);
+			bc_table_json_str(f, r->opt_values.v[j]);
 		}
 		fputs("},\n      \"args\": [", f);
 		for (size_t j = 0; j < r->args.cnt + r->combo_args.cnt; j++) {
 			fputs(j ? ", " : "", f);
-			json_str(f, j < r->args.cnt ? r->args.v[j] : r->combo_args.v[j - r->args.cnt]);
+			bc_table_json_str(f, j < r->args.cnt ? r->args.v[j] : r->combo_args.v[j - r->args.cnt]);
 		}
 		fprintf(f, "],\n      \"status\": \"%s\",\n      \"exit_status\": %d,"
 			   "\n      \"reason\": ",
 			bc_row_status_names[r->status], r->exit_code);
-		json_str(f, r->reason);
+		bc_table_json_str(f, r->reason);
 		fprintf(f, ",\n      \"elapsed_sec\": %.3f,\n      \"timeout_sec\": %.3f",
 			r->elapsed_sec, r->timeout_sec);
 		fputs(",\n      \"result\": ", f);

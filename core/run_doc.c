@@ -13,7 +13,7 @@
 #include "json.h"
 
 /* The first of several spellings a document may use for one member. */
-static const struct bc_json *get_any(const struct bc_json *obj, const char *const *keys)
+static const struct bc_json *bc_get_any(const struct bc_json *obj, const char *const *keys)
 {
 	for (; *keys; keys++) {
 		const struct bc_json *v = bc_json_get(obj, *keys);
@@ -27,7 +27,7 @@ static const struct bc_json *get_any(const struct bc_json *obj, const char *cons
 int bc_run_doc_bench(const struct bc_json *doc, char *buf, size_t len)
 {
 	static const char *const bench_keys[] = { "benchmark", "bench", NULL };
-	const struct bc_json *b = get_any(doc, bench_keys), *p = bc_json_get(doc, "plugin");
+	const struct bc_json *b = bc_get_any(doc, bench_keys), *p = bc_json_get(doc, "plugin");
 	const char *bench = bc_json_str(b), *plugin = bc_json_str(p);
 
 	if (!bench)
@@ -49,7 +49,7 @@ const struct bc_json *bc_run_doc_config(const struct bc_json *doc)
 {
 	static const char *const keys[] = { "config", "configuration", NULL };
 
-	return get_any(doc, keys);
+	return bc_get_any(doc, keys);
 }
 
 bool bc_run_doc_metric_is_rate(const struct bc_json *doc, const char *name,

@@ -22,7 +22,7 @@
 
 /* One term of the continued fraction: updates Lentz's c and d and returns
  * the factor the running value is multiplied by. */
-static double lentz_step(double *c, double *d, double num)
+static double bc_lentz_step(double *c, double *d, double num)
 {
 	*d = 1.0 + num * *d;
 	*c = 1.0 + num / *c;
@@ -34,7 +34,7 @@ static double lentz_step(double *c, double *d, double num)
 	return *d * *c;
 }
 
-static double incbeta_cf(double a, double b, double x)
+static double bc_incbeta_cf(double a, double b, double x)
 {
 	const double eps = 1e-15;
 	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
@@ -48,9 +48,9 @@ static double incbeta_cf(double a, double b, double x)
 		double m2 = 2.0 * m, delta;
 
 		/* even step */
-		h *= lentz_step(&c, &d, m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)));
+		h *= bc_lentz_step(&c, &d, m * (b - m) * x / ((a + m2 - 1.0) * (a + m2)));
 		/* odd step */
-		delta = lentz_step(&c, &d, -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)));
+		delta = bc_lentz_step(&c, &d, -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0)));
 		h *= delta;
 		if (fabs(delta - 1.0) < eps)
 			break;
@@ -72,8 +72,8 @@ double bc_incbeta(double a, double b, double x)
 	/* The fraction converges on the side of the mode; use the symmetry
 	 * I_x(a, b) = 1 - I_{1-x}(b, a) on the other side. */
 	if (x < (a + 1.0) / (a + b + 2.0))
-		return exp(lfront) * incbeta_cf(a, b, x) / a;
-	return 1.0 - exp(lfront) * incbeta_cf(b, a, 1.0 - x) / b;
+		return exp(lfront) * bc_incbeta_cf(a, b, x) / a;
+	return 1.0 - exp(lfront) * bc_incbeta_cf(b, a, 1.0 - x) / b;
 }
 
 double bc_student_t_p2(double t, double df)
@@ -86,7 +86,7 @@ double bc_student_t_p2(double t, double df)
 	return bc_incbeta(df / 2.0, 0.5, df / (df + t * t));
 }
 
-static void mean_var(const double *xs, size_t n, double *mean, double *var)
+static void bc_mean_var(const double *xs, size_t n, double *mean, double *var)
 {
 	double m = 0.0, ss = 0.0;
 	size_t i;
@@ -101,7 +101,7 @@ static void mean_var(const double *xs, size_t n, double *mean, double *var)
 }
 
 /* Welch's t from each side's mean and squared standard error (variance / n). */
-static void welch_finish(double ma, double sa, size_t na, double mb, double sb, size_t nb,
+static void bc_welch_finish(double ma, double sa, size_t na, double mb, double sb, size_t nb,
 			 struct bc_sig_result *out)
 {
 	double se2 = sa + sb;
@@ -129,9 +129,9 @@ int bc_welch_test(const double *a, size_t na, const double *b, size_t nb,
 	out->test = "welch";
 	if (na < BC_SIG_MIN_SAMPLES || nb < BC_SIG_MIN_SAMPLES)
 		return -EDOM;
-	mean_var(a, na, &ma, &va);
-	mean_var(b, nb, &mb, &vb);
-	welch_finish(ma, va / (double)na, na, mb, vb / (double)nb, nb, out);
+	bc_mean_var(a, na, &ma, &va);
+	bc_mean_var(b, nb, &mb, &vb);
+	bc_welch_finish(ma, va / (double)na, na, mb, vb / (double)nb, nb, out);
 	return 0;
 }
 
@@ -144,7 +144,7 @@ int bc_welch_test_stats(double ma, double sa, unsigned int na, double mb, double
 	out->test = "welch";
 	if (na < BC_SIG_MIN_SAMPLES || nb < BC_SIG_MIN_SAMPLES || isnan(va + vb))
 		return -EDOM;
-	welch_finish(ma, va, na, mb, vb, nb, out);
+	bc_welch_finish(ma, va, na, mb, vb, nb, out);
 	return 0;
 }
 
@@ -153,7 +153,7 @@ struct ranked {
 	int group;
 };
 
-static int ranked_cmp(const void *pa, const void *pb)
+static int bc_ranked_cmp(const void *pa, const void *pb)
 {
 	const struct ranked *a = pa, *b = pb;
 
@@ -178,7 +178,7 @@ int bc_mann_whitney_test(const double *a, size_t na, const double *b, size_t nb,
 		all[i] = (struct ranked){ a[i], 0 };
 	for (i = 0; i < nb; i++)
 		all[na + i] = (struct ranked){ b[i], 1 };
-	qsort(all, n, sizeof(*all), ranked_cmp);
+	qsort(all, n, sizeof(*all), bc_ranked_cmp);
 
 	/* Tied values share the average of the ranks they span. */
 	for (i = 0; i < n; i = j) {

@@ -39,7 +39,7 @@
 
 /* ------------------------------------------------------------- parsing */
 
-static char *trim(char *s)
+static char *bc_trim(char *s)
 {
 	char *end;
 
@@ -51,7 +51,7 @@ static char *trim(char *s)
 	return s;
 }
 
-static int suite_add(struct bc_suite *s, struct bc_suite_item *item)
+static int bc_suite_add(struct bc_suite *s, struct bc_suite_item *item)
 {
 	struct bc_suite_item *items = realloc(s->items, (s->item_cnt + 1) * sizeof(*items));
 
@@ -75,18 +75,18 @@ int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err,
 		return -ENOMEM;
 	while (!ret && getline(&line, &cap, f) >= 0) {
 		struct bc_suite_item item = { .line = ++lineno };
-		char *s = trim(line), *rest;
+		char *s = bc_trim(line), *rest;
 		size_t kw_len;
 
 		if (*s == '#') {
-			if (!suite->description && !suite->item_cnt && *trim(s + 1))
-				suite->description = strdup(trim(s + 1));
+			if (!suite->description && !suite->item_cnt && *bc_trim(s + 1))
+				suite->description = strdup(bc_trim(s + 1));
 			continue;
 		}
 		if (!*s)
 			continue;
 		kw_len = strcspn(s, " \t");
-		rest = trim(s + kw_len);
+		rest = bc_trim(s + kw_len);
 		if (kw_len == 6 && !strncmp(s, "header", 6)) {
 			if (!*rest) {
 				bc_set_err(err, err_len, "%s:%u: 'header' needs a title", path, lineno);
@@ -95,7 +95,7 @@ int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err,
 			}
 			item.kind = BC_SUITE_HEADER;
 			item.text = strdup(rest);
-			ret = item.text ? suite_add(suite, &item) : -ENOMEM;
+			ret = item.text ? bc_suite_add(suite, &item) : -ENOMEM;
 			if (ret)
 				free(item.text);
 		} else if (kw_len == 3 && !strncmp(s, "run", 3)) {
@@ -111,7 +111,7 @@ int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err,
 				ret = -EINVAL;
 			}
 			if (!ret)
-				ret = suite_add(suite, &item);
+				ret = bc_suite_add(suite, &item);
 			if (ret)
 				bc_words_free(item.args, item.arg_cnt);
 		} else {
@@ -161,7 +161,7 @@ void bc_suite_free(struct bc_suite *suite)
 
 /* ------------------------------------------------------------ location */
 
-static bool is_dir(const char *path)
+static bool bc_is_dir(const char *path)
 {
 	struct stat st;
 
@@ -170,7 +170,7 @@ static bool is_dir(const char *path)
 
 /* Strips the install's bindir from the executable's directory: what is left
  * is the prefix, wherever the tree was moved. */
-static bool exe_prefix(char *buf, size_t len)
+static bool bc_exe_prefix(char *buf, size_t len)
 {
 	const char *bindir = BENCHCORE_BINDIR;
 	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
@@ -201,15 +201,15 @@ int bc_suite_dir(char *buf, size_t len)
 		snprintf(buf, len, "%s", env);
 		return 0;
 	}
-	if (exe_prefix(prefix, sizeof(prefix))) {
+	if (bc_exe_prefix(prefix, sizeof(prefix))) {
 		snprintf(buf, len, "%s/%s/benchcore/suites", prefix, BENCHCORE_DATADIR);
-		if (is_dir(buf))
+		if (bc_is_dir(buf))
 			return 0;
 	}
 #ifdef BENCHCORE_SOURCE_DIR
 	/* Run from the build tree: the suites are the source tree's. */
 	snprintf(buf, len, "%s/suites", BENCHCORE_SOURCE_DIR);
-	if (is_dir(buf))
+	if (bc_is_dir(buf))
 		return 0;
 #endif
 	buf[0] = '\0';
@@ -218,18 +218,18 @@ int bc_suite_dir(char *buf, size_t len)
 
 /* ------------------------------------------------------------- commands */
 
-static int name_cmp(const void *a, const void *b)
+static int bc_name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void csv_field(FILE *f, const char *s, char end)
+static void bc_csv_field(FILE *f, const char *s, char end)
 {
 	bc_csv_write(f, s);
 	fputc(end, f);
 }
 
-static int suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
+static int bc_suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
 {
 	char **names = NULL;
 	size_t cnt = 0;
@@ -255,7 +255,7 @@ static int suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
 			cnt++;
 	}
 	closedir(d);
-	qsort(names, cnt, sizeof(*names), name_cmp);
+	qsort(names, cnt, sizeof(*names), bc_name_cmp);
 
 	if (fmt == BC_TABLE_JSON)
 		fputs("{\n  \"suites\": [", out);
@@ -281,9 +281,9 @@ static int suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
 			fprintf(out, "| %s | %s |\n", names[i], s.path ? desc : err);
 			break;
 		case BC_TABLE_CSV:
-			csv_field(out, names[i], ',');
-			csv_field(out, s.path ? desc : err, ',');
-			csv_field(out, path, '\n');
+			bc_csv_field(out, names[i], ',');
+			bc_csv_field(out, s.path ? desc : err, ',');
+			bc_csv_field(out, path, '\n');
 			break;
 		case BC_TABLE_JSON:
 			/* a user's suite directory may hold any name */
@@ -305,7 +305,7 @@ static int suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
 	return BC_EXIT_OK;
 }
 
-static void suite_help(FILE *f)
+static void bc_suite_help(FILE *f)
 {
 	fputs("Usage: benchcore [--plugin-dir DIR]... suite NAME [options] [run options]\n"
 	      "       benchcore suite --suite-file PATH [options] [run options]\n"
@@ -350,7 +350,7 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 		if (!strcmp(a, "--list")) {
 			list = true;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			suite_help(stdout);
+			bc_suite_help(stdout);
 			goto out;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--suite-file"))) {
 			file = v;
@@ -407,7 +407,7 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 			ret = bc_cli_usage_error("suite: expected a suite NAME, --suite-file PATH or --list");
 			goto out;
 		}
-		ret = suite_list(dir, bo.format, out.f);
+		ret = bc_suite_list(dir, bo.format, out.f);
 		produced = ret == BC_EXIT_OK;
 		goto out;
 	}

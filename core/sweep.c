@@ -22,7 +22,7 @@
 
 /* ---------------------------------------------------------- sweep axes */
 
-static int split_list(const char *text, struct bc_strv *out)
+static int bc_split_list(const char *text, struct bc_strv *out)
 {
 	const char *p = text;
 
@@ -58,11 +58,11 @@ int bc_sweep_axis_parse(const char *spec, struct bc_sweep_axis *ax, char *err, s
 	lhs = strndup(spec, (size_t)(eq - spec));
 	if (!lhs)
 		return -ENOMEM;
-	ret = split_list(lhs, &names);
+	ret = bc_split_list(lhs, &names);
 	if (ret == -EINVAL)
 		bc_set_err(err, err_len, "--sweep '%s': empty option name before '='", spec);
 	if (!ret) {
-		ret = split_list(eq + 1, &values);
+		ret = bc_split_list(eq + 1, &values);
 		if (ret == -EINVAL)
 			bc_set_err(err, err_len,
 				"--sweep '%s': empty value; expected OPTION=V1,V2,...", spec);
@@ -121,7 +121,7 @@ void bc_sweep_combination(const struct bc_sweep_axis *axes, size_t cnt, size_t i
 }
 
 /* A core flag (-a) in a sweep: on/off and the other flag words. */
-static int core_flag_arg(const char *name, const char *value, char **arg, char *err,
+static int bc_core_flag_arg(const char *name, const char *value, char **arg, char *err,
 			 size_t err_len)
 {
 	int on = bc_opts_flag_word(value);
@@ -146,7 +146,7 @@ int bc_sweep_option_arg(const struct bc_bench *bench, const char *name, const ch
 	*arg = NULL;
 	/* Core options keep their own checks (the run makes them). */
 	if (core && !core->arg)
-		return core_flag_arg(name, value, arg, err, err_len);
+		return bc_core_flag_arg(name, value, arg, err, err_len);
 	if (core && strlen(name) == 1)
 		n = asprintf(arg, "-%s%s", name, value);
 	else if (core)
