@@ -14,7 +14,10 @@
 #include <bpf/libbpf.h>
 
 #include <benchcore/attach.h>
-#include "bc_internal.h"
+#include "context.h"
+#include "attach.h"
+#include "exit_status.h"
+#include "log.h"
 
 /* The kernel's internal "not supported" (include/linux/errno.h); it leaks
  * out of BPF_PROG_LOAD and attach, but libc has no name or message for it. */

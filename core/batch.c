@@ -22,8 +22,20 @@
 #include <unistd.h>
 
 #include "batch.h"
-#include "bc_internal.h"
+#include "loader.h"
+#include "cli_env.h"
+#include "core_opts.h"
+#include "log.h"
+#include "report_table.h"
+#include "cli_args.h"
+#include "sweep_axis.h"
+#include "child.h"
+#include "run_doc.h"
+#include "words.h"
+#include "exit_status.h"
+#include "row.h"
 #include "json.h"
+#include "json_read.h"
 #include "repstats.h"
 
 /* Setup, teardown and process start on top of warm-up + duration. */
@@ -819,4 +831,37 @@ static int bc_row_parse_doc(struct bc_row *r, char *err, size_t err_len)
 out:
 	bc_json_free(doc);
 	return ret;
+}
+
+int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,
+		     const char **output)
+{
+	const char *v;
+	char *end;
+
+	if ((v = bc_cli_opt_value(argc, argv, i, "--format"))) {
+		if (bc_table_format_parse(v, &bo->format)) {
+			bc_cli_usage_error("--format '%s': expected text, json, csv or markdown", v);
+			return -EINVAL;
+		}
+		return 1;
+	}
+	if ((v = bc_cli_opt_value(argc, argv, i, "--output"))) {
+		*output = v;
+		return 1;
+	}
+	if ((v = bc_cli_opt_value(argc, argv, i, "--run-timeout"))) {
+		bo->timeout_sec = strtod(v, &end);
+		if (!*v || *end || !(bo->timeout_sec > 0)) {
+			bc_cli_usage_error("--run-timeout '%s': expected a number of seconds above 0", v);
+			return -EINVAL;
+		}
+		return 1;
+	}
+	/* Passed on to every run, but the parent listens too. */
+	if (!strcmp(argv[*i], "-q") || !strcmp(argv[*i], "--quiet"))
+		bo->quiet = true;
+	if (!strcmp(argv[*i], "-v") || !strcmp(argv[*i], "--verbose"))
+		bo->verbose = true;
+	return 0;
 }

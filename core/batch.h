@@ -1,70 +1,43 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The rows of a batch of child runs (sweeps and suites): what batch.c plans
- * and runs and report_table.c renders. Private to those two files.
+ * A batch of child runs, one table row each (batch.c), shared by
+ * `run --sweep` and suites.
  */
 #ifndef BENCHCORE_BATCH_H
 #define BENCHCORE_BATCH_H
 
-#include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
-#include "bc_internal.h"
+#include "row.h"
 
-enum bc_row_status {
-	BC_ROW_PLANNED = 0,
-	BC_ROW_OK,
-	BC_ROW_UNAVAILABLE,
-	BC_ROW_INVALID,
-	BC_ROW_FAILED,
-	BC_ROW_CRASHED,
-	BC_ROW_TIMEOUT,
-	BC_ROW_INTERRUPTED,
-};
+struct bc_batch;
 
-struct bc_row_metric {
-	char *name;
-	char *unit;
-	bool rate;		/* a counter's rate (events per second) */
-	double mean, stddev, min, median, max;
-};
 
-struct bc_row {
-	char *section;		/* the suite header it belongs to, or NULL */
-	char *label;
-	struct bc_strv args;	/* the run's own words (after "run") */
-	struct bc_strv combo_args;	/* the combination's options */
-	struct bc_strv opt_names;	/* the combination, for reports */
-	struct bc_strv opt_values;
-	double timeout_sec;
-
-	enum bc_row_status status;
-	int exit_code;
-	char *reason;
-	double elapsed_sec;
-	char *json;		/* the child's document, verbatim */
-	char *bench;		/* "plugin:bench" from the document */
-	unsigned int producers;
-	struct bc_row_metric *metrics;
-	size_t metric_cnt;
-};
-
-struct bc_batch {
-	struct bc_batch_opts opts;
-	char exe[PATH_MAX];
-	struct bc_row *rows;
-	size_t row_cnt, row_cap;
-	int name_width;
-	const char *cur_section;
-	bool section_open;
-	struct bc_strv sweep_specs;	/* for the JSON document */
-};
-
-/* report_table.c: the CSV header, one row as soon as it has run (text,
- * CSV, Markdown), and the whole JSON document once every row has. */
-void bc_batch_csv_header(FILE *f);
-void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r);
-void bc_batch_render_json(struct bc_batch *b);
+struct bc_batch *bc_batch_new(const struct bc_batch_opts *opts);
+/* Plans the rows of one run line (the words after "run"): takes out
+ * --sweep SPEC and --label TEMPLATE and expands the combinations. Usage
+ * errors: -EINVAL with a one-line reason. */
+int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_t arg_cnt,
+		     char *err, size_t err_len);
+/* Runs every planned row in turn, writing the table; returns the exit
+ * status: 0 when every row ran or was unavailable, 1 when a row failed,
+ * 3 when every row was unavailable, 130 when interrupted. */
+int bc_batch_execute(struct bc_batch *b);
+void bc_batch_free(struct bc_batch *b);
+/* Where the benchmark name is among a run's words (PLUGIN:BENCH first,
+ * else the first word that is neither an option nor a core option's
+ * value); -1 when there is none. */
+int bc_batch_find_bench(char *const *args, size_t cnt);
+/* the options `run --sweep` and `suite` share (--format,
+ * --output, --run-timeout) into bo; -q/-v are noted but left to pass on.
+ * Returns 1 when argv[*i] was one (its value taken), 0 when not, -EINVAL
+ * after a usage message. */
+int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,
+		     const char **output);
+/* Did any row measure something (ok, or interrupted with a result)? Then
+ * the batch's --output FILE is replaced (output.h). */
+bool bc_batch_produced(const struct bc_batch *b);
 
 #endif /* BENCHCORE_BATCH_H */

@@ -27,6 +27,10 @@
 #include <bpf/bpf.h>
 
 #include "bpf_stats.h"
+#include "context.h"
+#include "result.h"
+#include "stats.h"
+#include "log.h"
 
 #define BC_STATS_SYSCTL "/proc/sys/kernel/bpf_stats_enabled"
 /* The kernel's ENOTSUPP, which userspace headers do not define. */

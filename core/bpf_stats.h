@@ -9,10 +9,12 @@
 #ifndef BENCHCORE_BPF_STATS_H
 #define BENCHCORE_BPF_STATS_H
 
+#include <benchcore/benchcore.h>
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "bc_internal.h"
+#include "context.h"
+#include "result.h"
 
 /* One program in one interval. */
 struct bc_prog_tick {

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bc_internal.h"
+#include "child.h"
 
 /* How long a child has to exit on SIGTERM before it gets SIGKILL. */
 #define BC_CHILD_KILL_GRACE_SEC 2.0

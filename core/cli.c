@@ -12,7 +12,23 @@
 
 #include <bpf/libbpf.h>
 
-#include "bc_internal.h"
+#include "cli.h"
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "result.h"
+#include "runner.h"
+#include "stats.h"
+#include "report.h"
+#include "cli_env.h"
+#include "options.h"
+#include "core_opts.h"
+#include "log.h"
+#include "cli_args.h"
+#include "suite.h"
+#include "sweep.h"
+#include "compare.h"
+#include "exit_status.h"
 #include "guard.h"
 #include "json.h"
 #include "needs.h"
@@ -47,30 +63,6 @@ enum {
 	BC_LOPT_PROBE,
 };
 
-void bc_cli_print_version(FILE *f)
-{
-	fprintf(f, "benchcore %s (plugin ABI %d.%d, libbpf %s)\n", bc_version(), BC_ABI_MAJOR,
-		BC_ABI_MINOR, libbpf_version_string());
-}
-
-int bc_cli_load_plugins(struct bc_cli_env *env)
-{
-	struct bc_loader_opts opts = {
-		.dirs = env->plugin_dirs,
-		.dir_cnt = env->plugin_dir_cnt,
-		.allow_unsafe = env->allow_unsafe,
-	};
-
-	if (env->plugins_loaded)
-		return env->load_err;
-	env->plugins_loaded = true;
-	env->load_err = bc_plugins_load(&env->plugins, &opts);
-	if (!env->load_err && !env->plugins.cnt) {
-		bc_warn("no plugins found; pass --plugin-dir DIR or set BENCHCORE_PLUGIN_PATH (-v shows where benchcore looked)");
-	}
-	return env->load_err;
-}
-
 /* -------------------------------------------------------------- run */
 
 struct bc_cli_progress {
@@ -86,41 +78,6 @@ static void bc_cli_on_iter(const struct bc_run_result *res, size_t iter_idx, voi
 		return;
 	bc_report_text_iter(pr->f, res, iter_idx);
 	fflush(pr->f);
-}
-
-/* Iterations past the warm-up: what a summary covers. */
-static size_t bc_cli_measured(const struct bc_run_result *res)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < res->iter_cnt; i++)
-		n += !res->iters[i].warmup;
-	return n;
-}
-
-void bc_cli_reason_line(const struct bc_bench *bench, const struct bc_run_result *res)
-{
-	const char *plugin = bench->plugin->desc.name, *name = bench->desc.name;
-	const char *reason = res->reason[0] ? res->reason : "no reason given";
-
-	switch (res->exit_status) {
-	case BC_EXIT_OK:
-		break;
-	case BC_EXIT_UNAVAILABLE:
-		bc_warn("%s:%s: unavailable on this kernel: %s", plugin, name, reason);
-		break;
-	case BC_EXIT_USAGE:
-		bc_warn("%s:%s: %s", plugin, name, reason);
-		break;
-	case BC_EXIT_INTERRUPTED:
-		bc_warn("%s:%s: interrupted; the summary covers the %zu iterations measured so far",
-			plugin, name, bc_cli_measured(res));
-		break;
-	case BC_EXIT_FAILED:
-	default:
-		bc_warn("%s:%s: failed: %s", plugin, name, reason);
-		break;
-	}
 }
 
 static void bc_cli_debug_opt(const struct bc_option *opt, const char *text, void *cookie)
@@ -161,11 +118,11 @@ int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 	} else if (status == BC_EXIT_OK || (status == BC_EXIT_INTERRUPTED && res.iter_cnt)) {
 		bc_report_text_summary(out.f, &res);
 	}
-	bc_cli_reason_line(bench, &res);
+	bc_report_reason_line(bench, &res);
 	/* --output FILE is replaced only by a run that measured something: a
 	 * refused, unavailable or failed run keeps the previous results. */
 	produced = status == BC_EXIT_OK ||
-		   (status == BC_EXIT_INTERRUPTED && bc_cli_measured(&res));
+		   (status == BC_EXIT_INTERRUPTED && bc_stats_measured_cnt(&res));
 	status = bc_out_close(&out, produced, status);
 	bc_run_result_free(&res);
 	return status;

@@ -15,8 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_internal.h"
+#include "compare.h"
+#include "cli_env.h"
+#include "report_table.h"
+#include "cli_args.h"
+#include "significance.h"
+#include "run_doc.h"
+#include "exit_status.h"
 #include "json.h"
+#include "json_read.h"
 #include "output.h"
 
 /* ------------------------------------------------------------ documents */

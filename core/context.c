@@ -14,7 +14,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bc_internal.h"
+#include "context.h"
+#include "config.h"
+#include "loader.h"
+#include "exit_status.h"
 #include "hist.h"
 #include "plugin_opts.h"
 
@@ -25,14 +28,6 @@
 /* Producer and consumer threads may fail at the same moment; the lock keeps
  * one reason whole instead of interleaving two. Only error paths take it. */
 static pthread_mutex_t bc_reason_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void bc_config_init(struct bc_config *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->warmup_sec = 1;
-	cfg->duration_sec = 5;
-	cfg->format = BC_FORMAT_TEXT;
-}
 
 static unsigned int bc_pick_threads(unsigned int asked, bool set, const struct bc_thread_range *r)
 {

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bc_internal.h"
+#include "cpuset.h"
 
 /* Digits only: strtoul() would accept " 1", "+1" and wrap "-1". */
 static int bc_cpu_number(const char *s, size_t len, unsigned int *out)

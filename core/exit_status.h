@@ -8,6 +8,9 @@
 #ifndef BENCHCORE_EXIT_STATUS_H
 #define BENCHCORE_EXIT_STATUS_H
 
+/* The longest one-line reason that goes with a status. */
+#define BC_REASON_LEN 1024
+
 enum bc_exit_status {
 	BC_EXIT_OK = 0,
 	BC_EXIT_FAILED = 1,		/* the benchmark failed at run time */

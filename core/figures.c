@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "figures.h"
+#include "loader.h"
+#include "result.h"
+#include "stats.h"
 
 const char *bc_metric_kind_name(enum bc_metric_kind kind)
 {

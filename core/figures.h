@@ -9,7 +9,8 @@
 #ifndef BENCHCORE_FIGURES_H
 #define BENCHCORE_FIGURES_H
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "result.h"
 #include "hist.h"
 
 /* Which of the kernel runner's line sets the roles give (the comment on

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_internal.h"
+#include "exit_status.h"
 #include "guard.h"
 #include "output.h"
 

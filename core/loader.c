@@ -29,7 +29,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bc_internal.h"
+#include "loader.h"
+#include "log.h"
+#include "exit_status.h"
 
 #define BC_OFFSETOFEND(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
 

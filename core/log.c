@@ -10,7 +10,7 @@
 
 #include <bpf/libbpf.h>
 
-#include "bc_internal.h"
+#include "log.h"
 
 /* -1 quiet (warnings only), 0 normal (warnings + info), 1+ verbose (debug). */
 static int bc_log_verbosity;
@@ -106,4 +106,15 @@ int bc_log_verbosity_get(void)
 void bc_log_set_file(FILE *f)
 {
 	bc_log_file = f;
+}
+
+void bc_set_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || !len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
 }

@@ -1,3 +1,5 @@
+
+#include "cli.h"
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* The executable is a thin shell: everything lives in libbenchcore so that
  * plugins and the CLI share one copy of the core. */

@@ -25,9 +25,13 @@
 #include <linux/bpf.h>
 
 #include <benchcore/attach.h>
-#include "bc_internal.h"
+#include "loader.h"
+#include "context.h"
+#include "tracefs.h"
+#include "exit_status.h"
 #include "needs.h"
 #include "vmlinux_btf.h"
+#include "log.h"
 
 /* enum bpf_attach_type's BPF_TRACE_UPROBE_MULTI (Linux 6.6 uapi; the
  * installed headers may predate it). */

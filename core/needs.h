@@ -8,7 +8,11 @@
 #ifndef BENCHCORE_NEEDS_H
 #define BENCHCORE_NEEDS_H
 
+#include <benchcore/benchcore.h>
 #include <stdbool.h>
+
+#include "loader.h"
+#include "context.h"
 
 struct bc_bench;
 struct bc_ctx;

@@ -23,8 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bc_internal.h"
+#include "exit_status.h"
 #include "output.h"
+#include "log.h"
 
 struct bc_out_sink {
 	int fd;

@@ -13,8 +13,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bc_internal.h"
+#include "cli_env.h"
+#include "cli_args.h"
+#include "exit_status.h"
 #include "json.h"
+#include "json_read.h"
 #include "output.h"
 #include "plot.h"
 

@@ -12,6 +12,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli_env.h"
+#include "json_read.h"
+
 struct bc_cli_env;
 struct bc_json;
 

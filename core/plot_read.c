@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_internal.h"
+#include "log.h"
+#include "run_doc.h"
 #include "json.h"
+#include "json_read.h"
 #include "plot.h"
 
 /* -------------------------------------------------------------- memory */

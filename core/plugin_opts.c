@@ -15,6 +15,11 @@
 
 #include "json.h"
 #include "plugin_opts.h"
+#include "cpuset.h"
+#include "loader.h"
+#include "core_opts.h"
+#include "log.h"
+#include "exit_status.h"
 
 /* argp keys of table options: above the core's (< 0x200) and every
  * printable character, so no option gets a short form. */

@@ -23,11 +23,12 @@
 #ifndef BENCHCORE_PLUGIN_OPTS_H
 #define BENCHCORE_PLUGIN_OPTS_H
 
+#include <benchcore/benchcore.h>
 #include <argp.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bc_internal.h"
+#include "loader.h"
 
 struct bc_json_writer;
 

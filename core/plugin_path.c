@@ -7,11 +7,12 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "bc_internal.h"
+#include "loader.h"
 
 #ifndef BENCHCORE_BINDIR
 #define BENCHCORE_BINDIR "bin"

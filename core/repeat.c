@@ -31,6 +31,17 @@
 #include "output.h"
 #include "repeat.h"
 #include "transcript.h"
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "result.h"
+#include "runner.h"
+#include "stats.h"
+#include "report.h"
+#include "sysinfo.h"
+#include "cli_args.h"
+#include "exit_status.h"
+#include "log.h"
 
 #define BC_REP_WARN_LEN 1024
 #define BC_REP_PM "\xc2\xb1" /* U+00B1 PLUS-MINUS SIGN, as the reports print it */
@@ -758,7 +769,7 @@ int bc_repeat_run(const struct bc_config *cfg, const struct bc_bench *bench)
 	} else if (status == BC_EXIT_OK || (status == BC_EXIT_INTERRUPTED && pooled.iter_cnt)) {
 		bc_report_text_summary(out.f, &pooled);
 	}
-	bc_cli_reason_line(bench, &pooled);
+	bc_report_reason_line(bench, &pooled);
 	produced = status == BC_EXIT_OK ||
 		   (status == BC_EXIT_INTERRUPTED && bc_rep_measured(&pooled));
 	status = bc_out_close(&out, produced, status);

@@ -17,32 +17,12 @@
 #ifndef BENCHCORE_REPEAT_H
 #define BENCHCORE_REPEAT_H
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "result.h"
 #include "repstats.h"
 
-/* What the JSON's repeats.runs_needed states: runs per side to see this
- * change at this level with this power, from the watched metric's CV. */
-#define BC_REP_DETECT_CHANGE_PCT 5.0
-#define BC_REP_DETECT_ALPHA 0.01
-#define BC_REP_DETECT_POWER 0.8
-
-struct bc_repeats {
-	struct bc_rep_rule rule;	/* with max_repeat resolved */
-	enum bc_rep_end end;
-	double elapsed_sec;		/* from the first run's start to the last's end */
-	struct bc_run_result *runs;	/* every run started, summarised */
-	double *run_sec;		/* each run's wall-clock time, its process included */
-	size_t run_cnt;
-	unsigned int complete_cnt;	/* runs that ended well: the aggregate's */
-	unsigned int *iter_run;		/* pooled iteration i came from run iter_run[i] */
-	int watched;			/* the metric --precision watches; -1: none */
-	/* Over the complete runs' means: per metric (a histogram's n is 0),
-	 * and per figure of the pooled result, in its order. */
-	struct bc_rep_stats *metrics;
-	struct bc_rep_stats *figs;
-	size_t fig_cnt;
-	unsigned int runs_needed;	/* see BC_REP_DETECT_*; 0: unknown */
-};
 
 /* Did the command line ask for more than one plain run? */
 bool bc_repeat_requested(const struct bc_config *cfg);

@@ -9,12 +9,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bc_internal.h"
+#include "cpuset.h"
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "result.h"
+#include "report.h"
+#include "sysinfo.h"
+#include "exit_status.h"
 #include "bpf_stats.h"
 #include "figures.h"
 #include "json.h"
 #include "plugin_opts.h"
-#include "repeat.h"
+#include "repstats.h"
 
 static void bc_json_context(struct bc_json_writer *w)
 {

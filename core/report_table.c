@@ -7,14 +7,19 @@
  */
 #define _GNU_SOURCE
 #include <math.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "batch.h"
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+
+#include "report_table.h"
+#include "run_doc.h"
+#include "row.h"
 #include "json.h"
+#include "json_read.h"
 
 static const char *const bc_row_status_names[] = {
 	[BC_ROW_PLANNED] = "not run",	[BC_ROW_OK] = "ok",
@@ -474,4 +479,24 @@ void bc_batch_csv_header(FILE *f)
 {
 	fputs("section,label,benchmark,options,status,reason,metric,unit,mean,stddev,min,median,max\n",
 	      f);
+}
+
+int bc_table_format_parse(const char *text, enum bc_table_format *fmt)
+{
+	static const struct {
+		const char *name;
+		enum bc_table_format fmt;
+	} names[] = {
+		{ "text", BC_TABLE_TEXT },	{ "json", BC_TABLE_JSON },
+		{ "csv", BC_TABLE_CSV },	{ "markdown", BC_TABLE_MARKDOWN },
+		{ "md", BC_TABLE_MARKDOWN },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(text, names[i].name)) {
+			*fmt = names[i].fmt;
+			return 0;
+		}
+	}
+	return -EINVAL;
 }

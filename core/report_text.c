@@ -17,10 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_internal.h"
+#include "loader.h"
+#include "context.h"
+#include "result.h"
+#include "stats.h"
+#include "report.h"
+#include "exit_status.h"
 #include "bpf_stats.h"
 #include "figures.h"
-#include "repeat.h"
+#include "repstats.h"
+#include "log.h"
 
 #define BC_PM "\xc2\xb1" /* U+00B1 PLUS-MINUS SIGN, as the kernel runner prints it */
 #define BC_MILLION 1000000.0
@@ -563,4 +569,29 @@ void bc_report_text_summary(FILE *f, const struct bc_run_result *res)
 	}
 	fflush(f);
 	bc_report_warnings(stderr, res);
+}
+
+void bc_report_reason_line(const struct bc_bench *bench, const struct bc_run_result *res)
+{
+	const char *plugin = bench->plugin->desc.name, *name = bench->desc.name;
+	const char *reason = res->reason[0] ? res->reason : "no reason given";
+
+	switch (res->exit_status) {
+	case BC_EXIT_OK:
+		break;
+	case BC_EXIT_UNAVAILABLE:
+		bc_warn("%s:%s: unavailable on this kernel: %s", plugin, name, reason);
+		break;
+	case BC_EXIT_USAGE:
+		bc_warn("%s:%s: %s", plugin, name, reason);
+		break;
+	case BC_EXIT_INTERRUPTED:
+		bc_warn("%s:%s: interrupted; the summary covers the %zu iterations measured so far",
+			plugin, name, bc_stats_measured_cnt(res));
+		break;
+	case BC_EXIT_FAILED:
+	default:
+		bc_warn("%s:%s: failed: %s", plugin, name, reason);
+		break;
+	}
 }

@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <math.h>
 
-#include "bc_internal.h"
+#include "significance.h"
 #include "repstats.h"
 
 /* Bisection to well below the printed precision of any interval. */

@@ -93,4 +93,32 @@ enum bc_rep_end bc_rep_rule_next(const struct bc_rep_rule *r, unsigned int runs,
  */
 unsigned int bc_rep_runs_needed(double cv_pct, double change_pct, double alpha, double power);
 
+struct bc_run_result;
+
+/* The runs of --repeat/--precision pooled into one result (repeat.c
+ * makes it; reporters read it). */
+/* What the JSON's repeats.runs_needed states: runs per side to see this
+ * change at this level with this power, from the watched metric's CV. */
+#define BC_REP_DETECT_CHANGE_PCT 5.0
+#define BC_REP_DETECT_ALPHA 0.01
+#define BC_REP_DETECT_POWER 0.8
+
+struct bc_repeats {
+	struct bc_rep_rule rule;	/* with max_repeat resolved */
+	enum bc_rep_end end;
+	double elapsed_sec;		/* from the first run's start to the last's end */
+	struct bc_run_result *runs;	/* every run started, summarised */
+	double *run_sec;		/* each run's wall-clock time, its process included */
+	size_t run_cnt;
+	unsigned int complete_cnt;	/* runs that ended well: the aggregate's */
+	unsigned int *iter_run;		/* pooled iteration i came from run iter_run[i] */
+	int watched;			/* the metric --precision watches; -1: none */
+	/* Over the complete runs' means: per metric (a histogram's n is 0),
+	 * and per figure of the pooled result, in its order. */
+	struct bc_rep_stats *metrics;
+	struct bc_rep_stats *figs;
+	size_t fig_cnt;
+	unsigned int runs_needed;	/* see BC_REP_DETECT_*; 0: unknown */
+};
+
 #endif /* BENCHCORE_REPSTATS_H */

@@ -9,8 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bc_internal.h"
+#include "run_doc.h"
 #include "json.h"
+#include "json_read.h"
 
 /* The first of several spellings a document may use for one member. */
 static const struct bc_json *bc_get_any(const struct bc_json *obj, const char *const *keys)

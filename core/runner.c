@@ -23,12 +23,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bc_internal.h"
+#include "runner.h"
+#include "cpuset.h"
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "result.h"
+#include "stats.h"
+#include "sysinfo.h"
+#include "exit_status.h"
 #include "bpf_stats.h"
 #include "needs.h"
 #include "figures.h"
 #include "guard.h"
 #include "hist.h"
+#include "log.h"
 
 #define BC_NSEC_PER_SEC 1000000000LL
 /* The sampler wakes at least this often to notice a failed thread. */

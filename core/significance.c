@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_internal.h"
+#include "significance.h"
 
 /* Continued fraction of the incomplete beta function, evaluated with the
  * modified Lentz method; converges quickly for x < (a + 1) / (a + b + 2). */

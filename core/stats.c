@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_internal.h"
+#include "stats.h"
+#include "loader.h"
+#include "result.h"
 
 static int bc_cmp_double(const void *a, const void *b)
 {
@@ -156,4 +158,14 @@ void bc_stats_summarise(struct bc_run_result *res)
 	bc_summarise_series(res, buf, bc_it_cons_user, 0, &res->cons_user_util);
 	bc_summarise_series(res, buf, bc_it_cons_sys, 0, &res->cons_sys_util);
 	free(buf);
+}
+
+/* Iterations past the warm-up: what a summary covers. */
+size_t bc_stats_measured_cnt(const struct bc_run_result *res)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < res->iter_cnt; i++)
+		n += !res->iters[i].warmup;
+	return n;
 }

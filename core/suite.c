@@ -24,7 +24,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bc_internal.h"
+#include "suite.h"
+#include "cli_env.h"
+#include "core_opts.h"
+#include "log.h"
+#include "report_table.h"
+#include "cli_args.h"
+#include "sweep_axis.h"
+#include "words.h"
+#include "batch.h"
+#include "exit_status.h"
+#include "row.h"
 #include "json.h"
 #include "output.h"
 

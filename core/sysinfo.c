@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bc_internal.h"
+#include "sysinfo.h"
 
 /* Copies the value of the first "key<spaces>: value" line of /proc/cpuinfo. */
 static bool bc_cpuinfo_field(const char *key, char *out, size_t len)

@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include <benchcore/attach.h>
-#include "bc_internal.h"
+#include "tracefs.h"
+#include "log.h"
 
 #define BC_TRACEFS "/sys/kernel/tracing"
 /* libbpf prefers this path whenever it exists (debugfs mounted): tracefs is

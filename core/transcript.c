@@ -17,6 +17,12 @@
 #include "figures.h"
 #include "hist.h"
 #include "transcript.h"
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "result.h"
+#include "stats.h"
+#include "log.h"
 
 #define BC_TR_MAGIC 0x42435452u	/* "BCTR" */
 #define BC_TR_END 0x454e4421u	/* "END!" */

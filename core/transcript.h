@@ -10,7 +10,10 @@
 #ifndef BENCHCORE_TRANSCRIPT_H
 #define BENCHCORE_TRANSCRIPT_H
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "result.h"
 
 /* Writes res to fd; 0 or a negative errno. */
 int bc_transcript_write(int fd, const struct bc_run_result *res);

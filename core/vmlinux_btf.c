@@ -28,8 +28,8 @@
 #include <bpf/libbpf.h>
 #include <linux/btf.h>
 
-#include "bc_internal.h"
 #include "vmlinux_btf.h"
+#include "log.h"
 
 #define BC_VMLINUX_BTF_PATH "/sys/kernel/btf/vmlinux"
 /* Lookups remembered, by kind and name: a `list` asks about a dozen. */

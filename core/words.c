@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_internal.h"
+#include "words.h"
+#include "log.h"
 
 int bc_strv_push_owned(struct bc_strv *s, char *str)
 {

@@ -12,7 +12,12 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "loader.h"
+#include "context.h"
+#include "log.h"
+#include "attach.h"
+#include "exit_status.h"
 
 #define ENOTSUPP_KERNEL 524
 

@@ -19,6 +19,7 @@
 
 #include "bc_test_bench.h"
 #include "bc_test_census.h"
+#include "json_read.h"
 
 #define RODATA "bloom.rodata"
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "bc_test_report.h"
+#include "json_read.h"
 
 #define BENCH "bpf_loop:bpf-loop"
 

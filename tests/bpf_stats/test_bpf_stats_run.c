@@ -31,10 +31,17 @@
 
 #include <bpf/bpf.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "result.h"
+#include "runner.h"
+#include "core_opts.h"
 #include "bc_test_child.h"
 #include "bc_test_report.h"
 #include "bpf_stats.h"
+#include "json_read.h"
 
 /* Whether the statistics were on before these tests (someone else's):
  * then a run cannot show that it turned them on and off. */

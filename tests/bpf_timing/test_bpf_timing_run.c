@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "bc_test_report.h"
+#include "json_read.h"
 
 static const char *const ours[] = { "bt_", "lb_", "xdp_lb.", "bpf_nop.", NULL };
 

@@ -14,7 +14,15 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "cli_env.h"
+#include "options.h"
+#include "core_opts.h"
+#include "log.h"
+#include "exit_status.h"
 
 /* ------------------------------------------------------ a fake plugin */
 

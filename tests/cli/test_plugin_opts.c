@@ -19,8 +19,21 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "result.h"
+#include "runner.h"
+#include "report.h"
+#include "cli_env.h"
+#include "options.h"
+#include "core_opts.h"
+#include "log.h"
+#include "child.h"
+#include "exit_status.h"
 #include "json.h"
+#include "json_read.h"
 #include "plugin_opts.h"
 
 #define GOOD_DIR BC_OPTFIX_DIR "/good"

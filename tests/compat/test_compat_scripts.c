@@ -37,9 +37,11 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "child.h"
 #include "bc_test_util.h"
 #include "json.h"
+#include "json_read.h"
 
 #define PM "\xc2\xb1"
 #define EXIT_UNAVAILABLE 3

@@ -21,6 +21,7 @@
 #include <bpf/btf.h>
 
 #include "bc_test_report.h"
+#include "json_read.h"
 
 static const char *const ours[] = { "cr_", "crypto_b.", NULL };
 

@@ -17,8 +17,10 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "child.h"
 #include "json.h"
+#include "json_read.h"
 
 #define PM "\xc2\xb1"
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* CPU lists (--prod-affinity, CPUSET options): a list that parses prints
  * back in a form that parses to the same set. */
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "cpuset.h"
 #include "fuzz.h"
 
 static struct bc_cpuset a, b;

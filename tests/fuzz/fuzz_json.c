@@ -8,6 +8,7 @@
 
 #include "fuzz.h"
 #include "json.h"
+#include "json_read.h"
 
 static size_t count(const struct bc_json *v)
 {

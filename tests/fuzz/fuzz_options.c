@@ -4,7 +4,10 @@
  * value always says why. */
 #include <stdio.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "core_opts.h"
+#include "log.h"
+#include "words.h"
 #include "fuzz.h"
 #include "plugin_opts.h"
 

@@ -4,7 +4,8 @@
 #define _GNU_SOURCE
 #include <stdio.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "suite.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* --sweep specs: parse, count the product, expand the first and last
  * combination and type every value as the core would without a plugin. */
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "sweep_axis.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

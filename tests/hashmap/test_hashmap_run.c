@@ -18,6 +18,7 @@
 
 #include "bc_test_bench.h"
 #include "bc_test_census.h"
+#include "json_read.h"
 
 #define RODATA "hashmap.rodata"
 

@@ -22,6 +22,7 @@
 #include "bc_test_bench.h"
 #include "bc_test_census.h"
 #include "htab_memcg.h"
+#include "json_read.h"
 
 #define RODATA "htab_mem.rodata"
 

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "bc_test_report.h"
+#include "json_read.h"
 
 struct verdict {
 	const char *name;

@@ -19,7 +19,14 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "result.h"
+#include "runner.h"
+#include "core_opts.h"
+#include "log.h"
+#include "exit_status.h"
 
 /* Loaded from mixed/ ... */
 #define MIXED_LOADED                                                                    \

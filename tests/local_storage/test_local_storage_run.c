@@ -31,6 +31,7 @@
 
 #include "bc_test_util.h"
 #include "json.h"
+#include "json_read.h"
 
 #define PLUGIN "local_storage:"
 #define RUN_TIMEOUT_SEC 120

@@ -32,6 +32,7 @@
 #include "bc_test_util.h"
 #include "pb_progs.h"
 #include "json.h"
+#include "json_read.h"
 
 /* ------------------------------------------------------ program census */
 

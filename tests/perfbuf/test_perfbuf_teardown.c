@@ -22,7 +22,15 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "result.h"
+#include "runner.h"
+#include "options.h"
+#include "core_opts.h"
+#include "log.h"
+#include "exit_status.h"
 #include "bc_test_opts.h"
 #include "bc_test_util.h"
 #include "pb_progs.h"

@@ -26,6 +26,7 @@
 #include <bpf/btf.h>
 
 #include "bc_test_report.h"
+#include "json_read.h"
 
 static const char *const ours[] = { "ps_", "private_.", NULL };
 

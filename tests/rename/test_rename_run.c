@@ -30,6 +30,7 @@
 #include <bpf/libbpf.h>
 
 #include "bc_test_report.h"
+#include "json_read.h"
 
 static const char *const ours[] = { "rn_", "rename_b.", NULL };
 

@@ -19,7 +19,14 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "options.h"
+#include "core_opts.h"
+#include "log.h"
+#include "exit_status.h"
 #include "bc_test_opts.h"
 #include "bufbench.h"
 #include "hist.h"

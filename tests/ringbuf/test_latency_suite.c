@@ -18,11 +18,15 @@
 
 #include <cmocka.h>
 
+#include <benchcore/benchcore.h>
 #include "batch.h"
-#include "bc_internal.h"
+#include "words.h"
+#include "suite.h"
+#include "row.h"
 #include "bc_test_report.h"
 #include "bc_test_util.h"
 #include "json.h"
+#include "json_read.h"
 
 #define SUITE_NAME "ringbuf-latency"
 #define SUITE_PATH BC_TEST_SOURCE_DIR "/suites/" SUITE_NAME ".suite"

@@ -28,6 +28,7 @@
 #include "bc_test_report.h"
 #include "bc_test_util.h"
 #include "json.h"
+#include "json_read.h"
 #include "rb_progs.h"
 
 static double summary_mean(const struct bc_json *doc, const char *metric)

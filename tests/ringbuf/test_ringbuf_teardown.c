@@ -21,7 +21,15 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "result.h"
+#include "runner.h"
+#include "options.h"
+#include "core_opts.h"
+#include "log.h"
+#include "exit_status.h"
 #include "bc_test_opts.h"
 #include "bc_test_util.h"
 #include "rb_progs.h"

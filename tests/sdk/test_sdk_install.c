@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "json.h"
+#include "json_read.h"
 #include "sdk_util.h"
 
 #define SDK_XSTR(x) #x

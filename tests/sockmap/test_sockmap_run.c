@@ -22,7 +22,14 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "result.h"
+#include "runner.h"
+#include "cli_env.h"
+#include "options.h"
+#include "core_opts.h"
 #include "bc_test_report.h"
 
 static const char *const ours[] = { "sm_", "sockmap_.", "sock_map_", NULL };

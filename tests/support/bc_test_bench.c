@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "bc_test_bench.h"
+#include "json_read.h"
 
 #include <regex.h>
 #include <setjmp.h>

@@ -9,6 +9,7 @@
 
 #include "bc_test_util.h"
 #include "json.h"
+#include "json_read.h"
 
 /*
  * Runs `run BENCH -w0 -d1 --format json EXTRA...` (extra NULL-terminated,

@@ -7,7 +7,9 @@
 #ifndef BENCHCORE_TEST_OPTS_H
 #define BENCHCORE_TEST_OPTS_H
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
 
 /*
  * Gives cfg its own option values for a run of bench: the tables' defaults,

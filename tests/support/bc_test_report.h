@@ -9,6 +9,7 @@
 
 #include "bc_test_util.h"
 #include "json.h"
+#include "json_read.h"
 
 /* The exit statuses the tests expect (core/exit_status.h). */
 #define BC_TEST_EXIT_USAGE 2

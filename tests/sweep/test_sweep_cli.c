@@ -22,8 +22,11 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "child.h"
+#include "exit_status.h"
 #include "json.h"
+#include "json_read.h"
 
 #define FIX BC_TEST_SWEEP_FIXTURES
 

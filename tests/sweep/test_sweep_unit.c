@@ -19,8 +19,16 @@
 
 #include <cmocka.h>
 
+#include <benchcore/benchcore.h>
 #include "batch.h"
-#include "bc_internal.h"
+#include "loader.h"
+#include "report_table.h"
+#include "significance.h"
+#include "sweep_axis.h"
+#include "child.h"
+#include "words.h"
+#include "suite.h"
+#include "row.h"
 
 #define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

@@ -35,6 +35,7 @@
 
 #include "bc_test_util.h"
 #include "json.h"
+#include "json_read.h"
 #include "trigger_spec.h"
 
 #define EXIT_UNAVAILABLE 3

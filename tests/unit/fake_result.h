@@ -10,7 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "result.h"
+#include "stats.h"
+#include "options.h"
+#include "core_opts.h"
 #include "figures.h"
 #include "plugin_opts.h"
 

@@ -18,10 +18,16 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "context.h"
+#include "result.h"
+#include "report.h"
+#include "log.h"
+#include "exit_status.h"
 #include "bpf_stats.h"
 #include "fake_result.h"
 #include "json.h"
+#include "json_read.h"
 #include "mem_out.h"
 
 #define EPS 1e-9

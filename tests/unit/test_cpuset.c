@@ -13,7 +13,8 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "cpuset.h"
 
 static struct bc_cpuset set;
 static char err[256];

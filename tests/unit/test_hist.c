@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
 #include "hist.h"
 
 /* Buckets tile the range: contiguous, ascending, each value in its own. */

@@ -17,10 +17,14 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "stats.h"
+#include "report.h"
+#include "exit_status.h"
 #include "fake_result.h"
 #include "mem_out.h"
 #include "json.h"
+#include "json_read.h"
 
 static struct bc_json *parse_ok(const char *text)
 {

@@ -15,7 +15,9 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "context.h"
+#include "report.h"
 #include "fake_result.h"
 #include "figures.h"
 #include "hist.h"

@@ -24,9 +24,20 @@
 
 #include <bpf/bpf.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "cpuset.h"
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "result.h"
+#include "runner.h"
+#include "report.h"
+#include "sysinfo.h"
+#include "core_opts.h"
+#include "exit_status.h"
 #include "figures.h"
 #include "json.h"
+#include "json_read.h"
 
 /* What the callbacks saw; reset before every test. */
 static struct {

@@ -10,7 +10,10 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "loader.h"
+#include "result.h"
+#include "stats.h"
 
 #define assert_close(a, b) assert_true(fabs((double)(a) - (double)(b)) <= 1e-9 * (fabs((double)(b)) + 1))
 

@@ -19,7 +19,14 @@
 
 #include <cmocka.h>
 
-#include "bc_internal.h"
+#include <benchcore/benchcore.h>
+#include "config.h"
+#include "loader.h"
+#include "context.h"
+#include "result.h"
+#include "runner.h"
+#include "core_opts.h"
+#include "exit_status.h"
 #include "bpf_stats.h"
 #include "figures.h"
 #include "hist.h"

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Reading a command's arguments by hand (cli_args.c), worded the same
+ * way by every command.
+ */
+#ifndef BENCHCORE_CLI_ARGS_H
+#define BENCHCORE_CLI_ARGS_H
+
+#include <stdbool.h>
+
+/* cli_util.c: "benchcore: <message>" on stderr; returns BC_EXIT_USAGE. */
+int bc_cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The value of option `name` at argv[*i], from "--name=V" or the next word
+ * (then *i moves past it; "" when there is none); NULL when argv[*i] is
+ * another word. */
+const char *bc_cli_opt_value(int argc, char **argv, int *i, const char *name);
+/* After --help, --usage (bc_argp_help prints ARGP_HELP_* flags to stdout)
+ * or --version: sets *done and ends parsing; returns 0 for the parser. */
+struct argp_state;
+int bc_argp_stop(struct argp_state *state, bool *done);
+int bc_argp_help(struct argp_state *state, unsigned int flags, bool *done);
+
+#endif /* BENCHCORE_CLI_ARGS_H */

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * What every command shares: the global options and the plugins, loaded
+ * once, on the first command that asks for them. Below the commands, so
+ * that a command (run, sweeps, suites) loads plugins without calling up
+ * into the command table.
+ */
+#include <stdio.h>
+
+#include <bpf/libbpf.h>
+
+#include "loader.h"
+#include "cli_env.h"
+#include "log.h"
+
+void bc_cli_print_version(FILE *f)
+{
+	fprintf(f, "benchcore %s (plugin ABI %d.%d, libbpf %s)\n", bc_version(), BC_ABI_MAJOR,
+		BC_ABI_MINOR, libbpf_version_string());
+}
+
+int bc_cli_load_plugins(struct bc_cli_env *env)
+{
+	struct bc_loader_opts opts = {
+		.dirs = env->plugin_dirs,
+		.dir_cnt = env->plugin_dir_cnt,
+		.allow_unsafe = env->allow_unsafe,
+	};
+
+	if (env->plugins_loaded)
+		return env->load_err;
+	env->plugins_loaded = true;
+	env->load_err = bc_plugins_load(&env->plugins, &opts);
+	if (!env->load_err && !env->plugins.cnt) {
+		bc_warn("no plugins found; pass --plugin-dir DIR or set BENCHCORE_PLUGIN_PATH (-v shows where benchcore looked)");
+	}
+	return env->load_err;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * One run, fully parsed: what the `run` command line (options.c, from
+ * the table in core_opts.c) hands to the loader and the runner.
+ */
+#ifndef BENCHCORE_CONFIG_H
+#define BENCHCORE_CONFIG_H
+
+#include <stdbool.h>
+
+#include "cpuset.h"
+
+struct bc_opts;
+
+enum bc_format {
+	BC_FORMAT_TEXT = 0,
+	BC_FORMAT_JSON = 1,
+};
+
+struct bc_config {
+	unsigned int producers;		/* 0 = benchmark default */
+	unsigned int consumers;		/* 0 = benchmark default (see *_set) */
+	bool producers_set;
+	bool consumers_set;
+	double warmup_sec;		/* default 1 */
+	double duration_sec;		/* default 5 */
+	bool affinity;			/* -a */
+	bool prod_cpus_set;
+	bool cons_cpus_set;
+	struct bc_cpuset prod_cpus;
+	struct bc_cpuset cons_cpus;
+	int verbosity;			/* -1 quiet, 0 normal, 1+ verbose */
+	enum bc_format format;
+	const char *output_path;	/* NULL = stdout */
+	/* This run's plugin option values (plugin_opts.h): bc_ctx_opts()
+	 * reads them. Made by the `run` parser, freed by bc_options_free(). */
+	struct bc_opts *opts;
+	bool bpf_stats;			/* --bpf-stats (bpf_stats.h) */
+	/* --repeat, --precision, --max-repeat, --max-time (repeat.h); zero
+	 * for one run, max_repeat 0 for its default. */
+	unsigned int repeat;
+	double precision_pct;
+	unsigned int max_repeat;
+	double max_time_sec;
+};
+
+#endif /* BENCHCORE_CONFIG_H */

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The run context (context.c): the one struct a plugin's callbacks get,
+ * seen by plugins only through the accessors in <benchcore/benchcore.h>.
+ */
+#ifndef BENCHCORE_CONTEXT_H
+#define BENCHCORE_CONTEXT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <benchcore/benchcore.h>
+
+#include "config.h"
+#include "exit_status.h"
+#include "loader.h"
+
+struct bc_hist;
+
+/* One per run (and one per `list` probe). Defined here so that the runner
+ * and the CLI can fill it; plugins only see the accessors. */
+struct bc_ctx {
+	const struct bc_config *cfg;
+	const struct bc_bench *bench;
+	unsigned int producer_cnt;
+	unsigned int consumer_cnt;
+	void *data;
+	char attach_point[256];
+	char reason[BC_REASON_LEN];
+	bool unavailable;
+	bool usage_error;
+	/* Metrics and programs (hist.c, context.c, runner.c). */
+	struct bc_hist **hists;		/* per metric; set for histograms */
+	unsigned int hist_cnt;		/* entries of hists (the metric count) */
+	struct bc_prog *progs;		/* bc_ctx_add_prog(), in call order */
+	size_t prog_cnt;
+};
+
+/* A program under test. The fd is the plugin's, valid until teardown();
+ * the id outlives it (bpf_prog_get_fd_by_id), and the run counters read at
+ * declaration are the baseline for later readings. */
+struct bc_prog {
+	int fd;
+	char *role;
+	char name[64];
+	char type[32];		/* libbpf's name of the program type */
+	uint32_t id;
+	uint64_t run_cnt0, run_time_ns0;
+};
+
+/* Frees what the run attached to the ctx (histograms, programs). */
+void bc_ctx_release(struct bc_ctx *ctx);
+/* After teardown(): the programs' fds are the plugin's to close. */
+void bc_ctx_progs_closed(struct bc_ctx *ctx);
+
+void bc_ctx_init(struct bc_ctx *ctx, const struct bc_config *cfg, const struct bc_bench *bench);
+
+/* Maps a callback's return value and the ctx's flags to an exit status. */
+int bc_ctx_exit_status(const struct bc_ctx *ctx, int err);
+/* A consistent copy of ctx->reason while threads may still be writing it. */
+void bc_ctx_reason_copy(const struct bc_ctx *ctx, char *buf, size_t len);
+
+#endif /* BENCHCORE_CONTEXT_H */

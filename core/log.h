@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The core's side of the logger (log.c); plugins log through bc_log().
+ */
+#ifndef BENCHCORE_LOG_H
+#define BENCHCORE_LOG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <benchcore/benchcore.h>
+
+void bc_log_set_verbosity(int verbosity);	/* also routes libbpf's output */
+int bc_log_verbosity_get(void);
+void bc_log_set_file(FILE *f);			/* NULL = stderr; for tests */
+/* A one-line reason into err[len] (nothing when err is NULL). */
+void bc_set_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* BENCHCORE_LOG_H */

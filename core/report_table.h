@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Tables of many runs (report_table.c): sweeps, suites and compare
+ * write text, JSON, CSV or Markdown.
+ */
+#ifndef BENCHCORE_REPORT_TABLE_H
+#define BENCHCORE_REPORT_TABLE_H
+
+#include <stdio.h>
+
+#include "row.h"
+
+
+/* Accepts text, json, csv, markdown (or md). */
+int bc_table_format_parse(const char *text, enum bc_table_format *fmt);
+
+/* report_table.c: one CSV field, quoted when it holds a comma, quote or
+ * line break (NULL: empty); Markdown cell text with '|' escaped and line
+ * breaks as blanks (NULL: empty). */
+void bc_csv_write(FILE *f, const char *s);
+void bc_md_write(FILE *f, const char *s);
+
+/* report_table.c: the CSV header, one row as soon as it has run (text,
+ * CSV, Markdown), and the whole JSON document once every row has. */
+void bc_batch_csv_header(FILE *f);
+void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r);
+void bc_batch_render_json(struct bc_batch *b);
+
+#endif /* BENCHCORE_REPORT_TABLE_H */
