@@ -347,6 +347,12 @@ static void test_install_into_default_dir(void **state)
 	sdk_out_free(&res);
 	expect_file(prefix, BC_SDK_LIBDIR "/benchcore/plugins/hello.so");
 
+	/* The same install rule as benchcore's own plugins, RPATH included. */
+	RUN(&res, "readelf -d '%s/" BC_SDK_LIBDIR "/benchcore/plugins/hello.so'", prefix);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "[$ORIGIN/../..]");
+	sdk_out_free(&res);
+
 	/* No flags: the installed benchcore finds its own plugins and the
 	 * one installed next to them. */
 	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' list", prefix);
