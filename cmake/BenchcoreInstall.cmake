@@ -91,14 +91,13 @@ write_basic_package_version_file(
 	COMPATIBILITY SameMinorVersion)
 
 # The same files the in-tree plugins are built with.
-set(_bc_cmake_files
+install(FILES
 	"${PROJECT_BINARY_DIR}/cmake/benchcoreConfig.cmake"
 	"${PROJECT_BINARY_DIR}/cmake/benchcoreConfigVersion.cmake"
-	"${CMAKE_CURRENT_LIST_DIR}/BenchcorePlugin.cmake")
-if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/BenchcoreBpf.cmake")
-	list(APPEND _bc_cmake_files "${CMAKE_CURRENT_LIST_DIR}/BenchcoreBpf.cmake")
-endif()
-install(FILES ${_bc_cmake_files} DESTINATION "${BENCHCORE_CMAKE_INSTALL_DIR}")
+	"${CMAKE_CURRENT_LIST_DIR}/BenchcorePlugin.cmake"
+	"${CMAKE_CURRENT_LIST_DIR}/FindBenchcoreBpf.cmake"
+	"${CMAKE_CURRENT_LIST_DIR}/BenchcoreBpf.cmake"
+	DESTINATION "${BENCHCORE_CMAKE_INSTALL_DIR}")
 
 # ------------------------------------------------------- pkg-config
 set(_bc_pc_dir "${CMAKE_INSTALL_LIBDIR}/pkgconfig")

@@ -5,7 +5,9 @@
 #
 # Each BPF source x.bpf.c becomes the skeleton x.skel.h (struct x), which the
 # plugin's C sources include; the BPF object is embedded in the .so. See
-# BenchcoreBpf.cmake. With BENCHCORE_BPF=OFF such a plugin is skipped.
+# FindBenchcoreBpf.cmake. With BENCHCORE_BPF=OFF such a plugin is skipped;
+# otherwise, when BPF is not found, configuration stops saying what is
+# missing.
 #
 # Builds <name>.so as a MODULE with hidden visibility, so that the only
 # symbol it exports is the `benchcore_plugin` descriptor, into
@@ -58,9 +60,16 @@ function(benchcore_add_plugin)
 	if(NOT ARG_NAME OR NOT ARG_SOURCES)
 		message(FATAL_ERROR "benchcore_add_plugin: NAME and SOURCES are required")
 	endif()
-	if(ARG_BPF_SOURCES AND NOT BENCHCORE_BPF_FOUND)
-		message(STATUS "benchcore: skipping plugin ${ARG_NAME}: BPF support is off")
+	if(ARG_BPF_SOURCES AND DEFINED BENCHCORE_BPF AND NOT BENCHCORE_BPF)
+		message(STATUS "benchcore: skipping plugin ${ARG_NAME}: BPF support is off (BENCHCORE_BPF=OFF)")
 		return()
+	endif()
+	if(ARG_BPF_SOURCES AND NOT BenchcoreBpf_FOUND)
+		if(NOT BENCHCORE_BPF_REASON)
+			set(BENCHCORE_BPF_REASON "cannot build BPF programs: find_package(BenchcoreBpf) was not called")
+		endif()
+		message(FATAL_ERROR "benchcore: plugin ${ARG_NAME}: ${BENCHCORE_BPF_REASON} "
+			"(Or pass -DBENCHCORE_BPF=OFF to skip the plugins with BPF_SOURCES.)")
 	endif()
 	set(target "benchcore_plugin_${ARG_NAME}")
 	add_library(${target} MODULE ${ARG_SOURCES})

@@ -144,6 +144,7 @@ static void test_installed_layout(void **state)
 	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/benchcoreTargets.cmake");
 	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/BenchcorePlugin.cmake");
 	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/BenchcoreBpf.cmake");
+	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/FindBenchcoreBpf.cmake");
 	expect_file(prefix, BC_SDK_LIBDIR "/pkgconfig/benchcore.pc");
 	expect_file(prefix, BC_SDK_DOCDIR "/examples/hello-plugin/CMakeLists.txt");
 
