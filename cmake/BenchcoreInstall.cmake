@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # Install rules: the CLI, libbenchcore (soname = ABI major), the public and
-# BPF-side headers, the in-tree plugins, the CMake package and benchcore.pc.
+# BPF-side headers, the CMake package and benchcore.pc. Plugins install
+# themselves (benchcore_add_plugin()).
 #
 # Everything installed is relocatable: binaries find libbenchcore through
 # $ORIGIN-relative RPATHs, the CMake package computes its paths from its own
@@ -66,31 +67,9 @@ install(DIRECTORY "${_bc_bpf_headers}/"
 	PATTERN "vmlinux.h" EXCLUDE
 	PATTERN "*.skel.h" EXCLUDE)
 
-# ------------------------------------------------------- in-tree plugins
-# Every MODULE target named benchcore_plugin_<name> under plugins/, found by
-# walking the directories, so a new plugin is installed without an edit here.
-function(_bc_collect_plugins dir out)
-	get_property(targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
-	get_property(subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
-	set(found "")
-	foreach(t IN LISTS targets)
-		if(t MATCHES "^benchcore_plugin_")
-			list(APPEND found ${t})
-		endif()
-	endforeach()
-	foreach(d IN LISTS subdirs)
-		_bc_collect_plugins("${d}" sub)
-		list(APPEND found ${sub})
-	endforeach()
-	set(${out} "${found}" PARENT_SCOPE)
-endfunction()
-
-_bc_collect_plugins("${PROJECT_SOURCE_DIR}/plugins" _bc_plugins)
-foreach(t IN LISTS _bc_plugins)
-	# <libdir>/benchcore/plugins -> <libdir>
-	set_target_properties(${t} PROPERTIES INSTALL_RPATH "$ORIGIN/../..")
-	install(TARGETS ${t} LIBRARY DESTINATION "${BENCHCORE_PLUGIN_INSTALL_DIR}")
-endforeach()
+# ------------------------------------------------------- plugins
+# Installed by benchcore_add_plugin() itself (BenchcorePlugin.cmake), the
+# one rule for benchcore's own plugins and out-of-tree ones.
 
 # ------------------------------------------------------- CMake package
 install(EXPORT benchcoreTargets
@@ -101,7 +80,7 @@ configure_package_config_file(
 	"${CMAKE_CURRENT_LIST_DIR}/benchcoreConfig.cmake.in"
 	"${PROJECT_BINARY_DIR}/cmake/benchcoreConfig.cmake"
 	INSTALL_DESTINATION "${BENCHCORE_CMAKE_INSTALL_DIR}"
-	PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_INCLUDEDIR
+	PATH_VARS CMAKE_INSTALL_BINDIR CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR
 		  BENCHCORE_BPF_HEADER_INSTALL_DIR BENCHCORE_PLUGIN_INSTALL_DIR)
 
 # 0.x releases may break the CMake API between minors; the plugin ABI has
@@ -112,14 +91,13 @@ write_basic_package_version_file(
 	COMPATIBILITY SameMinorVersion)
 
 # The same files the in-tree plugins are built with.
-set(_bc_cmake_files
+install(FILES
 	"${PROJECT_BINARY_DIR}/cmake/benchcoreConfig.cmake"
 	"${PROJECT_BINARY_DIR}/cmake/benchcoreConfigVersion.cmake"
-	"${CMAKE_CURRENT_LIST_DIR}/BenchcorePlugin.cmake")
-if(EXISTS "${CMAKE_CURRENT_LIST_DIR}/BenchcoreBpf.cmake")
-	list(APPEND _bc_cmake_files "${CMAKE_CURRENT_LIST_DIR}/BenchcoreBpf.cmake")
-endif()
-install(FILES ${_bc_cmake_files} DESTINATION "${BENCHCORE_CMAKE_INSTALL_DIR}")
+	"${CMAKE_CURRENT_LIST_DIR}/BenchcorePlugin.cmake"
+	"${CMAKE_CURRENT_LIST_DIR}/FindBenchcoreBpf.cmake"
+	"${CMAKE_CURRENT_LIST_DIR}/BenchcoreBpf.cmake"
+	DESTINATION "${BENCHCORE_CMAKE_INSTALL_DIR}")
 
 # ------------------------------------------------------- pkg-config
 set(_bc_pc_dir "${CMAKE_INSTALL_LIBDIR}/pkgconfig")

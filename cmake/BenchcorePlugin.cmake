@@ -5,25 +5,71 @@
 #
 # Each BPF source x.bpf.c becomes the skeleton x.skel.h (struct x), which the
 # plugin's C sources include; the BPF object is embedded in the .so. See
-# BenchcoreBpf.cmake. With BENCHCORE_BPF=OFF such a plugin is skipped.
+# FindBenchcoreBpf.cmake. With BENCHCORE_BPF=OFF such a plugin is skipped;
+# otherwise, when BPF is not found, configuration stops saying what is
+# missing.
 #
 # Builds <name>.so as a MODULE with hidden visibility, so that the only
 # symbol it exports is the `benchcore_plugin` descriptor, into
-# ${BENCHCORE_PLUGIN_OUTPUT_DIR}.
+# ${BENCHCORE_PLUGIN_OUTPUT_DIR}, and installs it into
+# ${BENCHCORE_PLUGIN_INSTALL_DIR} with an RPATH that finds libbenchcore in
+# ${BENCHCORE_LIBRARY_INSTALL_DIR}. This is the one install rule for every
+# plugin, benchcore's own and out-of-tree ones alike; set
+# BENCHCORE_PLUGIN_INSTALL to OFF around plugins that must not be installed
+# (test fixtures).
 #
 # The same file serves out-of-tree plugins (installed with the CMake
 # package): there benchcoreConfig.cmake sets BENCHCORE_LIBRARY_TARGET to the
-# imported benchcore::benchcore, and BENCHCORE_PLUGIN_INSTALL so that the
-# plugin is installed into ${BENCHCORE_PLUGIN_INSTALL_DIR}. In-tree plugins
-# are installed by BenchcoreInstall.cmake instead.
+# imported benchcore::benchcore and the two install dirs to absolute paths
+# into the benchcore that was found.
+
+# The RPATH for a plugin installed into BENCHCORE_PLUGIN_INSTALL_DIR:
+# relative to $ORIGIN when the plugin moves with libbenchcore (both under
+# one install prefix, or the plugin dir inside the library dir), the
+# library dir itself otherwise.
+function(_benchcore_plugin_rpath out)
+	set(plugin_dir "${BENCHCORE_PLUGIN_INSTALL_DIR}")
+	set(lib_dir "${BENCHCORE_LIBRARY_INSTALL_DIR}")
+	if(NOT IS_ABSOLUTE "${plugin_dir}" AND NOT IS_ABSOLUTE "${lib_dir}")
+		file(RELATIVE_PATH rel "/prefix/${plugin_dir}" "/prefix/${lib_dir}")
+	else()
+		foreach(v plugin_dir lib_dir)
+			if(NOT IS_ABSOLUTE "${${v}}")
+				set(${v} "${CMAKE_INSTALL_PREFIX}/${${v}}")
+			endif()
+			get_filename_component(${v} "${${v}}" ABSOLUTE)
+		endforeach()
+		string(FIND "${plugin_dir}/" "${lib_dir}/" at)
+		if(NOT at EQUAL 0)
+			set(${out} "${lib_dir}" PARENT_SCOPE)
+			return()
+		endif()
+		file(RELATIVE_PATH rel "${plugin_dir}" "${lib_dir}")
+	endif()
+	# file(RELATIVE_PATH) ends a path to an ancestor with "/".
+	string(REGEX REPLACE "/+$" "" rel "${rel}")
+	if(rel STREQUAL "")
+		set(${out} "$ORIGIN" PARENT_SCOPE)
+	else()
+		set(${out} "$ORIGIN/${rel}" PARENT_SCOPE)
+	endif()
+endfunction()
+
 function(benchcore_add_plugin)
 	cmake_parse_arguments(ARG "" "NAME" "SOURCES;LIBRARIES;BPF_SOURCES" ${ARGN})
 	if(NOT ARG_NAME OR NOT ARG_SOURCES)
 		message(FATAL_ERROR "benchcore_add_plugin: NAME and SOURCES are required")
 	endif()
-	if(ARG_BPF_SOURCES AND NOT BENCHCORE_BPF_FOUND)
-		message(STATUS "benchcore: skipping plugin ${ARG_NAME}: BPF support is off")
+	if(ARG_BPF_SOURCES AND DEFINED BENCHCORE_BPF AND NOT BENCHCORE_BPF)
+		message(STATUS "benchcore: skipping plugin ${ARG_NAME}: BPF support is off (BENCHCORE_BPF=OFF)")
 		return()
+	endif()
+	if(ARG_BPF_SOURCES AND NOT BenchcoreBpf_FOUND)
+		if(NOT BENCHCORE_BPF_REASON)
+			set(BENCHCORE_BPF_REASON "cannot build BPF programs: find_package(BenchcoreBpf) was not called")
+		endif()
+		message(FATAL_ERROR "benchcore: plugin ${ARG_NAME}: ${BENCHCORE_BPF_REASON} "
+			"(Or pass -DBENCHCORE_BPF=OFF to skip the plugins with BPF_SOURCES.)")
 	endif()
 	set(target "benchcore_plugin_${ARG_NAME}")
 	add_library(${target} MODULE ${ARG_SOURCES})
@@ -38,9 +84,9 @@ function(benchcore_add_plugin)
 		target_link_libraries(${target} PRIVATE libbenchcore ${ARG_LIBRARIES})
 	endif()
 	target_link_options(${target} PRIVATE "-Wl,--no-undefined")
-	if(BENCHCORE_PLUGIN_INSTALL)
-		# <libdir>/benchcore/plugins -> <libdir>, where libbenchcore is.
-		set_target_properties(${target} PROPERTIES INSTALL_RPATH "$ORIGIN/../..")
+	if(NOT DEFINED BENCHCORE_PLUGIN_INSTALL OR BENCHCORE_PLUGIN_INSTALL)
+		_benchcore_plugin_rpath(rpath)
+		set_target_properties(${target} PROPERTIES INSTALL_RPATH "${rpath}")
 		install(TARGETS ${target} LIBRARY DESTINATION "${BENCHCORE_PLUGIN_INSTALL_DIR}")
 	endif()
 	foreach(bpf_src IN LISTS ARG_BPF_SOURCES)

@@ -4,7 +4,9 @@
  * prefix, build the example plugin from the installed copy of its sources
  * against that prefix alone, run it through the installed benchcore (with
  * --plugin-dir, then from the default plugin directory), and move the whole
- * tree to check that nothing in it remembers where it was installed.
+ * tree to check that nothing in it remembers where it was installed. A
+ * second build of the example against a pinned vmlinux.h checks that
+ * BENCHCORE_VMLINUX_H replaces the build machine's BTF.
  *
  * The example uses every part of the plugin ABI an author needs (an option
  * table, metric roles, a histogram, a declared program, per-benchmark
@@ -38,6 +40,7 @@ static char prefix[PATH_MAX];	/* where benchcore is installed */
 static char moved[PATH_MAX];	/* where the installed tree is moved to */
 static char hello_src[PATH_MAX];
 static char hello_build[PATH_MAX];
+static char hello_pinned[PATH_MAX];	/* built against a pinned vmlinux.h */
 
 #define RUN(res, ...)                                                    \
 	do {                                                             \
@@ -104,6 +107,7 @@ static int group_setup(void **state)
 	snprintf(moved, sizeof(moved), "%s/moved/tree", work);
 	snprintf(hello_src, sizeof(hello_src), "%s/hello-src", work);
 	snprintf(hello_build, sizeof(hello_build), "%s/hello-build", work);
+	snprintf(hello_pinned, sizeof(hello_pinned), "%s/hello-pinned", work);
 	if (sdk_rm_rf(work) || mkdir(work, 0755) || chdir(work)) {
 		fprintf(stderr, "cannot make %s\n", work);
 		return -1;
@@ -145,6 +149,7 @@ static void test_installed_layout(void **state)
 	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/benchcoreTargets.cmake");
 	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/BenchcorePlugin.cmake");
 	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/BenchcoreBpf.cmake");
+	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/FindBenchcoreBpf.cmake");
 	expect_file(prefix, BC_SDK_LIBDIR "/pkgconfig/benchcore.pc");
 	expect_file(prefix, BC_SDK_DOCDIR "/examples/hello-plugin/CMakeLists.txt");
 
@@ -200,6 +205,43 @@ static void test_example_builds_against_prefix_alone(void **state)
 		sdk_out_dump(&res);
 		fail_msg("hello.so exports more than benchcore_plugin");
 	}
+	sdk_out_free(&res);
+}
+
+/* -DBENCHCORE_VMLINUX_H: the skeleton is compiled against that file, and
+ * nothing in the build reads the build machine's BTF. The pinned header is
+ * the one the first build generated, marked and under another name. */
+static void test_pinned_vmlinux(void **state)
+{
+	struct sdk_out res;
+
+	(void)state;
+	RUN(&res, "mkdir -p pinned && { echo '/* pinned for test_sdk_install */'; "
+	    "cat '%s/benchcore-bpf/vmlinux.h'; } > pinned/kernel-x.h", hello_build);
+	expect_status(&res, 0);
+	sdk_out_free(&res);
+
+	RUN(&res, "'%s' -S '%s' -B '%s' -DCMAKE_PREFIX_PATH='%s' -DCMAKE_C_COMPILER='%s' "
+	    "-DBENCHCORE_VMLINUX_H='%s/pinned/kernel-x.h'",
+	    BC_SDK_CMAKE, hello_src, hello_pinned, prefix, BC_SDK_C_COMPILER, work);
+	expect_status(&res, 0);
+	sdk_out_free(&res);
+
+	/* No build rule names the kernel's BTF (the cache's help text may). */
+	RUN(&res, "grep -rl --exclude=CMakeCache.txt -e /sys/kernel/btf/vmlinux '%s'",
+	    hello_pinned);
+	expect_status(&res, 1);
+	sdk_out_free(&res);
+
+	RUN(&res, "'%s' --build '%s'", BC_SDK_CMAKE, hello_pinned);
+	expect_status(&res, 0);
+	sdk_out_free(&res);
+	expect_file(hello_pinned, "plugins/hello.so");
+
+	RUN(&res, "cmp pinned/kernel-x.h '%s/benchcore-bpf/vmlinux.h' && "
+	    "grep -l -r --include='*.o.d' -e '%s/benchcore-bpf/vmlinux.h' '%s'",
+	    hello_pinned, hello_pinned, hello_pinned);
+	expect_status(&res, 0);
 	sdk_out_free(&res);
 }
 
@@ -348,6 +390,12 @@ static void test_install_into_default_dir(void **state)
 	sdk_out_free(&res);
 	expect_file(prefix, BC_SDK_LIBDIR "/benchcore/plugins/hello.so");
 
+	/* The same install rule as benchcore's own plugins, RPATH included. */
+	RUN(&res, "readelf -d '%s/" BC_SDK_LIBDIR "/benchcore/plugins/hello.so'", prefix);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "[$ORIGIN/../..]");
+	sdk_out_free(&res);
+
 	/* No flags: the installed benchcore finds its own plugins and the
 	 * one installed next to them. */
 	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' list", prefix);
@@ -399,6 +447,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_installed_layout),
 		cmocka_unit_test(test_example_builds_against_prefix_alone),
+		cmocka_unit_test(test_pinned_vmlinux),
 		cmocka_unit_test(test_run_with_plugin_dir),
 		cmocka_unit_test(test_example_features),
 		cmocka_unit_test(test_pkg_config),
