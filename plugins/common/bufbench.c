@@ -13,9 +13,9 @@
 #define BC_BUF_PB_PAGES_DEF 128
 
 #define BC_BUF_OPT(type_, field, name_, ...) \
-	BC_OPT_##type_(struct bc_buf_opts, field, name_, __VA_ARGS__)
+	BC_OPT_##type_(struct buf_opts, field, name_, __VA_ARGS__)
 
-const struct bc_option bc_buf_options[BC_BUF_OPTION_CNT] = {
+const struct bc_option buf_options[BC_BUF_OPTION_CNT] = {
 	BC_BUF_OPT(FLAG, b2b, "rb-b2b",
 		   .help = "Back-to-back: the consumer triggers the next batch after draining (one producer)"),
 	BC_BUF_OPT(FLAG, use_output, "rb-use-output",
@@ -37,25 +37,25 @@ const struct bc_option bc_buf_options[BC_BUF_OPTION_CNT] = {
 		   .arg = "PAGES", .help = "Perf buffer pages per CPU: a power of two"),
 };
 
-const struct bc_metric_desc bc_buf_metrics[BC_BUF_METRIC_CNT] = {
+const struct bc_metric_desc buf_metrics[BC_BUF_METRIC_CNT] = {
 	[BC_BUF_HITS] = BC_METRIC("hits", "records", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
 	[BC_BUF_DROPS] = BC_METRIC("drops", "records", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
 	[BC_BUF_LATENCY] = BC_METRIC("latency", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY,
 				     .label = "delivery latency"),
 };
 
-uint32_t bc_buf_stamp_mask(void)
+uint32_t buf_stamp_mask(void)
 {
 	return BC_BUF_LAT_EVERY - 1;
 }
 
-void bc_buf_lat_init(struct bc_buf_lat *l, struct bc_ctx *ctx, const struct bc_thread *t)
+void buf_lat_init(struct buf_lat *l, struct bc_ctx *ctx, const struct bc_thread *t)
 {
-	l->hist = bc_ctx_hist(ctx, bc_buf_metrics[BC_BUF_LATENCY].name);
+	l->hist = bc_ctx_hist(ctx, buf_metrics[BC_BUF_LATENCY].name);
 	l->thread = t;
 }
 
-void bc_buf_lat_measure(struct bc_buf_lat *l, uint64_t stamp)
+void buf_lat_measure(struct buf_lat *l, uint64_t stamp)
 {
 	struct timespec now;
 	uint64_t ns;
@@ -70,15 +70,15 @@ void bc_buf_lat_measure(struct bc_buf_lat *l, uint64_t stamp)
 		bc_hist_record(l->hist, l->thread, ns - stamp);
 }
 
-static bool bc_is_pow2(uint64_t v)
+static bool buf_is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
 }
 
-int bc_buf_validate(struct bc_ctx *ctx)
+int buf_validate(struct bc_ctx *ctx)
 {
-	const struct bc_buf_spec *spec = bc_buf_run_spec(ctx);
-	const struct bc_buf_opts *o = bc_buf_run_opts(ctx);
+	const struct buf_spec *spec = buf_run_spec(ctx);
+	const struct buf_opts *o = buf_run_opts(ctx);
 	long page = sysconf(_SC_PAGESIZE);
 
 	if (!spec || !o)
@@ -89,10 +89,10 @@ int bc_buf_validate(struct bc_ctx *ctx)
 	if (o->b2b && bc_ctx_producer_cnt(ctx) != 1)
 		return bc_usage_error(ctx, "--rb-b2b with -p %u: back-to-back mode needs exactly one producer",
 				      bc_ctx_producer_cnt(ctx));
-	if (!bc_is_pow2(o->rb_size) || o->rb_size < (uint64_t)page)
+	if (!buf_is_pow2(o->rb_size) || o->rb_size < (uint64_t)page)
 		return bc_usage_error(ctx, "--rb-size '%llu': expected a power of two from %ld (the page size) to 1G",
 				      (unsigned long long)o->rb_size, page);
-	if (!bc_is_pow2((uint64_t)o->pb_pages))
+	if (!buf_is_pow2((uint64_t)o->pb_pages))
 		return bc_usage_error(ctx, "--pb-size '%lld': expected a power of two from 1 to %u pages",
 				      (long long)o->pb_pages, BC_BUF_PB_PAGES_MAX);
 	/*
@@ -126,22 +126,22 @@ int bc_buf_validate(struct bc_ctx *ctx)
 	return 0;
 }
 
-const struct bc_attach_point bc_buf_attach_points[BC_BUF_ATTACH_CNT] = {
+const struct bc_attach_point buf_attach_points[BC_BUF_ATTACH_CNT] = {
 	BC_GETPGID_ATTACH_POINTS("bench_fentry", "bench_tp", "bench_raw_tp"),
 };
 
-const char *bc_buf_fentry_target(void)
+const char *buf_fentry_target(void)
 {
 	/* The part of the fentry candidate's name after "fentry/". */
-	return bc_buf_attach_points[0].name + strlen("fentry/");
+	return buf_attach_points[0].name + strlen("fentry/");
 }
 
-long bc_buf_getpgid_nr(void)
+long buf_getpgid_nr(void)
 {
 	return SYS_getpgid;
 }
 
-void bc_buf_trigger_batch(void)
+void buf_trigger_batch(void)
 {
 	(void)syscall(SYS_getpgid);
 }

@@ -9,7 +9,7 @@
  * cannot drift.
  *
  * The values themselves live in the core: each run gets its own struct
- * bc_buf_opts, filled from bc_buf_options, read with bc_buf_run_opts(ctx).
+ * buf_opts, filled from buf_options, read with buf_run_opts(ctx).
  */
 #ifndef BENCHCORE_BUFBENCH_H
 #define BENCHCORE_BUFBENCH_H
@@ -32,9 +32,9 @@
  * kernel runner's unit for --rb-sampled (wake up once rate*16 bytes wait). */
 #define BC_BUF_RB_RECORD_BYTES 16
 
-/* One run's values of bc_buf_options; the field types are the option
+/* One run's values of buf_options; the field types are the option
  * types' (benchcore.h). */
-struct bc_buf_opts {
+struct buf_opts {
 	bool b2b;		/* --rb-b2b */
 	bool use_output;	/* --rb-use-output (ring buffer only) */
 	bool sampled;		/* --rb-sampled */
@@ -46,27 +46,27 @@ struct bc_buf_opts {
 
 /* Both plugins declare exactly this table as their plugin-wide options. */
 #define BC_BUF_OPTION_CNT 7
-extern const struct bc_option bc_buf_options[BC_BUF_OPTION_CNT];
+extern const struct bc_option buf_options[BC_BUF_OPTION_CNT];
 
-enum bc_buf_kind {
+enum buf_kind {
 	BC_BUF_RINGBUF,
 	BC_BUF_PERFBUF,
 };
 
 /* What tells the benchmarks of a plugin apart: bc_bench_desc.priv. */
-struct bc_buf_spec {
-	enum bc_buf_kind kind;
+struct buf_spec {
+	enum buf_kind kind;
 	bool custom;		/* our own consumer, else libbpf's */
 };
 
 /* The running benchmark's spec and options (never NULL in a run the core
  * set up: the table always gives a struct). */
-static inline const struct bc_buf_spec *bc_buf_run_spec(const struct bc_ctx *ctx)
+static inline const struct buf_spec *buf_run_spec(const struct bc_ctx *ctx)
 {
 	return bc_ctx_bench_priv(ctx);
 }
 
-static inline const struct bc_buf_opts *bc_buf_run_opts(const struct bc_ctx *ctx)
+static inline const struct buf_opts *buf_run_opts(const struct bc_ctx *ctx)
 {
 	return bc_ctx_opts(ctx);
 }
@@ -74,27 +74,27 @@ static inline const struct bc_buf_opts *bc_buf_run_opts(const struct bc_ctx *ctx
 /* What every rb- and pb- benchmark reports, in measure()'s order: records
  * consumed (the runner's hits) and records the BPF side could not write
  * (its drops), so both plugins print the runner's hits/drops lines; and the
- * delivery latency of a sample of the records (bc_buf_lat below). */
-enum bc_buf_metric {
+ * delivery latency of a sample of the records (buf_lat below). */
+enum buf_metric {
 	BC_BUF_HITS,
 	BC_BUF_DROPS,
 	BC_BUF_LATENCY,		/* histogram: delivery latency, ns */
 	BC_BUF_METRIC_CNT,
 };
-extern const struct bc_metric_desc bc_buf_metrics[BC_BUF_METRIC_CNT];
+extern const struct bc_metric_desc buf_metrics[BC_BUF_METRIC_CNT];
 
 /* A benchmark of either plugin: the shape they share (threads, metrics,
  * options check), then the plugin's callbacks as designated initialisers. */
 #define BC_BUF_BENCH(name_, desc_, spec_, ...)                                   \
 	{ .sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_), \
 	  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(1, 1, 1),      \
-	  .metrics = bc_buf_metrics, .metric_cnt = BC_BUF_METRIC_CNT,              \
-	  .priv = (spec_), .validate = bc_buf_validate, __VA_ARGS__ }
+	  .metrics = buf_metrics, .metric_cnt = BC_BUF_METRIC_CNT,              \
+	  .priv = (spec_), .validate = buf_validate, __VA_ARGS__ }
 
 /* The plugin descriptor's option fields: both plugins take the one table. */
 #define BC_BUF_PLUGIN_OPTIONS                                                  \
-	.options = bc_buf_options, .option_cnt = BC_BUF_OPTION_CNT,            \
-	.opts_size = sizeof(struct bc_buf_opts)
+	.options = buf_options, .option_cnt = BC_BUF_OPTION_CNT,            \
+	.opts_size = sizeof(struct buf_opts)
 
 /*
  * Delivery latency. The producer programs stamp records 0, N, 2N, ... of
@@ -118,21 +118,21 @@ extern const struct bc_metric_desc bc_buf_metrics[BC_BUF_METRIC_CNT];
 _Static_assert((BC_BUF_LAT_EVERY & (BC_BUF_LAT_EVERY - 1)) == 0,
 	       "the producer programs test (i & (BC_BUF_LAT_EVERY - 1))");
 
-struct bc_buf_lat {
+struct buf_lat {
 	struct bc_hist *hist;
 	const struct bc_thread *thread;	/* the consumer's */
 };
 
 /* The producer programs' stamp_mask: BC_BUF_LAT_EVERY - 1. */
-uint32_t bc_buf_stamp_mask(void);
+uint32_t buf_stamp_mask(void);
 /* At the start of a consumer thread. */
-void bc_buf_lat_init(struct bc_buf_lat *l, struct bc_ctx *ctx, const struct bc_thread *t);
+void buf_lat_init(struct buf_lat *l, struct bc_ctx *ctx, const struct bc_thread *t);
 /* Records the latency of a record stamped at `stamp`. */
-void bc_buf_lat_measure(struct bc_buf_lat *l, uint64_t stamp);
+void buf_lat_measure(struct buf_lat *l, uint64_t stamp);
 
 /* Called by the consumer for every record it takes, with its payload:
  * inline, so that an unstamped record costs one load and a branch. */
-static inline void bc_buf_lat_seen(struct bc_buf_lat *l, const void *data, size_t len)
+static inline void buf_lat_seen(struct buf_lat *l, const void *data, size_t len)
 {
 	uint64_t stamp;
 
@@ -141,27 +141,27 @@ static inline void bc_buf_lat_seen(struct bc_buf_lat *l, const void *data, size_
 	/* Perf samples put the payload 4 bytes into an 8-aligned record. */
 	memcpy(&stamp, data, sizeof(stamp));
 	if (stamp)
-		bc_buf_lat_measure(l, stamp);
+		buf_lat_measure(l, stamp);
 }
 
 /* The validate() callback of every rb- and pb- benchmark: the checks that
  * involve more than one value, or the benchmark's kind (bc_usage_error()). */
-int bc_buf_validate(struct bc_ctx *ctx);
+int buf_validate(struct bc_ctx *ctx);
 
 /*
  * The producer's attach candidates, in order, for BPF objects that name
  * their programs bench_fentry, bench_tp and bench_raw_tp (see
  * plugins/ringbuf/ringbuf.bpf.c). bench_fentry needs
- * bpf_program__set_attach_target(prog, 0, bc_buf_fentry_target()).
+ * bpf_program__set_attach_target(prog, 0, buf_fentry_target()).
  */
 #define BC_BUF_ATTACH_CNT 3
-extern const struct bc_attach_point bc_buf_attach_points[BC_BUF_ATTACH_CNT];
+extern const struct bc_attach_point buf_attach_points[BC_BUF_ATTACH_CNT];
 /* "__x64_sys_getpgid" on x86-64: the syscall's entry symbol on this arch. */
-const char *bc_buf_fentry_target(void);
+const char *buf_fentry_target(void);
 /* The getpgid syscall number, for the raw_tp/sys_enter filter. */
-long bc_buf_getpgid_nr(void);
+long buf_getpgid_nr(void);
 
 /* One producer batch: the syscall the BPF program hangs off. */
-void bc_buf_trigger_batch(void);
+void buf_trigger_batch(void);
 
 #endif /* BENCHCORE_BUFBENCH_H */

@@ -49,7 +49,7 @@ _Static_assert(BC_BUF_BATCH_MAX <= PB_MAX_BATCH,
 /* ----------------------------------------------------------- run state */
 
 struct pb_state {
-	const struct bc_buf_opts *opts;
+	const struct buf_opts *opts;
 	struct perfbuf *skel;
 	struct bpf_program *prog;	/* the attached candidate's */
 	struct bpf_link *link;
@@ -59,7 +59,7 @@ struct pb_state {
 	/* The consumer's running total and latency sample; only the
 	 * consumer touches them. */
 	uint64_t cons_hits;
-	struct bc_buf_lat lat;
+	struct buf_lat lat;
 	/* pb-custom only */
 	int epoll_fd;
 	struct pb_ring *rings;
@@ -87,7 +87,7 @@ static enum bpf_perf_event_ret pb_libbpf_event(void *cookie, int cpu, struct per
 		if (e->size >= sizeof(*e) + sizeof(len)) {
 			memcpy(&len, raw, sizeof(len));
 			if (len <= e->size - sizeof(*e) - sizeof(len))
-				bc_buf_lat_seen(&st->lat, raw + sizeof(len), len);
+				buf_lat_seen(&st->lat, raw + sizeof(len), len);
 		}
 		st->cons_hits++;
 	}
@@ -102,7 +102,7 @@ static enum bpf_perf_event_ret pb_libbpf_event(void *cookie, int cpu, struct per
  */
 static struct perf_buffer *pb_buffer_new(struct perfbuf *skel, struct pb_state *st)
 {
-	const struct bc_buf_opts *o = st->opts;
+	const struct buf_opts *o = st->opts;
 	unsigned long rate = o->sampled ? (unsigned long)o->sample_rate : 1;
 	struct perf_event_attr attr;
 
@@ -136,8 +136,8 @@ static int pb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 				strerror(errno));
 	skel->rodata->batch_cnt = (__u32)st->opts->batch_cnt;
 	skel->rodata->bc_tgid = getpid();
-	skel->rodata->getpgid_nr = bc_buf_getpgid_nr();
-	skel->rodata->stamp_mask = bc_buf_stamp_mask();
+	skel->rodata->getpgid_nr = buf_getpgid_nr();
+	skel->rodata->stamp_mask = buf_stamp_mask();
 
 	/* Only this candidate's program: a refused fentry must not fail the
 	 * whole object when the tracepoint is what we are trying. */
@@ -146,7 +146,7 @@ static int pb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 		goto out;
 	prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
 	if (pt->kind == BC_ATTACH_FENTRY) {
-		err = bpf_program__set_attach_target(prog, 0, bc_buf_fentry_target());
+		err = bpf_program__set_attach_target(prog, 0, buf_fentry_target());
 		if (err)
 			goto out;
 	}
@@ -244,7 +244,7 @@ static int pb_setup(struct bc_ctx *ctx)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
-	st->opts = bc_buf_run_opts(ctx);
+	st->opts = buf_run_opts(ctx);
 	st->epoll_fd = -1;
 	bc_ctx_set_data(ctx, st);
 
@@ -252,7 +252,7 @@ static int pb_setup(struct bc_ctx *ctx)
 	if (!st->hits)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 
-	err = bc_attach_first(ctx, bc_buf_attach_points, BC_BUF_ATTACH_CNT, pb_try_attach, st);
+	err = bc_attach_first(ctx, buf_attach_points, BC_BUF_ATTACH_CNT, pb_try_attach, st);
 	if (err < 0)
 		return err;
 	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->prog), "producer");
@@ -269,7 +269,7 @@ static int pb_setup(struct bc_ctx *ctx)
 	if (!st->pb)
 		return bc_error(ctx, -errno, "creating the perf buffer (%lld pages per CPU) failed: %s",
 				(long long)st->opts->pb_pages, strerror(errno));
-	if (bc_buf_run_spec(ctx)->custom)
+	if (buf_run_spec(ctx)->custom)
 		return pb_rings_open(ctx, st);
 	return 0;
 }
@@ -281,13 +281,13 @@ static int pb_producer(struct bc_ctx *ctx, struct bc_thread *t)
 
 	if (st->opts->b2b) {
 		/* One batch to start the ping-pong; the consumer does the rest. */
-		bc_buf_trigger_batch();
+		buf_trigger_batch();
 		while (!bc_thread_should_stop(t))
 			nanosleep(&idle, NULL);
 		return 0;
 	}
 	while (!bc_thread_should_stop(t))
-		bc_buf_trigger_batch();
+		buf_trigger_batch();
 	return 0;
 }
 
@@ -300,14 +300,14 @@ static int pb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	struct pb_state *st = bc_ctx_data(ctx);
 	int err;
 
-	bc_buf_lat_init(&st->lat, ctx, t);
+	buf_lat_init(&st->lat, ctx, t);
 	while (!bc_thread_should_stop(t)) {
 		err = perf_buffer__poll(st->pb, PB_POLL_MS);
 		if (err < 0 && err != -EINTR)
 			return bc_error(ctx, err, "perf_buffer__poll failed: %s", strerror(-err));
 		pb_publish_hits(st);
 		if (st->opts->b2b)
-			bc_buf_trigger_batch();
+			buf_trigger_batch();
 	}
 	return 0;
 }
@@ -316,7 +316,7 @@ static void pb_custom_sample(void *cookie, const void *raw, uint32_t len)
 {
 	struct pb_state *st = cookie;
 
-	bc_buf_lat_seen(&st->lat, raw, len);
+	buf_lat_seen(&st->lat, raw, len);
 }
 
 static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
@@ -326,7 +326,7 @@ static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	int i, n;
 	long err;
 
-	bc_buf_lat_init(&st->lat, ctx, t);
+	buf_lat_init(&st->lat, ctx, t);
 	while (!bc_thread_should_stop(t)) {
 		n = epoll_wait(st->epoll_fd, st->events, (int)st->ring_cnt, PB_POLL_MS);
 		if (n < 0) {
@@ -347,7 +347,7 @@ static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 		st->cons_hits = counts.samples;
 		pb_publish_hits(st);
 		if (st->opts->b2b)
-			bc_buf_trigger_batch();
+			buf_trigger_batch();
 	}
 	return 0;
 }
@@ -373,13 +373,13 @@ static const struct bc_need pb_needs[] = {
 #define PB_BENCH(name_, desc_, spec_, consumer_)                                   \
 	BC_BUF_BENCH(name_, desc_, spec_, .probe = pb_probe, .setup = pb_setup,     \
 		     .needs = pb_needs, .need_cnt = 1,                              \
-		     .attach_points = bc_buf_attach_points,                         \
+		     .attach_points = buf_attach_points,                         \
 		     .attach_point_cnt = BC_BUF_ATTACH_CNT,                         \
 		     .producer = pb_producer, .consumer = (consumer_),              \
 		     .measure = pb_measure, .teardown = pb_teardown)
 
-static const struct bc_buf_spec pb_libbpf_spec = { .kind = BC_BUF_PERFBUF, .custom = false };
-static const struct bc_buf_spec pb_custom_spec = { .kind = BC_BUF_PERFBUF, .custom = true };
+static const struct buf_spec pb_libbpf_spec = { .kind = BC_BUF_PERFBUF, .custom = false };
+static const struct buf_spec pb_custom_spec = { .kind = BC_BUF_PERFBUF, .custom = true };
 
 static const struct bc_bench_desc pb_libbpf_bench =
 	PB_BENCH("pb-libbpf", "BPF perf buffer read with libbpf's perf_buffer (raw event callback)",

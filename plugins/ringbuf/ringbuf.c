@@ -35,11 +35,11 @@
 struct rb_state {
 	struct ringbuf *skel;
 	struct bpf_program *prog;	/* the attached candidate's */
-	const struct bc_buf_opts *opts;
+	const struct buf_opts *opts;
 	/* Written by the one consumer thread, read by measure(). */
 	uint64_t hits;
 	/* The consumer thread's alone. */
-	struct bc_buf_lat lat;
+	struct buf_lat lat;
 
 	/* rb-libbpf */
 	struct ring_buffer *rb;
@@ -58,7 +58,7 @@ struct rb_state {
 static int rb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
 {
 	struct rb_state *st = cookie;
-	const struct bc_buf_opts *o = st->opts;
+	const struct buf_opts *o = st->opts;
 	struct ringbuf *skel;
 	int err;
 
@@ -69,8 +69,8 @@ static int rb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 	skel->rodata->bc_tgid = (__u32)getpid();
 	skel->rodata->batch_cnt = (__u32)o->batch_cnt;
 	skel->rodata->use_output = o->use_output;
-	skel->rodata->getpgid_nr = bc_buf_getpgid_nr();
-	skel->rodata->stamp_mask = bc_buf_stamp_mask();
+	skel->rodata->getpgid_nr = buf_getpgid_nr();
+	skel->rodata->stamp_mask = buf_stamp_mask();
 	/* The kernel runner's rule: wake the consumer only once rate records
 	 * (16 bytes each with the header) are waiting. */
 	skel->rodata->wakeup_data_size =
@@ -81,7 +81,7 @@ static int rb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 		err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
 	if (!err && pt->kind == BC_ATTACH_FENTRY)
 		err = bpf_program__set_attach_target(skel->progs.bench_fentry, 0,
-						     bc_buf_fentry_target());
+						     buf_fentry_target());
 	if (!err)
 		err = ringbuf__load(skel);
 	if (!err)
@@ -99,7 +99,7 @@ static int rb_libbpf_sample(void *cookie, void *data, size_t len)
 {
 	struct rb_state *st = cookie;
 
-	bc_buf_lat_seen(&st->lat, data, len);
+	buf_lat_seen(&st->lat, data, len);
 	/* Single writer: a relaxed load/store pair, no locked instruction. */
 	__atomic_store_n(&st->hits, __atomic_load_n(&st->hits, __ATOMIC_RELAXED) + 1,
 			 __ATOMIC_RELAXED);
@@ -166,18 +166,18 @@ static int rb_setup(struct bc_ctx *ctx)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
-	st->opts = bc_buf_run_opts(ctx);
+	st->opts = buf_run_opts(ctx);
 	st->epoll_fd = -1;
 	bc_ctx_set_data(ctx, st);
 
-	err = bc_attach_first(ctx, bc_buf_attach_points, BC_BUF_ATTACH_CNT, rb_try_attach, st);
+	err = bc_attach_first(ctx, buf_attach_points, BC_BUF_ATTACH_CNT, rb_try_attach, st);
 	if (err < 0)
 		return err;
 	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->prog), "producer");
 	if (err)
 		return bc_error(ctx, err, "declaring the producer program: %s", strerror(-err));
 
-	if (bc_buf_run_spec(ctx)->custom)
+	if (buf_run_spec(ctx)->custom)
 		return rb_custom_map(ctx, st);
 	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.ringbuf), rb_libbpf_sample, st,
 				  NULL);
@@ -189,10 +189,10 @@ static int rb_setup(struct bc_ctx *ctx)
 /* list: can a producer be attached here at all? Leaves nothing loaded. */
 static int rb_probe(struct bc_ctx *ctx)
 {
-	struct rb_state st = { .opts = bc_buf_run_opts(ctx), .epoll_fd = -1 };
+	struct rb_state st = { .opts = buf_run_opts(ctx), .epoll_fd = -1 };
 	int err;
 
-	err = bc_attach_first(ctx, bc_buf_attach_points, BC_BUF_ATTACH_CNT, rb_try_attach, &st);
+	err = bc_attach_first(ctx, buf_attach_points, BC_BUF_ATTACH_CNT, rb_try_attach, &st);
 	ringbuf__destroy(st.skel);
 	return err < 0 ? err : 0;
 }
@@ -205,13 +205,13 @@ static int rb_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	if (st->opts->b2b) {
 		/* The first batch; from then on the consumer triggers each
 		 * next one once it has drained the previous. */
-		bc_buf_trigger_batch();
+		buf_trigger_batch();
 		while (!bc_thread_should_stop(t))
 			nanosleep(&nap, NULL);
 		return 0;
 	}
 	while (!bc_thread_should_stop(t))
-		bc_buf_trigger_batch();
+		buf_trigger_batch();
 	return 0;
 }
 
@@ -220,7 +220,7 @@ static int rb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	struct rb_state *st = bc_ctx_data(ctx);
 	int n;
 
-	bc_buf_lat_init(&st->lat, ctx, t);
+	buf_lat_init(&st->lat, ctx, t);
 
 	while (!bc_thread_should_stop(t)) {
 		/* 100 ms: the stop flag is looked at even when idle. */
@@ -228,7 +228,7 @@ static int rb_libbpf_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 		if (n < 0 && n != -EINTR)
 			return bc_error(ctx, n, "ring_buffer__poll: %s", strerror(-n));
 		if (st->opts->b2b)
-			bc_buf_trigger_batch();
+			buf_trigger_batch();
 	}
 	return 0;
 }
@@ -237,7 +237,7 @@ static void rb_custom_record(void *cookie, const void *data, uint32_t len)
 {
 	struct rb_state *st = cookie;
 
-	bc_buf_lat_seen(&st->lat, data, len);
+	buf_lat_seen(&st->lat, data, len);
 }
 
 static int rb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
@@ -247,11 +247,11 @@ static int rb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	struct epoll_event ev;
 	int n;
 
-	bc_buf_lat_init(&st->lat, ctx, t);
+	buf_lat_init(&st->lat, ctx, t);
 
 	while (!bc_thread_should_stop(t)) {
 		if (st->opts->b2b)
-			bc_buf_trigger_batch();
+			buf_trigger_batch();
 		n = epoll_wait(st->epoll_fd, &ev, 1, 100);
 		if (n < 0 && errno != EINTR)
 			return bc_error(ctx, -errno, "epoll_wait: %s", strerror(errno));
@@ -282,13 +282,13 @@ static const struct bc_need rb_needs[] = {
 #define RB_BENCH(name_, desc_, spec_, consumer_)                                   \
 	BC_BUF_BENCH(name_, desc_, spec_, .probe = rb_probe, .setup = rb_setup,     \
 		     .needs = rb_needs, .need_cnt = 1,                              \
-		     .attach_points = bc_buf_attach_points,                         \
+		     .attach_points = buf_attach_points,                         \
 		     .attach_point_cnt = BC_BUF_ATTACH_CNT,                         \
 		     .producer = rb_producer, .consumer = (consumer_),              \
 		     .measure = rb_measure, .teardown = rb_teardown)
 
-static const struct bc_buf_spec rb_libbpf_spec = { .kind = BC_BUF_RINGBUF, .custom = false };
-static const struct bc_buf_spec rb_custom_spec = { .kind = BC_BUF_RINGBUF, .custom = true };
+static const struct buf_spec rb_libbpf_spec = { .kind = BC_BUF_RINGBUF, .custom = false };
+static const struct buf_spec rb_custom_spec = { .kind = BC_BUF_RINGBUF, .custom = true };
 
 static const struct bc_bench_desc rb_libbpf_bench =
 	RB_BENCH("rb-libbpf", "BPF ring buffer consumed with libbpf's ring_buffer__poll()",

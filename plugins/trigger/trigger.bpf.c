@@ -43,10 +43,10 @@ static __always_inline void count_own_hit(void)
 /* ------------------------------------------------------------- drivers */
 
 /* Baseline: the driver's own loop, counting itself, nothing attached. It
- * calls the same helper as bc_trig_driver so that the only difference to
+ * calls the same helper as trig_driver so that the only difference to
  * the fentry/kprobe benchmarks is the program they attach. */
 SEC("?raw_tp")
-int bc_trig_kernel_count(void *ctx)
+int trig_kernel_count(void *ctx)
 {
 	for (__u32 i = 0; i < batch_iters; i++) {
 		count_own_hit();
@@ -57,7 +57,7 @@ int bc_trig_kernel_count(void *ctx)
 
 /* Calls a helper that fentry/fexit/kprobe/kretprobe(-multi) attach to. */
 SEC("?raw_tp")
-int bc_trig_driver(void *ctx)
+int trig_driver(void *ctx)
 {
 	for (__u32 i = 0; i < batch_iters; i++)
 		(void)bpf_get_numa_node_id();
@@ -69,7 +69,7 @@ int bc_trig_driver(void *ctx)
 extern int bpf_modify_return_test_tp(int nonce) __ksym __weak;
 
 SEC("?raw_tp")
-int bc_trig_driver_kfunc(void *ctx)
+int trig_driver_kfunc(void *ctx)
 {
 	for (__u32 i = 0; i < batch_iters; i++)
 		(void)bpf_modify_return_test_tp(0);
@@ -79,35 +79,35 @@ int bc_trig_driver_kfunc(void *ctx)
 /* -------------------------------------------------- programs under test */
 
 SEC("?tp/bpf_test_run/bpf_trigger_tp")
-int bc_trig_tp(void *ctx)
+int trig_tp(void *ctx)
 {
 	count_own_hit();
 	return 0;
 }
 
 SEC("?raw_tp/bpf_trigger_tp")
-int bc_trig_rawtp(void *ctx)
+int trig_rawtp(void *ctx)
 {
 	count_own_hit();
 	return 0;
 }
 
 SEC("?fentry/bpf_get_numa_node_id")
-int bc_trig_fentry(void *ctx)
+int trig_fentry(void *ctx)
 {
 	count_own_hit();
 	return 0;
 }
 
 SEC("?fexit/bpf_get_numa_node_id")
-int bc_trig_fexit(void *ctx)
+int trig_fexit(void *ctx)
 {
 	count_own_hit();
 	return 0;
 }
 
 SEC("?fmod_ret/bpf_modify_return_test_tp")
-int bc_trig_fmodret(void *ctx)
+int trig_fmodret(void *ctx)
 {
 	count_own_hit();
 	/* Non-zero: the kfunc's body is skipped, as upstream measures it. */
@@ -115,28 +115,28 @@ int bc_trig_fmodret(void *ctx)
 }
 
 SEC("?kprobe/bpf_get_numa_node_id")
-int bc_trig_kprobe(void *ctx)
+int trig_kprobe(void *ctx)
 {
 	count_own_hit();
 	return 0;
 }
 
 SEC("?kretprobe/bpf_get_numa_node_id")
-int bc_trig_kretprobe(void *ctx)
+int trig_kretprobe(void *ctx)
 {
 	count_own_hit();
 	return 0;
 }
 
 SEC("?kprobe.multi/bpf_get_numa_node_id")
-int bc_trig_kprobe_multi(void *ctx)
+int trig_kprobe_multi(void *ctx)
 {
 	count_own_hit();
 	return 0;
 }
 
 SEC("?kretprobe.multi/bpf_get_numa_node_id")
-int bc_trig_kretprobe_multi(void *ctx)
+int trig_kretprobe_multi(void *ctx)
 {
 	count_own_hit();
 	return 0;
@@ -146,13 +146,13 @@ int bc_trig_kretprobe_multi(void *ctx)
  * that the counting program's trigger pays for a kernel full of fprobes.
  * They run for every caller on the machine: doing nothing is the point. */
 SEC("?kprobe.multi/bpf_get_numa_node_id")
-int bc_trig_kprobe_multi_empty(void *ctx)
+int trig_kprobe_multi_empty(void *ctx)
 {
 	return 0;
 }
 
 SEC("?kretprobe.multi/bpf_get_numa_node_id")
-int bc_trig_kretprobe_multi_empty(void *ctx)
+int trig_kretprobe_multi_empty(void *ctx)
 {
 	return 0;
 }
@@ -160,7 +160,7 @@ int bc_trig_kretprobe_multi_empty(void *ctx)
 /* Attached by user space to a function of benchcore's own process, as a
  * uprobe or uretprobe (and as uprobe.multi where libbpf can attach it). */
 SEC("?uprobe")
-int bc_trig_uprobe(void *ctx)
+int trig_uprobe(void *ctx)
 {
 	count_own_hit();
 	return 0;
@@ -173,7 +173,7 @@ int bc_trig_uprobe(void *ctx)
  * No process filter: nothing else runs it, and on another CPU the current
  * task is whoever was running there when the IPI arrived. */
 SEC("?raw_tp")
-int bc_trig_testrun(void *ctx)
+int trig_testrun(void *ctx)
 {
 	count_hit();
 	return 0;
@@ -182,7 +182,7 @@ int bc_trig_testrun(void *ctx)
 /* Fired by the producer's getpgid() after it migrated to the next CPU.
  * Other processes call getpgid() too, hence the filter. */
 SEC("?tp/syscalls/sys_enter_getpgid")
-int bc_trig_syscall_tp(void *ctx)
+int trig_syscall_tp(void *ctx)
 {
 	count_own_hit();
 	return 0;
@@ -194,10 +194,10 @@ int bc_trig_syscall_tp(void *ctx)
  * trig-tp, trig-rawtp and trig-fmodret as the 6.1-era runner measured them,
  * for kernels without bpf_modify_return_test_tp(): each getpgid() of the
  * producer fires the program once. (The tracepoint one is
- * bc_trig_syscall_tp above.)
+ * trig_syscall_tp above.)
  */
 SEC("?raw_tp/sys_enter")
-int bc_trig_rawtp_syscall(struct bpf_raw_tracepoint_args *ctx)
+int trig_rawtp_syscall(struct bpf_raw_tracepoint_args *ctx)
 {
 	/* sys_enter(regs, id): every syscall of every process comes here. */
 	if (ctx->args[1] == getpgid_nr)
@@ -208,7 +208,7 @@ int bc_trig_rawtp_syscall(struct bpf_raw_tracepoint_args *ctx)
 /* On the LSM hook getpgid(pid) calls (see trigger_spec.c): 0 lets the
  * check pass, so every getpgid() still does its work. */
 SEC("?fmod_ret/security_task_getpgid")
-int bc_trig_fmodret_syscall(void *ctx)
+int trig_fmodret_syscall(void *ctx)
 {
 	if (bc_own_process())
 		count_hit();

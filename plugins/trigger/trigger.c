@@ -52,7 +52,7 @@
  * size; the core parses, checks and documents it (bc_ctx_opts()). */
 struct trig_opts {
 	int64_t batch_iters;
-	int driver;			/* enum bc_trig_drive */
+	int driver;			/* enum trig_drive */
 };
 
 #define TRIG_OPT_BATCH                                                              \
@@ -72,7 +72,7 @@ static const struct bc_option trig_batch_options[] = {
 static const struct bc_option trig_kfunc_options[] = {
 	TRIG_OPT_BATCH,
 	BC_OPT_ENUM(struct trig_opts, driver, "trig-driver", .def = "auto",
-		    .words = bc_trig_drive_words,
+		    .words = trig_drive_words,
 		    .help = "what fires the program: batched (a BPF_PROG_TEST_RUN loop calling "
 			    "kfunc " BC_TRIG_KFUNC "), syscall (one getpgid() per trigger, as "
 			    "the 6.1-era runner), or auto (batched where the kernel has the "
@@ -82,8 +82,8 @@ static const struct bc_option trig_kfunc_options[] = {
 /* ------------------------------------------------------------ run state */
 
 struct trig_state {
-	const struct bc_trig_spec *spec;	/* &eff */
-	struct bc_trig_spec eff;		/* the benchmark's spec, as driven here */
+	const struct trig_spec *spec;	/* &eff */
+	struct trig_spec eff;		/* the benchmark's spec, as driven here */
 	struct trigger *skel;
 	struct bpf_link *link;
 	struct bpf_link *link_all;	/* kprobe-multi-all's empty program */
@@ -111,7 +111,7 @@ static void trig_state_free(struct trig_state *st)
 	free(st);
 }
 
-static const struct bc_trig_spec *trig_spec(struct bc_ctx *ctx)
+static const struct trig_spec *trig_spec_of(struct bc_ctx *ctx)
 {
 	return bc_ctx_bench_priv(ctx);
 }
@@ -129,18 +129,18 @@ static int trig_kernel_has_kfunc(void)
 }
 
 /* The spec as it runs here: the driver the option and the kernel choose. */
-static int trig_resolve(struct bc_ctx *ctx, const struct bc_trig_spec *spec,
-			struct bc_trig_spec *out)
+static int trig_resolve(struct bc_ctx *ctx, const struct trig_spec *spec,
+			struct trig_spec *out)
 {
 	const struct trig_opts *o = bc_ctx_opts(ctx);
-	enum bc_trig_drive want = o ? (enum bc_trig_drive)o->driver : BC_TRIG_DRIVE_AUTO;
+	enum trig_drive want = o ? (enum trig_drive)o->driver : BC_TRIG_DRIVE_AUTO;
 	int kfunc = spec->syscall_alt ? trig_kernel_has_kfunc() : 1;
 
-	if (bc_trig_choose(spec, want, kfunc, out))
+	if (trig_choose(spec, want, kfunc, out))
 		return bc_unavailable(ctx, "%s with --trig-driver batched: the batched driver calls "
 				      "kfunc " BC_TRIG_KFUNC "(), which this kernel lacks (not in "
 				      "its BTF); --trig-driver syscall or auto drives it with "
-				      "getpgid()", bc_trig_kind_name(spec->kind));
+				      "getpgid()", trig_kind_name(spec->kind));
 	if (spec->syscall_alt)
 		bc_debug("%s: kfunc %s %s; driving it with the %s driver", spec->name,
 			 BC_TRIG_KFUNC, kfunc > 0 ? "present" : kfunc == 0 ? "absent" : "unknown",
@@ -149,7 +149,7 @@ static int trig_resolve(struct bc_ctx *ctx, const struct bc_trig_spec *spec,
 }
 
 /* The run's batch size: what the option says for a batched benchmark. */
-static unsigned int trig_batch(struct bc_ctx *ctx, const struct bc_trig_spec *spec)
+static unsigned int trig_batch(struct bc_ctx *ctx, const struct trig_spec *spec)
 {
 	const struct trig_opts *o = bc_ctx_opts(ctx);
 
@@ -223,7 +223,7 @@ static int trig_online_cpus(struct trig_state *st)
 		return -ENOMEM;
 	}
 	if (text)
-		n = bc_trig_parse_cpulist(text, st->cpus, BC_TRIG_MAX_CPUS);
+		n = trig_parse_cpulist(text, st->cpus, BC_TRIG_MAX_CPUS);
 	free(text);
 	if (n <= 0) {
 		/* No sysfs: assume CPUs 0..n-1, as sysconf counts them. */
@@ -265,7 +265,7 @@ static bool trig_path_exists(const char *path)
 
 /* The driver (or the program run directly) could not load: nothing about
  * the attach type yet, it is the kernel or our privileges. */
-static int trig_driver_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spec, int err)
+static int trig_driver_failed(struct bc_ctx *ctx, const struct trig_spec *spec, int err)
 {
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF and CAP_PERFMON) to load BPF "
@@ -281,9 +281,9 @@ static int trig_driver_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spe
 			trig_strerror(err));
 }
 
-static int trig_prog_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spec, int err)
+static int trig_prog_failed(struct bc_ctx *ctx, const struct trig_spec *spec, int err)
 {
-	const char *kind = bc_trig_kind_name(spec->kind);
+	const char *kind = trig_kind_name(spec->kind);
 
 	switch (spec->kind) {
 	case BC_ATTACH_FENTRY:
@@ -306,9 +306,9 @@ static int trig_prog_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spec,
 			trig_strerror(err));
 }
 
-static int trig_attach_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spec, int err)
+static int trig_attach_failed(struct bc_ctx *ctx, const struct trig_spec *spec, int err)
 {
-	const char *kind = bc_trig_kind_name(spec->kind);
+	const char *kind = trig_kind_name(spec->kind);
 
 	switch (spec->kind) {
 	case BC_ATTACH_KPROBE:
@@ -356,12 +356,12 @@ static int trig_attach_failed(struct bc_ctx *ctx, const struct bc_trig_spec *spe
 			trig_strerror(err));
 }
 
-static bool trig_is_multi_uprobe(const struct bc_trig_spec *spec)
+static bool trig_is_multi_uprobe(const struct trig_spec *spec)
 {
 	return spec->kind == BC_ATTACH_UPROBE_MULTI || spec->kind == BC_ATTACH_URETPROBE_MULTI;
 }
 
-static bool trig_is_retprobe(const struct bc_trig_spec *spec)
+static bool trig_is_retprobe(const struct trig_spec *spec)
 {
 	return spec->kind == BC_ATTACH_URETPROBE || spec->kind == BC_ATTACH_URETPROBE_MULTI;
 }
@@ -370,7 +370,7 @@ static bool trig_is_retprobe(const struct bc_trig_spec *spec)
  * (if any) and, with with_prog, the program under test. */
 static int trig_open_load(struct trig_state *st, bool with_prog)
 {
-	const struct bc_trig_spec *spec = st->spec;
+	const struct trig_spec *spec = st->spec;
 	struct bpf_program *p;
 	int err;
 
@@ -425,24 +425,24 @@ fail:
 }
 
 static void (*const trig_targets[])(void) = {
-	[BC_TRIG_TARGET_NOP] = bc_trig_target_nop,
-	[BC_TRIG_TARGET_PUSH] = bc_trig_target_push,
-	[BC_TRIG_TARGET_RET] = bc_trig_target_ret,
-	[BC_TRIG_TARGET_NOP5] = bc_trig_target_nop5,
-	[BC_TRIG_TARGET_USDT_NOP] = bc_trig_usdt_nop,
-	[BC_TRIG_TARGET_USDT_NOP5] = bc_trig_usdt_nop5,
+	[BC_TRIG_TARGET_NOP] = trig_target_nop,
+	[BC_TRIG_TARGET_PUSH] = trig_target_push,
+	[BC_TRIG_TARGET_RET] = trig_target_ret,
+	[BC_TRIG_TARGET_NOP5] = trig_target_nop5,
+	[BC_TRIG_TARGET_USDT_NOP] = trig_usdt_nop,
+	[BC_TRIG_TARGET_USDT_NOP5] = trig_usdt_nop5,
 };
 
 static const char *const trig_target_names[] = {
-	[BC_TRIG_TARGET_NOP] = "bc_trig_target_nop",
-	[BC_TRIG_TARGET_PUSH] = "bc_trig_target_push",
-	[BC_TRIG_TARGET_RET] = "bc_trig_target_ret",
-	[BC_TRIG_TARGET_NOP5] = "bc_trig_target_nop5",
+	[BC_TRIG_TARGET_NOP] = "trig_target_nop",
+	[BC_TRIG_TARGET_PUSH] = "trig_target_push",
+	[BC_TRIG_TARGET_RET] = "trig_target_ret",
+	[BC_TRIG_TARGET_NOP5] = "trig_target_nop5",
 	[BC_TRIG_TARGET_USDT_NOP] = BC_TRIG_USDT_PROVIDER ":" BC_TRIG_USDT_NAME_NOP,
 	[BC_TRIG_TARGET_USDT_NOP5] = BC_TRIG_USDT_PROVIDER ":" BC_TRIG_USDT_NAME_NOP5,
 };
 
-static bool trig_is_usdt(const struct bc_trig_spec *spec)
+static bool trig_is_usdt(const struct trig_spec *spec)
 {
 	return spec->target == BC_TRIG_TARGET_USDT_NOP || spec->target == BC_TRIG_TARGET_USDT_NOP5;
 }
@@ -495,9 +495,9 @@ static int trig_attach_usdt(struct bc_ctx *ctx, struct trig_state *st, struct bp
 	const char *name = st->spec->target == BC_TRIG_TARGET_USDT_NOP ? BC_TRIG_USDT_NAME_NOP :
 									 BC_TRIG_USDT_NAME_NOP5;
 	const unsigned short *sema = st->spec->target == BC_TRIG_TARGET_USDT_NOP ?
-				     &bc_trig_usdt_sema_nop : &bc_trig_usdt_sema_nop5;
+				     &trig_usdt_sema_nop : &trig_usdt_sema_nop5;
 	LIBBPF_OPTS(bpf_uprobe_opts, opts);
-	struct bc_usdt_probe probe;
+	struct usdt_probe probe;
 	size_t len = 0;
 	void *elf;
 	int err;
@@ -505,7 +505,7 @@ static int trig_attach_usdt(struct bc_ctx *ctx, struct trig_state *st, struct bp
 	elf = trig_read_binary(path, &len);
 	if (!elf)
 		return bc_error(ctx, -errno, "reading %s: %s", path, strerror(errno));
-	err = bc_usdt_find(elf, len, BC_TRIG_USDT_PROVIDER, name, &probe);
+	err = usdt_find(elf, len, BC_TRIG_USDT_PROVIDER, name, &probe);
 	free(elf);
 	if (err)
 		return bc_error(ctx, err, "USDT probe %s:%s: %s in the notes of %s",
@@ -530,7 +530,7 @@ static int trig_attach_usdt(struct bc_ctx *ctx, struct trig_state *st, struct bp
  * the dynamic loader mapped this plugin. */
 static int trig_attach_uprobe(struct bc_ctx *ctx, struct trig_state *st, struct bpf_program *prog)
 {
-	const struct bc_trig_spec *spec = st->spec;
+	const struct trig_spec *spec = st->spec;
 	const char *fn = trig_target_names[spec->target];
 	bool ret = trig_is_retprobe(spec);
 	char path[PATH_MAX];
@@ -541,7 +541,7 @@ static int trig_attach_uprobe(struct bc_ctx *ctx, struct trig_state *st, struct 
 	maps = trig_read_file("/proc/self/maps");
 	if (!maps)
 		return bc_error(ctx, -errno, "reading /proc/self/maps: %s", strerror(errno));
-	err = bc_trig_file_offset(maps, (unsigned long)trig_targets[spec->target], path,
+	err = trig_file_offset(maps, (unsigned long)trig_targets[spec->target], path,
 				  sizeof(path), &off);
 	free(maps);
 	if (err)
@@ -553,7 +553,7 @@ static int trig_attach_uprobe(struct bc_ctx *ctx, struct trig_state *st, struct 
 		unsigned long offs[1] = { off };
 
 		/* Every process (pid 0), as below. */
-		st->link_fd = bc_trig_uprobe_multi_link(bpf_program__fd(prog), path, offs, NULL, 1,
+		st->link_fd = trig_uprobe_multi_link(bpf_program__fd(prog), path, offs, NULL, 1,
 							ret);
 		if (st->link_fd < 0)
 			return trig_attach_failed(ctx, spec, st->link_fd);
@@ -565,7 +565,7 @@ static int trig_attach_uprobe(struct bc_ctx *ctx, struct trig_state *st, struct 
 			return trig_attach_failed(ctx, spec, errno ? -errno : -EINVAL);
 	}
 	snprintf(st->attach_point, sizeof(st->attach_point), "%s:%s+0x%lx (%s)",
-		 bc_trig_kind_name(spec->kind), path, off, fn);
+		 trig_kind_name(spec->kind), path, off, fn);
 	return 0;
 }
 
@@ -589,13 +589,13 @@ static int trig_check_on_cpu(struct bc_ctx *ctx, struct trig_state *st)
 /* kprobe-multi-all: the empty program on every other traceable function. */
 static int trig_attach_all(struct bc_ctx *ctx, struct trig_state *st)
 {
-	const struct bc_trig_spec *spec = st->spec;
+	const struct trig_spec *spec = st->spec;
 	static const char *const lists[] = {
 		"/sys/kernel/tracing/available_filter_functions",
 		"/sys/kernel/debug/tracing/available_filter_functions",
 	};
 	LIBBPF_OPTS(bpf_kprobe_multi_opts, opts);
-	struct bc_trig_syms syms;
+	struct trig_syms syms;
 	struct bpf_program *p;
 	char *text = NULL;
 	int err;
@@ -604,8 +604,8 @@ static int trig_attach_all(struct bc_ctx *ctx, struct trig_state *st)
 		text = trig_read_file(lists[i]);
 	if (!text)
 		return bc_unavailable(ctx, "%s: cannot read available_filter_functions from "
-				      "tracefs: %s", bc_trig_kind_name(spec->kind), strerror(errno));
-	err = bc_trig_syms_all(text, &syms);
+				      "tracefs: %s", trig_kind_name(spec->kind), strerror(errno));
+	err = trig_syms_all(text, &syms);
 	free(text);
 	if (err)
 		return bc_error(ctx, err, "out of memory");
@@ -617,7 +617,7 @@ static int trig_attach_all(struct bc_ctx *ctx, struct trig_state *st)
 		syms.cnt);
 	st->link_all = syms.cnt ? bpf_program__attach_kprobe_multi_opts(p, NULL, &opts) : NULL;
 	err = st->link_all ? 0 : (errno ? -errno : -ENOENT);
-	bc_trig_syms_free(&syms);
+	trig_syms_free(&syms);
 	if (err)
 		return trig_attach_failed(ctx, spec, err);
 	return 0;
@@ -628,7 +628,7 @@ static int trig_attach_all(struct bc_ctx *ctx, struct trig_state *st)
  * driver that counts itself, as in the baselines, is what is under test). */
 static int trig_declare_progs(struct bc_ctx *ctx, struct trig_state *st)
 {
-	const struct bc_trig_spec *spec = st->spec;
+	const struct trig_spec *spec = st->spec;
 	struct bpf_program *p;
 	int err;
 
@@ -659,13 +659,13 @@ static int trig_declare_progs(struct bc_ctx *ctx, struct trig_state *st)
  * reason is recorded in ctx and nothing stays loaded past st's free. */
 static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 {
-	const struct bc_trig_spec *spec = st->spec;
+	const struct trig_spec *spec = st->spec;
 	struct bpf_program *prog;
 	int err;
 
-	if (bc_trig_target_x86_only(spec->target) && !BC_TRIG_HAVE_X86_SITES)
+	if (trig_target_x86_only(spec->target) && !BC_TRIG_HAVE_X86_SITES)
 		return bc_unavailable(ctx, "%s: the probed site (%s) exists on x86-64 only, as in "
-				      "the kernel runner", bc_trig_kind_name(spec->kind),
+				      "the kernel runner", trig_kind_name(spec->kind),
 				      trig_target_names[spec->target]);
 	if (spec->needs_tracefs || spec->attach_all_prog) {
 		char hint[256] = "";
@@ -727,7 +727,7 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 	return trig_declare_progs(ctx, st);
 }
 
-static struct trig_state *trig_state_new(struct bc_ctx *ctx, const struct bc_trig_spec *spec,
+static struct trig_state *trig_state_new(struct bc_ctx *ctx, const struct trig_spec *spec,
 					 unsigned int prod_cnt)
 {
 	struct trig_state *st = calloc(1, sizeof(*st));
@@ -760,10 +760,10 @@ static int trig_no_spec(struct bc_ctx *ctx)
 
 static int trig_probe(struct bc_ctx *ctx)
 {
-	const struct bc_trig_spec *spec = trig_spec(ctx);
+	const struct trig_spec *spec = trig_spec_of(ctx);
 	libbpf_print_fn_t old_print = NULL;
 	bool quiet = !bc_ctx_verbose(ctx);
-	struct bc_trig_spec eff;
+	struct trig_spec eff;
 	struct trig_state *st;
 	int err;
 
@@ -807,7 +807,7 @@ static int trig_quick_on_cpu(struct bc_ctx *ctx)
 	st.driver_fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "trig_on_cpu", "GPL", insns, 2,
 				     NULL);
 	if (st.driver_fd < 0)
-		err = trig_driver_failed(ctx, st.spec = trig_spec(ctx), -errno);
+		err = trig_driver_failed(ctx, st.spec = trig_spec_of(ctx), -errno);
 	else
 		err = trig_check_on_cpu(ctx, &st);
 	if (st.driver_fd >= 0)
@@ -825,9 +825,9 @@ static int trig_quick_probe(struct bc_ctx *ctx)
 {
 	static const struct bc_need raw_tp = BC_NEED(BC_NEED_PROG_TYPE,
 						     .type = BPF_PROG_TYPE_RAW_TRACEPOINT);
-	const struct bc_trig_spec *spec = trig_spec(ctx);
+	const struct trig_spec *spec = trig_spec_of(ctx);
 	struct bc_attach_point pt;
-	struct bc_trig_spec eff;
+	struct trig_spec eff;
 	int err;
 
 	if (!spec)
@@ -843,7 +843,7 @@ static int trig_quick_probe(struct bc_ctx *ctx)
 		pt = (struct bc_attach_point){ .sz = sizeof(pt),
 					       .name = strchr(eff.attach_point, '/') ?
 							       eff.attach_point :
-							       bc_trig_kind_name(eff.kind),
+							       trig_kind_name(eff.kind),
 					       .kind = eff.kind, .prog_name = eff.prog };
 		err = bc_attach_check(ctx, &pt, 1);
 	}
@@ -854,7 +854,7 @@ static int trig_quick_probe(struct bc_ctx *ctx)
 	    !trig_readable("/sys/kernel/tracing/available_filter_functions") &&
 	    !trig_readable("/sys/kernel/debug/tracing/available_filter_functions"))
 		return bc_unavailable(ctx, "%s: cannot read available_filter_functions from "
-				      "tracefs: %s", bc_trig_kind_name(eff.kind), strerror(errno));
+				      "tracefs: %s", trig_kind_name(eff.kind), strerror(errno));
 	if (eff.driver == BC_TRIG_DRV_TESTRUN_ON_CPU)
 		return trig_quick_on_cpu(ctx);
 	return 0;
@@ -862,7 +862,7 @@ static int trig_quick_probe(struct bc_ctx *ctx)
 
 static int trig_validate(struct bc_ctx *ctx)
 {
-	if (!trig_spec(ctx))
+	if (!trig_spec_of(ctx))
 		return trig_no_spec(ctx);
 	if (bc_ctx_consumer_cnt(ctx) != 0)
 		return bc_usage_error(ctx, "-c/--consumers %u: trigger benchmarks have no "
@@ -872,8 +872,8 @@ static int trig_validate(struct bc_ctx *ctx)
 
 static int trig_setup(struct bc_ctx *ctx)
 {
-	const struct bc_trig_spec *spec = trig_spec(ctx);
-	struct bc_trig_spec eff;
+	const struct trig_spec *spec = trig_spec_of(ctx);
+	struct trig_spec eff;
 	struct trig_state *st;
 	int err;
 
@@ -1053,7 +1053,7 @@ static const struct bc_metric_desc trig_metrics[] = {
 		.metric_cnt = sizeof(trig_metrics) / sizeof(trig_metrics[0]),     \
 		.options = (opts_),                                               \
 		.option_cnt = (opt_cnt_),                                         \
-		.priv = &bc_trig_specs[id_],                                      \
+		.priv = &trig_specs[id_],                                      \
 		.probe = trig_probe,                                              \
 		.quick_probe = trig_quick_probe,                                  \
 		.validate = trig_validate,                                        \
@@ -1150,7 +1150,7 @@ TRIG_BENCH(b_testrun_on_cpu, BC_TRIG_TESTRUN_ON_CPU, "trig-testrun-on-cpu",
 TRIG_BENCH(b_syscall_on_cpu, BC_TRIG_SYSCALL_ON_CPU, "trig-syscall-on-cpu",
 	   "cross-CPU: migrate to the next CPU, then getpgid() fires a tp program");
 
-/* Same order as bc_trig_specs[]: the unit tests hold the two together. */
+/* Same order as trig_specs[]: the unit tests hold the two together. */
 static const struct bc_bench_desc *const trig_benches[] = {
 	&b_kernel_count, &b_syscall_count, &b_usermode_count,
 	&b_tp, &b_rawtp, &b_fentry, &b_fexit, &b_fmodret,

@@ -8,13 +8,13 @@
 
 #define KERNEL_BENCH(name_, drv_, kind_, prog_, point_, tracefs_, ...)                    \
 	{ .name = (name_), .driver = (drv_), .kind = (kind_), .prog = (prog_),              \
-	  .driver_prog = (drv_) == BC_TRIG_DRV_KFUNC ? "bc_trig_driver_kfunc" : "bc_trig_driver", \
+	  .driver_prog = (drv_) == BC_TRIG_DRV_KFUNC ? "trig_driver_kfunc" : "trig_driver", \
 	  .attach_point = (point_), .batched = true, .needs_bpf = true,                     \
 	  .needs_tracefs = (tracefs_), __VA_ARGS__ }
 
 #define UPROBE_BENCH(name_, kind_, target_)                                               \
 	{ .name = (name_), .driver = BC_TRIG_DRV_UPROBED_CALL, .kind = (kind_),             \
-	  .prog = "bc_trig_uprobe", .attach_point = "uprobe", .target = (target_),          \
+	  .prog = "trig_uprobe", .attach_point = "uprobe", .target = (target_),          \
 	  .needs_bpf = true }
 
 /* The 6.1-era runner's way: the program on the syscall's tracepoint, on
@@ -24,19 +24,19 @@
  * it off and refuses that (EINVAL). fmod_ret is always allowed on an LSM
  * hook, and getpgid(pid) passes one, security_task_getpgid(): the same
  * syscall loop fires it on every kernel with CONFIG_SECURITY. */
-static const struct bc_trig_alt tp_syscall = {
-	.prog = "bc_trig_syscall_tp",
+static const struct trig_alt tp_syscall = {
+	.prog = "trig_syscall_tp",
 	.attach_point = "tp/syscalls/sys_enter_getpgid (syscall driver)",
 	.needs_tracefs = true,
 };
 
-static const struct bc_trig_alt rawtp_syscall = {
-	.prog = "bc_trig_rawtp_syscall",
+static const struct trig_alt rawtp_syscall = {
+	.prog = "trig_rawtp_syscall",
 	.attach_point = "raw_tp/sys_enter (syscall driver)",
 };
 
-static const struct bc_trig_alt fmodret_syscall = {
-	.prog = "bc_trig_fmodret_syscall",
+static const struct trig_alt fmodret_syscall = {
+	.prog = "trig_fmodret_syscall",
 	.attach_point = "fmod_ret/security_task_getpgid (syscall driver)",
 	.getpgid_self = true,
 };
@@ -45,9 +45,9 @@ static const struct bc_trig_alt fmodret_syscall = {
  * Order is the report order: baselines first, as the kernel's trigger
  * script prints them, so every number has its reference above it.
  */
-const struct bc_trig_spec bc_trig_specs[BC_TRIG_CNT] = {
+const struct trig_spec trig_specs[BC_TRIG_CNT] = {
 	[BC_TRIG_KERNEL_COUNT] = { .name = "trig-kernel-count", .driver = BC_TRIG_DRV_KERNEL_COUNT,
-	  .driver_prog = "bc_trig_kernel_count",
+	  .driver_prog = "trig_kernel_count",
 	  .attach_point = "none (the raw_tp driver counts its own loop)",
 	  .batched = true, .needs_bpf = true },
 	[BC_TRIG_SYSCALL_COUNT] = { .name = "trig-syscall-count", .driver = BC_TRIG_DRV_SYSCALL_COUNT,
@@ -57,48 +57,48 @@ const struct bc_trig_spec bc_trig_specs[BC_TRIG_CNT] = {
 	  .target = BC_TRIG_TARGET_NOP },
 
 	[BC_TRIG_TP] =
-		KERNEL_BENCH("trig-tp", BC_TRIG_DRV_KFUNC, BC_ATTACH_TP, "bc_trig_tp",
+		KERNEL_BENCH("trig-tp", BC_TRIG_DRV_KFUNC, BC_ATTACH_TP, "trig_tp",
 		     "tp/bpf_test_run/bpf_trigger_tp (batched kfunc driver)", true,
 		     .syscall_alt = &tp_syscall),
 	[BC_TRIG_RAWTP] =
 		KERNEL_BENCH("trig-rawtp", BC_TRIG_DRV_KFUNC, BC_ATTACH_RAW_TP,
-		     "bc_trig_rawtp", "raw_tp/bpf_trigger_tp (batched kfunc driver)", false,
+		     "trig_rawtp", "raw_tp/bpf_trigger_tp (batched kfunc driver)", false,
 		     .syscall_alt = &rawtp_syscall),
 	[BC_TRIG_FENTRY] =
-		KERNEL_BENCH("trig-fentry", BC_TRIG_DRV_HELPER, BC_ATTACH_FENTRY, "bc_trig_fentry",
+		KERNEL_BENCH("trig-fentry", BC_TRIG_DRV_HELPER, BC_ATTACH_FENTRY, "trig_fentry",
 		     "fentry/bpf_get_numa_node_id", false),
 	[BC_TRIG_FEXIT] =
-		KERNEL_BENCH("trig-fexit", BC_TRIG_DRV_HELPER, BC_ATTACH_FEXIT, "bc_trig_fexit",
+		KERNEL_BENCH("trig-fexit", BC_TRIG_DRV_HELPER, BC_ATTACH_FEXIT, "trig_fexit",
 		     "fexit/bpf_get_numa_node_id", false),
 	[BC_TRIG_FMODRET] =
 		KERNEL_BENCH("trig-fmodret", BC_TRIG_DRV_KFUNC, BC_ATTACH_FMOD_RET,
-		     "bc_trig_fmodret",
+		     "trig_fmodret",
 		     "fmod_ret/bpf_modify_return_test_tp (batched kfunc driver)", false,
 		     .syscall_alt = &fmodret_syscall),
 	[BC_TRIG_KPROBE] =
-		KERNEL_BENCH("trig-kprobe", BC_TRIG_DRV_HELPER, BC_ATTACH_KPROBE, "bc_trig_kprobe",
+		KERNEL_BENCH("trig-kprobe", BC_TRIG_DRV_HELPER, BC_ATTACH_KPROBE, "trig_kprobe",
 		     "kprobe/bpf_get_numa_node_id", false),
 	[BC_TRIG_KRETPROBE] =
 		KERNEL_BENCH("trig-kretprobe", BC_TRIG_DRV_HELPER, BC_ATTACH_KRETPROBE,
-		     "bc_trig_kretprobe", "kretprobe/bpf_get_numa_node_id", false),
+		     "trig_kretprobe", "kretprobe/bpf_get_numa_node_id", false),
 	[BC_TRIG_KPROBE_MULTI] =
 		KERNEL_BENCH("trig-kprobe-multi", BC_TRIG_DRV_HELPER, BC_ATTACH_KPROBE_MULTI,
-		     "bc_trig_kprobe_multi", "kprobe.multi/bpf_get_numa_node_id", false),
+		     "trig_kprobe_multi", "kprobe.multi/bpf_get_numa_node_id", false),
 	[BC_TRIG_KRETPROBE_MULTI] =
 		KERNEL_BENCH("trig-kretprobe-multi", BC_TRIG_DRV_HELPER, BC_ATTACH_KRETPROBE_MULTI,
-		     "bc_trig_kretprobe_multi", "kretprobe.multi/bpf_get_numa_node_id", false),
+		     "trig_kretprobe_multi", "kretprobe.multi/bpf_get_numa_node_id", false),
 	[BC_TRIG_KPROBE_MULTI_ALL] =
 		KERNEL_BENCH("trig-kprobe-multi-all", BC_TRIG_DRV_HELPER,
-		     BC_ATTACH_KPROBE_MULTI, "bc_trig_kprobe_multi",
+		     BC_ATTACH_KPROBE_MULTI, "trig_kprobe_multi",
 		     "kprobe.multi/bpf_get_numa_node_id (+ an empty kprobe.multi on every other "
 		     "traceable kernel function)", false,
-		     .attach_all_prog = "bc_trig_kprobe_multi_empty"),
+		     .attach_all_prog = "trig_kprobe_multi_empty"),
 	[BC_TRIG_KRETPROBE_MULTI_ALL] =
 		KERNEL_BENCH("trig-kretprobe-multi-all", BC_TRIG_DRV_HELPER,
-		     BC_ATTACH_KRETPROBE_MULTI, "bc_trig_kretprobe_multi",
+		     BC_ATTACH_KRETPROBE_MULTI, "trig_kretprobe_multi",
 		     "kretprobe.multi/bpf_get_numa_node_id (+ an empty kretprobe.multi on every "
 		     "other traceable kernel function)", false,
-		     .attach_all_prog = "bc_trig_kretprobe_multi_empty"),
+		     .attach_all_prog = "trig_kretprobe_multi_empty"),
 
 	[BC_TRIG_UPROBE_NOP] =
 		UPROBE_BENCH("trig-uprobe-nop", BC_ATTACH_UPROBE, BC_TRIG_TARGET_NOP),
@@ -140,36 +140,36 @@ const struct bc_trig_spec bc_trig_specs[BC_TRIG_CNT] = {
 		UPROBE_BENCH("trig-usdt-nop5", BC_ATTACH_UPROBE, BC_TRIG_TARGET_USDT_NOP5),
 
 	[BC_TRIG_TESTRUN] = { .name = "trig-testrun", .driver = BC_TRIG_DRV_TESTRUN,
-	  .driver_prog = "bc_trig_testrun",
+	  .driver_prog = "trig_testrun",
 	  .attach_point = "none (raw_tp run by BPF_PROG_TEST_RUN on the producer's CPU)",
 	  .needs_bpf = true },
 	[BC_TRIG_TESTRUN_ON_CPU] = { .name = "trig-testrun-on-cpu", .driver = BC_TRIG_DRV_TESTRUN_ON_CPU,
-	  .driver_prog = "bc_trig_testrun",
+	  .driver_prog = "trig_testrun",
 	  .attach_point = "none (raw_tp run by BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU, "
 			  "rotating over the online CPUs)",
 	  .needs_bpf = true },
 	[BC_TRIG_SYSCALL_ON_CPU] = { .name = "trig-syscall-on-cpu", .driver = BC_TRIG_DRV_SYSCALL_ON_CPU,
-	  .kind = BC_ATTACH_TP, .prog = "bc_trig_syscall_tp",
+	  .kind = BC_ATTACH_TP, .prog = "trig_syscall_tp",
 	  .attach_point = "tp/syscalls/sys_enter_getpgid", .needs_bpf = true,
 	  .needs_tracefs = true },
 };
 
-const size_t bc_trig_spec_cnt = sizeof(bc_trig_specs) / sizeof(bc_trig_specs[0]);
+const size_t trig_spec_cnt = sizeof(trig_specs) / sizeof(trig_specs[0]);
 
-const struct bc_trig_spec *bc_trig_spec_find(const char *name)
+const struct trig_spec *trig_spec_find(const char *name)
 {
-	for (size_t i = 0; name && i < bc_trig_spec_cnt; i++)
-		if (strcmp(bc_trig_specs[i].name, name) == 0)
-			return &bc_trig_specs[i];
+	for (size_t i = 0; name && i < trig_spec_cnt; i++)
+		if (strcmp(trig_specs[i].name, name) == 0)
+			return &trig_specs[i];
 	return NULL;
 }
 
-const char *const bc_trig_drive_words[] = { "auto", "batched", "syscall", NULL };
+const char *const trig_drive_words[] = { "auto", "batched", "syscall", NULL };
 
-int bc_trig_choose(const struct bc_trig_spec *spec, enum bc_trig_drive want, int kfunc,
-		   struct bc_trig_spec *out)
+int trig_choose(const struct trig_spec *spec, enum trig_drive want, int kfunc,
+		   struct trig_spec *out)
 {
-	const struct bc_trig_alt *alt = spec->syscall_alt;
+	const struct trig_alt *alt = spec->syscall_alt;
 
 	*out = *spec;
 	if (!alt)
@@ -197,14 +197,14 @@ int bc_trig_choose(const struct bc_trig_spec *spec, enum bc_trig_drive want, int
 	return 0;
 }
 
-bool bc_trig_target_x86_only(enum bc_trig_target target)
+bool trig_target_x86_only(enum trig_target target)
 {
 	return target == BC_TRIG_TARGET_NOP5 || target == BC_TRIG_TARGET_USDT_NOP ||
 	       target == BC_TRIG_TARGET_USDT_NOP5;
 }
 
 /* What the kernel runner leaves out of its attach-to-everything list. */
-static bool bc_trig_sym_skipped(const char *name)
+static bool trig_sym_skipped(const char *name)
 {
 	static const char *const exact[] = {
 		"arch_cpu_idle", "default_idle", "bpf_dispatcher_xdp_func",
@@ -223,12 +223,12 @@ static bool bc_trig_sym_skipped(const char *name)
 	return false;
 }
 
-static int bc_trig_cmp_names(const void *a, const void *b)
+static int trig_cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int bc_trig_syms_all(const char *text, struct bc_trig_syms *out)
+int trig_syms_all(const char *text, struct trig_syms *out)
 {
 	size_t cap = 0, cnt = 0;
 	char *line, *save = NULL;
@@ -244,14 +244,14 @@ int bc_trig_syms_all(const char *text, struct bc_trig_syms *out)
 		if (strchr(line, '['))
 			continue;
 		*end = '\0';
-		if (!*line || bc_trig_sym_skipped(line))
+		if (!*line || trig_sym_skipped(line))
 			continue;
 		if (cnt == cap) {
 			const char **n = realloc(out->names, (cap = cap ? cap * 2 : 1024) *
 							      sizeof(*n));
 
 			if (!n) {
-				bc_trig_syms_free(out);
+				trig_syms_free(out);
 				return -ENOMEM;
 			}
 			out->names = n;
@@ -261,7 +261,7 @@ int bc_trig_syms_all(const char *text, struct bc_trig_syms *out)
 	/* A name listed twice (static functions of several files) would
 	 * attach twice: keep one of each. */
 	if (cnt)
-		qsort(out->names, cnt, sizeof(*out->names), bc_trig_cmp_names);
+		qsort(out->names, cnt, sizeof(*out->names), trig_cmp_names);
 	out->cnt = 0;
 	for (size_t i = 0; i < cnt; i++)
 		if (!out->cnt || strcmp(out->names[out->cnt - 1], out->names[i]))
@@ -269,14 +269,14 @@ int bc_trig_syms_all(const char *text, struct bc_trig_syms *out)
 	return 0;
 }
 
-void bc_trig_syms_free(struct bc_trig_syms *syms)
+void trig_syms_free(struct trig_syms *syms)
 {
 	free(syms->names);
 	free(syms->buf);
 	memset(syms, 0, sizeof(*syms));
 }
 
-const char *bc_trig_kind_name(enum bc_attach_kind kind)
+const char *trig_kind_name(enum bc_attach_kind kind)
 {
 	switch (kind) {
 	case BC_ATTACH_FENTRY: return "fentry";
@@ -315,7 +315,7 @@ static int parse_cpu(const char **p, unsigned int *out)
 	return 0;
 }
 
-int bc_trig_parse_cpulist(const char *text, unsigned int *cpus, unsigned int max)
+int trig_parse_cpulist(const char *text, unsigned int *cpus, unsigned int max)
 {
 	const char *p = text;
 	unsigned int cnt = 0;
@@ -352,7 +352,7 @@ int bc_trig_parse_cpulist(const char *text, unsigned int *cpus, unsigned int max
 	return cnt ? (int)cnt : -EINVAL;
 }
 
-int bc_trig_file_offset(const char *maps, unsigned long addr, char *path, size_t path_len,
+int trig_file_offset(const char *maps, unsigned long addr, char *path, size_t path_len,
 			unsigned long *offset)
 {
 	const char *line = maps;

@@ -15,7 +15,7 @@
 #define BC_TRIG_BATCH_MAX 1000
 
 /* What a producer does once per loop iteration (one "run"). */
-enum bc_trig_driver {
+enum trig_driver {
 	/* getpgid() counted in user space: no BPF at all. */
 	BC_TRIG_DRV_SYSCALL_COUNT = 1,
 	/* A call of the nop target counted in user space: no BPF at all. */
@@ -45,7 +45,7 @@ enum bc_trig_driver {
 
 /* The same attach type driven by getpgid() (BC_TRIG_DRV_SYSCALL), for
  * kernels without the kfunc the batched driver calls. */
-struct bc_trig_alt {
+struct trig_alt {
 	const char *prog;		/* program under test */
 	const char *attach_point;	/* named in the report, driver included */
 	const char *attach_target;	/* overrides the SEC() target, or NULL */
@@ -56,7 +56,7 @@ struct bc_trig_alt {
 };
 
 /* The user-space function a uprobe benchmark probes. */
-enum bc_trig_target {
+enum trig_target {
 	BC_TRIG_TARGET_NONE = 0,
 	BC_TRIG_TARGET_NOP,	/* first instruction: nop */
 	BC_TRIG_TARGET_PUSH,	/* first instruction: push */
@@ -66,9 +66,9 @@ enum bc_trig_target {
 	BC_TRIG_TARGET_USDT_NOP5,	/* ... whose site is the 5-byte nop (x86-64) */
 };
 
-struct bc_trig_spec {
+struct trig_spec {
 	const char *name;		/* "trig-tp", as in the plugin descriptor */
-	enum bc_trig_driver driver;
+	enum trig_driver driver;
 	/* The attach type under test; 0 when nothing is attached (the
 	 * baselines and the test-run benchmarks run their program directly).
 	 * Never substituted: if the kernel refuses it, the benchmark is
@@ -77,7 +77,7 @@ struct bc_trig_spec {
 	const char *prog;		/* BPF program under test, or NULL */
 	const char *driver_prog;	/* program BPF_PROG_TEST_RUN runs, or NULL */
 	const char *attach_point;	/* named in the report */
-	enum bc_trig_target target;	/* uprobe benchmarks only */
+	enum trig_target target;	/* uprobe benchmarks only */
 	bool batched;			/* one run = --trig-batch-iters hits */
 	bool needs_bpf;			/* loads anything at all (root) */
 	bool needs_tracefs;		/* tp/... attach goes through tracefs */
@@ -85,8 +85,8 @@ struct bc_trig_spec {
 	 * only right on some architectures. NULL: the SEC() one. */
 	const char *attach_target;
 	/* The getpgid()-driven way to the same attach type, or NULL. */
-	const struct bc_trig_alt *syscall_alt;
-	/* Syscall driver: call getpgid(own pid) (see bc_trig_alt). */
+	const struct trig_alt *syscall_alt;
+	/* Syscall driver: call getpgid(own pid) (see trig_alt). */
 	bool getpgid_self;
 	/* kprobe-multi-all: an empty program of the same kind, loaded with
 	 * prog and attached to every other traceable kernel function, so
@@ -95,14 +95,14 @@ struct bc_trig_spec {
 };
 
 /* --trig-driver, for the benchmarks that have a syscall_alt. */
-enum bc_trig_drive {
+enum trig_drive {
 	BC_TRIG_DRIVE_AUTO = 0,		/* batched where the kernel has the kfunc */
 	BC_TRIG_DRIVE_BATCHED,
 	BC_TRIG_DRIVE_SYSCALL,
 };
 
 /* The option's words, in enum order, NULL-terminated. */
-extern const char *const bc_trig_drive_words[];
+extern const char *const trig_drive_words[];
 
 /*
  * The spec as it runs on a kernel whose vmlinux BTF has (kfunc > 0) or
@@ -113,12 +113,12 @@ extern const char *const bc_trig_drive_words[];
  * then names the driver) and returns 0, or -EOPNOTSUPP when `batched` was
  * asked for on a kernel known to lack the kfunc.
  */
-int bc_trig_choose(const struct bc_trig_spec *spec, enum bc_trig_drive want, int kfunc,
-		   struct bc_trig_spec *out);
+int trig_choose(const struct trig_spec *spec, enum trig_drive want, int kfunc,
+		   struct trig_spec *out);
 
-/* Indices into bc_trig_specs[], in report order: the plugin hangs each
+/* Indices into trig_specs[], in report order: the plugin hangs each
  * entry on its benchmark's descriptor (.priv) by these. */
-enum bc_trig_id {
+enum trig_id {
 	BC_TRIG_KERNEL_COUNT,
 	BC_TRIG_SYSCALL_COUNT,
 	BC_TRIG_USERMODE_COUNT,
@@ -157,20 +157,20 @@ enum bc_trig_id {
 	BC_TRIG_CNT
 };
 
-extern const struct bc_trig_spec bc_trig_specs[BC_TRIG_CNT];
-extern const size_t bc_trig_spec_cnt;
+extern const struct trig_spec trig_specs[BC_TRIG_CNT];
+extern const size_t trig_spec_cnt;
 
 /* NULL when no benchmark has that name. */
-const struct bc_trig_spec *bc_trig_spec_find(const char *name);
+const struct trig_spec *trig_spec_find(const char *name);
 
 /* Names an attach kind for people: "fentry", "kprobe.multi". */
-const char *bc_trig_kind_name(enum bc_attach_kind kind);
+const char *trig_kind_name(enum bc_attach_kind kind);
 
 /* Whether the target is one of x86-64's only (nop5, the USDT sites). */
-bool bc_trig_target_x86_only(enum bc_trig_target target);
+bool trig_target_x86_only(enum trig_target target);
 
 /* The kernel functions kprobe-multi-all attaches to. */
-struct bc_trig_syms {
+struct trig_syms {
 	char *buf;		/* the names' storage */
 	const char **names;
 	size_t cnt;
@@ -183,21 +183,21 @@ struct bc_trig_syms {
  * recurses or upsets RCU (idle, rcu_*, preemption and migration counters,
  * the XDP dispatcher, ftrace's invalid-address markers) and without
  * bpf_get_numa_node_id, where the program under test sits. Returns 0, or
- * -ENOMEM; free with bc_trig_syms_free().
+ * -ENOMEM; free with trig_syms_free().
  */
-int bc_trig_syms_all(const char *text, struct bc_trig_syms *out);
-void bc_trig_syms_free(struct bc_trig_syms *syms);
+int trig_syms_all(const char *text, struct trig_syms *out);
+void trig_syms_free(struct trig_syms *syms);
 
 /* Parses a kernel CPU list ("0-3,8,10-11", as in
  * /sys/devices/system/cpu/online) into ascending cpus[]. Returns the
  * number of CPUs, or -EINVAL for malformed text, -E2BIG when more than
  * max CPUs are listed. */
-int bc_trig_parse_cpulist(const char *text, unsigned int *cpus, unsigned int max);
+int trig_parse_cpulist(const char *text, unsigned int *cpus, unsigned int max);
 
 /* Finds the mapping in a /proc/<pid>/maps text that holds addr and gives
  * the file it maps and the file offset of addr: what a uprobe attaches
  * to. Returns 0, or -ENOENT when no file-backed mapping holds addr. */
-int bc_trig_file_offset(const char *maps, unsigned long addr, char *path, size_t path_len,
+int trig_file_offset(const char *maps, unsigned long addr, char *path, size_t path_len,
 			unsigned long *offset);
 
 #endif /* BENCHCORE_TRIGGER_SPEC_H */

@@ -16,7 +16,7 @@
  * layouts never change, and the kernel reads a shorter attr as if the rest
  * were zero, so this is all the syscall needs.
  */
-struct bc_link_create_uprobe_multi {
+struct trig_link_create_uprobe_multi {
 	uint32_t prog_fd;
 	uint32_t target_fd;
 	uint32_t attach_type;
@@ -33,29 +33,29 @@ struct bc_link_create_uprobe_multi {
 
 #define BC_F_UPROBE_MULTI_RETURN (1U << 0)
 
-_Static_assert(offsetof(struct bc_link_create_uprobe_multi, path) == 16,
+_Static_assert(offsetof(struct trig_link_create_uprobe_multi, path) == 16,
 	       "link_create's union starts at offset 16");
-_Static_assert(offsetof(struct bc_link_create_uprobe_multi, cnt) == 48,
+_Static_assert(offsetof(struct trig_link_create_uprobe_multi, cnt) == 48,
 	       "uprobe_multi.cnt follows four 64-bit fields");
 /* The fields before the union are the uapi's own. */
 _Static_assert(offsetof(union bpf_attr, link_create.prog_fd) ==
-	       offsetof(struct bc_link_create_uprobe_multi, prog_fd), "prog_fd");
+	       offsetof(struct trig_link_create_uprobe_multi, prog_fd), "prog_fd");
 _Static_assert(offsetof(union bpf_attr, link_create.attach_type) ==
-	       offsetof(struct bc_link_create_uprobe_multi, attach_type), "attach_type");
+	       offsetof(struct trig_link_create_uprobe_multi, attach_type), "attach_type");
 _Static_assert(offsetof(union bpf_attr, link_create.flags) ==
-	       offsetof(struct bc_link_create_uprobe_multi, flags), "flags");
+	       offsetof(struct trig_link_create_uprobe_multi, flags), "flags");
 _Static_assert(offsetof(union bpf_attr, link_create.target_btf_id) ==
-	       offsetof(struct bc_link_create_uprobe_multi, path), "the union");
+	       offsetof(struct trig_link_create_uprobe_multi, path), "the union");
 
 static uint64_t ptr_u64(const void *p)
 {
 	return (uint64_t)(uintptr_t)p;
 }
 
-int bc_trig_uprobe_multi_link(int prog_fd, const char *path, const unsigned long *offs,
+int trig_uprobe_multi_link(int prog_fd, const char *path, const unsigned long *offs,
 			      const unsigned long *ref_ctr_offs, size_t cnt, bool retprobe)
 {
-	struct bc_link_create_uprobe_multi attr;
+	struct trig_link_create_uprobe_multi attr;
 	long fd;
 
 	if (prog_fd < 0 || !path || !offs || cnt == 0 || cnt > UINT32_MAX)

@@ -24,7 +24,7 @@
  * link lives. Returns the link's fd, or a negative errno: the kernel's
  * answer.
  */
-int bc_trig_uprobe_multi_link(int prog_fd, const char *path, const unsigned long *offs,
+int trig_uprobe_multi_link(int prog_fd, const char *path, const unsigned long *offs,
 			      const unsigned long *ref_ctr_offs, size_t cnt, bool retprobe);
 
 #endif /* BENCHCORE_TRIGGER_UPROBE_MULTI_H */

@@ -15,43 +15,43 @@
 __asm__(
 	"	.text\n"
 	"	.p2align 4\n"
-	"	.globl bc_trig_target_nop\n"
-	"	.hidden bc_trig_target_nop\n"
-	"	.type bc_trig_target_nop, @function\n"
-	"bc_trig_target_nop:\n"
+	"	.globl trig_target_nop\n"
+	"	.hidden trig_target_nop\n"
+	"	.type trig_target_nop, @function\n"
+	"trig_target_nop:\n"
 	"	nop\n"
 	"	ret\n"
-	"	.size bc_trig_target_nop, .-bc_trig_target_nop\n"
+	"	.size trig_target_nop, .-trig_target_nop\n"
 	"\n"
 	"	.p2align 4\n"
-	"	.globl bc_trig_target_push\n"
-	"	.hidden bc_trig_target_push\n"
-	"	.type bc_trig_target_push, @function\n"
-	"bc_trig_target_push:\n"
+	"	.globl trig_target_push\n"
+	"	.hidden trig_target_push\n"
+	"	.type trig_target_push, @function\n"
+	"trig_target_push:\n"
 	"	push %rbp\n"
 	"	mov %rsp, %rbp\n"
 	"	pop %rbp\n"
 	"	ret\n"
-	"	.size bc_trig_target_push, .-bc_trig_target_push\n"
+	"	.size trig_target_push, .-trig_target_push\n"
 	"\n"
 	"	.p2align 4\n"
-	"	.globl bc_trig_target_ret\n"
-	"	.hidden bc_trig_target_ret\n"
-	"	.type bc_trig_target_ret, @function\n"
-	"bc_trig_target_ret:\n"
+	"	.globl trig_target_ret\n"
+	"	.hidden trig_target_ret\n"
+	"	.type trig_target_ret, @function\n"
+	"trig_target_ret:\n"
 	"	ret\n"
-	"	.size bc_trig_target_ret, .-bc_trig_target_ret\n"
+	"	.size trig_target_ret, .-trig_target_ret\n"
 	"\n"
 	/* The 5-byte nop (nopl 0x0(%rax,%rax,1)), which kernels that
 	 * optimise uprobes can turn into a call instead of a trap. */
 	"	.p2align 4\n"
-	"	.globl bc_trig_target_nop5\n"
-	"	.hidden bc_trig_target_nop5\n"
-	"	.type bc_trig_target_nop5, @function\n"
-	"bc_trig_target_nop5:\n"
+	"	.globl trig_target_nop5\n"
+	"	.hidden trig_target_nop5\n"
+	"	.type trig_target_nop5, @function\n"
+	"trig_target_nop5:\n"
 	"	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"
 	"	ret\n"
-	"	.size bc_trig_target_nop5, .-bc_trig_target_nop5\n"
+	"	.size trig_target_nop5, .-trig_target_nop5\n"
 	"	.section .note.GNU-stack,\"\",@progbits\n"
 	"	.text\n");
 
@@ -109,8 +109,8 @@ __asm__(
 	"	.size _.stapsdt.base, 1\n"
 	"	.popsection\n"
 	"	.endif\n"
-	BC_USDT_SITE("bc_trig_usdt_nop", "bc_trig_usdt_sema_nop", BC_TRIG_USDT_NAME_NOP, "nop")
-	BC_USDT_SITE("bc_trig_usdt_nop5", "bc_trig_usdt_sema_nop5", BC_TRIG_USDT_NAME_NOP5,
+	BC_USDT_SITE("trig_usdt_nop", "trig_usdt_sema_nop", BC_TRIG_USDT_NAME_NOP, "nop")
+	BC_USDT_SITE("trig_usdt_nop5", "trig_usdt_sema_nop5", BC_TRIG_USDT_NAME_NOP5,
 		     ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00")
 	"	.text\n");
 
@@ -118,43 +118,43 @@ __asm__(
 
 /* Elsewhere: the closest C gets. noinline + an empty asm keeps each call a
  * real call; the first instruction is whatever the compiler chose. */
-__attribute__((noinline)) void bc_trig_target_nop(void)
+__attribute__((noinline)) void trig_target_nop(void)
 {
 	__asm__ volatile("nop");
 }
 
-__attribute__((noinline)) static void bc_trig_opaque(void)
+__attribute__((noinline)) static void trig_opaque(void)
 {
 	__asm__ volatile("");
 }
 
-__attribute__((noinline)) void bc_trig_target_push(void)
+__attribute__((noinline)) void trig_target_push(void)
 {
-	bc_trig_opaque();
+	trig_opaque();
 }
 
-__attribute__((noinline)) void bc_trig_target_ret(void)
+__attribute__((noinline)) void trig_target_ret(void)
 {
 	__asm__ volatile("");
 }
 
 /* The 5-byte nop and the USDT sites are x86-64's only (as in the kernel
  * runner); these exist so that the plugin links, and are never probed. */
-__attribute__((noinline)) void bc_trig_target_nop5(void)
+__attribute__((noinline)) void trig_target_nop5(void)
 {
 	__asm__ volatile("");
 }
 
-__attribute__((noinline)) void bc_trig_usdt_nop(void)
+__attribute__((noinline)) void trig_usdt_nop(void)
 {
 	__asm__ volatile("");
 }
 
-__attribute__((noinline)) void bc_trig_usdt_nop5(void)
+__attribute__((noinline)) void trig_usdt_nop5(void)
 {
 	__asm__ volatile("");
 }
 
-unsigned short bc_trig_usdt_sema_nop, bc_trig_usdt_sema_nop5;
+unsigned short trig_usdt_sema_nop, trig_usdt_sema_nop5;
 
 #endif

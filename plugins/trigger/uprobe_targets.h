@@ -4,11 +4,11 @@
 
 /* Do nothing; they exist to be probed. Their first instruction is a nop,
  * a push and a ret respectively (on x86-64; see uprobe_targets.c). */
-void bc_trig_target_nop(void);
-void bc_trig_target_push(void);
-void bc_trig_target_ret(void);
+void trig_target_nop(void);
+void trig_target_push(void);
+void trig_target_ret(void);
 /* Starts with the 5-byte nop (x86-64 only). */
-void bc_trig_target_nop5(void);
+void trig_target_nop5(void);
 
 /* USDT probes of our own (x86-64 only): each function runs one probe site,
  * a nop or a 5-byte nop, described by a .note.stapsdt note under provider
@@ -16,9 +16,9 @@ void bc_trig_target_nop5(void);
 #define BC_TRIG_USDT_PROVIDER "benchcore"
 #define BC_TRIG_USDT_NAME_NOP "trig_nop"
 #define BC_TRIG_USDT_NAME_NOP5 "trig_nop5"
-void bc_trig_usdt_nop(void);
-void bc_trig_usdt_nop5(void);
-extern unsigned short bc_trig_usdt_sema_nop, bc_trig_usdt_sema_nop5;
+void trig_usdt_nop(void);
+void trig_usdt_nop5(void);
+extern unsigned short trig_usdt_sema_nop, trig_usdt_sema_nop5;
 
 #if defined(__x86_64__)
 #define BC_TRIG_HAVE_X86_SITES 1

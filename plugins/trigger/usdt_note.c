@@ -8,36 +8,36 @@
 
 #define BC_NT_STAPSDT 3
 
-struct bc_elf {
+struct usdt_elf {
 	const unsigned char *p;
 	size_t len;
 	const Elf64_Ehdr *eh;
 };
 
 /* Whether [off, off + n) lies inside the image. */
-static int bc_elf_has(const struct bc_elf *e, uint64_t off, uint64_t n)
+static int usdt_elf_has(const struct usdt_elf *e, uint64_t off, uint64_t n)
 {
 	return off <= e->len && n <= e->len - off;
 }
 
-static const Elf64_Shdr *bc_elf_shdr(const struct bc_elf *e, unsigned int i)
+static const Elf64_Shdr *usdt_elf_shdr(const struct usdt_elf *e, unsigned int i)
 {
 	return (const Elf64_Shdr *)(e->p + e->eh->e_shoff + (uint64_t)i * sizeof(Elf64_Shdr));
 }
 
 /* The section called `name`, or NULL. */
-static const Elf64_Shdr *bc_elf_section(const struct bc_elf *e, const char *name)
+static const Elf64_Shdr *usdt_elf_section(const struct usdt_elf *e, const char *name)
 {
 	const Elf64_Shdr *strs;
 	size_t nlen = strlen(name);
 
 	if (e->eh->e_shstrndx >= e->eh->e_shnum)
 		return NULL;
-	strs = bc_elf_shdr(e, e->eh->e_shstrndx);
-	if (!bc_elf_has(e, strs->sh_offset, strs->sh_size))
+	strs = usdt_elf_shdr(e, e->eh->e_shstrndx);
+	if (!usdt_elf_has(e, strs->sh_offset, strs->sh_size))
 		return NULL;
 	for (unsigned int i = 0; i < e->eh->e_shnum; i++) {
-		const Elf64_Shdr *sh = bc_elf_shdr(e, i);
+		const Elf64_Shdr *sh = usdt_elf_shdr(e, i);
 
 		if (sh->sh_name >= strs->sh_size || strs->sh_size - sh->sh_name <= nlen)
 			continue;
@@ -48,7 +48,7 @@ static const Elf64_Shdr *bc_elf_section(const struct bc_elf *e, const char *name
 }
 
 /* The file offset a loadable segment maps `addr` from; 0 when none does. */
-static unsigned long bc_elf_addr_to_off(const struct bc_elf *e, uint64_t addr)
+static unsigned long usdt_elf_addr_to_off(const struct usdt_elf *e, uint64_t addr)
 {
 	for (unsigned int i = 0; i < e->eh->e_phnum; i++) {
 		const Elf64_Phdr *ph = (const Elf64_Phdr *)(e->p + e->eh->e_phoff +
@@ -62,7 +62,7 @@ static unsigned long bc_elf_addr_to_off(const struct bc_elf *e, uint64_t addr)
 }
 
 /* The NUL-terminated string at *pos within desc[0..end), moving past it. */
-static const char *bc_note_str(const unsigned char *desc, size_t end, size_t *pos)
+static const char *usdt_note_str(const unsigned char *desc, size_t end, size_t *pos)
 {
 	const char *s = (const char *)desc + *pos;
 	const void *nul;
@@ -76,25 +76,25 @@ static const char *bc_note_str(const unsigned char *desc, size_t end, size_t *po
 	return s;
 }
 
-int bc_usdt_find(const void *elf, size_t len, const char *provider, const char *name,
-		 struct bc_usdt_probe *out)
+int usdt_find(const void *elf, size_t len, const char *provider, const char *name,
+		 struct usdt_probe *out)
 {
-	struct bc_elf e = { .p = elf, .len = len, .eh = elf };
+	struct usdt_elf e = { .p = elf, .len = len, .eh = elf };
 	const Elf64_Shdr *notes, *base_sh;
 	size_t off, end;
 
 	if (!elf || len < sizeof(Elf64_Ehdr) || memcmp(e.p, ELFMAG, SELFMAG) ||
 	    e.p[EI_CLASS] != ELFCLASS64 || e.eh->e_shentsize != sizeof(Elf64_Shdr) ||
 	    e.eh->e_phentsize != sizeof(Elf64_Phdr) ||
-	    !bc_elf_has(&e, e.eh->e_shoff, (uint64_t)e.eh->e_shnum * sizeof(Elf64_Shdr)) ||
-	    !bc_elf_has(&e, e.eh->e_phoff, (uint64_t)e.eh->e_phnum * sizeof(Elf64_Phdr)))
+	    !usdt_elf_has(&e, e.eh->e_shoff, (uint64_t)e.eh->e_shnum * sizeof(Elf64_Shdr)) ||
+	    !usdt_elf_has(&e, e.eh->e_phoff, (uint64_t)e.eh->e_phnum * sizeof(Elf64_Phdr)))
 		return -EINVAL;
-	notes = bc_elf_section(&e, ".note.stapsdt");
+	notes = usdt_elf_section(&e, ".note.stapsdt");
 	if (!notes)
 		return -ENOENT;
-	if (notes->sh_type != SHT_NOTE || !bc_elf_has(&e, notes->sh_offset, notes->sh_size))
+	if (notes->sh_type != SHT_NOTE || !usdt_elf_has(&e, notes->sh_offset, notes->sh_size))
 		return -EINVAL;
-	base_sh = bc_elf_section(&e, ".stapsdt.base");
+	base_sh = usdt_elf_section(&e, ".stapsdt.base");
 
 	off = notes->sh_offset;
 	end = notes->sh_offset + notes->sh_size;
@@ -117,8 +117,8 @@ int bc_usdt_find(const void *elf, size_t len, const char *provider, const char *
 		memcpy(&site, desc, 8);
 		memcpy(&base, desc + 8, 8);
 		memcpy(&sema, desc + 16, 8);
-		prov = bc_note_str(desc, nh->n_descsz, &pos);
-		pname = prov ? bc_note_str(desc, nh->n_descsz, &pos) : NULL;
+		prov = usdt_note_str(desc, nh->n_descsz, &pos);
+		pname = prov ? usdt_note_str(desc, nh->n_descsz, &pos) : NULL;
 		if (!pname)
 			return -EINVAL;
 		if (strcmp(prov, provider) || strcmp(pname, name))
@@ -130,8 +130,8 @@ int bc_usdt_find(const void *elf, size_t len, const char *provider, const char *
 			if (sema)
 				sema += base_sh->sh_addr - base;
 		}
-		out->site_off = bc_elf_addr_to_off(&e, site);
-		out->sema_off = sema ? bc_elf_addr_to_off(&e, sema) : 0;
+		out->site_off = usdt_elf_addr_to_off(&e, site);
+		out->sema_off = sema ? usdt_elf_addr_to_off(&e, sema) : 0;
 		if (!out->site_off || (sema && !out->sema_off))
 			return -EINVAL;
 		return 0;

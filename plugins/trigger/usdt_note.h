@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-struct bc_usdt_probe {
+struct usdt_probe {
 	unsigned long site_off;		/* file offset of the probe site */
 	unsigned long sema_off;		/* file offset of its semaphore; 0: none */
 };
@@ -21,7 +21,7 @@ struct bc_usdt_probe {
  * reference-counter offsets are). Returns 0, -ENOENT when there is no such
  * probe, or -EINVAL when the image is not a well-formed 64-bit ELF file.
  */
-int bc_usdt_find(const void *elf, size_t len, const char *provider, const char *name,
-		 struct bc_usdt_probe *out);
+int usdt_find(const void *elf, size_t len, const char *provider, const char *name,
+		 struct usdt_probe *out);
 
 #endif /* BENCHCORE_TRIGGER_USDT_NOTE_H */

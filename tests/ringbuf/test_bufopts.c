@@ -2,7 +2,7 @@
 /*
  * The option table ringbuf and perfbuf share, as the core sees it: the table
  * passes the core's checks, its defaults are the kernel runner's, values are
- * parsed by the core's rules (ranges, K/M/G sizes), and bc_buf_validate()
+ * parsed by the core's rules (ranges, K/M/G sizes), and buf_validate()
  * holds the rules a table cannot say (powers of two, the thread count that
  * depends on --rb-b2b, the sample rate against the batch) as usage errors
  * (exit status 2) naming the value. Two runs' option structs are apart.
@@ -32,15 +32,15 @@
 #include "hist.h"
 #include "plugin_opts.h"
 
-static const struct bc_buf_spec rb_spec = { .kind = BC_BUF_RINGBUF, .custom = true };
-static const struct bc_buf_spec pb_spec = { .kind = BC_BUF_PERFBUF, .custom = false };
+static const struct buf_spec rb_spec = { .kind = BC_BUF_RINGBUF, .custom = true };
+static const struct buf_spec pb_spec = { .kind = BC_BUF_PERFBUF, .custom = false };
 
 /* A plugin as the loader would leave it: the shared table, one benchmark
  * per kind. */
 static struct bc_plugin plugin = {
 	.desc = { .sz = sizeof(struct bc_plugin_desc), .name = "buftest",
-		  .opts_size = sizeof(struct bc_buf_opts) },
-	.options = (struct bc_option *)bc_buf_options,
+		  .opts_size = sizeof(struct buf_opts) },
+	.options = (struct bc_option *)buf_options,
 	.option_cnt = BC_BUF_OPTION_CNT,
 };
 
@@ -82,7 +82,7 @@ static int validate(struct bc_ctx *ctx, const struct bc_config *cfg, const struc
 	bc_ctx_init(ctx, cfg, b);
 	ctx->producer_cnt = prod;
 	ctx->consumer_cnt = 1;
-	return bc_buf_validate(ctx);
+	return buf_validate(ctx);
 }
 
 /* validate() refuses with exit status 2 and a reason holding `needle`. */
@@ -108,7 +108,7 @@ static void expect_ok(const struct bc_config *cfg, const struct bc_bench *b, uns
 
 static void test_table_and_defaults(void **state)
 {
-	const struct bc_buf_opts *o;
+	const struct buf_opts *o;
 	struct bc_config cfg;
 	struct bc_ctx ctx;
 	char err[256] = "";
@@ -117,9 +117,9 @@ static void test_table_and_defaults(void **state)
 	assert_int_equal(bc_opts_check(&rb_bench, err, sizeof(err)), 0);
 	config(&cfg, &rb_bench, NULL);
 	bc_ctx_init(&ctx, &cfg, &rb_bench);
-	o = bc_buf_run_opts(&ctx);
+	o = buf_run_opts(&ctx);
 	assert_non_null(o);
-	assert_ptr_equal(bc_buf_run_spec(&ctx), &rb_spec);
+	assert_ptr_equal(buf_run_spec(&ctx), &rb_spec);
 	/* The kernel runner's defaults. */
 	assert_false(o->b2b);
 	assert_false(o->sampled);
@@ -137,14 +137,14 @@ static void test_values(void **state)
 {
 	struct bc_config cfg;
 	struct bc_ctx ctx;
-	const struct bc_buf_opts *o;
+	const struct buf_opts *o;
 
 	(void)state;
 	config(&cfg, &rb_bench, "--rb-b2b", "--rb-batch-cnt", "4000", "--rb-sampled",
 	       "--rb-sample-rate", "3", "--rb-size", "1M", "--pb-size", "64", "--rb-use-output",
 	       NULL);
 	bc_ctx_init(&ctx, &cfg, &rb_bench);
-	o = bc_buf_run_opts(&ctx);
+	o = buf_run_opts(&ctx);
 	assert_true(o->b2b);
 	assert_true(o->sampled);
 	assert_true(o->use_output);
@@ -156,7 +156,7 @@ static void test_values(void **state)
 
 	config(&cfg, &rb_bench, "--rb-size", "256k", NULL);
 	bc_ctx_init(&ctx, &cfg, &rb_bench);
-	assert_int_equal(bc_buf_run_opts(&ctx)->rb_size, 256 << 10);
+	assert_int_equal(buf_run_opts(&ctx)->rb_size, 256 << 10);
 	bc_options_free(&cfg);
 }
 
@@ -290,11 +290,11 @@ static void test_runs_apart(void **state)
 	config(&b, &pb_bench, "--rb-batch-cnt", "9", "--rb-b2b", NULL);
 	bc_ctx_init(&ca, &a, &rb_bench);
 	bc_ctx_init(&cb, &b, &pb_bench);
-	assert_ptr_not_equal(bc_buf_run_opts(&ca), bc_buf_run_opts(&cb));
-	assert_int_equal(bc_buf_run_opts(&ca)->batch_cnt, 7);
-	assert_false(bc_buf_run_opts(&ca)->b2b);
-	assert_int_equal(bc_buf_run_opts(&cb)->batch_cnt, 9);
-	assert_true(bc_buf_run_opts(&cb)->b2b);
+	assert_ptr_not_equal(buf_run_opts(&ca), buf_run_opts(&cb));
+	assert_int_equal(buf_run_opts(&ca)->batch_cnt, 7);
+	assert_false(buf_run_opts(&ca)->b2b);
+	assert_int_equal(buf_run_opts(&cb)->batch_cnt, 9);
+	assert_true(buf_run_opts(&cb)->b2b);
 	bc_options_free(&a);
 	bc_options_free(&b);
 }
@@ -316,29 +316,29 @@ static void test_latency_sample(void **state)
 	struct bc_hist_interval iv = { 0 };
 	uint64_t zero = 0, past, future, total = 0;
 	struct bc_bench bench = rb_bench;
-	struct bc_buf_lat lat;
+	struct buf_lat lat;
 	struct bc_ctx ctx;
 	size_t i;
 
 	(void)state;
-	bench.metrics = (struct bc_metric_desc *)bc_buf_metrics;
+	bench.metrics = (struct bc_metric_desc *)buf_metrics;
 	bench.desc.metric_cnt = BC_BUF_METRIC_CNT;
-	assert_string_equal(bc_buf_metrics[BC_BUF_LATENCY].name, "latency");
-	assert_int_equal(bc_buf_metrics[BC_BUF_LATENCY].kind, BC_METRIC_HISTOGRAM);
+	assert_string_equal(buf_metrics[BC_BUF_LATENCY].name, "latency");
+	assert_int_equal(buf_metrics[BC_BUF_LATENCY].kind, BC_METRIC_HISTOGRAM);
 	hists[BC_BUF_LATENCY] = bc_hist_new(1, 1);
 	assert_non_null(hists[BC_BUF_LATENCY]);
 	bc_ctx_init(&ctx, NULL, &bench);
 	ctx.hists = hists;
 	ctx.hist_cnt = BC_BUF_METRIC_CNT;
-	bc_buf_lat_init(&lat, &ctx, &t);
+	buf_lat_init(&lat, &ctx, &t);
 	assert_ptr_equal(lat.hist, hists[BC_BUF_LATENCY]);
 
-	bc_buf_lat_seen(&lat, &zero, sizeof(zero));	/* not stamped */
+	buf_lat_seen(&lat, &zero, sizeof(zero));	/* not stamped */
 	past = mono_ns() - 1000000;
-	bc_buf_lat_seen(&lat, &past, 4);		/* too short to hold one */
-	bc_buf_lat_seen(&lat, &past, sizeof(past));	/* counted: >= 1 ms */
+	buf_lat_seen(&lat, &past, 4);		/* too short to hold one */
+	buf_lat_seen(&lat, &past, sizeof(past));	/* counted: >= 1 ms */
 	future = mono_ns() + 3600ull * 1000000000u;
-	bc_buf_lat_seen(&lat, &future, sizeof(future));	/* not ours */
+	buf_lat_seen(&lat, &future, sizeof(future));	/* not ours */
 
 	assert_int_equal(bc_hist_collect(hists[BC_BUF_LATENCY], &iv), 0);
 	for (i = 0; i < iv.n; i++)
@@ -352,14 +352,14 @@ static void test_latency_sample(void **state)
 static void test_attach_candidates(void **state)
 {
 	(void)state;
-	assert_int_equal(bc_buf_attach_points[0].kind, BC_ATTACH_FENTRY);
-	assert_string_equal(bc_buf_attach_points[1].name, "tp/syscalls/sys_enter_getpgid");
-	assert_int_equal(bc_buf_attach_points[1].kind, BC_ATTACH_TP);
-	assert_int_equal(bc_buf_attach_points[2].kind, BC_ATTACH_RAW_TP);
+	assert_int_equal(buf_attach_points[0].kind, BC_ATTACH_FENTRY);
+	assert_string_equal(buf_attach_points[1].name, "tp/syscalls/sys_enter_getpgid");
+	assert_int_equal(buf_attach_points[1].kind, BC_ATTACH_TP);
+	assert_int_equal(buf_attach_points[2].kind, BC_ATTACH_RAW_TP);
 #if defined(__x86_64__)
-	assert_string_equal(bc_buf_fentry_target(), "__x64_sys_getpgid");
+	assert_string_equal(buf_fentry_target(), "__x64_sys_getpgid");
 #endif
-	assert_true(bc_buf_getpgid_nr() > 0);
+	assert_true(buf_getpgid_nr() > 0);
 }
 
 int main(void)

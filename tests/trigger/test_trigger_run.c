@@ -160,25 +160,25 @@ static struct {
 } kernel;
 
 /* The spec as the plugin must run it here, for this --trig-driver. */
-static struct bc_trig_spec as_run(const char *name, enum bc_trig_drive want)
+static struct trig_spec as_run(const char *name, enum trig_drive want)
 {
-	const struct bc_trig_spec *s = bc_trig_spec_find(name);
-	struct bc_trig_spec eff;
+	const struct trig_spec *s = trig_spec_find(name);
+	struct trig_spec eff;
 
 	assert_non_null(s);
-	assert_int_equal(bc_trig_choose(s, want, kernel.kfunc, &eff), 0);
+	assert_int_equal(trig_choose(s, want, kernel.kfunc, &eff), 0);
 	return eff;
 }
 
-static unsigned int hits_per_run(const struct bc_trig_spec *eff, unsigned int batch)
+static unsigned int hits_per_run(const struct trig_spec *eff, unsigned int batch)
 {
 	return eff->batched ? batch : 1;
 }
 
-static bool expect_available(const struct bc_trig_spec *s)
+static bool expect_available(const struct trig_spec *s)
 {
 #if !defined(__x86_64__)
-	if (bc_trig_target_x86_only(s->target))
+	if (trig_target_x86_only(s->target))
 		return false;
 #endif
 	switch (s->kind) {
@@ -215,7 +215,7 @@ static double summary_mean(const struct bc_json *doc, const char *metric)
 }
 
 /* Runs one benchmark and checks hits against the producers' own count. */
-static void check_run(const struct bc_trig_spec *s, const char *const *extra,
+static void check_run(const struct trig_spec *s, const char *const *extra,
 		      unsigned int hits_per_run, unsigned int producers)
 {
 	const char *args[24] = { "run", NULL, "-w0", "-d1", "--format", "json" };
@@ -276,8 +276,8 @@ static void check_run(const struct bc_trig_spec *s, const char *const *extra,
 	} else if (s->target != BC_TRIG_TARGET_NONE && s->kind) {
 		/* uprobe:<file>+0x<offset> (<function>), in our plugin */
 		assert_non_null(strstr(ap, "trigger.so+0x"));
-		assert_int_equal(strncmp(ap, bc_trig_kind_name(s->kind),
-					 strlen(bc_trig_kind_name(s->kind))), 0);
+		assert_int_equal(strncmp(ap, trig_kind_name(s->kind),
+					 strlen(trig_kind_name(s->kind))), 0);
 	} else {
 		assert_string_equal(ap, s->attach_point);
 	}
@@ -307,10 +307,10 @@ static const struct bc_json *list_json_bench(const char *full_name)
 	return NULL;
 }
 
-static void check_unavailable(const struct bc_trig_spec *s)
+static void check_unavailable(const struct trig_spec *s)
 {
 	const char *args[] = { "run", NULL, "-w0", "-d1", NULL };
-	const char *kind = bc_trig_kind_name(s->kind);
+	const char *kind = trig_kind_name(s->kind);
 	char name[96];
 	const char *line;
 	struct bc_test_run r;
@@ -358,10 +358,10 @@ static void check_unavailable(const struct bc_trig_spec *s)
 static void test_every_benchmark(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
-		const struct bc_trig_spec *s = &bc_trig_specs[i];
+	for (size_t i = 0; i < trig_spec_cnt; i++) {
+		const struct trig_spec *s = &trig_specs[i];
 
-		struct bc_trig_spec eff = as_run(s->name, BC_TRIG_DRIVE_AUTO);
+		struct trig_spec eff = as_run(s->name, BC_TRIG_DRIVE_AUTO);
 
 		fprintf(stderr, "# %s: expected %s here\n", s->name,
 			expect_available(s) ? "to run" : "unavailable");
@@ -379,11 +379,11 @@ static void test_batch_iters_option(void **state)
 	const char *one[] = { "--trig-batch-iters", "1", NULL };
 	const char *max[] = { "--trig-batch-iters", "1000", NULL };
 
-	struct bc_trig_spec tp = as_run("trig-tp", BC_TRIG_DRIVE_AUTO);
-	struct bc_trig_spec rawtp = as_run("trig-rawtp", BC_TRIG_DRIVE_AUTO);
+	struct trig_spec tp = as_run("trig-tp", BC_TRIG_DRIVE_AUTO);
+	struct trig_spec rawtp = as_run("trig-rawtp", BC_TRIG_DRIVE_AUTO);
 
 	(void)state;
-	check_run(bc_trig_spec_find("trig-kernel-count"), seven, 7, 1);
+	check_run(trig_spec_find("trig-kernel-count"), seven, 7, 1);
 	check_run(&tp, one, 1, 1);
 	/* Where the kernel lacks the kfunc, the syscall driver ignores it. */
 	check_run(&rawtp, max, hits_per_run(&rawtp, 1000), 1);
@@ -392,11 +392,11 @@ static void test_batch_iters_option(void **state)
 /* Two producers: the per-CPU slots must add up across CPUs. */
 static void test_two_producers(void **state)
 {
-	struct bc_trig_spec rawtp = as_run("trig-rawtp", BC_TRIG_DRIVE_AUTO);
+	struct trig_spec rawtp = as_run("trig-rawtp", BC_TRIG_DRIVE_AUTO);
 
 	(void)state;
 	check_run(&rawtp, NULL, hits_per_run(&rawtp, BC_TRIG_BATCH_DEFAULT), 2);
-	check_run(bc_trig_spec_find("trig-testrun-on-cpu"), NULL, 1, 2);
+	check_run(trig_spec_find("trig-testrun-on-cpu"), NULL, 1, 2);
 }
 
 /*
@@ -476,7 +476,7 @@ static void test_both_drivers(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		struct bc_trig_spec sys = as_run(names[i], BC_TRIG_DRIVE_SYSCALL);
+		struct trig_spec sys = as_run(names[i], BC_TRIG_DRIVE_SYSCALL);
 		char full[64];
 		const char *args[] = { "run", full, "-w0", "-d1", NULL, NULL, NULL };
 
@@ -487,10 +487,10 @@ static void test_both_drivers(void **state)
 		} else {
 			args[4] = syscall[0];
 			args[5] = syscall[1];
-			expect_unavailable(args, bc_trig_kind_name(sys.kind));
+			expect_unavailable(args, trig_kind_name(sys.kind));
 		}
 		if (kernel.kfunc > 0) {
-			struct bc_trig_spec bat = as_run(names[i], BC_TRIG_DRIVE_BATCHED);
+			struct trig_spec bat = as_run(names[i], BC_TRIG_DRIVE_BATCHED);
 
 			if (expect_available(&bat))
 				check_run(&bat, batched, BC_TRIG_BATCH_DEFAULT, 1);

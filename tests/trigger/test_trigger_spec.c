@@ -30,7 +30,7 @@
 static const struct {
 	const char *name;
 	enum bc_attach_kind kind;	/* 0: nothing attached */
-	enum bc_trig_driver driver;
+	enum trig_driver driver;
 } expected[] = {
 	{ "trig-kernel-count", 0, BC_TRIG_DRV_KERNEL_COUNT },
 	{ "trig-syscall-count", 0, BC_TRIG_DRV_SYSCALL_COUNT },
@@ -75,9 +75,9 @@ static const struct {
 static void test_every_bench_declares_its_own_attach_type(void **state)
 {
 	(void)state;
-	assert_int_equal(bc_trig_spec_cnt, EXPECTED_CNT);
+	assert_int_equal(trig_spec_cnt, EXPECTED_CNT);
 	for (size_t i = 0; i < EXPECTED_CNT; i++) {
-		const struct bc_trig_spec *s = bc_trig_spec_find(expected[i].name);
+		const struct trig_spec *s = trig_spec_find(expected[i].name);
 
 		if (!s)
 			fail_msg("%s has no requirement entry", expected[i].name);
@@ -86,29 +86,29 @@ static void test_every_bench_declares_its_own_attach_type(void **state)
 				 s->name, s->kind, s->driver, expected[i].kind,
 				 expected[i].driver);
 	}
-	assert_null(bc_trig_spec_find("trig-nope"));
-	assert_null(bc_trig_spec_find(NULL));
+	assert_null(trig_spec_find("trig-nope"));
+	assert_null(trig_spec_find(NULL));
 }
 
 static void test_names_unique_and_baselines_first(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
-		assert_int_equal(strncmp(bc_trig_specs[i].name, "trig-", 5), 0);
-		for (size_t j = i + 1; j < bc_trig_spec_cnt; j++)
-			assert_string_not_equal(bc_trig_specs[i].name, bc_trig_specs[j].name);
+	for (size_t i = 0; i < trig_spec_cnt; i++) {
+		assert_int_equal(strncmp(trig_specs[i].name, "trig-", 5), 0);
+		for (size_t j = i + 1; j < trig_spec_cnt; j++)
+			assert_string_not_equal(trig_specs[i].name, trig_specs[j].name);
 	}
 	/* The report order: every number has its reference above it. */
-	assert_string_equal(bc_trig_specs[0].name, "trig-kernel-count");
-	assert_string_equal(bc_trig_specs[1].name, "trig-syscall-count");
-	assert_string_equal(bc_trig_specs[2].name, "trig-usermode-count");
+	assert_string_equal(trig_specs[0].name, "trig-kernel-count");
+	assert_string_equal(trig_specs[1].name, "trig-syscall-count");
+	assert_string_equal(trig_specs[2].name, "trig-usermode-count");
 }
 
 static void test_driver_and_batching_rules(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
-		const struct bc_trig_spec *s = &bc_trig_specs[i];
+	for (size_t i = 0; i < trig_spec_cnt; i++) {
+		const struct trig_spec *s = &trig_specs[i];
 		bool batched_driver = s->driver == BC_TRIG_DRV_KERNEL_COUNT ||
 				      s->driver == BC_TRIG_DRV_HELPER ||
 				      s->driver == BC_TRIG_DRV_KFUNC;
@@ -120,9 +120,9 @@ static void test_driver_and_batching_rules(void **state)
 		/* Whatever BPF_PROG_TEST_RUN runs must be named. */
 		assert_int_equal(s->driver_prog != NULL, test_run);
 		if (s->driver == BC_TRIG_DRV_KFUNC)
-			assert_string_equal(s->driver_prog, "bc_trig_driver_kfunc");
+			assert_string_equal(s->driver_prog, "trig_driver_kfunc");
 		if (s->driver == BC_TRIG_DRV_HELPER)
-			assert_string_equal(s->driver_prog, "bc_trig_driver");
+			assert_string_equal(s->driver_prog, "trig_driver");
 		/* Only the two user-space baselines run without BPF. */
 		assert_int_equal(!s->needs_bpf, s->driver == BC_TRIG_DRV_SYSCALL_COUNT ||
 						 s->driver == BC_TRIG_DRV_USER_COUNT);
@@ -146,12 +146,12 @@ static void test_uprobe_targets_cover_every_case(void **state)
 	unsigned int seen[BC_ATTACH_OTHER + 1][BC_TRIG_TARGET_USDT_NOP5 + 1] = { { 0 } };
 
 	(void)state;
-	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
-		const struct bc_trig_spec *s = &bc_trig_specs[i];
+	for (size_t i = 0; i < trig_spec_cnt; i++) {
+		const struct trig_spec *s = &trig_specs[i];
 
 		if (is_uprobe_kind(s->kind)) {
 			assert_int_not_equal(s->target, BC_TRIG_TARGET_NONE);
-			assert_string_equal(s->prog, "bc_trig_uprobe");
+			assert_string_equal(s->prog, "trig_uprobe");
 			seen[s->kind][s->target]++;
 		} else if (s->driver != BC_TRIG_DRV_USER_COUNT) {
 			assert_int_equal(s->target, BC_TRIG_TARGET_NONE);
@@ -165,9 +165,9 @@ static void test_uprobe_targets_cover_every_case(void **state)
 		for (int t = BC_TRIG_TARGET_USDT_NOP; t <= BC_TRIG_TARGET_USDT_NOP5; t++)
 			assert_int_equal(seen[k][t], k == BC_ATTACH_UPROBE);
 	}
-	assert_true(bc_trig_target_x86_only(BC_TRIG_TARGET_NOP5));
-	assert_true(bc_trig_target_x86_only(BC_TRIG_TARGET_USDT_NOP));
-	assert_false(bc_trig_target_x86_only(BC_TRIG_TARGET_NOP));
+	assert_true(trig_target_x86_only(BC_TRIG_TARGET_NOP5));
+	assert_true(trig_target_x86_only(BC_TRIG_TARGET_USDT_NOP));
+	assert_false(trig_target_x86_only(BC_TRIG_TARGET_NOP));
 }
 
 /* Reads a whole file; /proc files have no size, so read until EOF. */
@@ -236,8 +236,8 @@ static void test_programs_exist_with_matching_section(void **state)
 	char *src = read_text(BC_TEST_SOURCE_DIR "/plugins/trigger/trigger.bpf.c");
 
 	(void)state;
-	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
-		const struct bc_trig_spec *s = &bc_trig_specs[i];
+	for (size_t i = 0; i < trig_spec_cnt; i++) {
+		const struct trig_spec *s = &trig_specs[i];
 
 		if (s->prog)
 			assert_prog_section(src, s->prog, sec_prefix(s->kind));
@@ -271,11 +271,11 @@ static void test_descriptor_matches_table(void **state)
 	assert_true(pd->opts_size > 0);
 	for (const struct bc_bench_desc *const *b = pd->benches; *b; b++, n++) {
 		const struct bc_bench_desc *d = *b;
-		const struct bc_trig_spec *priv = d->priv;
+		const struct trig_spec *priv = d->priv;
 		bool has_batch = false, has_driver = false;
 
-		assert_true(n < bc_trig_spec_cnt);
-		assert_string_equal(d->name, bc_trig_specs[n].name);
+		assert_true(n < trig_spec_cnt);
+		assert_string_equal(d->name, trig_specs[n].name);
 		/* The plugin's own copy of the table, this benchmark's entry. */
 		assert_non_null(priv);
 		assert_string_equal(priv->name, d->name);
@@ -312,8 +312,8 @@ static void test_descriptor_matches_table(void **state)
 				fail_msg("%s: unexpected option --%s", d->name, o->name);
 			}
 		}
-		assert_int_equal(has_batch, bc_trig_specs[n].batched);
-		assert_int_equal(has_driver, bc_trig_specs[n].syscall_alt != NULL);
+		assert_int_equal(has_batch, trig_specs[n].batched);
+		assert_int_equal(has_driver, trig_specs[n].syscall_alt != NULL);
 		assert_non_null(d->probe);
 		assert_non_null(d->validate);
 		assert_non_null(d->setup);
@@ -321,7 +321,7 @@ static void test_descriptor_matches_table(void **state)
 		assert_non_null(d->measure);
 		assert_non_null(d->teardown);
 	}
-	assert_int_equal(n, bc_trig_spec_cnt);
+	assert_int_equal(n, trig_spec_cnt);
 	dlclose(h);
 }
 
@@ -340,19 +340,19 @@ static const struct {
 	{ "trig-fmodret", "fmod_ret/security_task_getpgid (syscall driver)" },
 };
 
-static void assert_batched(const struct bc_trig_spec *spec, const struct bc_trig_spec *got)
+static void assert_batched(const struct trig_spec *spec, const struct trig_spec *got)
 {
 	assert_int_equal(got->driver, BC_TRIG_DRV_KFUNC);
 	assert_true(got->batched);
 	assert_string_equal(got->prog, spec->prog);
-	assert_string_equal(got->driver_prog, "bc_trig_driver_kfunc");
+	assert_string_equal(got->driver_prog, "trig_driver_kfunc");
 	assert_string_equal(got->attach_point, spec->attach_point);
 	assert_non_null(strstr(got->attach_point, "(batched kfunc driver)"));
 	assert_null(got->attach_target);
 }
 
-static void assert_syscall(const struct bc_trig_spec *spec, const char *point,
-			   const struct bc_trig_spec *got)
+static void assert_syscall(const struct trig_spec *spec, const char *point,
+			   const struct trig_spec *got)
 {
 	assert_int_equal(got->driver, BC_TRIG_DRV_SYSCALL);
 	assert_int_equal(got->kind, spec->kind);
@@ -369,38 +369,38 @@ static void assert_syscall(const struct bc_trig_spec *spec, const char *point,
 
 static void test_driver_choice(void **state)
 {
-	struct bc_trig_spec got;
+	struct trig_spec got;
 	size_t with_alt = 0;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(alts) / sizeof(alts[0]); i++) {
-		const struct bc_trig_spec *s = bc_trig_spec_find(alts[i].name);
+		const struct trig_spec *s = trig_spec_find(alts[i].name);
 		const char *pt = alts[i].syscall_point;
 
 		assert_non_null(s);
 		assert_non_null(s->syscall_alt);
 		/* The kernel has the kfunc. */
-		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_AUTO, 1, &got), 0);
+		assert_int_equal(trig_choose(s, BC_TRIG_DRIVE_AUTO, 1, &got), 0);
 		assert_batched(s, &got);
-		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_BATCHED, 1, &got), 0);
+		assert_int_equal(trig_choose(s, BC_TRIG_DRIVE_BATCHED, 1, &got), 0);
 		assert_batched(s, &got);
-		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_SYSCALL, 1, &got), 0);
+		assert_int_equal(trig_choose(s, BC_TRIG_DRIVE_SYSCALL, 1, &got), 0);
 		assert_syscall(s, pt, &got);
 		/* It lacks it (Debian 12's 6.1). */
-		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_AUTO, 0, &got), 0);
+		assert_int_equal(trig_choose(s, BC_TRIG_DRIVE_AUTO, 0, &got), 0);
 		assert_syscall(s, pt, &got);
-		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_BATCHED, 0, &got), -EOPNOTSUPP);
-		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_SYSCALL, 0, &got), 0);
+		assert_int_equal(trig_choose(s, BC_TRIG_DRIVE_BATCHED, 0, &got), -EOPNOTSUPP);
+		assert_int_equal(trig_choose(s, BC_TRIG_DRIVE_SYSCALL, 0, &got), 0);
 		assert_syscall(s, pt, &got);
 		/* No BTF to ask: a kfunc call cannot load without it. */
-		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_AUTO, -ENOENT, &got), 0);
+		assert_int_equal(trig_choose(s, BC_TRIG_DRIVE_AUTO, -ENOENT, &got), 0);
 		assert_syscall(s, pt, &got);
-		assert_int_equal(bc_trig_choose(s, BC_TRIG_DRIVE_BATCHED, -ENOENT, &got), 0);
+		assert_int_equal(trig_choose(s, BC_TRIG_DRIVE_BATCHED, -ENOENT, &got), 0);
 		assert_batched(s, &got);
 	}
 	/* Everything else runs as declared, whatever is asked or answered. */
-	for (size_t i = 0; i < bc_trig_spec_cnt; i++) {
-		const struct bc_trig_spec *s = &bc_trig_specs[i];
+	for (size_t i = 0; i < trig_spec_cnt; i++) {
+		const struct trig_spec *s = &trig_specs[i];
 
 		if (s->syscall_alt) {
 			with_alt++;
@@ -408,16 +408,16 @@ static void test_driver_choice(void **state)
 		}
 		for (int want = BC_TRIG_DRIVE_AUTO; want <= BC_TRIG_DRIVE_SYSCALL; want++) {
 			for (int kfunc = -1; kfunc <= 1; kfunc++) {
-				assert_int_equal(bc_trig_choose(s, want, kfunc, &got), 0);
+				assert_int_equal(trig_choose(s, want, kfunc, &got), 0);
 				assert_memory_equal(&got, s, sizeof(got));
 			}
 		}
 	}
 	assert_int_equal(with_alt, sizeof(alts) / sizeof(alts[0]));
-	assert_string_equal(bc_trig_drive_words[BC_TRIG_DRIVE_AUTO], "auto");
-	assert_string_equal(bc_trig_drive_words[BC_TRIG_DRIVE_BATCHED], "batched");
-	assert_string_equal(bc_trig_drive_words[BC_TRIG_DRIVE_SYSCALL], "syscall");
-	assert_null(bc_trig_drive_words[BC_TRIG_DRIVE_SYSCALL + 1]);
+	assert_string_equal(trig_drive_words[BC_TRIG_DRIVE_AUTO], "auto");
+	assert_string_equal(trig_drive_words[BC_TRIG_DRIVE_BATCHED], "batched");
+	assert_string_equal(trig_drive_words[BC_TRIG_DRIVE_SYSCALL], "syscall");
+	assert_null(trig_drive_words[BC_TRIG_DRIVE_SYSCALL + 1]);
 }
 
 /* kprobe-multi-all's list, from a made-up available_filter_functions. */
@@ -440,20 +440,20 @@ static void test_attach_all_symbols(void **state)
 		"__rcu_dummy\n"
 		"\n"
 		"cleanup_module";
-	struct bc_trig_syms syms;
+	struct trig_syms syms;
 
 	(void)state;
-	assert_int_equal(bc_trig_syms_all(text, &syms), 0);
+	assert_int_equal(trig_syms_all(text, &syms), 0);
 	/* sorted, unique, the kernel's own, none of the skipped */
 	assert_int_equal(syms.cnt, 4);
 	assert_string_equal(syms.names[0], "__rcu_dummy");
 	assert_string_equal(syms.names[1], "cleanup_module");
 	assert_string_equal(syms.names[2], "do_sys_open");
 	assert_string_equal(syms.names[3], "vfs_read");
-	bc_trig_syms_free(&syms);
-	assert_int_equal(bc_trig_syms_all("", &syms), 0);
+	trig_syms_free(&syms);
+	assert_int_equal(trig_syms_all("", &syms), 0);
 	assert_int_equal(syms.cnt, 0);
-	bc_trig_syms_free(&syms);
+	trig_syms_free(&syms);
 }
 
 /* The USDT notes of the built plugin: each probe found, its site the
@@ -461,7 +461,7 @@ static void test_attach_all_symbols(void **state)
 static void test_usdt_notes(void **state)
 {
 	static const unsigned char nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
-	struct bc_usdt_probe nop = { 0 }, five = { 0 }, none;
+	struct usdt_probe nop = { 0 }, five = { 0 }, none;
 	unsigned char *elf;
 	size_t len = 0;
 	FILE *f;
@@ -480,8 +480,8 @@ static void test_usdt_notes(void **state)
 	assert_int_equal(fread(elf, 1, len, f), len);
 	fclose(f);
 
-	assert_int_equal(bc_usdt_find(elf, len, "benchcore", "trig_nop", &nop), 0);
-	assert_int_equal(bc_usdt_find(elf, len, "benchcore", "trig_nop5", &five), 0);
+	assert_int_equal(usdt_find(elf, len, "benchcore", "trig_nop", &nop), 0);
+	assert_int_equal(usdt_find(elf, len, "benchcore", "trig_nop5", &five), 0);
 	assert_true(nop.site_off < len && five.site_off + sizeof(nop5) < len);
 	assert_int_equal(elf[nop.site_off], 0x90);
 	assert_int_equal(elf[nop.site_off + 1], 0xc3);	/* then ret */
@@ -492,12 +492,12 @@ static void test_usdt_notes(void **state)
 	assert_true(nop.sema_off + 2 <= len && five.sema_off + 2 <= len);
 	assert_int_equal(elf[nop.sema_off] | elf[nop.sema_off + 1], 0);
 
-	assert_int_equal(bc_usdt_find(elf, len, "benchcore", "trig_nop6", &none), -ENOENT);
-	assert_int_equal(bc_usdt_find(elf, len, "other", "trig_nop", &none), -ENOENT);
+	assert_int_equal(usdt_find(elf, len, "benchcore", "trig_nop6", &none), -ENOENT);
+	assert_int_equal(usdt_find(elf, len, "other", "trig_nop", &none), -ENOENT);
 	/* Not ELF, truncated: refused, never read past the end. */
-	assert_int_equal(bc_usdt_find(elf, 16, "benchcore", "trig_nop", &none), -EINVAL);
-	assert_int_equal(bc_usdt_find("hello", 5, "benchcore", "trig_nop", &none), -EINVAL);
-	assert_int_equal(bc_usdt_find(elf, len / 2, "benchcore", "trig_nop", &none), -EINVAL);
+	assert_int_equal(usdt_find(elf, 16, "benchcore", "trig_nop", &none), -EINVAL);
+	assert_int_equal(usdt_find("hello", 5, "benchcore", "trig_nop", &none), -EINVAL);
+	assert_int_equal(usdt_find(elf, len / 2, "benchcore", "trig_nop", &none), -EINVAL);
 	free(elf);
 }
 
@@ -506,25 +506,25 @@ static void test_cpulist(void **state)
 	unsigned int cpus[8];
 
 	(void)state;
-	assert_int_equal(bc_trig_parse_cpulist("0-1\n", cpus, 8), 2);
+	assert_int_equal(trig_parse_cpulist("0-1\n", cpus, 8), 2);
 	assert_int_equal(cpus[0], 0);
 	assert_int_equal(cpus[1], 1);
-	assert_int_equal(bc_trig_parse_cpulist("0,2-3,7", cpus, 8), 4);
+	assert_int_equal(trig_parse_cpulist("0,2-3,7", cpus, 8), 4);
 	assert_int_equal(cpus[1], 2);
 	assert_int_equal(cpus[2], 3);
 	assert_int_equal(cpus[3], 7);
-	assert_int_equal(bc_trig_parse_cpulist("5", cpus, 8), 1);
+	assert_int_equal(trig_parse_cpulist("5", cpus, 8), 1);
 	assert_int_equal(cpus[0], 5);
 
-	assert_int_equal(bc_trig_parse_cpulist("", cpus, 8), -EINVAL);
-	assert_int_equal(bc_trig_parse_cpulist("3-1", cpus, 8), -EINVAL);
-	assert_int_equal(bc_trig_parse_cpulist("1,,2", cpus, 8), -EINVAL);
-	assert_int_equal(bc_trig_parse_cpulist("-", cpus, 8), -EINVAL);
-	assert_int_equal(bc_trig_parse_cpulist("1,", cpus, 8), -EINVAL);
-	assert_int_equal(bc_trig_parse_cpulist("a", cpus, 8), -EINVAL);
-	assert_int_equal(bc_trig_parse_cpulist("0-2,1", cpus, 8), -EINVAL);
-	assert_int_equal(bc_trig_parse_cpulist(NULL, cpus, 8), -EINVAL);
-	assert_int_equal(bc_trig_parse_cpulist("0-3", cpus, 2), -E2BIG);
+	assert_int_equal(trig_parse_cpulist("", cpus, 8), -EINVAL);
+	assert_int_equal(trig_parse_cpulist("3-1", cpus, 8), -EINVAL);
+	assert_int_equal(trig_parse_cpulist("1,,2", cpus, 8), -EINVAL);
+	assert_int_equal(trig_parse_cpulist("-", cpus, 8), -EINVAL);
+	assert_int_equal(trig_parse_cpulist("1,", cpus, 8), -EINVAL);
+	assert_int_equal(trig_parse_cpulist("a", cpus, 8), -EINVAL);
+	assert_int_equal(trig_parse_cpulist("0-2,1", cpus, 8), -EINVAL);
+	assert_int_equal(trig_parse_cpulist(NULL, cpus, 8), -EINVAL);
+	assert_int_equal(trig_parse_cpulist("0-3", cpus, 2), -E2BIG);
 }
 
 static void test_file_offset_from_maps(void **state)
@@ -538,20 +538,20 @@ static void test_file_offset_from_maps(void **state)
 	unsigned long off = 0;
 
 	(void)state;
-	assert_int_equal(bc_trig_file_offset(maps, 0x400100, path, sizeof(path), &off), 0);
+	assert_int_equal(trig_file_offset(maps, 0x400100, path, sizeof(path), &off), 0);
 	assert_string_equal(path, "/usr/bin/dbus-daemon");
 	assert_int_equal(off, 0x1100);
 	/* Last line without a newline. */
-	assert_int_equal(bc_trig_file_offset(maps, 0x7f0000002010, path, sizeof(path), &off), 0);
+	assert_int_equal(trig_file_offset(maps, 0x7f0000002010, path, sizeof(path), &off), 0);
 	assert_string_equal(path, "/lib/x.so");
 	assert_int_equal(off, 0x3010);
 	/* Anonymous mappings, with and without the trailing space. */
-	assert_int_equal(bc_trig_file_offset(maps, 0x7f0000000010, path, sizeof(path), &off),
+	assert_int_equal(trig_file_offset(maps, 0x7f0000000010, path, sizeof(path), &off),
 			 -ENOENT);
-	assert_int_equal(bc_trig_file_offset(maps, 0x7f0000001010, path, sizeof(path), &off),
+	assert_int_equal(trig_file_offset(maps, 0x7f0000001010, path, sizeof(path), &off),
 			 -ENOENT);
-	assert_int_equal(bc_trig_file_offset(maps, 0x10, path, sizeof(path), &off), -ENOENT);
-	assert_int_equal(bc_trig_file_offset(maps, 0x400100, path, 4, &off), -ENOENT);
+	assert_int_equal(trig_file_offset(maps, 0x10, path, sizeof(path), &off), -ENOENT);
+	assert_int_equal(trig_file_offset(maps, 0x400100, path, 4, &off), -ENOENT);
 }
 
 /* Against the live process: a function of this test lies in its own
@@ -567,7 +567,7 @@ static void test_file_offset_live(void **state)
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	assert_true(n > 0);
 	exe[n] = '\0';
-	assert_int_equal(bc_trig_file_offset(maps, (unsigned long)test_file_offset_live, path,
+	assert_int_equal(trig_file_offset(maps, (unsigned long)test_file_offset_live, path,
 					     sizeof(path), &off), 0);
 	assert_string_equal(path, exe);
 	assert_true(off > 0);
