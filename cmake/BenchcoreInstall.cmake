@@ -17,23 +17,11 @@ set(BENCHCORE_BPF_HEADER_INSTALL_DIR "${CMAKE_INSTALL_INCLUDEDIR}/benchcore/bpf"
 
 # BENCHCORE_ABI_MAJOR / BENCHCORE_ABI_MINOR come from the top-level CMakeLists.txt.
 
-# "$ORIGIN/<path from dir to libdir>", for binaries installed into dir.
-function(_bc_origin_rpath out dir)
-	if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
-		# An absolute libdir cannot move with the tree anyway.
-		set(${out} "${CMAKE_INSTALL_LIBDIR}" PARENT_SCOPE)
-		return()
-	endif()
-	file(RELATIVE_PATH rel "/prefix/${dir}" "/prefix/${CMAKE_INSTALL_LIBDIR}")
-	if(rel STREQUAL "")
-		set(${out} "$ORIGIN" PARENT_SCOPE)
-	else()
-		set(${out} "$ORIGIN/${rel}" PARENT_SCOPE)
-	endif()
-endfunction()
 
 # ------------------------------------------------------- CLI and library
-_bc_origin_rpath(_bc_bin_rpath "${CMAKE_INSTALL_BINDIR}")
+# _benchcore_origin_rpath() is BenchcorePlugin.cmake's: one rule for every
+# installed binary.
+_benchcore_origin_rpath(_bc_bin_rpath "${CMAKE_INSTALL_BINDIR}" "${CMAKE_INSTALL_LIBDIR}")
 set_target_properties(benchcore PROPERTIES
 	INSTALL_RPATH "${_bc_bin_rpath}"
 	EXPORT_NAME cli)

@@ -23,28 +23,26 @@
 # imported benchcore::benchcore and the two install dirs to absolute paths
 # into the benchcore that was found.
 
-# The RPATH for a plugin installed into BENCHCORE_PLUGIN_INSTALL_DIR:
-# relative to $ORIGIN when the plugin moves with libbenchcore (both under
-# one install prefix, or the plugin dir inside the library dir), the
-# library dir itself otherwise.
-function(_benchcore_plugin_rpath out)
-	set(plugin_dir "${BENCHCORE_PLUGIN_INSTALL_DIR}")
-	set(lib_dir "${BENCHCORE_LIBRARY_INSTALL_DIR}")
-	if(NOT IS_ABSOLUTE "${plugin_dir}" AND NOT IS_ABSOLUTE "${lib_dir}")
-		file(RELATIVE_PATH rel "/prefix/${plugin_dir}" "/prefix/${lib_dir}")
+# The RPATH for a binary installed into from_dir that loads libraries from
+# lib_dir (either relative to the install prefix, or absolute): relative
+# to $ORIGIN when the two move together (both under one install prefix, or
+# lib_dir an ancestor of from_dir), lib_dir itself otherwise.
+function(_benchcore_origin_rpath out from_dir lib_dir)
+	if(NOT IS_ABSOLUTE "${from_dir}" AND NOT IS_ABSOLUTE "${lib_dir}")
+		file(RELATIVE_PATH rel "/prefix/${from_dir}" "/prefix/${lib_dir}")
 	else()
-		foreach(v plugin_dir lib_dir)
+		foreach(v from_dir lib_dir)
 			if(NOT IS_ABSOLUTE "${${v}}")
 				set(${v} "${CMAKE_INSTALL_PREFIX}/${${v}}")
 			endif()
 			get_filename_component(${v} "${${v}}" ABSOLUTE)
 		endforeach()
-		string(FIND "${plugin_dir}/" "${lib_dir}/" at)
+		string(FIND "${from_dir}/" "${lib_dir}/" at)
 		if(NOT at EQUAL 0)
 			set(${out} "${lib_dir}" PARENT_SCOPE)
 			return()
 		endif()
-		file(RELATIVE_PATH rel "${plugin_dir}" "${lib_dir}")
+		file(RELATIVE_PATH rel "${from_dir}" "${lib_dir}")
 	endif()
 	# file(RELATIVE_PATH) ends a path to an ancestor with "/".
 	string(REGEX REPLACE "/+$" "" rel "${rel}")
@@ -53,6 +51,12 @@ function(_benchcore_plugin_rpath out)
 	else()
 		set(${out} "$ORIGIN/${rel}" PARENT_SCOPE)
 	endif()
+endfunction()
+
+# The RPATH for a plugin installed into BENCHCORE_PLUGIN_INSTALL_DIR.
+function(_benchcore_plugin_rpath out)
+	_benchcore_origin_rpath(rpath "${BENCHCORE_PLUGIN_INSTALL_DIR}" "${BENCHCORE_LIBRARY_INSTALL_DIR}")
+	set(${out} "${rpath}" PARENT_SCOPE)
 endfunction()
 
 function(benchcore_add_plugin)
