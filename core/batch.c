@@ -231,7 +231,7 @@ static char *bc_default_label(const char *kind, const char *bench, const struct 
 /* One option, however it is spelled: "p" and "producers" are one. */
 static bool bc_same_option(const char *a, const char *b)
 {
-	const struct argp_option *ca = bc_run_core_option(a), *cb = bc_run_core_option(b);
+	const struct bc_core_opt *ca = bc_core_opt_find(a), *cb = bc_core_opt_find(b);
 
 	if (ca || cb)
 		return ca == cb;
@@ -430,92 +430,31 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 	return ret;
 }
 
-/* The warm-up and duration a run will use (the last one given wins, as in
- * the CLI), for its default timeout. */
-static double bc_run_length_sec(char *const *args, size_t cnt)
-{
-	double w = 1.0, d = 5.0;
-
-	for (size_t i = 0; i < cnt; i++) {
-		const char *a = args[i], *v = NULL;
-		double *dst = NULL;
-
-		if (!strcmp(a, "-w") || !strcmp(a, "--warmup")) {
-			dst = &w;
-			v = i + 1 < cnt ? args[i + 1] : NULL;
-		} else if (!strcmp(a, "-d") || !strcmp(a, "--duration")) {
-			dst = &d;
-			v = i + 1 < cnt ? args[i + 1] : NULL;
-		} else if (!strncmp(a, "--warmup=", 9)) {
-			dst = &w;
-			v = a + 9;
-		} else if (!strncmp(a, "--duration=", 11)) {
-			dst = &d;
-			v = a + 11;
-		} else if (a[0] == '-' && (a[1] == 'w' || a[1] == 'd') && a[2]) {
-			dst = a[1] == 'w' ? &w : &d;
-			v = a + 2;
-		}
-		if (dst && v) {
-			char *end;
-			double x = strtod(v, &end);
-
-			if (end != v && x >= 0 && isfinite(x))
-				*dst = x;
-		}
-	}
-	return w + d;
-}
-
-/* The most runs a line's --repeat or --precision makes (the last value
- * given wins, as in the CLI; defaults as repeat.h's), and its --max-time
- * (0: none), for its default timeout. */
-static unsigned int bc_run_repeats(char *const *args, size_t cnt, double *max_time)
-{
-	unsigned long repeat = 1, max_repeat = 0;
-	bool precision = false;
-
-	*max_time = 0;
-	for (size_t i = 0; i < cnt; i++) {
-		static const char *const names[] = { "--repeat", "--precision", "--max-repeat",
-						     "--max-time" };
-
-		for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-			size_t len = strlen(names[k]);
-			const char *v = NULL;
-
-			if (!strcmp(args[i], names[k]))
-				v = i + 1 < cnt ? args[i + 1] : NULL;
-			else if (!strncmp(args[i], names[k], len) && args[i][len] == '=')
-				v = args[i] + len + 1;
-			if (!v)
-				continue;
-			if (k == 0)
-				repeat = strtoul(v, NULL, 10);
-			else if (k == 1)
-				precision = strtod(v, NULL) > 0;
-			else if (k == 2)
-				max_repeat = strtoul(v, NULL, 10);
-			else
-				*max_time = strtod(v, NULL);
-		}
-	}
-	if (!precision) {
-		*max_time = 0;
-		return repeat ? (unsigned int)repeat : 1;
-	}
-	if (!max_repeat)
-		max_repeat = BC_REP_DEFAULT_MAX_REPEAT;
-	return (unsigned int)(max_repeat > repeat ? max_repeat : repeat);
-}
-
 /* A run's default timeout: its warm-up and duration and the margin, per
- * run it may make, or --max-time and one run's worth when that is less. */
+ * run it may make (--repeat, or --precision's cap), or --max-time and one
+ * run's worth when that is less. The line's words were checked when it was
+ * planned; the core options' defaults are the table's. */
 static double bc_run_timeout_sec(char *const *args, size_t cnt)
 {
-	double one = bc_run_length_sec(args, cnt) + BC_BATCH_TIMEOUT_MARGIN_SEC, max_time;
-	double all = one * bc_run_repeats(args, cnt, &max_time);
+	struct bc_config *cfg = malloc(sizeof(*cfg));	/* 32 KiB of CPU sets */
+	double one, all, max_time;
+	unsigned int runs;
 
+	if (!cfg)
+		return 0;	/* no bound rather than a wrong one */
+	bc_config_init(cfg);
+	bc_core_words_apply(args, cnt, cfg, NULL, 0);
+	one = cfg->warmup_sec + cfg->duration_sec + BC_BATCH_TIMEOUT_MARGIN_SEC;
+	runs = cfg->repeat ? cfg->repeat : 1;
+	max_time = 0;
+	if (cfg->precision_pct > 0) {
+		unsigned int cap = cfg->max_repeat ? cfg->max_repeat : BC_REP_DEFAULT_MAX_REPEAT;
+
+		runs = cap > runs ? cap : runs;
+		max_time = cfg->max_time_sec;
+	}
+	free(cfg);
+	all = one * runs;
 	return max_time > 0 && max_time + one < all ? max_time + one : all;
 }
 
@@ -740,11 +679,11 @@ static int bc_batch_child_argv(const struct bc_batch *b, const struct bc_row *r,
 int bc_batch_execute(struct bc_batch *b)
 {
 	bool progress = !b->opts.quiet && isatty(STDERR_FILENO) &&
-			(b->opts.format != BC_TABLE_TEXT || !isatty(fileno(b->opts.out)));
+			(b->opts.format != BC_FORMAT_TEXT || !isatty(fileno(b->opts.out)));
 	int ret = 0;
 
 	bc_child_catch_stop();
-	if (b->opts.format == BC_TABLE_CSV)
+	if (b->opts.format == BC_FORMAT_CSV)
 		bc_batch_csv_header(b->opts.out);
 
 	for (size_t i = 0; i < b->row_cnt && !bc_child_stopped(); i++) {
@@ -778,9 +717,9 @@ int bc_batch_execute(struct bc_batch *b)
 	bc_child_release_stop();
 	if (ret)
 		return ret;
-	if (b->opts.format == BC_TABLE_JSON)
+	if (b->opts.format == BC_FORMAT_JSON)
 		bc_batch_render_json(b);
-	if (bc_child_stopped() && b->opts.format != BC_TABLE_JSON)
+	if (bc_child_stopped() && b->opts.format != BC_FORMAT_JSON)
 		fprintf(stderr, "benchcore: interrupted; %s rows above were measured\n",
 			b->opts.kind);
 	return bc_batch_status(b);
@@ -840,10 +779,8 @@ int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,
 	char *end;
 
 	if ((v = bc_cli_opt_value(argc, argv, i, "--format"))) {
-		if (bc_table_format_parse(v, &bo->format)) {
-			bc_cli_usage_error("--format '%s': expected text, json, csv or markdown", v);
+		if (bc_parse_format("--format", v, BC_FORMATS_TABLE, &bo->format))
 			return -EINVAL;
-		}
 		return 1;
 	}
 	if ((v = bc_cli_opt_value(argc, argv, i, "--output"))) {

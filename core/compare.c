@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "core_opts.h"
 #include "cli_env.h"
 #include "report_table.h"
 #include "cli_args.h"
@@ -28,7 +29,7 @@
 
 /* ------------------------------------------------------------ documents */
 
-struct cmp_metric {
+struct bc_cmp_metric {
 	char *name;
 	char *unit;
 	bool rate;
@@ -42,31 +43,23 @@ struct cmp_metric {
 	size_t run_cnt;
 };
 
-struct cmp_run {
+struct bc_cmp_run {
 	char *bench;
 	char *config;		/* "producers=1 consumers=0 nr_maps=16" */
 	const char *label;	/* the sweep's or suite's row name, if any */
-	struct cmp_metric *metrics;
+	struct bc_cmp_metric *metrics;
 	size_t metric_cnt;
 	bool matched;
-	struct cmp_run *pair;	/* the matching run of the other document */
+	struct bc_cmp_run *pair;	/* the matching run of the other document */
 };
 
-struct cmp_doc {
+struct bc_cmp_doc {
 	const char *path;
 	struct bc_json *json;
-	struct cmp_run *runs;
+	struct bc_cmp_run *runs;
 	size_t run_cnt;
 	const struct bc_json *context;	/* the first run's */
 };
-
-/* Not part of what was measured: the same configuration run for longer is
- * still the same configuration. */
-static bool bc_config_key_ignored(const char *key)
-{
-	return !strcmp(key, "warmup_sec") || !strcmp(key, "duration_sec") ||
-	       !strcmp(key, "format") || !strcmp(key, "output");
-}
 
 static int bc_append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -126,7 +119,9 @@ static int bc_key_cmp(const void *a, const void *b)
 }
 
 /* The configuration as one canonical line: core options in the document's
- * order, then the plugin's options sorted by name. */
+ * order, then the plugin's options sorted by name. Options the core's table
+ * marks as not configuration are left out: the same configuration run for
+ * longer is still the same configuration. */
 static char *bc_config_line(const struct bc_json *cfg)
 {
 	const struct bc_json *popts = bc_json_get(cfg, "plugin_options");
@@ -135,7 +130,7 @@ static char *bc_config_line(const struct bc_json *cfg)
 	int ret = bc_append(&buf, &len, &cap, "%s", "");
 
 	for (size_t i = 0; !ret && cfg && cfg->type == BC_JSON_OBJECT && i < cfg->cnt; i++) {
-		if (cfg->items[i] == popts || bc_config_key_ignored(cfg->keys[i]))
+		if (cfg->items[i] == popts || bc_core_opt_json_ignored(cfg->keys[i]))
 			continue;
 		ret = bc_append_value(&buf, &len, &cap, cfg->keys[i], cfg->items[i]);
 	}
@@ -168,7 +163,7 @@ static char *bc_config_line(const struct bc_json *cfg)
 	return buf;
 }
 
-static void bc_cmp_run_free(struct cmp_run *r)
+static void bc_cmp_run_free(struct bc_cmp_run *r)
 {
 	for (size_t i = 0; i < r->metric_cnt; i++) {
 		free(r->metrics[i].name);
@@ -181,7 +176,7 @@ static void bc_cmp_run_free(struct cmp_run *r)
 	free(r->config);
 }
 
-static void bc_cmp_doc_free(struct cmp_doc *d)
+static void bc_cmp_doc_free(struct bc_cmp_doc *d)
 {
 	for (size_t i = 0; i < d->run_cnt; i++)
 		bc_cmp_run_free(&d->runs[i]);
@@ -192,7 +187,7 @@ static void bc_cmp_doc_free(struct cmp_doc *d)
 
 /* A document of run --repeat: each complete run's value of this metric
  * (`group` "values") or figure ("figures"), the samples of the test. */
-static int bc_cmp_add_run_values(struct cmp_metric *m, const struct bc_json *doc, const char *group)
+static int bc_cmp_add_run_values(struct bc_cmp_metric *m, const struct bc_json *doc, const char *group)
 {
 	const struct bc_json *runs = bc_json_get(bc_json_get(doc, "repeats"), "runs");
 
@@ -216,11 +211,11 @@ static int bc_cmp_add_run_values(struct cmp_metric *m, const struct bc_json *doc
 /* The run's stored figures (latency, per-producer rate, ...) compared like
  * metrics: the run's value, and its per-interval values as the samples.
  * A document without figures has none; compare never derives them. */
-static int bc_cmp_add_figures(struct cmp_run *r, const struct bc_json *doc,
+static int bc_cmp_add_figures(struct bc_cmp_run *r, const struct bc_json *doc,
 			   const struct bc_json *iters)
 {
 	const struct bc_json *figs = bc_run_doc_figures(doc);
-	struct cmp_metric *ms;
+	struct bc_cmp_metric *ms;
 
 	if (!figs || !figs->cnt)
 		return 0;
@@ -231,7 +226,7 @@ static int bc_cmp_add_figures(struct cmp_run *r, const struct bc_json *doc,
 	for (size_t i = 0; i < figs->cnt; i++) {
 		const struct bc_json *f = figs->items[i], *stats = bc_json_get(f, "stats");
 		const char *unit = bc_json_str(bc_json_get(f, "unit"));
-		struct cmp_metric *m = &r->metrics[r->metric_cnt];
+		struct bc_cmp_metric *m = &r->metrics[r->metric_cnt];
 		size_t ulen = unit ? strlen(unit) : 0;
 
 		memset(m, 0, sizeof(*m));
@@ -261,13 +256,13 @@ static int bc_cmp_add_figures(struct cmp_run *r, const struct bc_json *doc,
 	return 0;
 }
 
-static int bc_cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const char *label,
+static int bc_cmp_add_run(struct bc_cmp_doc *d, const struct bc_json *doc, const char *label,
 		       char *err, size_t err_len)
 {
 	const struct bc_json *summary = bc_json_get(doc, "summary"),
 			     *iters = bc_json_get(doc, "iterations");
 	int status = (int)bc_json_num(bc_json_get(bc_json_get(doc, "status"), "exit_status"), 0);
-	struct cmp_run *runs, *r;
+	struct bc_cmp_run *runs, *r;
 	char bench[256];
 
 	/* a run that failed or was unavailable measured nothing to compare */
@@ -293,7 +288,7 @@ static int bc_cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const ch
 		return -ENOMEM;
 	for (size_t i = 0; i < summary->cnt; i++) {
 		const struct bc_json *s = summary->items[i];
-		struct cmp_metric *m = &r->metrics[r->metric_cnt];
+		struct bc_cmp_metric *m = &r->metrics[r->metric_cnt];
 		const char *unit = bc_json_str(bc_json_get(s, "unit"));
 
 		if (s->type != BC_JSON_OBJECT || !bc_json_get(s, "mean"))
@@ -329,7 +324,7 @@ static int bc_cmp_add_run(struct cmp_doc *d, const struct bc_json *doc, const ch
 
 /* Larger than any document benchcore writes (a suite of a hundred runs is
  * a few MiB): a device or a wrong file, not a result. */
-#define CMP_MAX_BYTES (64u << 20)
+#define BC_CMP_MAX_BYTES (64u << 20)
 
 /*
  * The fields compare reads, checked before it reads them: a number must be
@@ -492,7 +487,7 @@ static int bc_check_run_doc(const struct bc_json *doc, const char *pre, char *fi
 	return 0;
 }
 
-static int bc_cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_t err_len)
+static int bc_cmp_doc_load(struct bc_cmp_doc *d, const char *path, char *err, size_t err_len)
 {
 	const struct bc_json *runs;
 	char why[256] = "";
@@ -500,10 +495,10 @@ static int bc_cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_
 
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	d->json = bc_json_parse_file_max(path, CMP_MAX_BYTES, why, sizeof(why));
+	d->json = bc_json_parse_file_max(path, BC_CMP_MAX_BYTES, why, sizeof(why));
 	if (!d->json && errno == EFBIG) {
 		snprintf(err, err_len, "not a benchcore result: %s: larger than %u MiB", path,
-			 CMP_MAX_BYTES >> 20);
+			 BC_CMP_MAX_BYTES >> 20);
 		return -EINVAL;
 	}
 	if (!d->json) {
@@ -546,40 +541,40 @@ static int bc_cmp_doc_load(struct cmp_doc *d, const char *path, char *err, size_
 
 /* ------------------------------------------------------------ comparison */
 
-enum cmp_test {
-	CMP_WELCH,
-	CMP_MANN_WHITNEY,
+enum bc_cmp_test {
+	BC_CMP_WELCH,
+	BC_CMP_MANN_WHITNEY,
 };
 
-struct cmp_opts {
-	enum cmp_test test;
+struct bc_cmp_opts {
+	enum bc_cmp_test test;
 	double alpha;
-	enum bc_table_format format;
+	enum bc_format format;
 	FILE *out;
 };
 
 /* Both sides repeated (run --repeat): the runs are the samples, since the
  * per-second samples of one run do not see what changes between runs. One
  * side only: the per-second samples of both, which each side has. */
-static bool bc_cmp_by_runs(const struct cmp_metric *a, const struct cmp_metric *b)
+static bool bc_cmp_by_runs(const struct bc_cmp_metric *a, const struct bc_cmp_metric *b)
 {
 	return a->runs && b->runs;
 }
 
-static void bc_cmp_metric_test(const struct cmp_opts *o, const struct cmp_metric *a,
-			    const struct cmp_metric *b, struct bc_sig_result *sig)
+static void bc_cmp_metric_test(const struct bc_cmp_opts *o, const struct bc_cmp_metric *a,
+			    const struct bc_cmp_metric *b, struct bc_sig_result *sig)
 {
 	bool samples = a->sample_cnt >= BC_SIG_MIN_SAMPLES && b->sample_cnt >= BC_SIG_MIN_SAMPLES;
 
 	if (bc_cmp_by_runs(a, b)) {
 		/* Fewer than 3 runs a side: too few, not the seconds instead. */
-		if (o->test == CMP_MANN_WHITNEY)
+		if (o->test == BC_CMP_MANN_WHITNEY)
 			bc_mann_whitney_test(a->runs, a->run_cnt, b->runs, b->run_cnt, sig);
 		else
 			bc_welch_test(a->runs, a->run_cnt, b->runs, b->run_cnt, sig);
 		return;
 	}
-	if (samples && o->test == CMP_MANN_WHITNEY)
+	if (samples && o->test == BC_CMP_MANN_WHITNEY)
 		bc_mann_whitney_test(a->samples, a->sample_cnt, b->samples, b->sample_cnt, sig);
 	else if (samples)
 		bc_welch_test(a->samples, a->sample_cnt, b->samples, b->sample_cnt, sig);
@@ -591,7 +586,7 @@ static void bc_cmp_metric_test(const struct cmp_opts *o, const struct cmp_metric
 		bc_welch_test_stats(a->mean, a->stddev, a->n, b->mean, b->stddev, b->n, sig);
 }
 
-static const char *bc_verdict(const struct cmp_opts *o, const struct bc_sig_result *sig)
+static const char *bc_verdict(const struct bc_cmp_opts *o, const struct bc_sig_result *sig)
 {
 	if (!sig->valid)
 		return "too few samples";
@@ -605,7 +600,7 @@ static double bc_change_pct(double base, double new)
 	return (new - base) / fabs(base) * 100.0;
 }
 
-static void bc_fmt_value(const struct cmp_metric *m, double v, char *buf, size_t len)
+static void bc_fmt_value(const struct bc_cmp_metric *m, double v, char *buf, size_t len)
 {
 	if (m->rate)
 		snprintf(buf, len, "%.3fM/s", v / 1e6);
@@ -622,15 +617,15 @@ static void bc_fmt_change(double pct, char *buf, size_t len)
 }
 
 /* The samples the test took: runs when both sides were repeated. */
-static size_t bc_cmp_n(const struct cmp_metric *m, bool by_runs)
+static size_t bc_cmp_n(const struct bc_cmp_metric *m, bool by_runs)
 {
 	if (by_runs)
 		return m->run_cnt;
 	return m->sample_cnt ? m->sample_cnt : m->n;
 }
 
-static void bc_fmt_sig(const struct cmp_opts *o, const struct bc_sig_result *sig,
-		    const struct cmp_metric *a, const struct cmp_metric *b, char *buf, size_t len)
+static void bc_fmt_sig(const struct bc_cmp_opts *o, const struct bc_sig_result *sig,
+		    const struct bc_cmp_metric *a, const struct bc_cmp_metric *b, char *buf, size_t len)
 {
 	bool by_runs = bc_cmp_by_runs(a, b);
 
@@ -671,7 +666,7 @@ static const char *bc_ctx_str(const struct bc_json *ctx, const char *key, char *
 }
 
 /* Different kernels, CPUs or CPU counts make any difference suspect. */
-static size_t bc_context_warnings(const struct cmp_doc *a, const struct cmp_doc *b, char warn[][512])
+static size_t bc_context_warnings(const struct bc_cmp_doc *a, const struct bc_cmp_doc *b, char warn[][512])
 {
 	static const struct {
 		const char *key, *what;
@@ -712,7 +707,7 @@ static bool bc_has_word(const char *text, const char *word, size_t len)
 
 /* Does the row's label say more than the benchmark and configuration do
  * ("reserve" does; a sweep's "count-batch=8" or "rb-libbpf" does not)? */
-static bool bc_label_adds(const struct cmp_run *r)
+static bool bc_label_adds(const struct bc_cmp_run *r)
 {
 	const char *bare = strchr(r->bench, ':') ? strchr(r->bench, ':') + 1 : r->bench;
 	char word[256];
@@ -734,10 +729,10 @@ static bool bc_label_adds(const struct cmp_run *r)
 	return false;
 }
 
-static struct cmp_run *bc_find_match(struct cmp_doc *d, const struct cmp_run *r)
+static struct bc_cmp_run *bc_find_match(struct bc_cmp_doc *d, const struct bc_cmp_run *r)
 {
 	for (size_t i = 0; i < d->run_cnt; i++) {
-		struct cmp_run *c = &d->runs[i];
+		struct bc_cmp_run *c = &d->runs[i];
 
 		if (!c->matched && !strcmp(c->bench, r->bench) && !strcmp(c->config, r->config))
 			return c;
@@ -745,7 +740,7 @@ static struct cmp_run *bc_find_match(struct cmp_doc *d, const struct cmp_run *r)
 	return NULL;
 }
 
-static const struct cmp_metric *bc_find_metric(const struct cmp_run *r, const char *name)
+static const struct bc_cmp_metric *bc_find_metric(const struct bc_cmp_run *r, const char *name)
 {
 	for (size_t i = 0; i < r->metric_cnt; i++)
 		if (!strcmp(r->metrics[i].name, name))
@@ -753,32 +748,32 @@ static const struct cmp_metric *bc_find_metric(const struct cmp_run *r, const ch
 	return NULL;
 }
 
-static void bc_emit_only(const struct cmp_opts *o, struct bc_json_writer *w, const char *which,
-		      const struct cmp_doc *d)
+static void bc_emit_only(const struct bc_cmp_opts *o, struct bc_json_writer *w, const char *which,
+		      const struct bc_cmp_doc *d)
 {
 	FILE *f = o->out;
 
 	for (size_t i = 0; i < d->run_cnt; i++) {
-		const struct cmp_run *r = &d->runs[i];
+		const struct bc_cmp_run *r = &d->runs[i];
 
 		if (r->matched)
 			continue;
 		switch (o->format) {
-		case BC_TABLE_TEXT:
+		case BC_FORMAT_TEXT:
 			fprintf(f, "only in %s (%s): %s%s%s\n", which, d->path, r->bench,
 				*r->config ? " " : "", r->config);
 			break;
-		case BC_TABLE_MARKDOWN:
+		case BC_FORMAT_MARKDOWN:
 			bc_md_cell(f, r->bench);
 			bc_md_cell(f, r->config);
 			fprintf(f, "| | | | | only in %s |\n", which);
 			break;
-		case BC_TABLE_CSV:
+		case BC_FORMAT_CSV:
 			bc_csv_cell(f, r->bench, false);
 			bc_csv_cell(f, r->config, false);
 			fprintf(f, ",,,,,,,,,only in %s\n", which);
 			break;
-		case BC_TABLE_JSON:
+		case BC_FORMAT_JSON:
 			bc_jw_obj_begin(w, NULL);
 			bc_jw_str(w, "benchmark", r->bench);
 			bc_jw_str(w, "configuration", r->config);
@@ -791,18 +786,18 @@ static void bc_emit_only(const struct cmp_opts *o, struct bc_json_writer *w, con
 /* One line (or JSON entry) per metric of a matched pair of runs. JSON
  * lists metrics and the runs' stored figures in separate arrays, so that
  * readers of "comparisons" see one entry per metric, as before figures. */
-static void bc_compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
-			 const struct cmp_run *a, const struct cmp_run *b, bool figures)
+static void bc_compare_pair(const struct bc_cmp_opts *o, struct bc_json_writer *w,
+			 const struct bc_cmp_run *a, const struct bc_cmp_run *b, bool figures)
 {
 	FILE *f = o->out;
 
 	for (size_t k = 0; k < a->metric_cnt; k++) {
-		const struct cmp_metric *ma = &a->metrics[k], *mb = bc_find_metric(b, ma->name);
+		const struct bc_cmp_metric *ma = &a->metrics[k], *mb = bc_find_metric(b, ma->name);
 		char vb[64], vn[64], ch[32], sg[160];
 		struct bc_sig_result sig;
 		double pct;
 
-		if (!mb || (o->format == BC_TABLE_JSON && ma->figure != figures))
+		if (!mb || (o->format == BC_FORMAT_JSON && ma->figure != figures))
 			continue;
 		bc_cmp_metric_test(o, ma, mb, &sig);
 		pct = bc_change_pct(ma->mean, mb->mean);
@@ -811,10 +806,10 @@ static void bc_compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
 		bc_fmt_change(pct, ch, sizeof(ch));
 		bc_fmt_sig(o, &sig, ma, mb, sg, sizeof(sg));
 		switch (o->format) {
-		case BC_TABLE_TEXT:
+		case BC_FORMAT_TEXT:
 			fprintf(f, "  %-16s %14s %14s %9s  %s\n", ma->name, vb, vn, ch, sg);
 			break;
-		case BC_TABLE_MARKDOWN:
+		case BC_FORMAT_MARKDOWN:
 			bc_md_cell(f, a->bench);
 			bc_md_cell(f, a->config);
 			bc_md_cell(f, ma->name);
@@ -824,7 +819,7 @@ static void bc_compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
 			bc_md_cell(f, sg);
 			fputs("|\n", f);
 			break;
-		case BC_TABLE_CSV:
+		case BC_FORMAT_CSV:
 			bc_csv_cell(f, a->bench, false);
 			bc_csv_cell(f, a->config, false);
 			bc_csv_cell(f, ma->name, false);
@@ -842,7 +837,7 @@ static void bc_compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
 				bc_cmp_n(ma, bc_cmp_by_runs(ma, mb)), bc_cmp_n(mb, bc_cmp_by_runs(ma, mb)),
 				bc_verdict(o, &sig));
 			break;
-		case BC_TABLE_JSON:
+		case BC_FORMAT_JSON:
 			bc_jw_obj_begin(w, NULL);
 			bc_jw_str(w, "benchmark", a->bench);
 			bc_jw_str(w, "configuration", a->config);
@@ -865,7 +860,7 @@ static void bc_compare_pair(const struct cmp_opts *o, struct bc_json_writer *w,
 	}
 }
 
-static int bc_compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struct cmp_doc *new)
+static int bc_compare_docs(const struct bc_cmp_opts *o, struct bc_cmp_doc *base, struct bc_cmp_doc *new)
 {
 	char warn[8][512];
 	size_t warn_cnt = bc_context_warnings(base, new, warn), matched = 0;
@@ -875,26 +870,26 @@ static int bc_compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struc
 	for (size_t i = 0; i < warn_cnt; i++)
 		fprintf(stderr, "benchcore: warning: %s; the comparison is suspect\n", warn[i]);
 	switch (o->format) {
-	case BC_TABLE_TEXT:
+	case BC_FORMAT_TEXT:
 		fprintf(f, "%-18s %14s %14s %9s  %s\n", "metric", "base", "new", "change",
 			"significance");
 		break;
-	case BC_TABLE_MARKDOWN:
+	case BC_FORMAT_MARKDOWN:
 		fputs("| benchmark | configuration | metric | base | new | change | significance |\n"
 		      "| --- | --- | --- | ---: | ---: | ---: | --- |\n",
 		      f);
 		break;
-	case BC_TABLE_CSV:
+	case BC_FORMAT_CSV:
 		fputs("benchmark,configuration,metric,unit,base_mean,new_mean,change_pct,test,p_value,"
 		      "n_base,n_new,verdict\n",
 		      f);
 		break;
-	case BC_TABLE_JSON:
+	case BC_FORMAT_JSON:
 		bc_jw_init(&w, f);
 		bc_jw_obj_begin(&w, NULL);
 		bc_jw_str(&w, "base", base->path);
 		bc_jw_str(&w, "new", new->path);
-		bc_jw_str(&w, "test", o->test == CMP_WELCH ? "welch" : "mann-whitney");
+		bc_jw_str(&w, "test", o->test == BC_CMP_WELCH ? "welch" : "mann-whitney");
 		bc_jw_num(&w, "alpha", o->alpha);
 		bc_jw_arr_begin(&w, "warnings");
 		for (size_t i = 0; i < warn_cnt; i++)
@@ -905,7 +900,7 @@ static int bc_compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struc
 	}
 
 	for (size_t i = 0; i < base->run_cnt; i++) {
-		struct cmp_run *a = &base->runs[i], *b = bc_find_match(new, a);
+		struct bc_cmp_run *a = &base->runs[i], *b = bc_find_match(new, a);
 
 		if (!b)
 			continue;
@@ -913,7 +908,7 @@ static int bc_compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struc
 		a->pair = b;
 		matched++;
 		/* a suite's row name tells apart runs of one configuration */
-		if (o->format == BC_TABLE_TEXT) {
+		if (o->format == BC_FORMAT_TEXT) {
 			bool show = bc_label_adds(a);
 
 			fprintf(f, "%s%s%s%s%s%s\n", a->bench, *a->config ? " " : "", a->config,
@@ -921,7 +916,7 @@ static int bc_compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struc
 		}
 		bc_compare_pair(o, &w, a, b, false);
 	}
-	if (o->format == BC_TABLE_JSON) {
+	if (o->format == BC_FORMAT_JSON) {
 		bc_jw_arr_end(&w);
 		bc_jw_arr_begin(&w, "figure_comparisons");
 		for (size_t i = 0; i < base->run_cnt; i++)
@@ -929,17 +924,17 @@ static int bc_compare_docs(const struct cmp_opts *o, struct cmp_doc *base, struc
 				bc_compare_pair(o, &w, &base->runs[i], base->runs[i].pair, true);
 	}
 
-	if (o->format == BC_TABLE_JSON) {
+	if (o->format == BC_FORMAT_JSON) {
 		bc_jw_arr_end(&w);
 		bc_jw_arr_begin(&w, "only_in_base");
 	}
 	bc_emit_only(o, &w, "base", base);
-	if (o->format == BC_TABLE_JSON) {
+	if (o->format == BC_FORMAT_JSON) {
 		bc_jw_arr_end(&w);
 		bc_jw_arr_begin(&w, "only_in_new");
 	}
 	bc_emit_only(o, &w, "new", new);
-	if (o->format == BC_TABLE_JSON) {
+	if (o->format == BC_FORMAT_JSON) {
 		bc_jw_arr_end(&w);
 		bc_jw_obj_end(&w);
 		if (bc_jw_finish(&w))
@@ -970,9 +965,9 @@ static void bc_compare_help(FILE *f)
 
 int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 {
-	struct cmp_opts o = { .test = CMP_WELCH, .alpha = 0.05, .out = stdout };
+	struct bc_cmp_opts o = { .test = BC_CMP_WELCH, .alpha = 0.05, .out = stdout };
 	const char *paths[2] = { NULL, NULL }, *output = NULL, *v;
-	struct cmp_doc docs[2] = {};
+	struct bc_cmp_doc docs[2] = {};
 	struct bc_out out;
 	char err[512];
 	size_t path_cnt = 0;
@@ -984,15 +979,15 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 			bc_compare_help(stdout);
 			return BC_EXIT_OK;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--format"))) {
-			if (bc_table_format_parse(v, &o.format))
-				return bc_cli_usage_error("--format '%s': expected text, json, csv or markdown", v);
+			if (bc_parse_format("--format", v, BC_FORMATS_TABLE, &o.format))
+				return BC_EXIT_USAGE;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--output"))) {
 			output = v;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--test"))) {
 			if (!strcmp(v, "welch") || !strcmp(v, "t"))
-				o.test = CMP_WELCH;
+				o.test = BC_CMP_WELCH;
 			else if (!strcmp(v, "mann-whitney") || !strcmp(v, "mwu") || !strcmp(v, "u"))
-				o.test = CMP_MANN_WHITNEY;
+				o.test = BC_CMP_MANN_WHITNEY;
 			else
 				return bc_cli_usage_error("--test '%s': expected welch or mann-whitney", v);
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--alpha"))) {

@@ -12,18 +12,26 @@
 
 struct bc_opts;
 
+/* Output formats: one run (text, json), and tables of many runs (sweeps,
+ * suites, compare: all four). */
 enum bc_format {
 	BC_FORMAT_TEXT = 0,
-	BC_FORMAT_JSON = 1,
+	BC_FORMAT_JSON,
+	BC_FORMAT_CSV,
+	BC_FORMAT_MARKDOWN,
 };
+
+#define BC_FORMATS_RUN ((1u << BC_FORMAT_TEXT) | (1u << BC_FORMAT_JSON))
+#define BC_FORMATS_TABLE \
+	(BC_FORMATS_RUN | (1u << BC_FORMAT_CSV) | (1u << BC_FORMAT_MARKDOWN))
 
 struct bc_config {
 	unsigned int producers;		/* 0 = benchmark default */
 	unsigned int consumers;		/* 0 = benchmark default (see *_set) */
 	bool producers_set;
 	bool consumers_set;
-	double warmup_sec;		/* default 1 */
-	double duration_sec;		/* default 5 */
+	double warmup_sec;
+	double duration_sec;
 	bool affinity;			/* -a */
 	bool prod_cpus_set;
 	bool cons_cpus_set;

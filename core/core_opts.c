@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The core's `run` options: the table of them, their defaults, and the
- * checks of their values. Everything that must know a core option reads
- * it here: the `run` parser (options.c), sweeps and suites (which check a
- * run line before anything runs), and plugin option tables (whose names
- * must not clash with the core's).
+ * The core's `run` options as one table: name, short letter, type, bounds,
+ * default, help and JSON key. Everything that must know a core option reads
+ * it here: the `run` parser and its --help (options.c), the defaults
+ * (bc_config_init), the run document's config block (report_json.c), the
+ * checks sweeps and suites make before anything runs (batch.c, suite.c),
+ * the words a swept value becomes (sweep_axis.c), what `compare` leaves
+ * out of a configuration, and the names plugin options may not take
+ * (plugin_opts.c). A new core option is one line in the table and the code
+ * that uses its value.
  *
  * Every bad value costs one line naming the option, the value and what is
  * expected.
  */
+#include <argp.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -16,34 +21,89 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpuset.h"
 #include "config.h"
 #include "core_opts.h"
+#include "cpuset.h"
+#include "json.h"
 #include "log.h"
 #include "repstats.h"
 
-const struct argp_option bc_run_options[] = {
-	{ "warmup", 'w', "SEC", 0, "Warm-up seconds, reported but not summarised (default 1; 0 allowed)", 0 },
-	{ "duration", 'd', "SEC", 0, "Measured seconds (default 5)", 0 },
-	{ "producers", 'p', "N", 0, "Producer threads (default: the benchmark's)", 0 },
-	{ "consumers", 'c', "N", 0, "Consumer threads (default: the benchmark's)", 0 },
-	{ "affinity", 'a', NULL, 0, "Pin threads: consumers to CPUs 0, 1, ..., producers to the next ones", 0 },
-	{ "prod-affinity", BC_OPT_PROD_AFFINITY, "CPUSET", 0, "Pin producers to these CPUs (e.g. 0,2-3)", 0 },
-	{ "cons-affinity", BC_OPT_CONS_AFFINITY, "CPUSET", 0, "Pin consumers to these CPUs", 0 },
-	{ "bpf-stats", BC_OPT_BPF_STATS, NULL, 0, "Turn on the kernel's BPF run-time statistics for the run and report each declared program's runs/s, ns/run and share of the producers' time", 0 },
-	{ "verbose", 'v', NULL, 0, "More output, libbpf's debug messages included (repeatable)", 0 },
-	{ "quiet", 'q', NULL, 0, "Only the summary and warnings", 0 },
-	{ "format", BC_OPT_FORMAT, "FMT", 0, "text (default) or json", 0 },
-	{ "output", BC_OPT_OUTPUT, "FILE", 0, "Write the report to FILE instead of stdout", 0 },
-	{ "repeat", BC_OPT_REPEAT, "N", 0, "Independent runs, each in its own process (default 1): reports the mean of the run means, its 95% confidence interval and the run-to-run CV; with --precision, the fewest runs", 0 },
-	{ "precision", BC_OPT_PRECISION, "PCT", 0, "Add runs until the 95% confidence interval of the headline metric is within PCT% of its mean (at least 3 runs), or a cap is reached", 0 },
-	{ "max-repeat", BC_OPT_MAX_REPEAT, "N", 0, "Cap of --precision: at most N runs (default 30)", 0 },
-	{ "max-time", BC_OPT_MAX_TIME, "SEC", 0, "Cap of --precision: start no run that would end after SEC seconds (default: none)", 0 },
-	{ "version", BC_OPT_VERSION, NULL, 0, "Print the benchcore, ABI and libbpf versions", 0 },
-	{ "help", '?', NULL, 0, "Give this help list (with the benchmark's plugin options)", -1 },
-	{ "usage", BC_OPT_USAGE, NULL, 0, "Give a short usage message", -1 },
+#define BC_CFG(f) offsetof(struct bc_config, f)
+#define BC_NO_FIELD ((ptrdiff_t)-1)
+
+/* Order: the run document's config block follows it, and --help lists it. */
+const struct bc_core_opt bc_core_opts[] = {
+	{ .name = "producers", .key = 'p', .arg = "N", .type = BC_COPT_UINT,
+	  .field = BC_CFG(producers), .set_field = BC_CFG(producers_set),
+	  .min = 0, .max = BC_MAX_THREADS, .what = "threads", .json_key = "producers",
+	  .help = "Producer threads (default: the benchmark's)" },
+	{ .name = "consumers", .key = 'c', .arg = "N", .type = BC_COPT_UINT,
+	  .field = BC_CFG(consumers), .set_field = BC_CFG(consumers_set),
+	  .min = 0, .max = BC_MAX_THREADS, .what = "threads", .json_key = "consumers",
+	  .help = "Consumer threads (default: the benchmark's)" },
+	{ .name = "warmup", .key = 'w', .arg = "SEC", .type = BC_COPT_SECONDS_OR_ZERO,
+	  .field = BC_CFG(warmup_sec), .set_field = BC_NO_FIELD, .def = "1",
+	  .json_key = "warmup_sec", .not_configuration = true,
+	  .help = "Warm-up seconds, reported but not summarised (default 1; 0 allowed)" },
+	{ .name = "duration", .key = 'd', .arg = "SEC", .type = BC_COPT_SECONDS,
+	  .field = BC_CFG(duration_sec), .set_field = BC_NO_FIELD, .def = "5",
+	  .json_key = "duration_sec", .not_configuration = true,
+	  .help = "Measured seconds (default 5)" },
+	{ .name = "affinity", .key = 'a', .type = BC_COPT_FLAG,
+	  .field = BC_CFG(affinity), .set_field = BC_NO_FIELD, .json_key = "affinity",
+	  .help = "Pin threads: consumers to CPUs 0, 1, ..., producers to the next ones" },
+	{ .name = "prod-affinity", .arg = "CPUSET", .type = BC_COPT_CPUSET,
+	  .field = BC_CFG(prod_cpus), .set_field = BC_CFG(prod_cpus_set), .json_key = "prod_cpus",
+	  .help = "Pin producers to these CPUs (e.g. 0,2-3)" },
+	{ .name = "cons-affinity", .arg = "CPUSET", .type = BC_COPT_CPUSET,
+	  .field = BC_CFG(cons_cpus), .set_field = BC_CFG(cons_cpus_set), .json_key = "cons_cpus",
+	  .help = "Pin consumers to these CPUs" },
+	{ .name = "bpf-stats", .type = BC_COPT_FLAG, .field = BC_CFG(bpf_stats),
+	  .set_field = BC_NO_FIELD, .json_key = "bpf_stats",
+	  .help = "Turn on the kernel's BPF run-time statistics for the run and report each declared program's runs/s, ns/run and share of the producers' time" },
+	{ .name = "verbose", .key = 'v', .type = BC_COPT_VERBOSE, .field = BC_CFG(verbosity),
+	  .set_field = BC_NO_FIELD, .not_configuration = true,
+	  .help = "More output, libbpf's debug messages included (repeatable)" },
+	{ .name = "quiet", .key = 'q', .type = BC_COPT_QUIET, .field = BC_CFG(verbosity),
+	  .set_field = BC_NO_FIELD, .not_configuration = true,
+	  .help = "Only the summary and warnings" },
+	{ .name = "format", .arg = "FMT", .type = BC_COPT_FORMAT, .field = BC_CFG(format),
+	  .set_field = BC_NO_FIELD, .def = "text", .not_configuration = true,
+	  .help = "text (default) or json" },
+	{ .name = "output", .arg = "FILE", .type = BC_COPT_FILE, .field = BC_CFG(output_path),
+	  .set_field = BC_NO_FIELD, .not_configuration = true,
+	  .help = "Write the report to FILE instead of stdout" },
+	/* How many runs, not what each measures: the document's repeats block
+	 * states them (report_json.c). */
+	{ .name = "repeat", .arg = "N", .type = BC_COPT_UINT, .field = BC_CFG(repeat),
+	  .set_field = BC_NO_FIELD, .min = 1, .max = BC_REP_MAX_RUNS, .what = "runs",
+	  .not_configuration = true,
+	  .help = "Independent runs, each in its own process (default 1): reports the mean of the run means, its 95% confidence interval and the run-to-run CV; with --precision, the fewest runs" },
+	{ .name = "precision", .arg = "PCT", .type = BC_COPT_PCT, .field = BC_CFG(precision_pct),
+	  .set_field = BC_NO_FIELD, .not_configuration = true,
+	  .help = "Add runs until the 95% confidence interval of the headline metric is within PCT% of its mean (at least 3 runs), or a cap is reached" },
+	{ .name = "max-repeat", .arg = "N", .type = BC_COPT_UINT, .field = BC_CFG(max_repeat),
+	  .set_field = BC_NO_FIELD, .min = BC_REP_MIN_RUNS, .max = BC_REP_MAX_RUNS, .what = "runs",
+	  .not_configuration = true,
+	  .help = "Cap of --precision: at most N runs (default 30)" },
+	{ .name = "max-time", .arg = "SEC", .type = BC_COPT_SECONDS, .field = BC_CFG(max_time_sec),
+	  .set_field = BC_NO_FIELD, .not_configuration = true,
+	  .help = "Cap of --precision: start no run that would end after SEC seconds (default: none)" },
+	{ .name = "version", .type = BC_COPT_ACTION, .field = BC_NO_FIELD, .set_field = BC_NO_FIELD,
+	  .help = "Print the benchcore, ABI and libbpf versions" },
+	{ .name = "help", .key = '?', .type = BC_COPT_ACTION, .field = BC_NO_FIELD,
+	  .set_field = BC_NO_FIELD, .help_last = true,
+	  .help = "Give this help list (with the benchmark's plugin options)" },
+	{ .name = "usage", .type = BC_COPT_ACTION, .field = BC_NO_FIELD, .set_field = BC_NO_FIELD,
+	  .help_last = true, .help = "Give a short usage message" },
 	{ 0 },
 };
+
+#define BC_CORE_OPT_CNT (sizeof(bc_core_opts) / sizeof(bc_core_opts[0]) - 1)
+
+/* Words a batch takes before a run sees the line (batch.c): a plugin option
+ * of the same name would never reach the plugin. */
+static const char *const bc_batch_names[] = { "sweep", "label", "run-timeout", "plugin-dir" };
 
 /* ----------------------------------------------------------- values */
 
@@ -144,63 +204,102 @@ static int bc_pct_value(const char *opt, const char *text, double *out, char *er
 	return 0;
 }
 
-int bc_parse_pct(const char *opt, const char *text, double *out)
+static const char *const bc_format_names[] = {
+	[BC_FORMAT_TEXT] = "text",
+	[BC_FORMAT_JSON] = "json",
+	[BC_FORMAT_CSV] = "csv",
+	[BC_FORMAT_MARKDOWN] = "markdown",
+};
+
+int bc_format_parse(const char *text, unsigned int allowed, enum bc_format *out)
+{
+	for (size_t i = 0; i < sizeof(bc_format_names) / sizeof(bc_format_names[0]); i++) {
+		bool named = !strcmp(text, bc_format_names[i]) ||
+			     (i == BC_FORMAT_MARKDOWN && !strcmp(text, "md"));
+
+		if (named && (allowed & (1u << i))) {
+			*out = (enum bc_format)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* "text or json", "text, json, csv or markdown" */
+static void bc_format_expected(unsigned int allowed, char *buf, size_t len)
+{
+	size_t n = 0, cnt = 0, seen = 0;
+
+	for (size_t i = 0; i < sizeof(bc_format_names) / sizeof(bc_format_names[0]); i++)
+		cnt += !!(allowed & (1u << i));
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(bc_format_names) / sizeof(bc_format_names[0]); i++) {
+		if (!(allowed & (1u << i)))
+			continue;
+		seen++;
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+				      seen == 1 ? "" : seen == cnt ? " or " : ", ",
+				      bc_format_names[i]);
+		if (n >= len)
+			return;
+	}
+}
+
+static int bc_format_value(const char *opt, const char *text, unsigned int allowed,
+			   enum bc_format *out, char *err, size_t err_len)
+{
+	char expected[64];
+
+	if (!bc_format_parse(text, allowed, out))
+		return 0;
+	bc_format_expected(allowed, expected, sizeof(expected));
+	bc_set_err(err, err_len, "%s '%s': expected %s", opt, text, expected);
+	return -EINVAL;
+}
+
+int bc_parse_format(const char *opt, const char *text, unsigned int allowed, enum bc_format *out)
 {
 	char err[256];
 
-	if (bc_pct_value(opt, text, out, err, sizeof(err))) {
+	if (bc_format_value(opt, text, allowed, out, err, sizeof(err))) {
 		bc_warn("%s", err);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-int bc_parse_format(const char *opt, const char *text, enum bc_format *out)
+/* ------------------------------------------------------------ the table */
+
+const struct bc_core_opt *bc_core_opt_find(const char *name)
 {
-	if (!strcmp(text, "text")) {
-		*out = BC_FORMAT_TEXT;
-	} else if (!strcmp(text, "json")) {
-		*out = BC_FORMAT_JSON;
-	} else {
-		bc_warn("%s '%s': expected text or json", opt, text);
-		return -EINVAL;
+	size_t len = strlen(name);
+
+	for (const struct bc_core_opt *o = bc_core_opts; o->name; o++) {
+		if (len == 1 ? o->key == (unsigned char)name[0] : !strcmp(o->name, name))
+			return o;
 	}
-	return 0;
+	return NULL;
 }
 
-int bc_parse_cpus(const char *opt, const char *text, struct bc_cpuset *set)
+/* A long name given as the first len bytes of name ("duration=5"). */
+static const struct bc_core_opt *bc_core_opt_find_long(const char *name, size_t len)
 {
-	char err[256];
-
-	if (bc_cpuset_parse(text, set, err, sizeof(err))) {
-		bc_warn("%s %s", opt, err);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* ---------------------------------------------- finding the benchmark */
-
-/* Words a batch takes before a run sees the line (batch.c, cli_util.c):
- * a plugin option of the same name would never reach the plugin. */
-static const char *const bc_batch_names[] = { "sweep", "label", "run-timeout", "plugin-dir" };
-
-static const struct argp_option *bc_find_long(const char *name, size_t len)
-{
-	const struct argp_option *o;
-
-	for (o = bc_run_options; o->name || o->key; o++)
-		if (o->name && strlen(o->name) == len && !strncmp(o->name, name, len))
+	for (const struct bc_core_opt *o = bc_core_opts; o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
 			return o;
 	return NULL;
 }
 
-static const struct argp_option *bc_find_short(int key)
+int bc_core_opt_key(const struct bc_core_opt *o)
 {
-	const struct argp_option *o;
+	/* argp wants a unique number for options without a letter. */
+	return o->key ? o->key : 0x100 + (int)(o - bc_core_opts);
+}
 
-	for (o = bc_run_options; o->name || o->key; o++)
-		if (o->key == key)
+const struct bc_core_opt *bc_core_opt_by_key(int key)
+{
+	for (const struct bc_core_opt *o = bc_core_opts; o->name; o++)
+		if (bc_core_opt_key(o) == key)
 			return o;
 	return NULL;
 }
@@ -210,51 +309,185 @@ bool bc_run_is_core_option(const char *name)
 	for (size_t i = 0; i < sizeof(bc_batch_names) / sizeof(bc_batch_names[0]); i++)
 		if (!strcmp(name, bc_batch_names[i]))
 			return true;
-	return bc_find_long(name, strlen(name)) != NULL;
+	return bc_core_opt_find_long(name, strlen(name)) != NULL;
 }
 
-const struct argp_option *bc_run_core_option(const char *name)
+int bc_core_opt_set(const struct bc_core_opt *o, const char *arg, struct bc_config *cfg, char *err,
+		    size_t err_len)
 {
-	if (strlen(name) == 1)
-		return bc_find_short((unsigned char)name[0]);
-	return bc_find_long(name, strlen(name));
+	char opt[64], why[256];
+	void *field = o->field == BC_NO_FIELD ? NULL : (char *)cfg + o->field;
+	int ret = 0;
+
+	snprintf(opt, sizeof(opt), "--%s", o->name);
+	switch (o->type) {
+	case BC_COPT_FLAG:
+		*(bool *)field = true;
+		break;
+	case BC_COPT_SECONDS:
+	case BC_COPT_SECONDS_OR_ZERO:
+		ret = bc_seconds_value(opt, arg, o->type == BC_COPT_SECONDS_OR_ZERO, field, err,
+				       err_len);
+		break;
+	case BC_COPT_UINT:
+		ret = bc_uint_value(opt, arg, o->min, o->max, o->what, field, err, err_len);
+		break;
+	case BC_COPT_PCT:
+		ret = bc_pct_value(opt, arg, field, err, err_len);
+		break;
+	case BC_COPT_CPUSET:
+		if (bc_cpuset_parse(arg, field, why, sizeof(why))) {
+			bc_set_err(err, err_len, "%s %s", opt, why);
+			ret = -EINVAL;
+		}
+		break;
+	case BC_COPT_FORMAT:
+		ret = bc_format_value(opt, arg, BC_FORMATS_RUN, field, err, err_len);
+		break;
+	case BC_COPT_FILE:
+		if (!*arg) {
+			bc_set_err(err, err_len, "%s '': expected a file name", opt);
+			ret = -EINVAL;
+		}
+		*(const char **)field = arg;
+		break;
+	case BC_COPT_VERBOSE:
+		*(int *)field = *(int *)field < 0 ? 1 : *(int *)field + 1;
+		break;
+	case BC_COPT_QUIET:
+		*(int *)field = -1;
+		break;
+	case BC_COPT_ACTION:
+		break;
+	}
+	if (!ret && o->set_field != BC_NO_FIELD)
+		*(bool *)((char *)cfg + o->set_field) = true;
+	return ret;
 }
+
+const struct argp_option *bc_core_opts_argp(void)
+{
+	static struct argp_option opts[BC_CORE_OPT_CNT + 1];
+
+	if (opts[0].name)
+		return opts;
+	for (size_t i = 0; i < BC_CORE_OPT_CNT; i++) {
+		const struct bc_core_opt *o = &bc_core_opts[i];
+
+		opts[i] = (struct argp_option){
+			.name = o->name,
+			.key = bc_core_opt_key(o),
+			.arg = o->arg,
+			.doc = o->help,
+			.group = o->help_last ? -1 : 0,
+		};
+	}
+	return opts;
+}
+
+void bc_config_init(struct bc_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	/* The defaults are written as a user would type them, so they go
+	 * through the same checks as a typed value. */
+	for (const struct bc_core_opt *o = bc_core_opts; o->name; o++) {
+		if (o->def && bc_core_opt_set(o, o->def, cfg, NULL, 0))
+			bc_warn("core option --%s: its default '%s' is refused", o->name, o->def);
+		if (o->def && o->set_field != BC_NO_FIELD)
+			*(bool *)((char *)cfg + o->set_field) = false;
+	}
+}
+
+void bc_core_opts_json(struct bc_json_writer *w, const struct bc_config *cfg)
+{
+	char buf[4096];
+
+	for (const struct bc_core_opt *o = bc_core_opts; o->name; o++) {
+		const void *field = (const char *)cfg + o->field;
+		bool set = o->set_field == BC_NO_FIELD || *(const bool *)((const char *)cfg + o->set_field);
+
+		if (!o->json_key)
+			continue;
+		switch (o->type) {
+		case BC_COPT_FLAG:
+			bc_jw_bool(w, o->json_key, *(const bool *)field);
+			break;
+		case BC_COPT_SECONDS:
+		case BC_COPT_SECONDS_OR_ZERO:
+		case BC_COPT_PCT:
+			bc_jw_num(w, o->json_key, *(const double *)field);
+			break;
+		case BC_COPT_UINT:
+			bc_jw_uint(w, o->json_key, *(const unsigned int *)field);
+			break;
+		case BC_COPT_CPUSET:
+			if (!set) {
+				bc_jw_null(w, o->json_key);
+				break;
+			}
+			bc_cpuset_format(field, buf, sizeof(buf));
+			bc_jw_str(w, o->json_key, buf);
+			break;
+		default:
+			/* the table gives these no JSON key */
+			break;
+		}
+	}
+}
+
+bool bc_core_opt_json_ignored(const char *key)
+{
+	for (const struct bc_core_opt *o = bc_core_opts; o->name; o++) {
+		if (!o->not_configuration)
+			continue;
+		/* Older documents wrote some options under their long name. */
+		if ((o->json_key && !strcmp(key, o->json_key)) || !strcmp(key, o->name))
+			return true;
+	}
+	return false;
+}
+
+/* ---------------------------------------------- a run line's words */
 
 /*
  * What one word of a `run` line is, as far as the core options can tell:
  * *takes_next when it is a core option whose value is the next word ("-d",
  * "-vd", "--duration"), and -v/-q/--help noted in scan.
  */
+static void bc_scan_note(const struct bc_core_opt *o, struct bc_run_scan *scan)
+{
+	if (!scan)
+		return;
+	if (o->type == BC_COPT_ACTION)
+		scan->help = true;
+	if (o->type == BC_COPT_VERBOSE)
+		scan->verbosity = scan->verbosity < 0 ? 1 : scan->verbosity + 1;
+	if (o->type == BC_COPT_QUIET)
+		scan->verbosity = -1;
+}
+
 static void bc_scan_option(const char *a, bool *takes_next, struct bc_run_scan *scan)
 {
-	const struct argp_option *o;
+	const struct bc_core_opt *o;
 	const char *eq, *c;
 
 	*takes_next = false;
 	if (a[1] == '-') {
 		eq = strchr(a, '=');
-		o = bc_find_long(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+		o = bc_core_opt_find_long(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
 		if (!o)
 			return;	/* a plugin's option: its value cannot be told yet */
-		if (scan && (o->key == '?' || o->key == BC_OPT_USAGE || o->key == BC_OPT_VERSION))
-			scan->help = true;
-		if (scan && o->key == 'v')
-			scan->verbosity = scan->verbosity < 0 ? 1 : scan->verbosity + 1;
-		if (scan && o->key == 'q')
-			scan->verbosity = -1;
+		bc_scan_note(o, scan);
 		*takes_next = o->arg && !eq;
 		return;
 	}
 	for (c = a + 1; *c; c++) {
-		o = bc_find_short(*c);
+		char letter[2] = { *c, '\0' };
+
+		o = bc_core_opt_find(letter);
 		if (!o)
 			return;
-		if (scan && o->key == '?')
-			scan->help = true;
-		if (scan && o->key == 'v')
-			scan->verbosity = scan->verbosity < 0 ? 1 : scan->verbosity + 1;
-		if (scan && o->key == 'q')
-			scan->verbosity = -1;
+		bc_scan_note(o, scan);
 		if (o->arg) {
 			*takes_next = !c[1];	/* "-d 5"; "-d5" holds its value */
 			return;
@@ -295,49 +528,20 @@ void bc_run_scan(int argc, char **argv, struct bc_run_scan *scan)
 	}
 }
 
-/* The value checks of the core options that take one, as `run` makes them
- * (--format and --output are a batch's own, so not here). */
-static int bc_check_core_value(const struct argp_option *o, const char *v, char *err,
-			       size_t err_len)
+/* A value word of a line: --format and --output are a batch's own (and
+ * the actions are answered by the run), so only the rest is applied. */
+static int bc_words_value(const struct bc_core_opt *o, const char *v, struct bc_config *cfg,
+			  char *err, size_t err_len)
 {
-	static struct bc_cpuset cpus;	/* 16 KiB: not on the stack */
-	const char *opt = o->key == BC_OPT_PROD_AFFINITY ? "--prod-affinity" : "--cons-affinity";
-	char why[256];
-	unsigned int n;
-	double sec;
-
-	switch (o->key) {
-	case 'w':
-		return bc_seconds_value("--warmup", v, true, &sec, err, err_len);
-	case 'd':
-		return bc_seconds_value("--duration", v, false, &sec, err, err_len);
-	case 'p':
-		return bc_uint_value("--producers", v, 0, BC_MAX_THREADS, "threads", &n, err, err_len);
-	case 'c':
-		return bc_uint_value("--consumers", v, 0, BC_MAX_THREADS, "threads", &n, err, err_len);
-	case BC_OPT_REPEAT:
-		return bc_uint_value("--repeat", v, 1, BC_REP_MAX_RUNS, "runs", &n, err, err_len);
-	case BC_OPT_PRECISION:
-		return bc_pct_value("--precision", v, &sec, err, err_len);
-	case BC_OPT_MAX_REPEAT:
-		return bc_uint_value("--max-repeat", v, BC_REP_MIN_RUNS, BC_REP_MAX_RUNS, "runs", &n,
-				     err, err_len);
-	case BC_OPT_MAX_TIME:
-		return bc_seconds_value("--max-time", v, false, &sec, err, err_len);
-	case BC_OPT_PROD_AFFINITY:
-	case BC_OPT_CONS_AFFINITY:
-		if (!bc_cpuset_parse(v, &cpus, why, sizeof(why)))
-			return 0;
-		bc_set_err(err, err_len, "%s %s", opt, why);
-		return -EINVAL;
-	default:
+	if (o->type == BC_COPT_FORMAT || o->type == BC_COPT_FILE || o->type == BC_COPT_ACTION)
 		return 0;
-	}
+	return bc_core_opt_set(o, v, cfg, err, err_len);
 }
 
-int bc_run_check_core_words(char *const *words, size_t cnt, char *err, size_t err_len)
+int bc_core_words_apply(char *const *words, size_t cnt, struct bc_config *cfg, char *err,
+			size_t err_len)
 {
-	const struct argp_option *o;
+	const struct bc_core_opt *o;
 	const char *a, *eq, *c;
 
 	for (size_t i = 0; i < cnt; i++) {
@@ -348,28 +552,38 @@ int bc_run_check_core_words(char *const *words, size_t cnt, char *err, size_t er
 			continue;
 		if (a[1] == '-') {
 			eq = strchr(a, '=');
-			o = bc_find_long(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
-			if (!o || !o->arg)
+			o = bc_core_opt_find_long(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+			if (!o)
 				continue;
+			if (!o->arg) {
+				if (bc_words_value(o, NULL, cfg, err, err_len))
+					return -EINVAL;
+				continue;
+			}
 			if (!eq && i + 1 >= cnt) {
 				bc_set_err(err, err_len, "%s: expected a value after it", a);
 				return -EINVAL;
 			}
-			if (bc_check_core_value(o, eq ? eq + 1 : words[++i], err, err_len))
+			if (bc_words_value(o, eq ? eq + 1 : words[++i], cfg, err, err_len))
 				return -EINVAL;
 			continue;
 		}
 		for (c = a + 1; *c; c++) {
-			o = bc_find_short((unsigned char)*c);
+			char letter[2] = { *c, '\0' };
+
+			o = bc_core_opt_find(letter);
 			if (!o)
 				break;	/* a plugin's short option: its own rules */
-			if (!o->arg)
+			if (!o->arg) {
+				if (bc_words_value(o, NULL, cfg, err, err_len))
+					return -EINVAL;
 				continue;
+			}
 			if (!c[1] && i + 1 >= cnt) {
 				bc_set_err(err, err_len, "-%c: expected a value after it", *c);
 				return -EINVAL;
 			}
-			if (bc_check_core_value(o, c[1] ? c + 1 : words[++i], err, err_len))
+			if (bc_words_value(o, c[1] ? c + 1 : words[++i], cfg, err, err_len))
 				return -EINVAL;
 			break;
 		}
@@ -377,10 +591,18 @@ int bc_run_check_core_words(char *const *words, size_t cnt, char *err, size_t er
 	return 0;
 }
 
-void bc_config_init(struct bc_config *cfg)
+int bc_run_check_core_words(char *const *words, size_t cnt, char *err, size_t err_len)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->warmup_sec = 1;
-	cfg->duration_sec = 5;
-	cfg->format = BC_FORMAT_TEXT;
+	/* two CPU sets of BC_MAX_CPUS: not on the stack */
+	struct bc_config *scratch = malloc(sizeof(*scratch));
+	int ret;
+
+	if (!scratch) {
+		bc_set_err(err, err_len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	bc_config_init(scratch);
+	ret = bc_core_words_apply(words, cnt, scratch, err, err_len);
+	free(scratch);
+	return ret;
 }

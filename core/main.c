@@ -1,9 +1,8 @@
-
-#include "cli.h"
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* The executable is a thin shell: everything lives in libbenchcore so that
- * plugins and the CLI share one copy of the core. */
-int bc_cli_main(int argc, char **argv);
+/* The benchcore executable: the command line (cli.c and the rest of the cli
+ * layer) is linked in here; the runtime it drives, and that plugins call,
+ * is libbenchcore.so. */
+#include "cli.h"
 
 int main(int argc, char **argv)
 {

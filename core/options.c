@@ -36,81 +36,25 @@ struct bc_run_parse {
 	bool bad_value;
 };
 
+/* Stops at the first bad value: one line, not a cascade. */
+static error_t bc_run_parse_stop(struct argp_state *state, struct bc_run_parse *rp)
+{
+	rp->bad_value = true;
+	state->next = state->argc;
+	return EINVAL;
+}
+
 static error_t bc_run_parse_opt(int key, char *arg, struct argp_state *state)
 {
 	struct bc_run_parse *rp = state->input;
-	struct bc_config *cfg = rp->cfg;
-	int err = 0;
+	const struct bc_core_opt *o = bc_core_opt_by_key(key);
+	char err[BC_REASON_LEN];
 
 	switch (key) {
 	case ARGP_KEY_INIT:
 		if (rp->child_input)
 			state->child_inputs[0] = rp->child_input;
 		return 0;
-	case 'w':
-		err = bc_parse_seconds("--warmup", arg, true, &cfg->warmup_sec);
-		break;
-	case 'd':
-		err = bc_parse_seconds("--duration", arg, false, &cfg->duration_sec);
-		break;
-	case 'p':
-		err = bc_parse_uint("--producers", arg, 0, BC_MAX_THREADS, "threads", &cfg->producers);
-		cfg->producers_set = !err;
-		break;
-	case 'c':
-		err = bc_parse_uint("--consumers", arg, 0, BC_MAX_THREADS, "threads", &cfg->consumers);
-		cfg->consumers_set = !err;
-		break;
-	case 'a':
-		cfg->affinity = true;
-		break;
-	case BC_OPT_PROD_AFFINITY:
-		err = bc_parse_cpus("--prod-affinity", arg, &cfg->prod_cpus);
-		cfg->prod_cpus_set = !err;
-		break;
-	case BC_OPT_CONS_AFFINITY:
-		err = bc_parse_cpus("--cons-affinity", arg, &cfg->cons_cpus);
-		cfg->cons_cpus_set = !err;
-		break;
-	case 'v':
-		cfg->verbosity = cfg->verbosity < 0 ? 1 : cfg->verbosity + 1;
-		break;
-	case 'q':
-		cfg->verbosity = -1;
-		break;
-	case BC_OPT_FORMAT:
-		err = bc_parse_format("--format", arg, &cfg->format);
-		break;
-	case BC_OPT_OUTPUT:
-		if (!*arg) {
-			bc_warn("--output '': expected a file name");
-			err = -EINVAL;
-		}
-		cfg->output_path = arg;
-		break;
-	case BC_OPT_BPF_STATS:
-		cfg->bpf_stats = true;
-		break;
-	case BC_OPT_REPEAT:
-		err = bc_parse_uint("--repeat", arg, 1, BC_REP_MAX_RUNS, "runs", &cfg->repeat);
-		break;
-	case BC_OPT_PRECISION:
-		err = bc_parse_pct("--precision", arg, &cfg->precision_pct);
-		break;
-	case BC_OPT_MAX_REPEAT:
-		err = bc_parse_uint("--max-repeat", arg, BC_REP_MIN_RUNS, BC_REP_MAX_RUNS, "runs",
-				    &cfg->max_repeat);
-		break;
-	case BC_OPT_MAX_TIME:
-		err = bc_parse_seconds("--max-time", arg, false, &cfg->max_time_sec);
-		break;
-	case BC_OPT_VERSION:
-		bc_cli_print_version(stdout);
-		return bc_argp_stop(state, &rp->done);
-	case '?':
-		return bc_argp_help(state, ARGP_HELP_STD_HELP, &rp->done);
-	case BC_OPT_USAGE:
-		return bc_argp_help(state, ARGP_HELP_USAGE, &rp->done);
 	case ARGP_KEY_ARG:
 		if (arg == rp->bench_arg)
 			return 0;
@@ -119,16 +63,22 @@ static error_t bc_run_parse_opt(int key, char *arg, struct argp_state *state)
 				rp->bench_arg);
 		else
 			bc_warn("run: unexpected argument '%s'", arg);
-		err = -EINVAL;
-		break;
-	default:
-		return ARGP_ERR_UNKNOWN;
+		return bc_run_parse_stop(state, rp);
 	}
-	if (err) {
-		rp->bad_value = true;
-		/* Stop at the first bad value: one line, not a cascade. */
-		state->next = state->argc;
-		return EINVAL;
+	if (!o)
+		return ARGP_ERR_UNKNOWN;
+	if (o->type == BC_COPT_ACTION) {
+		if (!strcmp(o->name, "version")) {
+			bc_cli_print_version(stdout);
+			return bc_argp_stop(state, &rp->done);
+		}
+		return bc_argp_help(state, !strcmp(o->name, "usage") ? ARGP_HELP_USAGE
+								      : ARGP_HELP_STD_HELP,
+				    &rp->done);
+	}
+	if (bc_core_opt_set(o, arg, rp->cfg, err, sizeof(err))) {
+		bc_warn("%s", err);
+		return bc_run_parse_stop(state, rp);
 	}
 	return 0;
 }
@@ -174,7 +124,7 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 	struct argp_child children[2];
 	char header[256], err_msg[BC_REASON_LEN], *saved0;
 	struct argp argp = {
-		.options = bc_run_options,
+		.options = bc_core_opts_argp(),
 		.parser = bc_run_parse_opt,
 		.args_doc = "PLUGIN:BENCH [PLUGIN OPTIONS...]",
 		.doc = "Runs one benchmark and reports its metrics.\v"

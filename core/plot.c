@@ -22,7 +22,7 @@
 #include "plot.h"
 
 /* As compare: larger than any document benchcore writes. */
-#define PLOT_MAX_BYTES (64u << 20)
+#define BC_PLOT_MAX_BYTES (64u << 20)
 
 static void bc_plot_help(FILE *f)
 {
@@ -87,27 +87,27 @@ static struct bc_json *bc_load(const char *path)
 	size_t plen = strlen(path);
 
 	if (stat(path, &st)) {
-		bc_cli_usage_error("plot: '%s': %s; %s", path, strerror(errno), PLOT_EXPECTED);
+		bc_cli_usage_error("plot: '%s': %s; %s", path, strerror(errno), BC_PLOT_EXPECTED);
 		return NULL;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		bc_cli_usage_error("plot: '%s': is a directory; %s", path, PLOT_EXPECTED);
+		bc_cli_usage_error("plot: '%s': is a directory; %s", path, BC_PLOT_EXPECTED);
 		return NULL;
 	}
-	doc = bc_json_parse_file_max(path, PLOT_MAX_BYTES, why, sizeof(why));
+	doc = bc_json_parse_file_max(path, BC_PLOT_MAX_BYTES, why, sizeof(why));
 	if (doc)
 		return doc;
 	if (errno == EFBIG)
-		bc_cli_usage_error("plot: '%s': larger than %u MiB; %s", path, PLOT_MAX_BYTES >> 20,
-				   PLOT_EXPECTED);
+		bc_cli_usage_error("plot: '%s': larger than %u MiB; %s", path, BC_PLOT_MAX_BYTES >> 20,
+				   BC_PLOT_EXPECTED);
 	else if (errno == EINVAL)
 		/* the parser's "PATH: offset 17: ..." without the path */
 		bc_cli_usage_error("plot: '%s': not JSON (%s); %s", path,
 				   !strncmp(why, path, plen) && !strncmp(why + plen, ": ", 2)
 					   ? why + plen + 2 : why,
-				   PLOT_EXPECTED);
+				   BC_PLOT_EXPECTED);
 	else
-		bc_cli_usage_error("plot: '%s': %s; %s", path, strerror(errno), PLOT_EXPECTED);
+		bc_cli_usage_error("plot: '%s': %s; %s", path, strerror(errno), BC_PLOT_EXPECTED);
 	return NULL;
 }
 

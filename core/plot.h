@@ -19,7 +19,7 @@ struct bc_cli_env;
 struct bc_json;
 
 /* What a plot is drawn from, for messages about any other file. */
-#define PLOT_EXPECTED                                                                           \
+#define BC_PLOT_EXPECTED                                                                           \
 	"expected the --format json output of benchcore run (with a histogram), run --sweep, " \
 	"suite or compare"
 

@@ -15,25 +15,25 @@
 #include "plot.h"
 #include "svg.h"
 
-#define PLOT_FONT 12.0
-#define PLOT_W 560.0		/* plot area of a line panel */
-#define PLOT_H 300.0
-#define PLOT_ML 96.0		/* left of the plot area: tick labels, y label */
-#define PLOT_GAP 24.0		/* plot area to legend */
-#define PLOT_MR 16.0
-#define PLOT_LEGEND_CHARS 48
-#define PLOT_BAR_W 22.0
-#define PLOT_MAX_TICKS 64
+#define BC_PLOT_FONT 12.0
+#define BC_PLOT_W 560.0		/* plot area of a line panel */
+#define BC_PLOT_H 300.0
+#define BC_PLOT_ML 96.0		/* left of the plot area: tick labels, y label */
+#define BC_PLOT_GAP 24.0		/* plot area to legend */
+#define BC_PLOT_MR 16.0
+#define BC_PLOT_LEGEND_CHARS 48
+#define BC_PLOT_BAR_W 22.0
+#define BC_PLOT_MAX_TICKS 64
 
 /* Okabe and Ito's palette, black last. */
 static const char *const bc_plot_colors[] = {
 	"#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#000000",
 };
-#define PLOT_COLOR_CNT (sizeof(bc_plot_colors) / sizeof(bc_plot_colors[0]))
+#define BC_PLOT_COLOR_CNT (sizeof(bc_plot_colors) / sizeof(bc_plot_colors[0]))
 
 static const char *bc_series_color(size_t i)
 {
-	return bc_plot_colors[i % PLOT_COLOR_CNT];
+	return bc_plot_colors[i % BC_PLOT_COLOR_CNT];
 }
 
 /* Past the palette, lines are dashed so that no two series look alike. */
@@ -41,18 +41,18 @@ static const char *bc_series_dash(size_t i)
 {
 	static const char *const dashes[] = { NULL, "6 3", "2 3", "8 3 2 3" };
 
-	return dashes[(i / PLOT_COLOR_CNT) % 4];
+	return dashes[(i / BC_PLOT_COLOR_CNT) % 4];
 }
 
 /* ------------------------------------------------------------- scales */
 
-struct scale {
+struct bc_plot_scale {
 	double lo, hi;
 	bool log;
 	double p0, p1;		/* pixels of lo and hi */
 };
 
-static double bc_map(const struct scale *s, double v)
+static double bc_map(const struct bc_plot_scale *s, double v)
 {
 	double t;
 
@@ -75,14 +75,14 @@ static double bc_nice_step(double range, double target)
 	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }
 
-struct ticks {
-	double v[PLOT_MAX_TICKS];
+struct bc_plot_ticks {
+	double v[BC_PLOT_MAX_TICKS];
 	size_t cnt;
 	double step;		/* linear ticks: their spacing */
 };
 
 /* Round numbers covering [lo, hi] (the scale is widened to them). */
-static void bc_auto_ticks(struct scale *s, struct ticks *t, bool wide_to_ticks)
+static void bc_auto_ticks(struct bc_plot_scale *s, struct bc_plot_ticks *t, bool wide_to_ticks)
 {
 	t->cnt = 0;
 	t->step = 0;
@@ -95,7 +95,7 @@ static void bc_auto_ticks(struct scale *s, struct ticks *t, bool wide_to_ticks)
 			s->hi = pow(10, e1 > e0 ? e1 : e0 + 1);
 			e1 = e1 > e0 ? e1 : e0 + 1;
 		}
-		for (int e = e0; e <= e1 && t->cnt + 3 < PLOT_MAX_TICKS; e++) {
+		for (int e = e0; e <= e1 && t->cnt + 3 < BC_PLOT_MAX_TICKS; e++) {
 			static const double mult[] = { 1, 2, 5 };
 
 			for (size_t m = 0; m < (minor ? 3u : 1u); m++) {
@@ -113,19 +113,19 @@ static void bc_auto_ticks(struct scale *s, struct ticks *t, bool wide_to_ticks)
 		s->hi = ceil(s->hi / t->step - 1e-9) * t->step;
 	}
 	for (double v = ceil(s->lo / t->step - 1e-9) * t->step;
-	     v <= s->hi + t->step * 1e-6 && t->cnt < PLOT_MAX_TICKS; v += t->step)
+	     v <= s->hi + t->step * 1e-6 && t->cnt < BC_PLOT_MAX_TICKS; v += t->step)
 		t->v[t->cnt++] = fabs(v) < t->step * 1e-9 ? 0 : v;
 }
 
 /* ------------------------------------------------------------- labels */
 
-struct unit_fmt {
+struct bc_unit_fmt {
 	double scale;
 	const char *prefix;	/* "M" */
 	bool time;		/* the unit is ns: ticks say 10 µs, 1 ms */
 };
 
-static void bc_pick_unit(const char *unit, double maxabs, struct unit_fmt *uf)
+static void bc_pick_unit(const char *unit, double maxabs, struct bc_unit_fmt *uf)
 {
 	uf->scale = 1;
 	uf->prefix = "";
@@ -160,7 +160,7 @@ static void bc_fmt_time(char *buf, size_t len, double ns)
 		snprintf(buf, len, "%.3g %s", ns / units[i].div, units[i].unit);
 }
 
-static void bc_fmt_tick(char *buf, size_t len, double v, const struct unit_fmt *uf, double step)
+static void bc_fmt_tick(char *buf, size_t len, double v, const struct bc_unit_fmt *uf, double step)
 {
 	double x = v / uf->scale;
 
@@ -178,7 +178,7 @@ static void bc_fmt_tick(char *buf, size_t len, double v, const struct unit_fmt *
 
 /* "hits (M ops/s)", "delivery latency (log scale)" */
 static void bc_axis_title(char *buf, size_t len, const struct bc_plot_axis *ax,
-		       const struct unit_fmt *uf)
+		       const struct bc_unit_fmt *uf)
 {
 	const char *label = ax->label ? ax->label : "";
 	const char *log = ax->log ? ", log scale" : "";
@@ -199,7 +199,7 @@ static void bc_axis_title(char *buf, size_t len, const struct bc_plot_axis *ax,
 
 /* ------------------------------------------------------------- layout */
 
-struct panel_layout {
+struct bc_panel_layout {
 	double top;		/* of the panel */
 	double title_h;
 	double plot_top;	/* of the plot area */
@@ -218,9 +218,9 @@ static double bc_legend_width(const struct bc_plot *p)
 			const char *name = p->panels[k].series[i].name;
 			size_t chars = bc_svg_chars(name);
 
-			if (chars > PLOT_LEGEND_CHARS)
-				chars = PLOT_LEGEND_CHARS;
-			w = fmax(w, (double)chars * PLOT_FONT * 0.6);
+			if (chars > BC_PLOT_LEGEND_CHARS)
+				chars = BC_PLOT_LEGEND_CHARS;
+			w = fmax(w, (double)chars * BC_PLOT_FONT * 0.6);
 		}
 	return fmax(w + 34, 100);
 }
@@ -235,12 +235,12 @@ static bool bc_has_notes(const struct bc_plot_panel *pn)
 
 static double bc_group_width(const struct bc_plot_panel *pn)
 {
-	double w = (double)pn->series_cnt * PLOT_BAR_W + 30;
+	double w = (double)pn->series_cnt * BC_PLOT_BAR_W + 30;
 
 	return bc_has_notes(pn) ? fmax(w, 86) : w;
 }
 
-static void bc_layout_panel(const struct bc_plot_panel *pn, double top, struct panel_layout *l)
+static void bc_layout_panel(const struct bc_plot_panel *pn, double top, struct bc_panel_layout *l)
 {
 	double cat_w = 0;
 
@@ -248,37 +248,37 @@ static void bc_layout_panel(const struct bc_plot_panel *pn, double top, struct p
 	l->top = top;
 	l->title_h = pn->title ? 26 : 6;
 	l->plot_top = top + l->title_h;
-	l->plot_w = PLOT_W;
+	l->plot_w = BC_PLOT_W;
 	l->bottom_h = 56;
 	if (pn->bars) {
 		double gw = bc_group_width(pn);
 
-		l->plot_w = fmax(PLOT_W * 0.6, gw * (double)pn->cat_cnt);
+		l->plot_w = fmax(BC_PLOT_W * 0.6, gw * (double)pn->cat_cnt);
 		gw = l->plot_w / (double)(pn->cat_cnt ? pn->cat_cnt : 1);
 		for (size_t i = 0; i < pn->cat_cnt; i++) {
-			double w = bc_svg_text_width(pn->cats[i], PLOT_FONT);
+			double w = bc_svg_text_width(pn->cats[i], BC_PLOT_FONT);
 
-			if (w > PLOT_LEGEND_CHARS * PLOT_FONT * 0.6)
-				w = PLOT_LEGEND_CHARS * PLOT_FONT * 0.6;
+			if (w > BC_PLOT_LEGEND_CHARS * BC_PLOT_FONT * 0.6)
+				w = BC_PLOT_LEGEND_CHARS * BC_PLOT_FONT * 0.6;
 			cat_w = fmax(cat_w, w);
 			l->rotate_cats |= w > gw - 8;
 		}
 		if (l->rotate_cats)
 			l->bottom_h = cat_w * sin(35 * M_PI / 180) + 50;
 	}
-	l->height = l->title_h + PLOT_H + l->bottom_h + (pn->note ? 18 : 0) + 14;
+	l->height = l->title_h + BC_PLOT_H + l->bottom_h + (pn->note ? 18 : 0) + 14;
 	/* a long legend runs down past the plot area, not into the next panel */
 	l->height = fmax(l->height, l->title_h + 10 + 20 * (double)pn->series_cnt + 14);
 }
 
 /* ------------------------------------------------------------- ranges */
 
-struct range {
+struct bc_plot_range {
 	double lo, hi;		/* finite values seen; lo > hi: none */
 	double pos_lo;		/* the smallest positive one */
 };
 
-static void bc_range_add(struct range *r, double v)
+static void bc_range_add(struct bc_plot_range *r, double v)
 {
 	if (!isfinite(v))
 		return;
@@ -288,9 +288,9 @@ static void bc_range_add(struct range *r, double v)
 		r->pos_lo = fmin(r->pos_lo, v);
 }
 
-static void bc_panel_ranges(const struct bc_plot_panel *pn, struct range *x, struct range *y)
+static void bc_panel_ranges(const struct bc_plot_panel *pn, struct bc_plot_range *x, struct bc_plot_range *y)
 {
-	*x = (struct range){ INFINITY, -INFINITY, INFINITY };
+	*x = (struct bc_plot_range){ INFINITY, -INFINITY, INFINITY };
 	*y = *x;
 	for (size_t k = 0; k < pn->series_cnt; k++)
 		for (size_t i = 0; i < pn->series[k].cnt; i++) {
@@ -307,11 +307,11 @@ static void bc_panel_ranges(const struct bc_plot_panel *pn, struct range *x, str
 		bc_range_add(x, pn->x.ticks[i].v);
 }
 
-static void bc_y_scale(const struct bc_plot_panel *pn, const struct range *yr, double top,
-		    struct scale *s, struct ticks *t)
+static void bc_y_scale(const struct bc_plot_panel *pn, const struct bc_plot_range *yr, double top,
+		    struct bc_plot_scale *s, struct bc_plot_ticks *t)
 {
 	s->log = pn->y.log && yr->pos_lo < INFINITY;
-	s->p0 = top + PLOT_H;
+	s->p0 = top + BC_PLOT_H;
 	s->p1 = top;
 	if (s->log) {
 		s->lo = yr->pos_lo;
@@ -330,8 +330,8 @@ static void bc_y_scale(const struct bc_plot_panel *pn, const struct range *yr, d
 	bc_auto_ticks(s, t, true);
 }
 
-static void bc_x_scale(const struct bc_plot_panel *pn, const struct range *xr, double left,
-		    double width, struct scale *s, struct ticks *t)
+static void bc_x_scale(const struct bc_plot_panel *pn, const struct bc_plot_range *xr, double left,
+		    double width, struct bc_plot_scale *s, struct bc_plot_ticks *t)
 {
 	s->p0 = left;
 	s->p1 = left + width;
@@ -366,12 +366,12 @@ static void bc_x_scale(const struct bc_plot_panel *pn, const struct range *xr, d
 
 /* ------------------------------------------------------------- drawing */
 
-static void bc_draw_y_axis(FILE *f, const struct bc_plot_panel *pn, const struct scale *ys,
-			const struct ticks *t, double left, double width)
+static void bc_draw_y_axis(FILE *f, const struct bc_plot_panel *pn, const struct bc_plot_scale *ys,
+			const struct bc_plot_ticks *t, double left, double width)
 {
 	struct bc_svg_font tick = { .anchor = BC_SVG_END, .size = 11 };
 	struct bc_svg_font title = { .anchor = BC_SVG_MIDDLE, .rotate = -90 };
-	struct unit_fmt uf;
+	struct bc_unit_fmt uf;
 	double maxabs = 0;
 	char buf[256];
 
@@ -390,11 +390,11 @@ static void bc_draw_y_axis(FILE *f, const struct bc_plot_panel *pn, const struct
 	bc_svg_text(f, left - 70, (ys->p0 + ys->p1) / 2, &title, buf);
 }
 
-static void bc_draw_x_ticks(FILE *f, const struct bc_plot_panel *pn, const struct scale *xs,
-			 const struct ticks *t, double top)
+static void bc_draw_x_ticks(FILE *f, const struct bc_plot_panel *pn, const struct bc_plot_scale *xs,
+			 const struct bc_plot_ticks *t, double top)
 {
 	struct bc_svg_font font = { .anchor = BC_SVG_MIDDLE, .size = 11 };
-	double bottom = top + PLOT_H, last_right = -INFINITY;
+	double bottom = top + BC_PLOT_H, last_right = -INFINITY;
 	size_t cnt = pn->x.tick_cnt ? pn->x.tick_cnt : t->cnt;
 	char buf[64];
 
@@ -424,8 +424,8 @@ static void bc_draw_error_bar(FILE *f, double x, double y0, double y1, const cha
 	bc_svg_line(f, x - 4, y1, x + 4, y1, color, 1.2, NULL);
 }
 
-static void bc_draw_lines(FILE *f, const struct bc_plot_panel *pn, const struct scale *xs,
-		       const struct scale *ys)
+static void bc_draw_lines(FILE *f, const struct bc_plot_panel *pn, const struct bc_plot_scale *xs,
+		       const struct bc_plot_scale *ys)
 {
 	for (size_t k = 0; k < pn->series_cnt; k++) {
 		const struct bc_plot_series *s = &pn->series[k];
@@ -456,14 +456,14 @@ static void bc_draw_lines(FILE *f, const struct bc_plot_panel *pn, const struct 
 	}
 }
 
-static void bc_draw_bars(FILE *f, const struct bc_plot_panel *pn, const struct panel_layout *l,
-		      const struct scale *xs, const struct scale *ys)
+static void bc_draw_bars(FILE *f, const struct bc_plot_panel *pn, const struct bc_panel_layout *l,
+		      const struct bc_plot_scale *xs, const struct bc_plot_scale *ys)
 {
 	double gw = l->plot_w / (double)(pn->cat_cnt ? pn->cat_cnt : 1);
-	double bw = fmin(PLOT_BAR_W, (gw - 10) / (double)(pn->series_cnt ? pn->series_cnt : 1));
-	double base = bc_map(ys, ys->log ? ys->lo : fmax(0, ys->lo)), bottom = l->plot_top + PLOT_H;
+	double bw = fmin(BC_PLOT_BAR_W, (gw - 10) / (double)(pn->series_cnt ? pn->series_cnt : 1));
+	double base = bc_map(ys, ys->log ? ys->lo : fmax(0, ys->lo)), bottom = l->plot_top + BC_PLOT_H;
 	struct bc_svg_font cat = { .anchor = BC_SVG_MIDDLE, .size = 11,
-				   .max_chars = PLOT_LEGEND_CHARS };
+				   .max_chars = BC_PLOT_LEGEND_CHARS };
 	struct bc_svg_font note = { .anchor = BC_SVG_MIDDLE, .size = 10.5 };
 
 	if (l->rotate_cats) {
@@ -512,7 +512,7 @@ static void bc_draw_bars(FILE *f, const struct bc_plot_panel *pn, const struct p
 
 static void bc_draw_legend(FILE *f, const struct bc_plot_panel *pn, double x, double y)
 {
-	struct bc_svg_font font = { .max_chars = PLOT_LEGEND_CHARS };
+	struct bc_svg_font font = { .max_chars = BC_PLOT_LEGEND_CHARS };
 
 	for (size_t k = 0; k < pn->series_cnt; k++, y += 20) {
 		const char *color = bc_series_color(k);
@@ -529,17 +529,17 @@ static void bc_draw_legend(FILE *f, const struct bc_plot_panel *pn, double x, do
 	}
 }
 
-static void bc_draw_panel(FILE *f, const struct bc_plot_panel *pn, const struct panel_layout *l,
+static void bc_draw_panel(FILE *f, const struct bc_plot_panel *pn, const struct bc_panel_layout *l,
 		       double legend_x)
 {
 	struct bc_svg_font title = { .bold = true, .size = 13 };
 	struct bc_svg_font xtitle = { .anchor = BC_SVG_MIDDLE };
 	struct bc_svg_font note = { .size = 11, .fill = "#555555" };
-	double left = PLOT_ML, bottom = l->plot_top + PLOT_H;
-	struct scale xs, ys;
-	struct ticks xt, yt;
-	struct range xr, yr;
-	struct unit_fmt uf = { .scale = 1, .prefix = "" };
+	double left = BC_PLOT_ML, bottom = l->plot_top + BC_PLOT_H;
+	struct bc_plot_scale xs, ys;
+	struct bc_plot_ticks xt, yt;
+	struct bc_plot_range xr, yr;
+	struct bc_unit_fmt uf = { .scale = 1, .prefix = "" };
 	char buf[256];
 
 	bc_panel_ranges(pn, &xr, &yr);
@@ -552,7 +552,7 @@ static void bc_draw_panel(FILE *f, const struct bc_plot_panel *pn, const struct 
 	bc_draw_y_axis(f, pn, &ys, &yt, left, l->plot_w);
 	if (!pn->bars)
 		bc_draw_x_ticks(f, pn, &xs, &xt, l->plot_top);
-	bc_svg_rect(f, left, l->plot_top, l->plot_w, PLOT_H, NULL, "#333333");
+	bc_svg_rect(f, left, l->plot_top, l->plot_w, BC_PLOT_H, NULL, "#333333");
 	if (pn->bars)
 		bc_draw_bars(f, pn, l, &xs, &ys);
 	else
@@ -569,7 +569,7 @@ int bc_plot_draw(FILE *f, const struct bc_plot *p)
 {
 	struct bc_svg_font title = { .bold = true, .size = 15 };
 	struct bc_svg_font line = { .size = 11, .fill = "#555555" };
-	struct panel_layout *lay;
+	struct bc_panel_layout *lay;
 	double top, width, height, plot_w = 0, legend_w = bc_legend_width(p);
 
 	if (!p->panel_cnt)
@@ -583,18 +583,18 @@ int bc_plot_draw(FILE *f, const struct bc_plot *p)
 		top += lay[k].height;
 		plot_w = fmax(plot_w, lay[k].plot_w);
 	}
-	width = PLOT_ML + plot_w + PLOT_GAP + legend_w + PLOT_MR;
-	width = fmax(width, bc_svg_text_width(p->title, 15) + 2 * PLOT_MR);
+	width = BC_PLOT_ML + plot_w + BC_PLOT_GAP + legend_w + BC_PLOT_MR;
+	width = fmax(width, bc_svg_text_width(p->title, 15) + 2 * BC_PLOT_MR);
 	for (size_t i = 0; i < p->line_cnt; i++)
-		width = fmax(width, bc_svg_text_width(p->lines[i], 11) + 2 * PLOT_MR);
+		width = fmax(width, bc_svg_text_width(p->lines[i], 11) + 2 * BC_PLOT_MR);
 	height = top + 6;
 
 	bc_svg_begin(f, ceil(width), ceil(height), p->title, p->line_cnt ? p->lines[0] : NULL);
-	bc_svg_text(f, PLOT_MR, 24, &title, p->title);
+	bc_svg_text(f, BC_PLOT_MR, 24, &title, p->title);
 	for (size_t i = 0; i < p->line_cnt; i++)
-		bc_svg_text(f, PLOT_MR, 42 + 16 * (double)i, &line, p->lines[i]);
+		bc_svg_text(f, BC_PLOT_MR, 42 + 16 * (double)i, &line, p->lines[i]);
 	for (size_t k = 0; k < p->panel_cnt; k++)
-		bc_draw_panel(f, &p->panels[k], &lay[k], PLOT_ML + lay[k].plot_w + PLOT_GAP);
+		bc_draw_panel(f, &p->panels[k], &lay[k], BC_PLOT_ML + lay[k].plot_w + BC_PLOT_GAP);
 	bc_svg_end(f);
 	free(lay);
 	return 0;

@@ -199,7 +199,7 @@ static void bc_add_line(struct bc_plot *p, const char *line)
 
 /* ------------------------------------------------- sweeps and suites */
 
-struct row {
+struct bc_plot_row {
 	const char *section, *label, *bench, *status;
 	const struct bc_json *opts;	/* runs[i].options */
 	const struct bc_json *res;	/* runs[i].result */
@@ -209,7 +209,7 @@ struct row {
 	double n;
 };
 
-static void bc_read_row(const struct bc_json *run, struct row *r)
+static void bc_read_row(const struct bc_json *run, struct bc_plot_row *r)
 {
 	const struct bc_json *s;
 
@@ -237,7 +237,7 @@ static void bc_read_row(const struct bc_json *run, struct row *r)
 }
 
 /* The value of option `name` in a row as text; "" when the row has none. */
-static const char *bc_opt_text(const struct row *r, const char *name)
+static const char *bc_opt_text(const struct bc_plot_row *r, const char *name)
 {
 	const struct bc_json *v = bc_json_get(r->opts, name);
 
@@ -246,7 +246,7 @@ static const char *bc_opt_text(const struct row *r, const char *name)
 	return "";
 }
 
-static bool bc_opt_number(const struct row *r, const char *name, double *out)
+static bool bc_opt_number(const struct bc_plot_row *r, const char *name, double *out)
 {
 	const char *s = bc_opt_text(r, name);
 	char *end;
@@ -257,14 +257,14 @@ static bool bc_opt_number(const struct row *r, const char *name, double *out)
 	return !*end && isfinite(*out);
 }
 
-struct opt_info {
+struct bc_opt_info {
 	const char *name;
 	size_t distinct;
 	bool numeric;	/* every row has it, as a number */
 	bool tied;	/* one-to-one with the x option: named with it, no series of its bc_own */
 };
 
-static size_t bc_distinct_values(const struct row *const *rows, size_t n, const char *name)
+static size_t bc_distinct_values(const struct bc_plot_row *const *rows, size_t n, const char *name)
 {
 	size_t cnt = 0;
 
@@ -280,7 +280,7 @@ static size_t bc_distinct_values(const struct row *const *rows, size_t n, const 
 
 /* Does each value of a go with one value of b, and the other way round
  * (`--sweep rb-batch-cnt,rb-sample-rate=1,5,10` zips the two)? */
-static bool bc_one_to_one(const struct row *const *rows, size_t n, const char *a, const char *b)
+static bool bc_one_to_one(const struct bc_plot_row *const *rows, size_t n, const char *a, const char *b)
 {
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < i; j++) {
@@ -294,7 +294,7 @@ static bool bc_one_to_one(const struct row *const *rows, size_t n, const char *a
 }
 
 /* Every option name of the rows, in order of first appearance. */
-static size_t bc_collect_opts(const struct row *const *rows, size_t n, struct opt_info *out,
+static size_t bc_collect_opts(const struct bc_plot_row *const *rows, size_t n, struct bc_opt_info *out,
 			   size_t cap)
 {
 	size_t cnt = 0;
@@ -335,7 +335,7 @@ static int bc_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-struct headline_ctx {
+struct bc_headline_ctx {
 	struct bc_plot *p;
 	const struct bc_plot_opts *opts;
 	bool any_ci, any_sd;
@@ -344,8 +344,8 @@ struct headline_ctx {
 };
 
 /* The row's name within its series: what differs from the others. */
-static char *bc_series_key(struct bc_plot *p, const struct row *r, const struct opt_info *oi,
-			size_t oi_cnt, const struct opt_info *x, bool many_benches)
+static char *bc_series_key(struct bc_plot *p, const struct bc_plot_row *r, const struct bc_opt_info *oi,
+			size_t oi_cnt, const struct bc_opt_info *x, bool many_benches)
 {
 	char *key = bc_own_printf(p, "%s", many_benches ? r->bench : "");
 
@@ -359,7 +359,7 @@ static char *bc_series_key(struct bc_plot *p, const struct row *r, const struct 
 }
 
 /* The y axis of a panel: the headline's name(s) and unit. */
-static int bc_headline_axis(struct bc_plot *p, struct bc_plot_panel *pn, const struct row *const *rows,
+static int bc_headline_axis(struct bc_plot *p, struct bc_plot_panel *pn, const struct bc_plot_row *const *rows,
 			 size_t n)
 {
 	const char *label = rows[0]->metric, *unit = rows[0]->unit;
@@ -377,7 +377,7 @@ static int bc_headline_axis(struct bc_plot *p, struct bc_plot_panel *pn, const s
 	return 0;
 }
 
-static void bc_note_bar(struct headline_ctx *hc, const struct row *r)
+static void bc_note_bar(struct bc_headline_ctx *hc, const struct bc_plot_row *r)
 {
 	if (!r->has_bar)
 		return;
@@ -391,7 +391,7 @@ static void bc_note_bar(struct headline_ctx *hc, const struct row *r)
 	}
 }
 
-static void bc_set_point(struct bc_plot_point *pt, double x, const struct row *r)
+static void bc_set_point(struct bc_plot_point *pt, double x, const struct bc_plot_row *r)
 {
 	pt->x = x;
 	pt->y = r->mean;
@@ -400,8 +400,8 @@ static void bc_set_point(struct bc_plot_point *pt, double x, const struct row *r
 }
 
 /* A panel without a numeric option that varies: one bar per run. */
-static int bc_headline_bars(struct headline_ctx *hc, struct bc_plot_panel *pn,
-			 const struct row *const *rows, size_t n)
+static int bc_headline_bars(struct bc_headline_ctx *hc, struct bc_plot_panel *pn,
+			 const struct bc_plot_row *const *rows, size_t n)
 {
 	struct bc_plot *p = hc->p;
 	struct bc_plot_series *s;
@@ -424,7 +424,7 @@ static int bc_headline_bars(struct headline_ctx *hc, struct bc_plot_panel *pn,
 }
 
 /* The swept values as ticks, labelled as the command line gave them. */
-static int bc_sweep_ticks(struct bc_plot *p, struct bc_plot_axis *ax, const struct row *const *rows,
+static int bc_sweep_ticks(struct bc_plot *p, struct bc_plot_axis *ax, const struct bc_plot_row *const *rows,
 		       size_t n, const char *name)
 {
 	double *xs = bc_own_calloc(p, n, sizeof(*xs));
@@ -454,15 +454,15 @@ static int bc_sweep_ticks(struct bc_plot *p, struct bc_plot_axis *ax, const stru
 	return 0;
 }
 
-#define PLOT_MAX_OPTS 32
+#define BC_PLOT_MAX_OPTS 32
 
-static int bc_headline_panel(struct headline_ctx *hc, struct bc_plot_panel *pn,
-			  const struct row *const *rows, size_t n)
+static int bc_headline_panel(struct bc_headline_ctx *hc, struct bc_plot_panel *pn,
+			  const struct bc_plot_row *const *rows, size_t n)
 {
 	struct bc_plot *p = hc->p;
-	struct opt_info oi[PLOT_MAX_OPTS] = {};
-	size_t oi_cnt = bc_collect_opts(rows, n, oi, PLOT_MAX_OPTS);
-	const struct opt_info *x = NULL;
+	struct bc_opt_info oi[BC_PLOT_MAX_OPTS] = {};
+	size_t oi_cnt = bc_collect_opts(rows, n, oi, BC_PLOT_MAX_OPTS);
+	const struct bc_opt_info *x = NULL;
 	const char **keys;
 	bool many_benches = false;
 	const char *xlabel;
@@ -546,7 +546,7 @@ static int bc_headline_panel(struct headline_ctx *hc, struct bc_plot_panel *pn,
 }
 
 /* "not plotted: producers=64 (invalid), producers=128 (invalid)" */
-static int bc_skipped_note(struct bc_plot *p, struct bc_plot_panel *pn, const struct row *rows,
+static int bc_skipped_note(struct bc_plot *p, struct bc_plot_panel *pn, const struct bc_plot_row *rows,
 			size_t n, const char *section)
 {
 	size_t shown = 0, more = 0;
@@ -573,7 +573,7 @@ static int bc_skipped_note(struct bc_plot *p, struct bc_plot_panel *pn, const st
 	return 0;
 }
 
-static int bc_headline_lines(struct headline_ctx *hc)
+static int bc_headline_lines(struct bc_headline_ctx *hc)
 {
 	struct bc_plot *p = hc->p;
 	const char *what = hc->any_ci && hc->any_sd
@@ -597,7 +597,7 @@ static int bc_headline_lines(struct headline_ctx *hc)
 }
 
 /* Panels: the document's sections (a suite's headers; a sweep has one). */
-static size_t bc_sections(const struct row *rows, size_t n, const char **out)
+static size_t bc_sections(const struct bc_plot_row *rows, size_t n, const char **out)
 {
 	size_t cnt = 0;
 
@@ -612,9 +612,9 @@ static size_t bc_sections(const struct row *rows, size_t n, const char **out)
 	return cnt;
 }
 
-static int bc_read_rows(struct bc_plot *p, const struct bc_json *runs, struct row **rows_out)
+static int bc_read_rows(struct bc_plot *p, const struct bc_json *runs, struct bc_plot_row **rows_out)
 {
-	struct row *rows = bc_own_calloc(p, bc_json_len(runs), sizeof(*rows));
+	struct bc_plot_row *rows = bc_own_calloc(p, bc_json_len(runs), sizeof(*rows));
 
 	if (!rows)
 		return -ENOMEM;
@@ -636,10 +636,10 @@ static int bc_read_headline(struct bc_plot *p, const struct bc_json *doc,
 {
 	const struct bc_json *runs = bc_json_get(doc, "runs");
 	size_t n = bc_json_len(runs), sec_cnt, plotted = 0;
-	struct headline_ctx hc = { .p = p, .opts = opts };
-	const struct row **sel;
+	struct bc_headline_ctx hc = { .p = p, .opts = opts };
+	const struct bc_plot_row **sel;
 	const char **secs;
-	struct row *rows;
+	struct bc_plot_row *rows;
 	int ret;
 
 	ret = bc_read_rows(p, runs, &rows);
@@ -718,22 +718,22 @@ static double bc_percentile_x(double pct)
 	return -log10(1 - pct / 100);
 }
 
-#define PLOT_MAX_PCT 16
+#define BC_PLOT_MAX_PCT 16
 
-struct pct_point {
+struct bc_pct_point {
 	double pct, value;
 	const char *key;
 };
 
 static int bc_cmp_pct(const void *a, const void *b)
 {
-	const struct pct_point *x = a, *y = b;
+	const struct bc_pct_point *x = a, *y = b;
 
 	return (x->pct > y->pct) - (x->pct < y->pct);
 }
 
 /* The percentiles (and max) of one histogram summary entry, ascending. */
-static size_t bc_hist_points(const struct bc_json *h, struct pct_point *out, double *max)
+static size_t bc_hist_points(const struct bc_json *h, struct bc_pct_point *out, double *max)
 {
 	size_t cnt = 0;
 
@@ -741,7 +741,7 @@ static size_t bc_hist_points(const struct bc_json *h, struct pct_point *out, dou
 	for (size_t i = 0; h && h->type == BC_JSON_OBJECT && i < h->cnt; i++) {
 		double pct, v;
 
-		if (bc_percentile_key(h->keys[i], &pct) && bc_num_of(h->items[i], &v) && cnt < PLOT_MAX_PCT) {
+		if (bc_percentile_key(h->keys[i], &pct) && bc_num_of(h->items[i], &v) && cnt < BC_PLOT_MAX_PCT) {
 			out[cnt].pct = pct;
 			out[cnt].value = v;
 			out[cnt++].key = h->keys[i];
@@ -752,35 +752,35 @@ static size_t bc_hist_points(const struct bc_json *h, struct pct_point *out, dou
 	return cnt;
 }
 
-struct lat_ctx {
+struct bc_lat_ctx {
 	struct bc_plot *p;
 	double last_x;			/* the rightmost percentile over all series */
 	const char *unit;
 	bool mixed_units;
 	const char *what;		/* the histograms' label ("delivery latency") */
 	bool mixed_what;
-	struct bc_plot_tick ticks[PLOT_MAX_PCT + 1];
+	struct bc_plot_tick ticks[BC_PLOT_MAX_PCT + 1];
 	size_t tick_cnt;
 	size_t series_total;
 };
 
-static void bc_lat_tick(struct lat_ctx *lc, double x, const char *label)
+static void bc_lat_tick(struct bc_lat_ctx *lc, double x, const char *label)
 {
 	for (size_t i = 0; i < lc->tick_cnt; i++)
 		if (fabs(lc->ticks[i].v - x) < 1e-9)
 			return;
-	if (lc->tick_cnt < PLOT_MAX_PCT)
+	if (lc->tick_cnt < BC_PLOT_MAX_PCT)
 		lc->ticks[lc->tick_cnt++] = (struct bc_plot_tick){ .v = x, .label = label };
 }
 
 /* The max of each series sits half a step right of the last percentile;
  * set once every series is read. */
-#define PLOT_MAX_X_NAN (-1.0)
+#define BC_PLOT_MAX_X_NAN (-1.0)
 
 /* A histogram summary entry with samples and at least one percentile. */
 static bool bc_hist_has_samples(const struct bc_json *h)
 {
-	struct pct_point pts[PLOT_MAX_PCT];
+	struct bc_pct_point pts[BC_PLOT_MAX_PCT];
 	double count = 0, max;
 
 	if (!bc_run_doc_is_hist(h))
@@ -792,7 +792,7 @@ static bool bc_hist_has_samples(const struct bc_json *h)
 /* Adds one series per histogram metric of a run document with samples,
  * named by prefix (a run's label) and, when the run has several, the
  * metric's label. */
-static int bc_lat_series(struct lat_ctx *lc, struct bc_plot_panel *pn, const struct bc_json *res,
+static int bc_lat_series(struct bc_lat_ctx *lc, struct bc_plot_panel *pn, const struct bc_json *res,
 		      const char *prefix)
 {
 	const struct bc_json *summary = bc_json_get(res, "summary");
@@ -804,7 +804,7 @@ static int bc_lat_series(struct lat_ctx *lc, struct bc_plot_panel *pn, const str
 	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
 		const struct bc_json *h = summary->items[i];
 		const char *unit, *what = bc_metric_label(res, summary->keys[i]);
-		struct pct_point pts[PLOT_MAX_PCT];
+		struct bc_pct_point pts[BC_PLOT_MAX_PCT];
 		struct bc_plot_series *s;
 		double count = 0, max;
 		size_t cnt;
@@ -840,14 +840,14 @@ static int bc_lat_series(struct lat_ctx *lc, struct bc_plot_panel *pn, const str
 			bc_lat_tick(lc, x, pts[k].key);
 		}
 		if (isfinite(max))
-			s->pts[s->cnt++] = (struct bc_plot_point){ PLOT_MAX_X_NAN, max, NAN, NAN };
+			s->pts[s->cnt++] = (struct bc_plot_point){ BC_PLOT_MAX_X_NAN, max, NAN, NAN };
 		pn->series_cnt++;
 		lc->series_total++;
 	}
 	return 0;
 }
 
-static int bc_lat_finish_panel(struct lat_ctx *lc, struct bc_plot_panel *pn)
+static int bc_lat_finish_panel(struct bc_lat_ctx *lc, struct bc_plot_panel *pn)
 {
 	struct bc_plot *p = lc->p;
 	double max_x = lc->last_x + 0.5;
@@ -864,7 +864,7 @@ static int bc_lat_finish_panel(struct lat_ctx *lc, struct bc_plot_panel *pn)
 		for (size_t i = 0; i < pn->series[k].cnt; i++) {
 			struct bc_plot_point *pt = &pn->series[k].pts[i];
 
-			if (pt->x == PLOT_MAX_X_NAN)
+			if (pt->x == BC_PLOT_MAX_X_NAN)
 				pt->x = max_x;
 			ys[ny++] = pt->y;
 		}
@@ -883,7 +883,7 @@ static int bc_lat_finish_panel(struct lat_ctx *lc, struct bc_plot_panel *pn)
 static int bc_read_latency_run(struct bc_plot *p, const struct bc_json *doc, char *err,
 			    size_t err_len)
 {
-	struct lat_ctx lc = { .p = p };
+	struct bc_lat_ctx lc = { .p = p };
 	const struct bc_json *summary = bc_json_get(doc, "summary");
 	char bench[256];
 	int ret;
@@ -919,7 +919,7 @@ static int bc_read_latency_runs(struct bc_plot *p, const struct bc_json *doc, ch
 	size_t n = bc_json_len(runs), sec_cnt, total = 0;
 	const struct bc_json *first = NULL;
 	const char **secs;
-	struct row *rows;
+	struct bc_plot_row *rows;
 	int ret;
 
 	ret = bc_read_rows(p, runs, &rows);
@@ -930,7 +930,7 @@ static int bc_read_latency_runs(struct bc_plot *p, const struct bc_json *doc, ch
 	sec_cnt = bc_sections(rows, n, secs);
 	for (size_t s = 0; s < sec_cnt; s++) {
 		struct bc_plot_panel *pn = &p->panels[p->panel_cnt];
-		struct lat_ctx lc = { .p = p };
+		struct bc_lat_ctx lc = { .p = p };
 		size_t hist_cap = 0;
 
 		memset(pn, 0, sizeof(*pn));
@@ -1171,7 +1171,7 @@ int bc_plot_read(const struct bc_json *doc, const struct bc_plot_opts *opts, str
 	else {
 		bc_set_err(err, err_len,
 			   "JSON of an unknown shape (no \"runs\", \"comparisons\" or \"summary\"); %s",
-			   PLOT_EXPECTED);
+			   BC_PLOT_EXPECTED);
 		return -EINVAL;
 	}
 	if (chart == BC_PLOT_AUTO)

@@ -724,7 +724,6 @@ int bc_repeat_run(const struct bc_config *cfg, const struct bc_bench *bench)
 	struct bc_noise_snap before, after;
 	struct bc_out out;
 	double cpu0;
-	bool produced;
 	int status, err;
 
 	status = bc_out_open(&out, "--output", cfg->output_path);
@@ -762,17 +761,7 @@ int bc_repeat_run(const struct bc_config *cfg, const struct bc_bench *bench)
 		bc_warn("out of memory for the runs' results");
 		pooled.exit_status = BC_EXIT_FAILED;
 	}
-	status = pooled.exit_status;
-	if (cfg->format == BC_FORMAT_JSON) {
-		bc_report_warnings(stderr, &pooled);
-		bc_report_json(out.f, cfg, &pooled);
-	} else if (status == BC_EXIT_OK || (status == BC_EXIT_INTERRUPTED && pooled.iter_cnt)) {
-		bc_report_text_summary(out.f, &pooled);
-	}
-	bc_report_reason_line(bench, &pooled);
-	produced = status == BC_EXIT_OK ||
-		   (status == BC_EXIT_INTERRUPTED && bc_rep_measured(&pooled));
-	status = bc_out_close(&out, produced, status);
+	status = bc_report_finish(&out, cfg, bench, &pooled, bc_rep_measured(&pooled));
 	pooled.repeats = NULL;
 	bc_run_result_free(&pooled);
 	bc_rep_free(&st.rep);

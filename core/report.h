@@ -25,4 +25,13 @@ void bc_report_warnings(FILE *f, const struct bc_run_result *res);
  * run that did). */
 void bc_report_reason_line(const struct bc_bench *bench, const struct bc_run_result *res);
 
+/* The end of a run's report (report.c): the JSON document (always) or the
+ * text summary (when something was measured), the reason line, and out
+ * closed, replaced only when `measured` iterations were kept or the run
+ * ended well. Returns the exit status, a failure when the file could not
+ * be written. */
+struct bc_out;
+int bc_report_finish(struct bc_out *out, const struct bc_config *cfg, const struct bc_bench *bench,
+		     const struct bc_run_result *res, size_t measured);
+
 #endif /* BENCHCORE_REPORT_H */

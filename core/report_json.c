@@ -7,13 +7,16 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpuset.h"
 #include "config.h"
+#include "core_opts.h"
 #include "loader.h"
 #include "context.h"
 #include "result.h"
+#include "stats.h"
 #include "report.h"
 #include "sysinfo.h"
 #include "exit_status.h"
@@ -40,31 +43,28 @@ static void bc_json_context(struct bc_json_writer *w)
 	bc_jw_obj_end(w);
 }
 
-static void bc_json_cpuset(struct bc_json_writer *w, const char *key, bool set,
-			   const struct bc_cpuset *cpus)
-{
-	char buf[1024];
-
-	if (!set) {
-		bc_jw_null(w, key);
-		return;
-	}
-	bc_cpuset_format(cpus, buf, sizeof(buf));
-	bc_jw_str(w, key, buf);
-}
-
 static void bc_json_config(struct bc_json_writer *w, const struct bc_config *cfg,
 			   const struct bc_run_result *res)
 {
+	struct bc_config *used = calloc(1, sizeof(*used));	/* 32 KiB of CPU sets */
+
 	bc_jw_obj_begin(w, "config");
-	bc_jw_uint(w, "producers", res->producer_cnt);
-	bc_jw_uint(w, "consumers", res->consumer_cnt);
-	bc_jw_num(w, "warmup_sec", cfg ? cfg->warmup_sec : NAN);
-	bc_jw_num(w, "duration_sec", cfg ? cfg->duration_sec : NAN);
-	bc_jw_bool(w, "affinity", cfg && (cfg->affinity || cfg->prod_cpus_set || cfg->cons_cpus_set));
-	bc_json_cpuset(w, "prod_cpus", cfg && cfg->prod_cpus_set, cfg ? &cfg->prod_cpus : NULL);
-	bc_json_cpuset(w, "cons_cpus", cfg && cfg->cons_cpus_set, cfg ? &cfg->cons_cpus : NULL);
-	bc_jw_bool(w, "bpf_stats", cfg && cfg->bpf_stats);
+	/* The core options with a JSON key (core_opts.c's table), as the run
+	 * used them: the thread counts it ran, "affinity" when threads were
+	 * pinned at all. Without a configuration, only the counts are known. */
+	if (used) {
+		if (cfg)
+			*used = *cfg;
+		else
+			bc_config_init(used);
+		used->producers = res->producer_cnt;
+		used->consumers = res->consumer_cnt;
+		used->affinity = cfg && (cfg->affinity || cfg->prod_cpus_set || cfg->cons_cpus_set);
+		if (!cfg)
+			used->warmup_sec = used->duration_sec = NAN;
+		bc_core_opts_json(w, used);
+		free(used);
+	}
 	/* Every declared option's effective value, typed, and which ones the
 	 * user gave: a reader needs neither the plugin nor its defaults. */
 	if (cfg && cfg->opts) {
@@ -365,10 +365,8 @@ static void bc_json_rep_run(struct bc_json_writer *w, const struct bc_repeats *r
 {
 	const struct bc_run_result *run = &r->runs[k];
 	unsigned int m, cnt = bc_metric_cnt(run);
-	size_t i, measured = 0;
+	size_t i, measured = bc_stats_measured_cnt(run);
 
-	for (i = 0; i < run->iter_cnt; i++)
-		measured += !run->iters[i].warmup;
 	bc_jw_obj_begin(w, NULL);
 	bc_jw_uint(w, "index", k);
 	bc_jw_int(w, "exit_status", run->exit_status);

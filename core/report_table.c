@@ -256,7 +256,7 @@ static void bc_batch_section_start(struct bc_batch *b, const struct bc_row *r)
 		return;
 	b->section_open = true;
 	b->cur_section = s;
-	if (b->opts.format == BC_TABLE_TEXT && s) {
+	if (b->opts.format == BC_FORMAT_TEXT && s) {
 		size_t len = strlen(s);
 
 		/* the kernel run scripts' header(): a blank line, the title,
@@ -265,7 +265,7 @@ static void bc_batch_section_start(struct bc_batch *b, const struct bc_row *r)
 		for (size_t i = 0; i < len; i++)
 			fputc('=', f);
 		fputc('\n', f);
-	} else if (b->opts.format == BC_TABLE_MARKDOWN) {
+	} else if (b->opts.format == BC_FORMAT_MARKDOWN) {
 		if (s) {
 			fputs("\n### ", f);
 			bc_md_write(f, s);
@@ -367,12 +367,12 @@ void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r)
 	char buf[2048], opts[1024];
 
 	switch (b->opts.format) {
-	case BC_TABLE_TEXT:
+	case BC_FORMAT_TEXT:
 		bc_batch_section_start(b, r);
 		bc_row_status_text(r, buf, sizeof(buf));
 		fprintf(f, "%-*s %s\n", b->name_width, r->label, buf);
 		break;
-	case BC_TABLE_MARKDOWN:
+	case BC_FORMAT_MARKDOWN:
 		bc_batch_section_start(b, r);
 		bc_row_status_text(r, buf, sizeof(buf));
 		fputs("| ", f);
@@ -381,7 +381,7 @@ void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r)
 		bc_md_write(f, buf);
 		fputs(" |\n", f);
 		break;
-	case BC_TABLE_CSV:
+	case BC_FORMAT_CSV:
 		bc_row_options_joined(r, opts, sizeof(opts), ";");
 		for (size_t i = 0; i < (r->metric_cnt ? r->metric_cnt : 1); i++) {
 			const struct bc_row_metric *m = r->metric_cnt ? &r->metrics[i] : NULL;
@@ -404,7 +404,7 @@ void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r)
 		bc_csv_figures(f, r, opts);
 		bc_csv_hists(f, r, opts);
 		break;
-	case BC_TABLE_JSON:
+	case BC_FORMAT_JSON:
 		break;
 	}
 	fflush(f);
@@ -481,22 +481,3 @@ void bc_batch_csv_header(FILE *f)
 	      f);
 }
 
-int bc_table_format_parse(const char *text, enum bc_table_format *fmt)
-{
-	static const struct {
-		const char *name;
-		enum bc_table_format fmt;
-	} names[] = {
-		{ "text", BC_TABLE_TEXT },	{ "json", BC_TABLE_JSON },
-		{ "csv", BC_TABLE_CSV },	{ "markdown", BC_TABLE_MARKDOWN },
-		{ "md", BC_TABLE_MARKDOWN },
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!strcmp(text, names[i].name)) {
-			*fmt = names[i].fmt;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}

@@ -11,8 +11,6 @@
 #include "row.h"
 
 
-/* Accepts text, json, csv, markdown (or md). */
-int bc_table_format_parse(const char *text, enum bc_table_format *fmt);
 
 /* report_table.c: one CSV field, quoted when it holds a comma, quote or
  * line break (NULL: empty); Markdown cell text with '|' escaped and line

@@ -84,15 +84,6 @@ static const char *bc_warm_mark(const struct bc_iteration *it)
 	return it->warmup ? " [warm-up]" : "";
 }
 
-static size_t bc_measured_cnt(const struct bc_run_result *res)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < res->iter_cnt; i++)
-		n += !res->iters[i].warmup;
-	return n;
-}
-
 /* The runner prints time units, and nothing after a count. */
 static bool bc_unit_is_time(const char *u)
 {
@@ -550,7 +541,7 @@ void bc_report_warnings(FILE *f, const struct bc_run_result *res)
 void bc_report_text_summary(FILE *f, const struct bc_run_result *res)
 {
 	const char *ap = res->ctx ? bc_ctx_attach_point(res->ctx) : NULL;
-	size_t n = bc_measured_cnt(res);
+	size_t n = bc_stats_measured_cnt(res);
 
 	/* Not printed yet when no Iter line was. */
 	if (ap && !res->iter_cnt)

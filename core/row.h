@@ -11,15 +11,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "config.h"
 #include "words.h"
-
-/* Output formats of `run --sweep`, `suite` and `compare`. */
-enum bc_table_format {
-	BC_TABLE_TEXT = 0,
-	BC_TABLE_JSON,
-	BC_TABLE_CSV,
-	BC_TABLE_MARKDOWN,
-};
 
 struct bc_cli_env;
 
@@ -31,7 +24,7 @@ struct bc_batch_opts {
 	char **extra_args;		/* appended to every run */
 	size_t extra_cnt;
 	double timeout_sec;		/* <= 0: warm-up + duration + margin */
-	enum bc_table_format format;
+	enum bc_format format;
 	FILE *out;
 	bool quiet;
 	bool verbose;			/* relay each child's stderr */

@@ -845,15 +845,11 @@ done:
 	}
 	res->exit_status = bc_ctx_exit_status(st.ctx, err);
 	if (!err && bc_signalled) {
-		size_t measured = 0;
-
 		res->interrupted = true;
 		res->exit_status = BC_EXIT_INTERRUPTED;
-		for (size_t i = 0; i < res->iter_cnt; i++)
-			measured += !res->iters[i].warmup;
 		snprintf(res->reason, sizeof(res->reason),
 			 "interrupted by %s after %zu measured iterations",
-			 bc_signalled == SIGTERM ? "SIGTERM" : "SIGINT", measured);
+			 bc_signalled == SIGTERM ? "SIGTERM" : "SIGINT", bc_stats_measured_cnt(res));
 	}
 	bc_stats_summarise(res);
 	if (bc_figures_summarise(res))

@@ -18,7 +18,7 @@
 
 /* Continued fraction of the incomplete beta function, evaluated with the
  * modified Lentz method; converges quickly for x < (a + 1) / (a + b + 2). */
-#define LENTZ_TINY 1e-300
+#define BC_LENTZ_TINY 1e-300
 
 /* One term of the continued fraction: updates Lentz's c and d and returns
  * the factor the running value is multiplied by. */
@@ -26,10 +26,10 @@ static double bc_lentz_step(double *c, double *d, double num)
 {
 	*d = 1.0 + num * *d;
 	*c = 1.0 + num / *c;
-	if (fabs(*d) < LENTZ_TINY)
-		*d = LENTZ_TINY;
-	if (fabs(*c) < LENTZ_TINY)
-		*c = LENTZ_TINY;
+	if (fabs(*d) < BC_LENTZ_TINY)
+		*d = BC_LENTZ_TINY;
+	if (fabs(*c) < BC_LENTZ_TINY)
+		*c = BC_LENTZ_TINY;
 	*d = 1.0 / *d;
 	return *d * *c;
 }
@@ -40,8 +40,8 @@ static double bc_incbeta_cf(double a, double b, double x)
 	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
 	int m;
 
-	if (fabs(d) < LENTZ_TINY)
-		d = LENTZ_TINY;
+	if (fabs(d) < BC_LENTZ_TINY)
+		d = BC_LENTZ_TINY;
 	d = 1.0 / d;
 	h = d;
 	for (m = 1; m <= 500; m++) {
@@ -148,14 +148,14 @@ int bc_welch_test_stats(double ma, double sa, unsigned int na, double mb, double
 	return 0;
 }
 
-struct ranked {
+struct bc_ranked {
 	double x;
 	int group;
 };
 
 static int bc_ranked_cmp(const void *pa, const void *pb)
 {
-	const struct ranked *a = pa, *b = pb;
+	const struct bc_ranked *a = pa, *b = pb;
 
 	return (a->x > b->x) - (a->x < b->x);
 }
@@ -165,7 +165,7 @@ int bc_mann_whitney_test(const double *a, size_t na, const double *b, size_t nb,
 {
 	size_t n = na + nb, i, j;
 	double r1 = 0.0, ties = 0.0, u1, mu, sigma2, diff;
-	struct ranked *all;
+	struct bc_ranked *all;
 
 	memset(out, 0, sizeof(*out));
 	out->test = "mann-whitney";
@@ -175,9 +175,9 @@ int bc_mann_whitney_test(const double *a, size_t na, const double *b, size_t nb,
 	if (!all)
 		return -ENOMEM;
 	for (i = 0; i < na; i++)
-		all[i] = (struct ranked){ a[i], 0 };
+		all[i] = (struct bc_ranked){ a[i], 0 };
 	for (i = 0; i < nb; i++)
-		all[na + i] = (struct ranked){ b[i], 1 };
+		all[na + i] = (struct bc_ranked){ b[i], 1 };
 	qsort(all, n, sizeof(*all), bc_ranked_cmp);
 
 	/* Tied values share the average of the ranks they span. */

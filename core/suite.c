@@ -239,7 +239,7 @@ static void bc_csv_field(FILE *f, const char *s, char end)
 	fputc(end, f);
 }
 
-static int bc_suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
+static int bc_suite_list(const char *dir, enum bc_format fmt, FILE *out)
 {
 	char **names = NULL;
 	size_t cnt = 0;
@@ -267,11 +267,11 @@ static int bc_suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
 	closedir(d);
 	qsort(names, cnt, sizeof(*names), bc_name_cmp);
 
-	if (fmt == BC_TABLE_JSON)
+	if (fmt == BC_FORMAT_JSON)
 		fputs("{\n  \"suites\": [", out);
-	else if (fmt == BC_TABLE_CSV)
+	else if (fmt == BC_FORMAT_CSV)
 		fputs("name,description,path\n", out);
-	else if (fmt == BC_TABLE_MARKDOWN)
+	else if (fmt == BC_FORMAT_MARKDOWN)
 		fputs("| suite | description |\n| --- | --- |\n", out);
 	for (size_t i = 0; i < cnt; i++) {
 		char path[PATH_MAX + 300], err[256];
@@ -284,18 +284,18 @@ static int bc_suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
 		else if (s.description)
 			desc = s.description;
 		switch (fmt) {
-		case BC_TABLE_TEXT:
+		case BC_FORMAT_TEXT:
 			fprintf(out, "%-20s %s\n", names[i], s.path ? desc : err);
 			break;
-		case BC_TABLE_MARKDOWN:
+		case BC_FORMAT_MARKDOWN:
 			fprintf(out, "| %s | %s |\n", names[i], s.path ? desc : err);
 			break;
-		case BC_TABLE_CSV:
+		case BC_FORMAT_CSV:
 			bc_csv_field(out, names[i], ',');
 			bc_csv_field(out, s.path ? desc : err, ',');
 			bc_csv_field(out, path, '\n');
 			break;
-		case BC_TABLE_JSON:
+		case BC_FORMAT_JSON:
 			/* a user's suite directory may hold any name */
 			fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
 			bc_json_write_string(out, names[i]);
@@ -309,7 +309,7 @@ static int bc_suite_list(const char *dir, enum bc_table_format fmt, FILE *out)
 		bc_suite_free(&s);
 		free(names[i]);
 	}
-	if (fmt == BC_TABLE_JSON)
+	if (fmt == BC_FORMAT_JSON)
 		fputs("\n  ]\n}\n", out);
 	free(names);
 	return BC_EXIT_OK;
@@ -335,7 +335,7 @@ static void bc_suite_help(FILE *f)
 int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 {
 	const char *name = NULL, *file = NULL, *output = NULL, *v;
-	struct bc_batch_opts bo = { .kind = "suite", .format = BC_TABLE_TEXT };
+	struct bc_batch_opts bo = { .kind = "suite", .format = BC_FORMAT_TEXT };
 	char dir[PATH_MAX], path[PATH_MAX + 300], err[512] = "";
 	char **extra = calloc((size_t)argc + 1, sizeof(*extra));
 	char **sweeps = calloc((size_t)argc + 1, sizeof(*sweeps));

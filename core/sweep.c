@@ -50,7 +50,7 @@ bool bc_sweep_requested(int argc, char **argv)
 
 int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv)
 {
-	struct bc_batch_opts bo = { .kind = "sweep", .env = env, .format = BC_TABLE_TEXT };
+	struct bc_batch_opts bo = { .kind = "sweep", .env = env, .format = BC_FORMAT_TEXT };
 	char **words = calloc((size_t)argc + 1, sizeof(*words));
 	const char *output = NULL, *bench = NULL;
 	struct bc_batch *batch = NULL;
@@ -76,7 +76,7 @@ int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv)
 	if (ret)
 		goto out;
 	if (bc_batch_find_bench(words, word_cnt) < 0) {
-		ret = bc_cli_usage_error("run: expected a benchmark name (PLUGIN:BENCH)");
+		ret = bc_cli_usage_error("%s: expected a benchmark name (PLUGIN:BENCH)", argv[0]);
 		goto out;
 	}
 	bench = words[bc_batch_find_bench(words, word_cnt)];
@@ -105,4 +105,25 @@ out:
 	bc_batch_free(batch);
 	free(words);
 	return ret;
+}
+
+/* `benchcore sweep`: the same as `run ... --sweep`, as a command of its own,
+ * with help of its own. */
+int bc_sweep_cmd(struct bc_cli_env *env, int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "-?")) {
+			fputs("Usage: benchcore sweep PLUGIN:BENCH --sweep OPTION=V1,V2,... [--sweep ...]\n"
+			      "                       [--label TEMPLATE] [--format text|json|csv|markdown]\n"
+			      "                       [--output FILE] [--run-timeout SEC] [run options...]\n"
+			      "Runs the benchmark once per combination of the swept values, each run in a\n"
+			      "process of its own, and prints one table row per run. OPTION is any core or\n"
+			      "plugin option of the benchmark; NAME,NAME=... sweeps several in step.\n"
+			      "`benchcore run PLUGIN:BENCH --sweep ...` is the same command.\n", stdout);
+			return BC_EXIT_OK;
+		}
+	}
+	if (!bc_sweep_requested(argc, argv))
+		return bc_cli_usage_error("sweep: expected --sweep OPTION=V1,V2,... (e.g. --sweep producers=1,2)");
+	return bc_sweep_main(env, argc, argv);
 }

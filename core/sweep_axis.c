@@ -138,7 +138,7 @@ static int bc_core_flag_arg(const char *name, const char *value, char **arg, cha
 int bc_sweep_option_arg(const struct bc_bench *bench, const char *name, const char *value,
 			char **arg, char *err, size_t err_len)
 {
-	const struct argp_option *core = bc_run_core_option(name);
+	const struct bc_core_opt *core = bc_core_opt_find(name);
 	const struct bc_option *opt;
 	int n;
 

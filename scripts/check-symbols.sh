@@ -5,16 +5,53 @@
 # - every function or variable the core defines outside a single file
 #   (and every file-local function) carries the bc_ prefix;
 # - libbenchcore.so exports only bc_ symbols, and does not link jansson
-#   (reading JSON is the executable's business).
-# Prints one line per fault and exits 1 on any.
+#   (reading JSON is the executable's business);
+# - the map's BENCHCORE_PRIVATE node lists exactly the runtime functions
+#   the executable calls: none missing, none left over.
+# Prints one line per fault and exits 1 on any. With --private, prints the
+# node's list as the executable needs it, to paste into core/libbenchcore.map.
 #
-#   scripts/check-symbols.sh BUILD_DIR
+#   scripts/check-symbols.sh [--private] BUILD_DIR
 set -eu
 
-build=${1:?usage: check-symbols.sh BUILD_DIR}
+print_private=false
+if [ "${1:-}" = --private ]; then
+	print_private=true
+	shift
+fi
+build=${1:?usage: check-symbols.sh [--private] BUILD_DIR}
+src=$(dirname "$0")/..
 status=0
-objs=$(ls "$build"/core/CMakeFiles/benchcore_runtime_objs.dir/*.o \
-	"$build"/core/CMakeFiles/benchcore_cli_objs.dir/*.o)
+runtime_objs=$(ls "$build"/core/CMakeFiles/benchcore_runtime_objs.dir/*.o)
+cli_objs=$(ls "$build"/core/CMakeFiles/benchcore_cli_objs.dir/*.o \
+	"$build"/core/CMakeFiles/benchcore.dir/*.o)
+objs="$runtime_objs
+$(ls "$build"/core/CMakeFiles/benchcore_cli_objs.dir/*.o)"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The private node: what the executable leaves undefined that the runtime
+# defines, less what the public node already exports.
+map="$src/core/libbenchcore.map"
+# shellcheck disable=SC2086
+nm --defined-only $runtime_objs | awk 'NF == 3 && $2 ~ /^[TDBR]$/ { print $3 }' | sort -u >"$tmp/runtime"
+# shellcheck disable=SC2086
+nm -u $cli_objs | awk '{ print $NF }' | sort -u >"$tmp/called"
+sed -n '1,/^BENCHCORE_PRIVATE/p' "$map" | sed -n 's/^[[:space:]]*\(bc_[a-z0-9_]*\);.*/\1/p' | sort -u >"$tmp/public"
+sed -n '/BENCHCORE_PRIVATE/,$p' "$map" | sed -n 's/^[[:space:]]*\(bc_[a-z0-9_]*\);.*/\1/p' | sort -u >"$tmp/listed"
+comm -12 "$tmp/runtime" "$tmp/called" | comm -23 - "$tmp/public" >"$tmp/needed"
+if $print_private; then
+	sed 's/.*/\t\t&;/' "$tmp/needed"
+	exit 0
+fi
+for s in $(comm -23 "$tmp/needed" "$tmp/listed"); do
+	echo "core/libbenchcore.map: BENCHCORE_PRIVATE lacks $s, which the executable calls"
+	status=1
+done
+for s in $(comm -13 "$tmp/needed" "$tmp/listed"); do
+	echo "core/libbenchcore.map: BENCHCORE_PRIVATE lists $s, which the executable no longer calls"
+	status=1
+done
 
 # T/t: functions, D/d B/b R/r: data. Local data keeps C's own names (static
 # tables named for what they hold), so only global data is checked.
@@ -45,4 +82,4 @@ if [ "$status" -ne 0 ]; then
 	echo "check-symbols: faults above" >&2
 	exit 1
 fi
-echo "check-symbols: $(echo "$objs" | wc -l) core objects, every symbol bc_; $(basename "$lib") exports $(nm -D --defined-only "$lib" | grep -c ' T ') functions"
+echo "check-symbols: $(echo "$objs" | wc -l) core objects, every symbol bc_; $(basename "$lib") exports $(wc -l <"$tmp/public") public and $(wc -l <"$tmp/listed") private functions"

@@ -129,11 +129,71 @@ static void test_value_checks(void **state)
 	assert_int_equal(bc_parse_uint("-p", " 1", 0, 4096, "threads", &u), -EINVAL);
 	assert_int_equal(bc_parse_uint("-p", "", 0, 4096, "threads", &u), -EINVAL);
 
-	assert_int_equal(bc_parse_format("--format", "json", &f), 0);
+	assert_int_equal(bc_parse_format("--format", "json", BC_FORMATS_RUN, &f), 0);
 	assert_int_equal(f, BC_FORMAT_JSON);
-	assert_int_equal(bc_parse_format("--format", "JSON", &f), -EINVAL);
+	assert_int_equal(bc_parse_format("--format", "JSON", BC_FORMATS_RUN, &f), -EINVAL);
+	/* One enum and one parser for every --format: a run takes two of
+	 * the four, tables of many runs take all of them. */
+	assert_int_equal(bc_parse_format("--format", "csv", BC_FORMATS_RUN, &f), -EINVAL);
+	assert_int_equal(bc_parse_format("--format", "csv", BC_FORMATS_TABLE, &f), 0);
+	assert_int_equal(f, BC_FORMAT_CSV);
+	assert_int_equal(bc_format_parse("md", BC_FORMATS_TABLE, &f), 0);
+	assert_int_equal(f, BC_FORMAT_MARKDOWN);
 	bc_log_set_file(NULL);
 	fclose(log);
+}
+
+/* The core option table is the one place a core option is stated: its
+ * defaults, its checks, its spellings, argp's view, and what compare and
+ * the run document make of it all come from the same line. */
+static void test_core_option_table(void **state)
+{
+	char *words[] = { "-w", "0.5", "--duration=2", "-ap", "3", "--repeat", "4",
+			  "--prod-affinity", "1", "--format", "json", "--rb-x", "7" };
+	const struct argp_option *argp = bc_core_opts_argp();
+	struct bc_config *cfg = malloc(sizeof(*cfg));
+	char err[256];
+	size_t n = 0;
+
+	(void)state;
+	assert_non_null(cfg);
+	bc_config_init(cfg);
+	assert_true(cfg->warmup_sec == 1 && cfg->duration_sec == 5);
+	assert_int_equal(cfg->format, BC_FORMAT_TEXT);
+	assert_false(cfg->producers_set);
+
+	assert_ptr_equal(bc_core_opt_find("p"), bc_core_opt_find("producers"));
+	assert_null(bc_core_opt_find("rb-x"));
+	for (const struct bc_core_opt *o = bc_core_opts; o->name; o++, n++) {
+		assert_string_equal(argp[n].name, o->name);
+		assert_int_equal(argp[n].key, bc_core_opt_key(o));
+		assert_ptr_equal(bc_core_opt_by_key(argp[n].key), o);
+		assert_non_null(o->help);
+	}
+	assert_null(argp[n].name);
+
+	assert_int_equal(bc_core_words_apply(words, sizeof(words) / sizeof(words[0]), cfg, err,
+					     sizeof(err)), 0);
+	assert_true(cfg->warmup_sec == 0.5 && cfg->duration_sec == 2);
+	assert_true(cfg->affinity && cfg->producers_set);
+	assert_int_equal(cfg->producers, 3);
+	assert_int_equal(cfg->repeat, 4);
+	assert_true(cfg->prod_cpus_set && cfg->prod_cpus.cnt == 1);
+	/* --format is a batch's own word on a run line: left to the run */
+	assert_int_equal(cfg->format, BC_FORMAT_TEXT);
+
+	assert_int_equal(bc_core_opt_set(bc_core_opt_find("duration"), "abc", cfg, err,
+					 sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--duration 'abc': expected a number of seconds > 0 (at most 31536000)");
+	assert_int_equal(bc_core_opt_set(bc_core_opt_find("c"), "0x3", cfg, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "--consumers '0x3': expected a whole number of threads from 0 to 4096");
+
+	assert_true(bc_core_opt_json_ignored("warmup_sec"));
+	assert_true(bc_core_opt_json_ignored("format"));
+	assert_false(bc_core_opt_json_ignored("producers"));
+	assert_false(bc_core_opt_json_ignored("prod_cpus"));
+	free(cfg);
 }
 
 static void test_scan(void **state)
@@ -246,6 +306,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_value_checks),
+		cmocka_unit_test(test_core_option_table),
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_parse_run),
 		cmocka_unit_test(test_parse_errors),

@@ -194,6 +194,32 @@ static void test_count_sweep_text_csv_markdown(void **state)
 	bc_child_result_free(&r);
 }
 
+/* `benchcore sweep` is `run --sweep` as a command of its own: the same
+ * table, its own help, and a usage error without --sweep. */
+static void test_sweep_command(void **state)
+{
+	struct bc_child_result r;
+	int rc;
+
+	(void)state;
+	rc = run_cli(&r, "--plugin-dir", BC_TEST_PLUGIN_DIR, "sweep", "count:count-global", "-w0",
+		     "-d1", "--sweep", "producers=1,2", "--format", "csv", NULL);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(r.out, "producers=1,count:count-global,producers=1,ok,,hits,ops/s,"));
+	assert_non_null(strstr(r.out, "producers=2,count:count-global,producers=2,ok,,hits,ops/s,"));
+	bc_child_result_free(&r);
+
+	rc = run_cli(&r, "sweep", "--help", NULL);
+	assert_int_equal(rc, 0);
+	assert_non_null(strstr(r.out, "Usage: benchcore sweep PLUGIN:BENCH --sweep OPTION=V1,V2,..."));
+	bc_child_result_free(&r);
+
+	rc = run_cli(&r, "--plugin-dir", BC_TEST_PLUGIN_DIR, "sweep", "count:count-global", NULL);
+	assert_int_equal(rc, BC_EXIT_USAGE);
+	assert_string_equal(r.err, "benchcore: sweep: expected --sweep OPTION=V1,V2,... (e.g. --sweep producers=1,2)\n");
+	bc_child_result_free(&r);
+}
+
 static void test_sweep_one_invalid_combination(void **state)
 {
 	struct bc_child_result r;
@@ -638,6 +664,7 @@ int main(void)
 		cmocka_unit_test(test_suite_commands),
 		cmocka_unit_test(test_count_sweep_json),
 		cmocka_unit_test(test_count_sweep_text_csv_markdown),
+		cmocka_unit_test(test_sweep_command),
 		cmocka_unit_test(test_sweep_one_invalid_combination),
 		cmocka_unit_test(test_hung_crashing_unavailable),
 		cmocka_unit_test(test_sweep_interrupted),

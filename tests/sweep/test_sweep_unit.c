@@ -22,6 +22,7 @@
 #include <benchcore/benchcore.h>
 #include "batch.h"
 #include "loader.h"
+#include "core_opts.h"
 #include "report_table.h"
 #include "significance.h"
 #include "sweep_axis.h"
@@ -462,19 +463,19 @@ static void test_child_exec_failure(void **state)
 
 static void test_table_format(void **state)
 {
-	enum bc_table_format f;
+	enum bc_format f;
 
 	(void)state;
-	assert_int_equal(bc_table_format_parse("markdown", &f), 0);
-	assert_int_equal(f, BC_TABLE_MARKDOWN);
-	assert_int_equal(bc_table_format_parse("csv", &f), 0);
-	assert_int_equal(f, BC_TABLE_CSV);
-	assert_int_equal(bc_table_format_parse("xml", &f), -EINVAL);
+	assert_int_equal(bc_format_parse("markdown", BC_FORMATS_TABLE, &f), 0);
+	assert_int_equal(f, BC_FORMAT_MARKDOWN);
+	assert_int_equal(bc_format_parse("csv", BC_FORMATS_TABLE, &f), 0);
+	assert_int_equal(f, BC_FORMAT_CSV);
+	assert_int_equal(bc_format_parse("xml", BC_FORMATS_TABLE, &f), -EINVAL);
 }
 
 /* A row whose run recorded a histogram: every table format shows its
  * count and percentiles (CSV: one line per statistic). */
-static char *render_hist_row(enum bc_table_format format)
+static char *render_hist_row(enum bc_format format)
 {
 	static const char doc[] =
 		"{\"benchmark\": \"p:b\", \"summary\": {\"lat\": {\"unit\": \"ns\", "
@@ -502,13 +503,13 @@ static void test_table_histograms(void **state)
 	char *t;
 
 	(void)state;
-	t = render_hist_row(BC_TABLE_TEXT);
+	t = render_hist_row(BC_FORMAT_TEXT);
 	assert_non_null(strstr(t, "lat p50 10.5, p90 20.5, p99 30.5, p99.9 40.5, max 50.0 ns (7 values)"));
 	free(t);
-	t = render_hist_row(BC_TABLE_MARKDOWN);
+	t = render_hist_row(BC_FORMAT_MARKDOWN);
 	assert_non_null(strstr(t, "| row | lat p50 10.5, p90 20.5, p99 30.5, p99.9 40.5, max 50.0 ns"));
 	free(t);
-	t = render_hist_row(BC_TABLE_CSV);
+	t = render_hist_row(BC_FORMAT_CSV);
 	assert_non_null(strstr(t, "S,row,p:b,,ok,,lat.count,values,7,,,,\n"));
 	assert_non_null(strstr(t, "S,row,p:b,,ok,,lat.p50,ns,10.5,,,,\n"));
 	assert_non_null(strstr(t, "S,row,p:b,,ok,,lat.p90,ns,20.5,,,,\n"));

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The end of one run's report, the same for a single run (cmd_run.c) and
+ * for the pooled runs of --repeat (repeat.c): the document or the summary,
+ * the line that says why a run did not end well, and the output file,
+ * replaced only by a run that measured something.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "config.h"
+#include "exit_status.h"
+#include "loader.h"
+#include "output.h"
+#include "report.h"
+#include "result.h"
+
+int bc_report_finish(struct bc_out *out, const struct bc_config *cfg, const struct bc_bench *bench,
+		     const struct bc_run_result *res, size_t measured)
+{
+	int status = res->exit_status;
+	bool produced;
+
+	if (cfg->format == BC_FORMAT_JSON) {
+		/* Always a document, failures included: scripts (and sweeps)
+		 * read the status and reason from it. */
+		bc_report_warnings(stderr, res);
+		bc_report_json(out->f, cfg, res);
+	} else if (status == BC_EXIT_OK || (status == BC_EXIT_INTERRUPTED && res->iter_cnt)) {
+		bc_report_text_summary(out->f, res);
+	}
+	bc_report_reason_line(bench, res);
+	/* --output FILE is replaced only by a run that measured something: a
+	 * refused, unavailable or failed run keeps the previous results. */
+	produced = status == BC_EXIT_OK || (status == BC_EXIT_INTERRUPTED && measured);
+	return bc_out_close(out, produced, status);
+}
