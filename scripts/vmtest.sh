@@ -196,7 +196,8 @@ make_initramfs() {
 	cat >"$dir/init" <<'EOF'
 #!/bin/sh
 # vmtest guest init: mount the host's root read-only and the build tree
-# writable (both 9p over virtio), chroot, run the matrix, power off.
+# writable (both 9p over virtio), chroot, run the matrix, power off. The
+# source and build trees may lie anywhere, /tmp included.
 export PATH=/bin
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
@@ -214,7 +215,7 @@ out=$(arg bc_out)
 r=/newroot
 # 6.1's 9p defaults to 8 KiB messages; larger ones make the share usable.
 opts=trans=virtio,version=9p2000.L,msize=262144
-if mount -t 9p -o "$opts,ro" host $r && mount -t 9p -o "$opts" build "$r$build"; then
+if mount -t 9p -o "$opts,ro" host $r; then
 	mount -t proc proc $r/proc
 	mount -t sysfs sysfs $r/sys
 	mount -t devtmpfs devtmpfs $r/dev
@@ -228,9 +229,23 @@ if mount -t 9p -o "$opts,ro" host $r && mount -t 9p -o "$opts" build "$r$build";
 	mount -t bpf bpffs $r/sys/fs/bpf
 	# htab-mem reads its map's memory from a memory cgroup of its own.
 	mount -t cgroup2 none $r/sys/fs/cgroup
-	# The host root is read-only; the tests write lock files in /tmp.
+	# The host root is read-only; the tests write lock files in /tmp. A
+	# tree cloned into /tmp (or /run) would vanish under the tmpfs, so it
+	# is held aside first and bound back on top; the build tree is mounted
+	# after the tmpfs for the same reason.
+	mkdir -p /held-src && mount -o bind "$r$src" /held-src
 	mount -t tmpfs tmpfs $r/tmp
 	mount -t tmpfs tmpfs $r/run
+	if [ ! -d "$r$src/scripts" ]; then
+		mkdir -p "$r$src" && mount -o bind /held-src "$r$src"
+	fi
+	mkdir -p "$r$build" 2>/dev/null
+	if ! mount -t 9p -o "$opts" build "$r$build"; then
+		echo "vmtest-init: mounting the build tree ($build) failed"
+		sync
+		echo o >/proc/sysrq-trigger
+		sleep 30
+	fi
 	echo "vmtest-init: $(uname -r): shares mounted, running the matrix"
 	chroot $r /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp \
 		LANG=C.UTF-8 /bin/bash "$src/scripts/vmtest-guest.sh" all "$build" "$out"
