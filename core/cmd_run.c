@@ -25,21 +25,6 @@
 #include "plugin_opts.h"
 #include "repeat.h"
 
-struct bc_cli_progress {
-	FILE *f;
-	bool quiet;
-};
-
-static void bc_cli_on_iter(const struct bc_run_result *res, size_t iter_idx, void *cookie)
-{
-	struct bc_cli_progress *pr = cookie;
-
-	if (pr->quiet)
-		return;
-	bc_report_text_iter(pr->f, res, iter_idx);
-	fflush(pr->f);
-}
-
 static void bc_cli_debug_opt(const struct bc_option *opt, const char *text, void *cookie)
 {
 	(void)cookie;
@@ -49,7 +34,7 @@ static void bc_cli_debug_opt(const struct bc_option *opt, const char *text, void
 int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 {
 	struct bc_run_result res;
-	struct bc_cli_progress pr;
+	struct bc_progress pr;
 	struct bc_out out;
 	int status, err;
 
@@ -63,7 +48,7 @@ int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 
 	bc_opts_each_set(cfg->opts, bc_cli_debug_opt, NULL);
 	memset(&res, 0, sizeof(res));
-	err = bc_run(cfg, bench, &res, bc_cli_on_iter, &pr);
+	err = bc_run(cfg, bench, &res, bc_report_progress, &pr);
 	status = res.exit_status;
 	if (err && status == BC_EXIT_OK)
 		status = BC_EXIT_FAILED;

@@ -118,25 +118,10 @@ struct bc_rep_state {
 	int lost_status;
 };
 
-struct bc_rep_progress {
-	FILE *f;
-	bool quiet;
-};
-
-static void bc_rep_on_iter(const struct bc_run_result *res, size_t iter_idx, void *cookie)
-{
-	struct bc_rep_progress *pr = cookie;
-
-	if (pr->quiet)
-		return;
-	bc_report_text_iter(pr->f, res, iter_idx);
-	fflush(pr->f);
-}
-
 /* The child: one whole run, its progress on st->progress, its result on fd. */
 static void __attribute__((noreturn)) bc_rep_child(const struct bc_rep_state *st, int fd)
 {
-	struct bc_rep_progress pr = { .f = st->progress, .quiet = st->quiet };
+	struct bc_progress pr = { .f = st->progress, .quiet = st->quiet };
 	struct bc_run_result res;
 	int err;
 
@@ -146,7 +131,7 @@ static void __attribute__((noreturn)) bc_rep_child(const struct bc_rep_state *st
 	signal(SIGTERM, SIG_DFL);
 	bc_out_forget_all();
 	memset(&res, 0, sizeof(res));
-	err = bc_run(st->cfg, st->bench, &res, bc_rep_on_iter, &pr);
+	err = bc_run(st->cfg, st->bench, &res, bc_report_progress, &pr);
 	if (err && res.exit_status == BC_EXIT_OK)
 		res.exit_status = BC_EXIT_FAILED;
 	/* _exit() flushes nothing. */

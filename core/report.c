@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The end of one run's report, the same for a single run (cmd_run.c) and
- * for the pooled runs of --repeat (repeat.c): the document or the summary,
+ * A run's report as the command line drives it, the same for a single run
+ * (cmd_run.c) and for --repeat (repeat.c): the progress lines while it
+ * measures, and at the end the document or the summary,
  * the line that says why a run did not end well, and the output file,
  * replaced only by a run that measured something.
  */
@@ -14,6 +15,16 @@
 #include "output.h"
 #include "report.h"
 #include "result.h"
+
+void bc_report_progress(const struct bc_run_result *res, size_t iter_idx, void *cookie)
+{
+	const struct bc_progress *pr = cookie;
+
+	if (pr->quiet)
+		return;
+	bc_report_text_iter(pr->f, res, iter_idx);
+	fflush(pr->f);
+}
 
 int bc_report_finish(struct bc_out *out, const struct bc_config *cfg, const struct bc_bench *bench,
 		     const struct bc_run_result *res, size_t measured)

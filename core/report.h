@@ -7,6 +7,7 @@
 #ifndef BENCHCORE_REPORT_H
 #define BENCHCORE_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "config.h"
@@ -24,6 +25,15 @@ void bc_report_warnings(FILE *f, const struct bc_run_result *res);
 /* The line on stderr that says why a run did not end well (nothing for a
  * run that did). */
 void bc_report_reason_line(const struct bc_bench *bench, const struct bc_run_result *res);
+
+/* Progress while a run measures: the runner's per-tick callback
+ * (bc_iter_cb), with a struct bc_progress as its cookie, prints each
+ * iteration's lines to f and flushes them (nothing when quiet). */
+struct bc_progress {
+	FILE *f;
+	bool quiet;
+};
+void bc_report_progress(const struct bc_run_result *res, size_t iter_idx, void *cookie);
 
 /* The end of a run's report (report.c): the JSON document (always) or the
  * text summary (when something was measured), the reason line, and out
