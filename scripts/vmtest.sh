@@ -29,7 +29,16 @@
 # benchmark failed and every expectation held (known failures, marked xfail,
 # do not count); 1 otherwise; 2 for usage errors.
 #
-# Environment: BENCHCORE_VMTEST_TIMEOUT (seconds per guest, default 1800),
+# A guest that never reached its init (QEMU exited or stayed silent) is
+# booted once more under TCG; if that fails too the kernel is reported as
+# "could not boot: <why>", which fails the run but is not a test failure.
+# BUILD_DIR/vmtest/summary.tsv holds one line per kernel: name, accelerator,
+# verdict (passed, failed, could not boot, hung), reason.
+#
+# Environment: BENCHCORE_VMTEST_ACCEL (auto, kvm or tcg; default auto: a
+# short probe boot decides whether KVM works, else TCG, with the reason),
+# BENCHCORE_VMTEST_PROBE_TIMEOUT (seconds the KVM probe boot may take,
+# default 45), BENCHCORE_VMTEST_TIMEOUT (seconds per guest, default 1800),
 # BENCHCORE_VMTEST_DURATION (seconds per benchmark probe, default 0.5),
 # BENCHCORE_VMTEST_MEM (guest memory, default 2G).
 set -euo pipefail
@@ -42,7 +51,7 @@ build=$src/build
 guest_timeout=${BENCHCORE_VMTEST_TIMEOUT:-1800}
 
 usage() {
-	sed -n '4,34p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,45p' "$0" | sed 's/^# \{0,1\}//'
 	exit "$1"
 }
 
@@ -201,6 +210,14 @@ make_initramfs() {
 export PATH=/bin
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
+# The host looks for this line: without it the guest never ran its init
+# (QEMU or the accelerator failed), which is not a test failure.
+echo "vmtest-init: started"
+if grep -qw bc_probe=1 /proc/cmdline; then
+	# The accelerator probe: reaching init is all it asks.
+	echo o >/proc/sysrq-trigger
+	sleep 30
+fi
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 for m in $(cat /modules/order); do
@@ -264,30 +281,137 @@ EOF
 
 # --- running --------------------------------------------------------------
 
-run_guest() {
-	local tree=$1 release=$2 out=$3 kernel accel clock="" rc=0
-	kernel=$tree/boot/vmlinuz-$release
-	if [ -w /dev/kvm ]; then
-		accel=(-enable-kvm -cpu host)
+# The marker the guest's init prints first: a console without it means
+# the guest never ran (QEMU, the accelerator or the kernel's early boot).
+init_marker="vmtest-init: started"
+
+qemu_with_timeout() {
+	local limit=$1
+	shift
+	timeout --kill-after=10 "$limit" qemu-system-x86_64 "$@"
+}
+
+# boot_guest TREE RELEASE OUT ACCEL TIMEOUT [EXTRA_APPEND]: one QEMU run;
+# the console goes to OUT/console.log, QEMU's own messages to OUT/qemu.err.
+# Returns QEMU's exit status (124/137: killed by the timeout).
+boot_guest() {
+	local tree=$1 release=$2 out=$3 accel=$4 limit=$5 extra=${6:-} clock="" rc=0
+	local args
+	if [ "$accel" = KVM ]; then
+		args=(-enable-kvm -cpu host)
 	else
-		# No KVM (nested VMs): software emulation; correct, slow. Its TSC
-		# drifts, so the clocksource watchdog marks it unstable a few
-		# seconds after boot and the kernel patches sched_clock's static
-		# key live; under TCG a vCPU can then run a stale int3 (6.12:
-		# "Oops: int3" in sched_clock_cpu, then a panic). Saying so at boot
-		# settles the clock before anything runs.
-		accel=(-accel tcg)
+		# Software emulation: correct, slow. Its TSC drifts, so the
+		# clocksource watchdog marks it unstable a few seconds after boot
+		# and the kernel patches sched_clock's static key live; under TCG
+		# a vCPU can then run a stale int3 (6.12: "Oops: int3" in
+		# sched_clock_cpu, then a panic). Saying so at boot settles the
+		# clock before anything runs.
+		args=(-accel tcg)
 		clock="tsc=unstable "
 	fi
-	rm -rf "$out/results"
-	mkdir -p "$out/results"
-	timeout --kill-after=10 "$guest_timeout" qemu-system-x86_64 "${accel[@]}" \
+	# The redirection on the call also takes bash's own notice when QEMU
+	# dies of a signal ("Aborted" and the command line): qemu.err is
+	# read for QEMU's line, nobody has to read the command.
+	qemu_with_timeout "$limit" "${args[@]}" \
 		-m "${BENCHCORE_VMTEST_MEM:-2G}" -smp 2 -nographic -no-reboot -nic none \
-		-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" \
-		-append "console=ttyS0 quiet panic=-1 ${clock}bc_src=$src bc_build=$build bc_out=$out/results" \
+		-kernel "$tree/boot/vmlinuz-$release" -initrd "$out/initramfs.cpio.gz" \
+		-append "console=ttyS0 quiet panic=-1 ${clock}${extra}bc_src=$src bc_build=$build bc_out=$out/results" \
 		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$build,mount_tag=build,security_model=none,multidevs=remap" \
-		</dev/null >"$out/console.log" 2>&1 || rc=$?
+		</dev/null >"$out/console.log" 2>"$out/qemu.err" || rc=$?
+	return "$rc"
+}
+
+# Why a boot that never reached init failed, in one line: QEMU's own
+# error, or what the console shows, or silence.
+boot_failure_reason() {
+	local out=$1 rc=$2 limit=$3 line
+	# QEMU's own complaint; not its note that the timeout stopped it.
+	line=$(grep -v -e 'terminating on signal' -e 'Aborted' -e '^[[:space:]]*$' \
+		"$out/qemu.err" 2>/dev/null | head -n 1 || true)
+	if [ -n "$line" ]; then
+		echo "${line//$'\t'/ }"
+	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "no output from the guest's init in $limit s"
+	elif [ -s "$out/console.log" ]; then
+		echo "QEMU exited (status $rc) before the guest's init ran; last console line: $(tr -d '\r' <"$out/console.log" | grep -v '^[[:space:]]*$' | tail -n 1 | cut -c1-120)"
+	else
+		echo "QEMU exited (status $rc) with no output before the guest's init ran (a reset before the first kernel line?)"
+	fi
+}
+
+# Sets accel and accel_why: the accelerator the guests boot with and why.
+# /dev/kvm being writable says nothing about whether KVM boots a guest
+# (nested virtualisation can expose one that aborts QEMU at the first MSR
+# write, or resets the guest before its first line), so auto mode boots
+# the first kernel once, to its init, and believes only that.
+accel=
+accel_why=
+choose_accel() {
+	local tree=$1 release=$2 out=$3 limit=${BENCHCORE_VMTEST_PROBE_TIMEOUT:-45} rc=0 t0=$SECONDS
+	[ -n "$accel" ] && return 0
+	case $accel_mode in
+	tcg)
+		accel=TCG accel_why="BENCHCORE_VMTEST_ACCEL=tcg"
+		return 0
+		;;
+	auto)
+		if [ ! -e /dev/kvm ]; then
+			accel=TCG accel_why="no /dev/kvm"
+			return 0
+		elif [ ! -w /dev/kvm ]; then
+			accel=TCG accel_why="/dev/kvm is not writable by $(id -un)"
+			return 0
+		fi
+		;;
+	esac
+	local probe=$out/accel-probe
+	rm -rf "$probe"
+	mkdir -p "$probe/results"
+	cp "$out/initramfs.cpio.gz" "$probe/"
+	log "probing KVM: booting $release to its init (at most $limit s)"
+	boot_guest "$tree" "$release" "$probe" KVM "$limit" "bc_probe=1 " || rc=$?
+	if grep -q "$init_marker" "$probe/console.log"; then
+		accel=KVM accel_why="a probe boot reached init in $((SECONDS - t0)) s"
+	else
+		accel_why="KVM did not boot a guest: $(boot_failure_reason "$probe" "$rc" "$limit")"
+		if [ "$accel_mode" = kvm ]; then
+			log "BENCHCORE_VMTEST_ACCEL=kvm, but $accel_why"
+			exit 1
+		fi
+		accel=TCG
+	fi
+	log "accelerator: $accel ($accel_why; probe $((SECONDS - t0)) s)"
+	echo "$accel	$accel_why	$((SECONDS - t0))" >"$vm/accel"
+}
+
+# run_guest TREE RELEASE OUT: the kernel's matrix run. A guest that never
+# reached init is an infrastructure failure, not a test result: it is
+# booted once more under TCG. Writes OUT/boot (accelerator, the reason for
+# it, and "booted" or "could not boot: WHY").
+run_guest() {
+	local tree=$1 release=$2 out=$3 rc=0 how=$accel why=$accel_why reason
+	rm -rf "$out/results"
+	mkdir -p "$out/results"
+	boot_guest "$tree" "$release" "$out" "$how" "$guest_timeout" || rc=$?
+	if ! grep -q "$init_marker" "$out/console.log"; then
+		reason=$(boot_failure_reason "$out" "$rc" "$guest_timeout")
+		log "$release: the guest never reached its init under $how: $reason; booting it once more under TCG"
+		cp "$out/console.log" "$out/console.first.log"
+		cp "$out/qemu.err" "$out/qemu.first.err"
+		why="the $how boot never reached init ($reason); retried"
+		how=TCG
+		rc=0
+		rm -rf "$out/results"
+		mkdir -p "$out/results"
+		boot_guest "$tree" "$release" "$out" TCG "$guest_timeout" || rc=$?
+		if ! grep -q "$init_marker" "$out/console.log"; then
+			reason=$(boot_failure_reason "$out" "$rc" "$guest_timeout")
+			printf '%s\t%s\tcould not boot: %s\n' "$how" "$why" "$reason" >"$out/boot"
+			return "$rc"
+		fi
+	fi
+	printf '%s\t%s\tbooted\n' "$how" "$why" >"$out/boot"
 	return "$rc"
 }
 
@@ -395,7 +519,9 @@ md_escape() { sed 's/|/\\|/g'; }
 # table.md for one kernel; returns 1 if anything failed.
 judge() {
 	local name=$1 out=$2 how=$3 res=$2/results bad=0 key expect verdicts ctest_rc
-	local bench state detail metric verdict
+	local bench state detail metric verdict reasons=() failed_benches=()
+	# One line for the test command's table: why this kernel failed.
+	rm -f "$out/reason"
 	{
 		echo "# $name ($how)"
 		echo
@@ -403,8 +529,13 @@ judge() {
 	if [ ! -e "$res/done" ]; then
 		echo "**the run did not finish** (console: console.log)" >>"$out/table.md"
 		bad=1
+		reasons+=("the run in the guest did not finish (console.log: $(tr -d '\r' <"$out/console.log" 2>/dev/null |
+			grep -v '^[[:space:]]*$' | tail -n 1 | cut -c1-100))")
 	fi
-	[ -e "$res/benches" ] || return 1
+	if [ ! -e "$res/benches" ]; then
+		printf '%s\n' "${reasons[*]:-no benchmark list was written}" >"$out/reason"
+		return 1
+	fi
 
 	probe_table "$res" >"$out/probe.tsv"
 	key=host
@@ -422,8 +553,10 @@ judge() {
 			echo "ctest -L bpf: passed (all $(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$res/ctest.log" | head -n 1) tests)" >>"$out/table.md"
 		else
 			bad=1
-			echo "ctest -L bpf: **FAILED** (exit status $ctest_rc): $(sed -n '/tests FAILED:/,$p' "$res/ctest.log" |
-				sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\).*/\1/p' | paste -sd ' ')" >>"$out/table.md"
+			detail=$(sed -n '/tests FAILED:/,$p' "$res/ctest.log" |
+				sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\).*/\1/p' | paste -sd ' ')
+			echo "ctest -L bpf: **FAILED** (exit status $ctest_rc): $detail" >>"$out/table.md"
+			reasons+=("ctest -L bpf failed: ${detail:-exit status $ctest_rc}")
 		fi
 	fi
 	# Where the guest's time went (README's cost table comes from these).
@@ -450,9 +583,9 @@ judge() {
 	while IFS=$'\t' read -r bench state detail metric; do
 		verdict=$(awk -F'\t' -v b="$bench" '$1 == b { print $2 }' "$verdicts")
 		case $verdict in
-		FAIL*) bad=1 ;;
+		FAIL*) bad=1 failed_benches+=("$bench (${verdict#FAIL: })") ;;
 		xfail* | XPASS*) ;;
-		*) [ "$state" = failed ] && bad=1 ;;
+		*) [ "$state" = failed ] && bad=1 failed_benches+=("$bench (${detail:0:60})") ;;
 		esac
 		case $state in
 		ran) [[ $detail =~ ^\( ]] && detail="ran $detail" || detail="ran at $detail" ;;
@@ -461,6 +594,10 @@ judge() {
 		detail=${detail//|/\\|}
 		printf '| %s | %s | %s | %s |\n' "$bench" "$detail" "${metric:--}" "${verdict//|/\\|}"
 	done <"$out/probe.tsv" >>"$out/table.md"
+	if [ "${#failed_benches[@]}" -gt 0 ]; then
+		reasons+=("${#failed_benches[@]} benchmark(s) failed: ${failed_benches[*]:0:3}")
+	fi
+	[ "${#reasons[@]}" -gt 0 ] && (IFS=';'; echo "${reasons[*]}" | sed 's/;/; /g') >"$out/reason"
 	return "$bad"
 }
 
@@ -470,6 +607,19 @@ write_matrix() {
 	{
 		echo "| benchmark |$(printf ' %s |' "${names[@]}")"
 		echo "|---|$(printf -- '---|%.0s' "${names[@]}")"
+		# How each column ran, and why that way (the accelerator probe).
+		printf '| (accelerator) |'
+		for n in "${names[@]}"; do
+			cell=$(awk -F'\t' -v n="$n" '$1 == n { print $2 }' "$vm/summary.tsv")
+			printf ' %s |' "${cell//|/\\|}"
+		done
+		echo
+		printf '| (verdict) |'
+		for n in "${names[@]}"; do
+			cell=$(awk -F'\t' -v n="$n" '$1 == n { print $3 }' "$vm/summary.tsv")
+			printf ' %s |' "${cell:-?}"
+		done
+		echo
 		while IFS= read -r bench; do
 			printf '| %s |' "$bench"
 			for n in "${names[@]}"; do
@@ -488,7 +638,8 @@ write_matrix() {
 # Everything runs from functions: bash reads a script as it goes, so an edit
 # to this file during a 30-minute run would otherwise break its ending.
 main() {
-	local report_only=0 opt k t0 t1 t2 t3 out pkg tree release rc how n failed names accel_name
+	local report_only=0 opt k t0 t1 t2 t3 out pkg tree release rc how n failed names
+	local kernel_bad used used_why booted verdict reason
 	while getopts "b:t:rh" opt; do
 		case $opt in
 		b) build=$OPTARG ;;
@@ -499,6 +650,14 @@ main() {
 		esac
 	done
 	shift $((OPTIND - 1))
+	accel_mode=${BENCHCORE_VMTEST_ACCEL:-auto}
+	case $accel_mode in
+	auto | kvm | tcg) ;;
+	*)
+		echo "vmtest: BENCHCORE_VMTEST_ACCEL '$accel_mode': expected auto, kvm or tcg" >&2
+		exit 2
+		;;
+	esac
 
 	if [ ! -x "$build/benchcore" ]; then
 		echo "vmtest: no benchcore in '$build': build first (scripts/build.sh $build)" >&2
@@ -515,8 +674,7 @@ main() {
 
 	failed=0
 	names=()
-	accel_name=TCG
-	[ -w /dev/kvm ] && accel_name=KVM
+	: >"$vm/summary.tsv"
 	for k in "$@"; do
 		t0=$SECONDS
 		if [ "$k" = host ]; then
@@ -530,7 +688,10 @@ main() {
 				log "host: probe $((SECONDS - t0)) s"
 				echo "probe $((SECONDS - t0)) s" >"$out/cost"
 			fi
-			judge host "$out" "the running kernel, $(cat "$out/results/kernel" 2>/dev/null), natively" || failed=1
+			verdict=passed
+			judge host "$out" "the running kernel, $(cat "$out/results/kernel" 2>/dev/null), natively" ||
+				{ failed=1; verdict=failed; }
+			printf 'host\tnative\t%s\t%s\n' "$verdict" "$(cat "$out/reason" 2>/dev/null)" >>"$vm/summary.tsv"
 			continue
 		fi
 		case $k in
@@ -546,23 +707,42 @@ main() {
 			t1=$SECONDS
 			make_initramfs "$tree" "$release" "$out/initramfs.cpio.gz"
 			t2=$SECONDS
-			log "$release: booting ($accel_name, timeout $guest_timeout s)"
+			choose_accel "$tree" "$release" "$out"
+			t3=$SECONDS
+			log "$release: booting ($accel, timeout $guest_timeout s)"
 			rc=0
 			run_guest "$tree" "$release" "$out" || rc=$?
-			echo "$rc $accel_name $guest_timeout" >"$out/qemu.rc"
-			t3=$SECONDS
-			log "$release: fetch+unpack $((t1 - t0)) s, initramfs $((t2 - t1)) s, boot+tests $((t3 - t2)) s"
-			printf 'fetch+unpack %s s, initramfs %s s, boot+tests %s s\n' \
-				$((t1 - t0)) $((t2 - t1)) $((t3 - t2)) >"$out/cost"
+			echo "$rc $guest_timeout" >"$out/qemu.rc"
+			log "$release: fetch+unpack $((t1 - t0)) s, initramfs $((t2 - t1)) s," \
+				"accelerator probe $((t3 - t2)) s, boot+tests $((SECONDS - t3)) s"
+			printf 'fetch+unpack %s s, initramfs %s s, accelerator probe %s s, boot+tests %s s\n' \
+				$((t1 - t0)) $((t2 - t1)) $((t3 - t2)) $((SECONDS - t3)) >"$out/cost"
 		fi
-		read -r rc accel_name how <"$out/qemu.rc"
-		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-			how="$pkg under QEMU/$accel_name, **hung: killed after $how s**"
-			failed=1
+		read -r rc how <"$out/qemu.rc"
+		IFS=$'\t' read -r used used_why booted <"$out/boot"
+		kernel_bad=0
+		verdict=passed
+		reason=
+		if [ "$booted" != booted ]; then
+			# Infrastructure, not a test result: say so, and fail the
+			# run, since the kernel's tests did not run at all.
+			how="$pkg under QEMU/$used ($used_why), **$booted**"
+			verdict="could not boot"
+			reason=${booted#could not boot: }
+			kernel_bad=1
+		elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+			how="$pkg under QEMU/$used ($used_why), **hung: killed after $how s**"
+			verdict=hung
+			reason="killed after $how s"
+			kernel_bad=1
 		else
-			how="$pkg under QEMU/$accel_name"
+			how="$pkg under QEMU/$used ($used_why)"
 		fi
-		judge "$release" "$out" "$how" || failed=1
+		echo "$used: $used_why" >"$out/accel"
+		judge "$release" "$out" "$how" || { [ "$verdict" = passed ] && verdict=failed; kernel_bad=1; }
+		[ -n "$reason" ] || reason=$(cat "$out/reason" 2>/dev/null || true)
+		[ "$kernel_bad" = 0 ] || failed=1
+		printf '%s\t%s\t%s\t%s\n' "$release" "$used ($used_why)" "$verdict" "$reason" >>"$vm/summary.tsv"
 	done
 
 	write_matrix "${names[@]}"
@@ -574,6 +754,9 @@ main() {
 		grep -E '^\| [^|]* \| failed:|\| (FAIL|XPASS)' "$vm/$n/table.md" | sed "s/^/$n: /" || true
 	done
 	echo
+	while IFS=$'\t' read -r n used verdict reason; do
+		echo "vmtest: $n: $verdict${reason:+: $reason} [$used]"
+	done <"$vm/summary.tsv"
 	echo "vmtest: tables in $vm/*/table.md, side by side in $vm/matrix.md"
 	if [ "$failed" != 0 ]; then
 		echo "vmtest: FAILED" >&2
