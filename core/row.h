@@ -73,6 +73,7 @@ struct bc_batch {
 	char exe[PATH_MAX];
 	struct bc_row *rows;
 	size_t row_cnt, row_cap;
+	size_t run_cnt;			/* processes the rows make: --repeat counts */
 	int name_width;
 	const char *cur_section;
 	bool section_open;
