@@ -749,7 +749,7 @@ static void bc_row_classify(struct bc_batch *b, struct bc_row *r, struct bc_chil
 bool bc_batch_produced(const struct bc_batch *b)
 {
 	for (size_t i = 0; b && i < b->row_cnt; i++)
-		if (b->rows[i].status == BC_ROW_OK || (b->rows[i].json && b->rows[i].metric_cnt))
+		if (b->rows[i].status == BC_ROW_OK || (b->rows[i].json && b->rows[i].measured))
 			return true;
 	return false;
 }
@@ -908,6 +908,10 @@ static int bc_row_parse_doc(struct bc_row *r, char *err, size_t err_len)
 		m->min = bc_json_num(bc_json_get(s, "min"), NAN);
 		m->median = bc_json_num(bc_json_get(s, "median"), NAN);
 		m->max = bc_json_num(bc_json_get(s, "max"), NAN);
+		/* Interrupted in its warm-up: the metrics are there, with no
+		 * sample; such a row does not replace an older --output. */
+		if (bc_json_num(bc_json_get(s, "n"), isfinite(m->mean) ? 1 : 0) > 0)
+			r->measured = true;
 		r->metric_cnt++;
 	}
 out:

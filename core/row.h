@@ -66,6 +66,7 @@ struct bc_row {
 	unsigned int producers;
 	struct bc_row_metric *metrics;
 	size_t metric_cnt;
+	bool measured;			/* a metric has a sample (n > 0) */
 };
 
 struct bc_batch {
