@@ -37,6 +37,7 @@
 #include "json.h"
 #include "json_read.h"
 #include "repstats.h"
+#include "options.h"
 
 /* Setup, teardown and process start on top of warm-up + duration. */
 #define BC_BATCH_TIMEOUT_MARGIN_SEC 20.0
@@ -292,6 +293,128 @@ static int bc_check_row_count(const struct bc_batch *b, const struct bc_sweep_ax
 	return -E2BIG;
 }
 
+/* Options a run of a batch cannot take from a sweep: the batch owns the
+ * output and its own words, and --help & co. answer instead of running. */
+static int bc_check_sweepable(const char *spec, const struct bc_sweep_axis *ax, char *err,
+			      size_t err_len)
+{
+	static const char *const batch_own[] = { "sweep", "label", "run-timeout", "plugin-dir" };
+
+	for (size_t n = 0; n < ax->name_cnt; n++) {
+		const struct bc_core_opt *o = bc_core_opt_find(ax->names[n]);
+		bool bad = o && (o->type == BC_COPT_ACTION || o->type == BC_COPT_FORMAT ||
+				 o->type == BC_COPT_FILE);
+
+		for (size_t i = 0; i < sizeof(batch_own) / sizeof(batch_own[0]); i++)
+			bad |= !strcmp(ax->names[n], batch_own[i]);
+		if (bad) {
+			bc_set_err(err, err_len,
+				   "--sweep '%s': option '%s' cannot be swept; expected an option of the run (--format, --output, --help, --usage, --version and the batch's own options cannot)",
+				   spec, ax->names[n]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The processes a run with this configuration makes: --repeat's runs, or
+ * --precision's cap. */
+static unsigned int bc_cfg_runs(const struct bc_config *cfg)
+{
+	unsigned int runs = cfg->repeat ? cfg->repeat : 1;
+
+	if (cfg->precision_pct > 0) {
+		unsigned int cap = cfg->max_repeat ? cfg->max_repeat : BC_REP_DEFAULT_MAX_REPEAT;
+
+		runs = cap > runs ? cap : runs;
+	}
+	return runs;
+}
+
+static int bc_batch_child_argv(const struct bc_batch *b, const struct bc_row *r,
+			       struct bc_strv *argv);
+static char *bc_child_reason(const char *err);
+
+/*
+ * Parses a row's command line as its run will, in this process, before
+ * any row runs: an unknown benchmark, an unknown option or a bad value on
+ * the last line of a suite is one line now, not a failed row hours later.
+ * What the parser says goes to a buffer, not to the user: the first line
+ * of it is the reason. *runs gets the processes the row will make.
+ */
+static int bc_batch_check_row(struct bc_batch *b, const struct bc_row *r, unsigned int *runs,
+			      char *err, size_t err_len)
+{
+	struct bc_cli_env *env = b->opts.env;
+	size_t skip = 1 + 2 * (env ? env->plugin_dir_cnt : 0) + (env && env->allow_unsafe);
+	int verbosity = bc_log_verbosity_get(), status;
+	FILE *saved_out = stdout, *saved_err = stderr, *cap;
+	const struct bc_bench *bench = NULL;
+	struct bc_strv argv = {};
+	struct bc_config *cfg;
+	char *said = NULL, *why;
+	size_t said_len = 0;
+
+	*runs = 1;
+	cfg = malloc(sizeof(*cfg));	/* 32 KiB of CPU sets */
+	if (!cfg || bc_batch_child_argv(b, r, &argv)) {
+		free(cfg);
+		bc_strv_free(&argv);
+		return -ENOMEM;
+	}
+	bc_config_init(cfg);
+	if (!env) {
+		/* no plugins to check against (a test's batch): the core words */
+		bc_core_words_apply(argv.v + skip, argv.cnt - skip, cfg, NULL, 0);
+		*runs = bc_cfg_runs(cfg);
+		free(cfg);
+		bc_strv_free(&argv);
+		return 0;
+	}
+	/* Load failures are said once, as a run would, not swallowed below. */
+	bc_cli_load_plugins(env);
+	cap = open_memstream(&said, &said_len);
+	if (!cap) {
+		free(cfg);
+		bc_strv_free(&argv);
+		return -ENOMEM;
+	}
+	stdout = cap;
+	stderr = cap;
+	bc_log_set_file(cap);
+	status = bc_options_parse_run(env, (int)(argv.cnt - skip), argv.v + skip, cfg, &bench);
+	bc_log_set_file(NULL);
+	stdout = saved_out;
+	stderr = saved_err;
+	bc_log_set_verbosity(verbosity);
+	fclose(cap);
+	if (!status)
+		*runs = bc_cfg_runs(cfg);
+	bc_options_free(cfg);
+	free(cfg);
+	bc_strv_free(&argv);
+	if (status == BC_OPTIONS_DONE) {
+		free(said);
+		bc_set_err(err, err_len,
+			   "--help, --usage and --version answer instead of running; a row of a %s cannot take them",
+			   b->opts.kind);
+		return -EINVAL;
+	}
+	if (!status) {
+		free(said);
+		return 0;
+	}
+	why = bc_child_reason(said);
+	free(said);
+	if (r->opt_names.cnt)
+		bc_set_err(err, err_len, "row '%s': %s", r->label ? r->label : "",
+			   why ? why : "its options were refused");
+	else
+		bc_set_err(err, err_len, "%s", why ? why : "its options were refused");
+	free(why);
+	return status == BC_EXIT_FAILED ? -ENOMEM : -EINVAL;
+}
+
 int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_t arg_cnt,
 		     char *err, size_t err_len)
 {
@@ -346,6 +469,8 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 			ret = bc_sweep_axis_parse(val, &axes[axis_cnt], err, err_len);
 			if (!ret)
 				axis_cnt++;
+			if (!ret)
+				ret = bc_check_sweepable(val, &axes[axis_cnt - 1], err, err_len);
 			if (!ret)
 				ret = bc_strv_push(&specs, val);
 			if (!ret && !strcmp(b->opts.kind, "sweep"))
@@ -417,6 +542,19 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 		len = r->label ? (int)strlen(r->label) : 0;
 		if (len >= b->name_width)
 			b->name_width = len + 1;
+		if (!ret) {
+			unsigned int runs;
+
+			ret = bc_batch_check_row(b, r, &runs, err, err_len);
+			b->run_cnt += runs;
+		}
+		/* Processes, not rows: --repeat 1000 is a thousand runs. */
+		if (!ret && b->run_cnt > BC_BATCH_MAX_ROWS) {
+			bc_set_err(err, err_len,
+				   "%zu runs or more in all (rows times --repeat, or --precision's --max-repeat); at most %d runs in one command (docs/suites.md)",
+				   b->run_cnt, BC_BATCH_MAX_ROWS);
+			ret = -E2BIG;
+		}
 	}
 	for (size_t i = 0; i < axis_cnt; i++)
 		bc_sweep_axis_free(&axes[i]);
@@ -458,8 +596,10 @@ static double bc_run_timeout_sec(char *const *args, size_t cnt)
 	return max_time > 0 && max_time + one < all ? max_time + one : all;
 }
 
-/* The line of the child's stderr that says why it stopped: the last one the
- * CLI prefixed with "benchcore:", else the last non-empty one. */
+/* The line of a run's stderr that says why it stopped: the last one the CLI
+ * prefixed with "benchcore:" (or argp's "benchcore run:", which names an
+ * unknown option), else the last non-empty one that is not argp's "Try
+ * ..." advice. */
 static char *bc_child_reason(const char *err)
 {
 	const char *best = NULL, *last = NULL, *p = err;
@@ -469,10 +609,10 @@ static char *bc_child_reason(const char *err)
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 
-		if (len && !(len == 1 && p[0] == '\r')) {
+		if (len && !(len == 1 && p[0] == '\r') && strncmp(p, "Try ", 4)) {
 			last = p;
 			last_len = len;
-			if (!strncmp(p, "benchcore:", 10)) {
+			if (!strncmp(p, "benchcore:", 10) || !strncmp(p, "benchcore run:", 14)) {
 				best = p;
 				best_len = len;
 			}
@@ -488,6 +628,9 @@ static char *bc_child_reason(const char *err)
 	if (!strncmp(best, "benchcore: ", 11)) {
 		best += 11;
 		best_len -= 11;
+	} else if (!strncmp(best, "benchcore run: ", 15)) {
+		best += 15;
+		best_len -= 15;
 	}
 	while (best_len && (best[best_len - 1] == '\r' || best[best_len - 1] == ' '))
 		best_len--;
@@ -606,7 +749,7 @@ static void bc_row_classify(struct bc_batch *b, struct bc_row *r, struct bc_chil
 bool bc_batch_produced(const struct bc_batch *b)
 {
 	for (size_t i = 0; b && i < b->row_cnt; i++)
-		if (b->rows[i].status == BC_ROW_OK || (b->rows[i].json && b->rows[i].metric_cnt))
+		if (b->rows[i].status == BC_ROW_OK || (b->rows[i].json && b->rows[i].measured))
 			return true;
 	return false;
 }
@@ -765,6 +908,10 @@ static int bc_row_parse_doc(struct bc_row *r, char *err, size_t err_len)
 		m->min = bc_json_num(bc_json_get(s, "min"), NAN);
 		m->median = bc_json_num(bc_json_get(s, "median"), NAN);
 		m->max = bc_json_num(bc_json_get(s, "max"), NAN);
+		/* Interrupted in its warm-up: the metrics are there, with no
+		 * sample; such a row does not replace an older --output. */
+		if (bc_json_num(bc_json_get(s, "n"), isfinite(m->mean) ? 1 : 0) > 0)
+			r->measured = true;
 		r->metric_cnt++;
 	}
 out:

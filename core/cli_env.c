@@ -5,7 +5,12 @@
  * that a command (run, sweeps, suites) loads plugins without calling up
  * into the command table.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include <bpf/libbpf.h>
 
@@ -19,6 +24,25 @@ void bc_cli_print_version(FILE *f)
 		BC_ABI_MINOR, libbpf_version_string());
 }
 
+/* Does dir hold a "*.so" entry? A --plugin-dir without one is a wrong
+ * directory (docs/cli.md), not a search that found nothing. */
+static bool bc_dir_has_plugin(const char *dir)
+{
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return true;	/* the loader says why it cannot be read */
+	while (!found && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		found = len > 3 && !strcmp(de->d_name + len - 3, ".so");
+	}
+	closedir(d);
+	return found;
+}
+
 int bc_cli_load_plugins(struct bc_cli_env *env)
 {
 	struct bc_loader_opts opts = {
@@ -30,6 +54,17 @@ int bc_cli_load_plugins(struct bc_cli_env *env)
 	if (env->plugins_loaded)
 		return env->load_err;
 	env->plugins_loaded = true;
+	for (size_t i = 0; i < env->plugin_dir_cnt; i++) {
+		struct stat st;
+
+		if (stat(env->plugin_dirs[i], &st) || !S_ISDIR(st.st_mode) ||
+		    bc_dir_has_plugin(env->plugin_dirs[i]))
+			continue;
+		bc_warn("--plugin-dir '%s': holds no plugin (.so) files; expected a directory of plugin .so files",
+			env->plugin_dirs[i]);
+		env->load_err = -ENOENT;
+		return env->load_err;
+	}
 	env->load_err = bc_plugins_load(&env->plugins, &opts);
 	if (!env->load_err && !env->plugins.cnt) {
 		bc_warn("no plugins found; pass --plugin-dir DIR or set BENCHCORE_PLUGIN_PATH (-v shows where benchcore looked)");

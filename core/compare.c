@@ -1008,6 +1008,11 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 	}
 	if (path_cnt != 2)
 		return bc_cli_usage_error("compare: expected two files: compare BASE.json NEW.json");
+	/* Same device and inode: a link or another spelling is still the input. */
+	for (size_t i = 0; output && i < 2; i++)
+		if (bc_out_same_file(output, paths[i]))
+			return bc_cli_usage_error("--output '%s': is the input '%s'; expected another file",
+						  output, paths[i]);
 	for (size_t i = 0; i < 2; i++) {
 		int lerr = bc_cmp_doc_load(&docs[i], paths[i], err, sizeof(err));
 

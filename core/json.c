@@ -13,9 +13,47 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <benchcore/benchcore.h>
+
 #include "json.h"
 
 /* ---------------------------------------------------------------- writer */
+
+/*
+ * Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 when it is not one.
+ */
+static size_t bc_utf8_len(const unsigned char *p)
+{
+	size_t len;
+	unsigned int cp;
+
+	if (*p < 0x80)
+		return 1;
+	if (*p >= 0xc2 && *p <= 0xdf) {
+		len = 2;
+		cp = *p & 0x1f;
+	} else if (*p >= 0xe0 && *p <= 0xef) {
+		len = 3;
+		cp = *p & 0x0f;
+	} else if (*p >= 0xf0 && *p <= 0xf4) {
+		len = 4;
+		cp = *p & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;	/* the NUL ends it here too */
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+static bool bc_json_replaced_warned;
 
 int bc_json_write_string(FILE *f, const char *s)
 {
@@ -24,6 +62,23 @@ int bc_json_write_string(FILE *f, const char *s)
 	if (fputc('"', f) == EOF)
 		return -EIO;
 	for (; *p; p++) {
+		size_t len = bc_utf8_len(p);
+
+		/* A label, a suite header or a path may hold any bytes; JSON
+		 * is UTF-8, and a reader refuses anything else. */
+		if (!len) {
+			fputs("\\ufffd", f);
+			if (!bc_json_replaced_warned) {
+				bc_json_replaced_warned = true;
+				bc_warn("warning: a string written to JSON (a label, a header, a path) held bytes that are not UTF-8; each was replaced by U+FFFD");
+			}
+			continue;
+		}
+		if (len > 1) {
+			fwrite(p, 1, len, f);
+			p += len - 1;
+			continue;
+		}
 		switch (*p) {
 		case '"':
 			fputs("\\\"", f);
@@ -47,8 +102,7 @@ int bc_json_write_string(FILE *f, const char *s)
 			fputs("\\t", f);
 			break;
 		default:
-			/* Other control characters have no short escape; bytes
-			 * >= 0x80 pass through as the UTF-8 they should be. */
+			/* Other control characters have no short escape. */
 			if (*p < 0x20)
 				fprintf(f, "\\u%04x", *p);
 			else

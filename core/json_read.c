@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -27,6 +28,9 @@
  */
 #define BC_JSON_LOAD_FLAGS (JSON_DECODE_ANY | JSON_ALLOW_NUL | JSON_DECODE_INT_AS_REAL)
 
+/* An error that has no place in the input (no memory). */
+#define BC_JR_NO_POS ((size_t)-1)
+
 __attribute__((format(printf, 5, 6)))
 static struct bc_json *bc_jr_fail(char *err, size_t err_len, int e, size_t pos,
 				  const char *fmt, ...)
@@ -38,7 +42,10 @@ static struct bc_json *bc_jr_fail(char *err, size_t err_len, int e, size_t pos,
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (err && err_len) {
-		snprintf(err, err_len, "offset %zu: %s", pos, what);
+		if (pos == BC_JR_NO_POS)
+			snprintf(err, err_len, "%s", what);
+		else
+			snprintf(err, err_len, "offset %zu: %s", pos, what);
 		/* jansson quotes the token it stopped at: keep it one line. */
 		for (char *c = err; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
@@ -157,6 +164,27 @@ fail:
 	return NULL;
 }
 
+/*
+ * jansson ignores a failed allocation while it lexes a string and goes on
+ * asking for the same large block once per input byte: 60 MB of string
+ * under a memory limit is minutes of failing mmap() calls. After the first
+ * failure every allocation of the parse fails at once, so the parse ends
+ * in time linear in the input and says "out of memory".
+ */
+static bool bc_jr_oom;
+
+static void *bc_jr_malloc(size_t n)
+{
+	void *p;
+
+	if (bc_jr_oom)
+		return NULL;
+	p = malloc(n);
+	if (!p)
+		bc_jr_oom = true;
+	return p;
+}
+
 struct bc_json *bc_json_parse(const char *text, size_t len, char *err, size_t err_len)
 {
 	bool too_deep = false;
@@ -172,7 +200,15 @@ struct bc_json *bc_json_parse(const char *text, size_t len, char *err, size_t er
 		errno = EINVAL;
 		return NULL;
 	}
+	json_set_alloc_funcs(bc_jr_malloc, free);
+	bc_jr_oom = false;
 	j = json_loadb(text, len, BC_JSON_LOAD_FLAGS, &jerr);
+	if (bc_jr_oom) {
+		if (j)
+			json_decref(j);
+		return bc_jr_fail(err, err_len, ENOMEM, BC_JR_NO_POS,
+				  "out of memory reading %zu bytes of JSON", len);
+	}
 	if (!j) {
 		pos = jerr.position > 0 ? (size_t)jerr.position : 0;
 		if (pos > len)
@@ -191,9 +227,10 @@ struct bc_json *bc_json_parse(const char *text, size_t len, char *err, size_t er
 		if (deep < pos)
 			return bc_jr_fail(err, err_len, EINVAL, deep,
 					  "nesting deeper than %d levels", BC_JSON_MAX_NEST);
-		return bc_jr_fail(err, err_len,
-				  json_error_code(&jerr) == json_error_out_of_memory ? ENOMEM : EINVAL,
-				  pos, "%s", jerr.text);
+		if (json_error_code(&jerr) == json_error_out_of_memory || !jerr.text[0])
+			return bc_jr_fail(err, err_len, ENOMEM, BC_JR_NO_POS,
+					  "out of memory reading %zu bytes of JSON", len);
+		return bc_jr_fail(err, err_len, EINVAL, pos, "%s", jerr.text);
 	}
 	v = bc_jr_convert(j, 0, &too_deep);
 	json_decref(j);
@@ -201,7 +238,7 @@ struct bc_json *bc_json_parse(const char *text, size_t len, char *err, size_t er
 		return bc_jr_fail(err, err_len, EINVAL, bc_jr_too_deep(text, len),
 				  "nesting deeper than %d levels", BC_JSON_MAX_NEST);
 	if (!v)
-		return bc_jr_fail(err, err_len, ENOMEM, 0, "out of memory");
+		return bc_jr_fail(err, err_len, ENOMEM, BC_JR_NO_POS, "out of memory");
 	return v;
 }
 
@@ -214,6 +251,7 @@ struct bc_json *bc_json_parse_file_max(const char *path, size_t max, char *err, 
 {
 	char *buf = NULL, perr[256];
 	size_t len = 0, cap = 0, n;
+	struct stat st;
 	struct bc_json *v;
 	FILE *f;
 	int e;
@@ -223,6 +261,12 @@ struct bc_json *bc_json_parse_file_max(const char *path, size_t max, char *err, 
 		e = errno;
 		snprintf(err, err_len, "%s: %s", path, strerror(e));
 		errno = e;
+		return NULL;
+	}
+	if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		snprintf(err, err_len, "%s: is a directory; expected a JSON file", path);
+		errno = EISDIR;
 		return NULL;
 	}
 	for (;;) {
@@ -255,11 +299,11 @@ struct bc_json *bc_json_parse_file_max(const char *path, size_t max, char *err, 
 			return NULL;
 		}
 	}
-	e = ferror(f) ? EIO : 0;
+	e = ferror(f) ? (errno ? errno : EIO) : 0;
 	fclose(f);
 	if (e) {
 		free(buf);
-		snprintf(err, err_len, "%s: read error", path);
+		snprintf(err, err_len, "%s: read error: %s", path, strerror(e));
 		errno = e;
 		return NULL;
 	}

@@ -116,6 +116,47 @@ static int bc_resolve_bench(struct bc_cli_env *env, const struct bc_run_scan *sc
 
 /* ------------------------------------------------------------ parsing */
 
+/*
+ * argp takes any unambiguous prefix of a long option ("--dur 1"), so a
+ * script that relies on one breaks the day an option with the same start
+ * is added. Every long option must be written in full: a word that is not
+ * an option's name but begins one is refused, naming the option.
+ */
+static int bc_check_full_names(int argc, char **argv, const struct argp_option *core,
+			       const struct argp_option *plugin)
+{
+	const struct argp_option *tables[] = { core, plugin };
+
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i], *match = NULL;
+		size_t len;
+		bool exact = false;
+
+		if (!strcmp(w, "--"))
+			break;
+		if (strncmp(w, "--", 2) || !w[2])
+			continue;
+		w += 2;
+		len = strcspn(w, "=");
+		for (size_t t = 0; t < 2 && !exact; t++)
+			for (const struct argp_option *o = tables[t]; o && (o->name || o->key || o->doc);
+			     o++) {
+				if (!o->name)
+					continue;
+				if (strlen(o->name) == len && !strncmp(o->name, w, len))
+					exact = true;
+				else if (!match && strlen(o->name) > len && !strncmp(o->name, w, len))
+					match = o->name;
+			}
+		if (!exact && match) {
+			bc_warn("run: '--%.*s' is not an option; write an option's full name (did you mean --%s?)",
+				(int)len, w, match);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_config *cfg,
 			 const struct bc_bench **bench)
 {
@@ -174,6 +215,9 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 		argp.children = children;
 	}
 
+	if (bc_check_full_names(argc, argv, argp.options,
+				children[0].argp ? children[0].argp->options : NULL))
+		return BC_EXIT_USAGE;
 	/* argp names the program after argv[0] in usage and errors. */
 	saved0 = argv[0];
 	argv[0] = (char *)"benchcore run";
@@ -184,6 +228,14 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 		return BC_OPTIONS_DONE;
 	if (err)
 		return err == ENOMEM ? BC_EXIT_FAILED : BC_EXIT_USAGE;
+	/* The sampler ticks once a second (runner.c): -d 0.5 measures one
+	 * second, and the document records what was measured. */
+	cfg->warmup_sec = ceil(cfg->warmup_sec - 1e-9);
+	if (cfg->warmup_sec < 0)
+		cfg->warmup_sec = 0;
+	cfg->duration_sec = ceil(cfg->duration_sec - 1e-9);
+	if (cfg->duration_sec < 1)
+		cfg->duration_sec = 1;
 	return bc_repeat_check(cfg);
 }
 

@@ -172,12 +172,51 @@ static int bc_tmp_name(char *buf, size_t len, const char *target, bool template_
 
 	if (slash == target)
 		dlen = 0;	/* a file in / */
+	/* The base is cut so that the name stays within NAME_MAX (255)
+	 * whatever FILE's own length: a legal 255-byte FILE must work. */
 	if (template_only)
-		n = snprintf(buf, len, "%.*s/.%s.XXXXXX", dlen, dir, base);
+		n = snprintf(buf, len, "%.*s/.%.200s.XXXXXX", dlen, dir, base);
 	else
-		n = snprintf(buf, len, "%.*s/.%s.%d.%u.%ld", dlen, dir, base, (int)getpid(), ++seq,
+		n = snprintf(buf, len, "%.*s/.%.200s.%d.%u.%ld", dlen, dir, base, (int)getpid(), ++seq,
 			     (long)time(NULL));
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * The file a dangling symlink names, which is the one to create (as a
+ * shell's `>` does), not the link to replace. NULL with errno set on a loop
+ * or a name too long.
+ */
+static char *bc_link_target(const char *path)
+{
+	char *cur = strdup(path), next[PATH_MAX], *joined;
+	struct stat st;
+	ssize_t n;
+
+	for (int hops = 0; cur && hops < 40; hops++) {
+		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+			return cur;
+		n = readlink(cur, next, sizeof(next) - 1);
+		if (n < 0 || n >= (ssize_t)sizeof(next) - 1) {
+			free(cur);
+			errno = n < 0 ? errno : ENAMETOOLONG;
+			return NULL;
+		}
+		next[n] = '\0';
+		if (next[0] == '/' || !strchr(cur, '/')) {
+			joined = strdup(next);
+		} else if (asprintf(&joined, "%.*s/%s", (int)(strrchr(cur, '/') - cur), cur,
+				    next) < 0) {
+			joined = NULL;
+		}
+		free(cur);
+		cur = joined;
+	}
+	if (cur) {
+		free(cur);
+		errno = ELOOP;
+	}
+	return NULL;
 }
 
 /* The directory part of target, for O_TMPFILE. */
@@ -234,12 +273,28 @@ int bc_out_open(struct bc_out *o, const char *opt, const char *path)
 		free(s);
 		return bc_out_fail_open(o, opt, path, EISDIR);
 	}
-	/* A symlink: the file it names is the one to replace. */
-	s->target = exists ? realpath(path, NULL) : strdup(path);
+	/* A symlink: the file it names is the one to replace, or to create
+	 * when it does not exist yet. */
+	s->target = exists ? realpath(path, NULL) : bc_link_target(path);
 	if (!s->target) {
 		err = errno;
 		free(s);
 		return bc_out_fail_open(o, opt, path, err);
+	}
+	/* A name the directory cannot hold fails at the rename, after the
+	 * whole run: refuse it before the run starts. */
+	{
+		const char *base = strrchr(s->target, '/') ? strrchr(s->target, '/') + 1 : s->target;
+		long name_max;
+
+		bc_dir_of(dir, sizeof(dir), s->target);
+		name_max = pathconf(dir, _PC_NAME_MAX);
+		if (strlen(s->target) >= PATH_MAX || !*base ||
+		    (long)strlen(base) > (name_max > 0 ? name_max : NAME_MAX)) {
+			free(s->target);
+			free(s);
+			return bc_out_fail_open(o, opt, path, ENAMETOOLONG);
+		}
 	}
 	if (exists && !S_ISREG(st.st_mode)) {
 		s->direct = true;
@@ -284,6 +339,15 @@ int bc_out_open(struct bc_out *o, const char *opt, const char *path)
 	o->sink = s;
 	o->name = path;
 	return 0;
+}
+
+bool bc_out_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!a || !b || stat(a, &sa) || stat(b, &sb))
+		return false;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* Gives the unnamed file a temporary name beside the target. */

@@ -48,6 +48,10 @@ int bc_out_open(struct bc_out *o, const char *opt, const char *path);
  */
 int bc_out_close(struct bc_out *o, bool produced, int status);
 
+/* Do both names lead to one existing file (device and inode, so links
+ * and other spellings count)? For refusing an output that is an input. */
+bool bc_out_same_file(const char *a, const char *b);
+
 /* Async-signal-safe: removes temporary files not yet renamed, for a
  * process about to _exit() from a signal handler. */
 void bc_out_discard_all(void);

@@ -152,6 +152,10 @@ int bc_plot_main(struct bc_cli_env *env, int argc, char **argv)
 	}
 	if (!in)
 		return bc_cli_usage_error("plot: expected a result file: plot RESULT.json [-o FILE.svg]");
+	/* Same device and inode: a link or another spelling is still the input. */
+	if (output && bc_out_same_file(output, in))
+		return bc_cli_usage_error("-o '%s': is the input '%s'; expected another file", output,
+					  in);
 
 	doc = bc_load(in);
 	if (!doc)

@@ -7,6 +7,7 @@
  * can tell apart) and by marker shape, so a grey print still reads.
  */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,8 @@ static double bc_map(const struct bc_plot_scale *s, double v)
 			v = s->lo;
 		t = (log10(v) - log10(s->lo)) / (log10(s->hi) - log10(s->lo));
 	} else {
-		t = (v - s->lo) / (s->hi - s->lo);
+		/* halves: hi - lo of values near ±1e308 overflows to inf */
+		t = (v * 0.5 - s->lo * 0.5) / (s->hi * 0.5 - s->lo * 0.5);
 	}
 	/* an error bar past the range ends at the frame */
 	t = fmax(-0.02, fmin(1.02, t));
@@ -107,10 +109,10 @@ static void bc_auto_ticks(struct bc_plot_scale *s, struct bc_plot_ticks *t, bool
 		}
 		return;
 	}
-	t->step = bc_nice_step(s->hi - s->lo, 5);
+	t->step = bc_nice_step(s->hi * 0.5 - s->lo * 0.5, 2.5);
 	if (wide_to_ticks) {
-		s->lo = floor(s->lo / t->step + 1e-9) * t->step;
-		s->hi = ceil(s->hi / t->step - 1e-9) * t->step;
+		s->lo = fmax(floor(s->lo / t->step + 1e-9) * t->step, -DBL_MAX);
+		s->hi = fmin(ceil(s->hi / t->step - 1e-9) * t->step, DBL_MAX);
 	}
 	for (double v = ceil(s->lo / t->step - 1e-9) * t->step;
 	     v <= s->hi + t->step * 1e-6 && t->cnt < BC_PLOT_MAX_TICKS; v += t->step)
@@ -323,7 +325,7 @@ static void bc_y_scale(const struct bc_plot_panel *pn, const struct bc_plot_rang
 		s->hi = yr->lo <= yr->hi ? yr->hi : 1;
 		/* Room above the tallest bar for its note. */
 		if (bc_has_notes(pn))
-			s->hi += (s->hi - s->lo) * 0.22;
+			s->hi = fmin(s->hi + (s->hi * 0.5 - s->lo * 0.5) * 0.44, DBL_MAX);
 		if (s->hi <= s->lo)
 			s->hi = s->lo + 1;
 	}
@@ -351,10 +353,11 @@ static void bc_x_scale(const struct bc_plot_panel *pn, const struct bc_plot_rang
 		s->lo = pow(10, a - pad);
 		s->hi = pow(10, b + pad);
 	} else {
-		double pad = s->hi > s->lo ? (s->hi - s->lo) * 0.05 : 1;
+		double half = s->hi * 0.5 - s->lo * 0.5;
+		double pad = half > 0 ? half * 0.1 : fmax(fabs(s->lo) * 1e-9, 1);
 
-		s->lo -= pad;
-		s->hi += pad;
+		s->lo = fmax(s->lo - pad, -DBL_MAX);
+		s->hi = fmin(s->hi + pad, DBL_MAX);
 	}
 	if (pn->x.tick_cnt) {
 		t->cnt = 0;

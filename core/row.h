@@ -66,6 +66,7 @@ struct bc_row {
 	unsigned int producers;
 	struct bc_row_metric *metrics;
 	size_t metric_cnt;
+	bool measured;			/* a metric has a sample (n > 0) */
 };
 
 struct bc_batch {
@@ -73,6 +74,7 @@ struct bc_batch {
 	char exe[PATH_MAX];
 	struct bc_row *rows;
 	size_t row_cnt, row_cap;
+	size_t run_cnt;			/* processes the rows make: --repeat counts */
 	int name_width;
 	const char *cur_section;
 	bool section_open;

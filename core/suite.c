@@ -46,6 +46,9 @@
 #endif
 
 #define BC_SUITE_EXT ".suite"
+/* The shipped suites are a few KiB; a larger file is a wrong file (or
+ * /dev/zero), not a suite, and reading it would be unbounded. */
+#define BC_SUITE_MAX_BYTES (1u << 20)
 
 /* ------------------------------------------------------------- parsing */
 
@@ -72,21 +75,74 @@ static int bc_suite_add(struct bc_suite *s, struct bc_suite_item *item)
 	return 0;
 }
 
+#define BC_SUITE_TOO_BIG (-2)
+#define BC_SUITE_NOMEM (-3)
+
+/* getline() that reads at most max bytes: BC_SUITE_TOO_BIG past them, -1 at
+ * the end of the file. */
+static ssize_t bc_suite_getline(char **line, size_t *cap, FILE *f, size_t max)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF) {
+		if (n >= max)
+			return BC_SUITE_TOO_BIG;
+		if (n + 2 > *cap) {
+			size_t ncap = *cap ? *cap * 2 : 256;
+			char *nl = realloc(*line, ncap);
+
+			if (!nl)
+				return BC_SUITE_NOMEM;
+			*line = nl;
+			*cap = ncap;
+		}
+		(*line)[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (!n)
+		return -1;
+	(*line)[n] = '\0';
+	return (ssize_t)n;
+}
+
 int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err, size_t err_len)
 {
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, total = 0;
 	unsigned int lineno = 0;
+	ssize_t got;
 	int ret = 0;
 
 	memset(suite, 0, sizeof(*suite));
 	suite->path = strdup(path);
 	if (!suite->path)
 		return -ENOMEM;
-	while (!ret && getline(&line, &cap, f) >= 0) {
+	/* getline() has no bound of its own: cap the file, not the line. */
+	while (!ret && (got = bc_suite_getline(&line, &cap, f, BC_SUITE_MAX_BYTES - total)) != -1) {
 		struct bc_suite_item item = { .line = ++lineno };
-		char *s = bc_trim(line), *rest;
+		char *s, *rest;
 		size_t kw_len;
+
+		if (got == BC_SUITE_TOO_BIG) {
+			bc_set_err(err, err_len, "%s: larger than %u KiB; expected a suite file",
+				   path, BC_SUITE_MAX_BYTES >> 10);
+			ret = -EFBIG;
+			break;
+		}
+		if (got == BC_SUITE_NOMEM) {
+			ret = -ENOMEM;
+			break;
+		}
+		total += (size_t)got;
+		if (memchr(line, '\0', (size_t)got)) {
+			bc_set_err(err, err_len, "%s:%u: a zero byte in the line; expected text",
+				   path, lineno);
+			ret = -EINVAL;
+			break;
+		}
+		s = bc_trim(line);
 
 		if (*s == '#') {
 			if (!suite->description && !suite->item_cnt && *bc_trim(s + 1))
@@ -145,12 +201,26 @@ int bc_suite_parse(const char *path, FILE *f, struct bc_suite *suite, char *err,
 int bc_suite_load(const char *path, struct bc_suite *suite, char *err, size_t err_len)
 {
 	FILE *f = fopen(path, "re");
+	struct stat st;
 	int ret;
 
 	if (!f) {
 		ret = -errno;
 		bc_set_err(err, err_len, "suite file '%s': %s", path, strerror(errno));
 		return ret;
+	}
+	/* A directory reads as an empty file; a FIFO or device may never end. */
+	if (fstat(fileno(f), &st)) {
+		ret = -errno;
+		bc_set_err(err, err_len, "suite file '%s': %s", path, strerror(errno));
+		fclose(f);
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		bc_set_err(err, err_len, "suite file '%s': %s; expected a regular file", path,
+			   S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+		fclose(f);
+		return -EINVAL;
 	}
 	ret = bc_suite_parse(path, f, suite, err, err_len);
 	fclose(f);
