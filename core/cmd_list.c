@@ -284,8 +284,8 @@ int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv)
 	if (err)
 		return BC_EXIT_USAGE;
 	bc_log_set_verbosity(lo.verbosity);
-	if (bc_cli_load_plugins(env))
-		return BC_EXIT_USAGE;
+	if ((err = bc_cli_load_plugins(env)))
+		return err == -EMFILE ? BC_EXIT_FAILED : BC_EXIT_USAGE;
 
 	/* Probes see the defaults a plain `run` would use. */
 	bc_config_init(&cfg);

@@ -144,8 +144,8 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 	bc_log_set_verbosity(cfg->verbosity);
 
 	if (scan.cand_cnt) {
-		if (bc_cli_load_plugins(env))
-			return BC_EXIT_USAGE;
+		if ((err = bc_cli_load_plugins(env)))
+			return err == -EMFILE ? BC_EXIT_FAILED : BC_EXIT_USAGE;
 		err = bc_resolve_bench(env, &scan, bench, &rp.bench_arg);
 		if (err)
 			return err;
