@@ -291,9 +291,9 @@ int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv)
 	bc_config_init(&cfg);
 	cfg.verbosity = lo.verbosity;
 	if (lo.format == BC_FORMAT_JSON)
-		err = bc_list_json(stdout, &env->plugins, &cfg, lo.probe);
+		err = bc_list_json(bc_stdout(), &env->plugins, &cfg, lo.probe);
 	else
-		bc_list_text(stdout, &env->plugins, &cfg, lo.probe, lo.verbosity);
+		bc_list_text(bc_stdout(), &env->plugins, &cfg, lo.probe, lo.verbosity);
 	/* A write error is said once, naming standard output. */
 	if (bc_stdout_finish())
 		return BC_EXIT_FAILED;

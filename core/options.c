@@ -25,6 +25,7 @@
 #include "exit_status.h"
 #include "plugin_opts.h"
 #include "repeat.h"
+#include "output.h"
 
 /* --------------------------------------------------------- run parser */
 
@@ -69,7 +70,7 @@ static error_t bc_run_parse_opt(int key, char *arg, struct argp_state *state)
 		return ARGP_ERR_UNKNOWN;
 	if (o->type == BC_COPT_ACTION) {
 		if (!strcmp(o->name, "version")) {
-			bc_cli_print_version(stdout);
+			bc_cli_print_version(bc_stdout());
 			return bc_argp_stop(state, &rp->done);
 		}
 		return bc_argp_help(state, !strcmp(o->name, "usage") ? ARGP_HELP_USAGE
