@@ -827,6 +827,21 @@ static void bc_init_workers(struct bc_run_state *st)
 	}
 }
 
+/* Statistics over what was measured: before teardown, which cannot change
+ * them, so that a teardown that calls exit() still leaves a report. */
+static void bc_run_summarise(struct bc_run_result *res)
+{
+	bc_stats_summarise(res);
+	if (bc_figures_summarise(res))
+		bc_warn("out of memory for the derived figures: reports lack them");
+	if (res->bpf && bc_bpf_stats_compute(res->bpf, res->iters, res->iter_cnt,
+					     res->producer_cnt))
+		bc_warn("out of memory for the --bpf-stats figures: reports lack them");
+	if (res->bpf && res->bpf->read_errors)
+		bc_add_warning(res, "--bpf-stats: %u readings of the programs' counters failed; "
+			       "the intervals they end have no statistics", res->bpf->read_errors);
+}
+
 /* A callback the main thread waits on (guard.h). */
 static int bc_call(struct bc_ctx *ctx, int (*fn)(struct bc_ctx *ctx), const char *name)
 {
@@ -853,7 +868,7 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 {
 	struct sigaction sa, old_int, old_term;
 	struct bc_run_state st;
-	bool set_up = false;
+	bool set_up = false, summarised = false;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -949,6 +964,8 @@ teardown:
 	if (!err && st.failed)
 		err = st.fail_err;
 	if (set_up && bench->desc.teardown) {
+		bc_run_summarise(res);
+		summarised = true;
 		bc_guard_enter("teardown", true);
 		bench->desc.teardown(st.ctx);
 		bc_guard_leave();
@@ -977,15 +994,8 @@ done:
 			 "interrupted by %s after %zu measured iterations",
 			 bc_signalled == SIGTERM ? "SIGTERM" : "SIGINT", bc_stats_measured_cnt(res));
 	}
-	bc_stats_summarise(res);
-	if (bc_figures_summarise(res))
-		bc_warn("out of memory for the derived figures: reports lack them");
-	if (res->bpf && bc_bpf_stats_compute(res->bpf, res->iters, res->iter_cnt,
-					     res->producer_cnt))
-		bc_warn("out of memory for the --bpf-stats figures: reports lack them");
-	if (res->bpf && res->bpf->read_errors)
-		bc_add_warning(res, "--bpf-stats: %u readings of the programs' counters failed; "
-			       "the intervals they end have no statistics", res->bpf->read_errors);
+	if (!summarised)
+		bc_run_summarise(res);
 	free(st.workers);
 	pthread_cond_destroy(&st.gate);
 	pthread_mutex_destroy(&st.gate_lock);
