@@ -122,10 +122,11 @@ static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg
 		return;
 	}
 	bc_ctx_init(&ctx, &probe_cfg, b);
-	/* A probe's progress chatter (attach points tried) is noise in a
-	 * listing; its reason is printed below. -v shows it all. */
+	/* A probe's progress chatter (attach points tried) and libbpf's own
+	 * lines are noise in a listing; its reason is printed below. -v shows
+	 * it all. */
 	if (cfg->verbosity <= 0)
-		bc_log_set_verbosity(-1);
+		bc_log_set_verbosity(-2);
 	bc_guard_set_bench(b->plugin->desc.name, b->desc.name);
 	bc_guard_enter(quick ? "quick_probe" : "probe", false);
 	err = quick ? bc_bench_quick_probe(&ctx, b) : b->desc.probe(&ctx);

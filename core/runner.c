@@ -688,6 +688,11 @@ static int bc_read_all(struct bc_run_state *st, struct bc_iteration *it, double 
 			return err;
 		}
 	}
+	if (!it && res->bpf && res->bpf->refused[0] && st->ctx->prog_cnt) {
+		err = bc_unavailable(st->ctx, "%s", res->bpf->refused);
+		bc_fail(st, err, "setup");
+		return err;
+	}
 	if (it) {
 		bc_bpf_stats_sample(res->bpf, st->ctx, res->iter_cnt);
 	} else if (res->bpf && bc_bpf_stats_start(res->bpf, st->ctx, res->iter_cap)) {
@@ -926,7 +931,8 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	 * without CAP_SYS_ADMIN too), and the programs' counters run from
 	 * their baseline on. */
 	if (!err && cfg->bpf_stats)
-		err = bc_bpf_stats_enable(st.ctx, &res->bpf);
+		err = bc_bpf_stats_enable_opt(st.ctx, &res->bpf,
+					      !bench->desc.attach_point_cnt && !bench->desc.need_cnt);
 	if (!err && bench->desc.probe)
 		err = bc_call(st.ctx, bench->desc.probe, "probe");
 	/* No probe(): what the benchmark declares it needs is all there is
