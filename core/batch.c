@@ -38,6 +38,7 @@
 #include "json_read.h"
 #include "repstats.h"
 #include "options.h"
+#include "output.h"
 
 /* Setup, teardown and process start on top of warm-up + duration. */
 #define BC_BATCH_TIMEOUT_MARGIN_SEC 20.0
@@ -55,7 +56,7 @@ struct bc_batch *bc_batch_new(const struct bc_batch_opts *opts)
 		return NULL;
 	b->opts = *opts;
 	if (!b->opts.out)
-		b->opts.out = stdout;
+		b->opts.out = bc_stdout();
 	b->name_width = BC_BATCH_NAME_WIDTH;
 	/* The child is this very binary, whatever name it was started by. */
 	n = readlink("/proc/self/exe", b->exe, sizeof(b->exe) - 1);

@@ -278,6 +278,11 @@ int bc_bpf_stats_refused(struct bc_ctx *ctx, int err, bool already)
 
 int bc_bpf_stats_enable(struct bc_ctx *ctx, struct bc_bpf_stats **out)
 {
+	return bc_bpf_stats_enable_opt(ctx, out, false);
+}
+
+int bc_bpf_stats_enable_opt(struct bc_ctx *ctx, struct bc_bpf_stats **out, bool defer)
+{
 	struct bc_bpf_stats *s;
 	int err, sysctl;
 
@@ -295,6 +300,13 @@ int bc_bpf_stats_enable(struct bc_ctx *ctx, struct bc_bpf_stats **out)
 		err = s->fd < -1 ? s->fd : -errno;
 		s->fd = -1;
 		err = bc_bpf_stats_refused(ctx, err, s->already);
+		/* Benchmarks without BPF run as usual (docs/measuring.md). */
+		if (err && defer && ctx->unavailable) {
+			bc_ctx_reason_copy(ctx, s->refused, sizeof(s->refused));
+			ctx->reason[0] = '\0';
+			ctx->unavailable = false;
+			err = 0;
+		}
 		if (err) {
 			free(s);
 			return err;

@@ -64,6 +64,9 @@ struct bc_bpf_stats {
 	struct bc_metric_summary total_pct, total_cpu_pct;
 	double total_pct_value, total_cpu_pct_value;
 	unsigned int read_errors;	/* readings that failed */
+	/* The kernel refused the statistics to a benchmark that declares no
+	 * kernel features: why, said only if setup() declares a program. */
+	char refused[256];
 };
 
 /* --- the arithmetic (pure; tests/unit/test_bpf_stats.c) --- */
@@ -98,6 +101,9 @@ int bc_bpf_stats_probe(void);
 /* Before setup(): turns the statistics on for the run. 0 (*out set) or an
  * error with the ctx's reason set. */
 int bc_bpf_stats_enable(struct bc_ctx *ctx, struct bc_bpf_stats **out);
+/* The same; `defer`: a refusal for lack of privilege is kept in
+ * (*out)->refused instead, for a benchmark that may load no BPF at all. */
+int bc_bpf_stats_enable_opt(struct bc_ctx *ctx, struct bc_bpf_stats **out, bool defer);
 /* After setup(), with the sampler's baseline: every declared program's
  * counters now, room for iter_cap ticks. 0 or -ENOMEM. */
 int bc_bpf_stats_start(struct bc_bpf_stats *s, const struct bc_ctx *ctx, size_t iter_cap);

@@ -102,7 +102,7 @@ static error_t bc_global_parse_opt(int key, char *arg, struct argp_state *state)
 		env->verbosity = -1;
 		return 0;
 	case BC_GOPT_VERSION:
-		bc_cli_print_version(stdout);
+		bc_cli_print_version(bc_stdout());
 		return bc_argp_stop(state, &gp->done);
 	case '?':
 		return bc_argp_help(state, ARGP_HELP_STD_HELP, &gp->done);

@@ -17,6 +17,7 @@
 
 #include "cli_args.h"
 #include "exit_status.h"
+#include "output.h"
 
 int bc_cli_usage_error(const char *fmt, ...)
 {
@@ -52,6 +53,6 @@ int bc_argp_stop(struct argp_state *state, bool *done)
 
 int bc_argp_help(struct argp_state *state, unsigned int flags, bool *done)
 {
-	argp_state_help(state, stdout, flags);
+	argp_state_help(state, bc_stdout(), flags);
 	return bc_argp_stop(state, done);
 }

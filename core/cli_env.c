@@ -17,6 +17,7 @@
 #include "loader.h"
 #include "cli_env.h"
 #include "log.h"
+#include "plugin_opts.h"
 
 void bc_cli_print_version(FILE *f)
 {
@@ -49,6 +50,9 @@ int bc_cli_load_plugins(struct bc_cli_env *env)
 		.dirs = env->plugin_dirs,
 		.dir_cnt = env->plugin_dir_cnt,
 		.allow_unsafe = env->allow_unsafe,
+		/* Option tables are refused as the plugin loads, so that `list`
+		 * never shows a benchmark whose every run would be refused. */
+		.check = bc_opts_check_plugin,
 	};
 
 	if (env->plugins_loaded)

@@ -122,10 +122,11 @@ static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg
 		return;
 	}
 	bc_ctx_init(&ctx, &probe_cfg, b);
-	/* A probe's progress chatter (attach points tried) is noise in a
-	 * listing; its reason is printed below. -v shows it all. */
+	/* A probe's progress chatter (attach points tried) and libbpf's own
+	 * lines are noise in a listing; its reason is printed below. -v shows
+	 * it all. */
 	if (cfg->verbosity <= 0)
-		bc_log_set_verbosity(-1);
+		bc_log_set_verbosity(-2);
 	bc_guard_set_bench(b->plugin->desc.name, b->desc.name);
 	bc_guard_enter(quick ? "quick_probe" : "probe", false);
 	err = quick ? bc_bench_quick_probe(&ctx, b) : b->desc.probe(&ctx);
@@ -284,16 +285,16 @@ int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv)
 	if (err)
 		return BC_EXIT_USAGE;
 	bc_log_set_verbosity(lo.verbosity);
-	if (bc_cli_load_plugins(env))
-		return BC_EXIT_USAGE;
+	if ((err = bc_cli_load_plugins(env)))
+		return err == -EMFILE ? BC_EXIT_FAILED : BC_EXIT_USAGE;
 
 	/* Probes see the defaults a plain `run` would use. */
 	bc_config_init(&cfg);
 	cfg.verbosity = lo.verbosity;
 	if (lo.format == BC_FORMAT_JSON)
-		err = bc_list_json(stdout, &env->plugins, &cfg, lo.probe);
+		err = bc_list_json(bc_stdout(), &env->plugins, &cfg, lo.probe);
 	else
-		bc_list_text(stdout, &env->plugins, &cfg, lo.probe, lo.verbosity);
+		bc_list_text(bc_stdout(), &env->plugins, &cfg, lo.probe, lo.verbosity);
 	/* A write error is said once, naming standard output. */
 	if (bc_stdout_finish())
 		return BC_EXIT_FAILED;

@@ -24,6 +24,7 @@
 #include "output.h"
 #include "plugin_opts.h"
 #include "repeat.h"
+#include "guard.h"
 
 static void bc_cli_debug_opt(const struct bc_option *opt, const char *text, void *cookie)
 {
@@ -31,8 +32,32 @@ static void bc_cli_debug_opt(const struct bc_option *opt, const char *text, void
 	bc_debug("plugin option --%s%s%s", opt->name, text ? "=" : "", text ? text : "");
 }
 
+/* What a teardown that calls exit() leaves to report (guard.h). */
+struct bc_cli_rescue {
+	struct bc_out *out;
+	const struct bc_config *cfg;
+	const struct bc_bench *bench;
+	struct bc_run_result *res;
+};
+
+static void bc_cli_rescue(int code, void *arg)
+{
+	struct bc_cli_rescue *r = arg;
+	struct bc_run_result *res = r->res;
+	size_t measured = bc_stats_measured_cnt(res);
+
+	res->exit_status = BC_EXIT_FAILED;
+	res->cleanup_failed = true;
+	snprintf(res->reason, sizeof(res->reason),
+		 "teardown called exit(%d) after %zu measured iterations; they are reported, the run failed",
+		 code, measured);
+	bc_report_finish(r->out, r->cfg, r->bench, res, measured);
+	fflush(NULL);
+}
+
 int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 {
+	struct bc_cli_rescue rescue;
 	struct bc_run_result res;
 	struct bc_progress pr;
 	struct bc_out out;
@@ -48,7 +73,10 @@ int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 
 	bc_opts_each_set(cfg->opts, bc_cli_debug_opt, NULL);
 	memset(&res, 0, sizeof(res));
+	rescue = (struct bc_cli_rescue){ .out = &out, .cfg = cfg, .bench = bench, .res = &res };
+	bc_guard_set_rescue(bc_cli_rescue, &rescue);
 	err = bc_run(cfg, bench, &res, bc_report_progress, &pr);
+	bc_guard_set_rescue(NULL, NULL);
 	status = res.exit_status;
 	if (err && status == BC_EXIT_OK)
 		status = BC_EXIT_FAILED;

@@ -965,7 +965,7 @@ static void bc_compare_help(FILE *f)
 
 int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 {
-	struct bc_cmp_opts o = { .test = BC_CMP_WELCH, .alpha = 0.05, .out = stdout };
+	struct bc_cmp_opts o = { .test = BC_CMP_WELCH, .alpha = 0.05, .out = bc_stdout() };
 	const char *paths[2] = { NULL, NULL }, *output = NULL, *v;
 	struct bc_cmp_doc docs[2] = {};
 	struct bc_out out;
@@ -976,7 +976,7 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 	(void)env;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			bc_compare_help(stdout);
+			bc_compare_help(bc_stdout());
 			return BC_EXIT_OK;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--format"))) {
 			if (bc_parse_format("--format", v, BC_FORMATS_TABLE, &o.format))

@@ -22,6 +22,14 @@ void bc_guard_set_bench(const char *plugin, const char *bench);
  * so a second SIGINT or SIGTERM ends the process (bc_guard_signal()).
  */
 void bc_guard_enter(const char *callback, bool wait);
+
+/*
+ * What to do when a plugin calls exit() in teardown, after the line above
+ * and before the process ends with status 1: the run's measurements are
+ * complete then (the runner summarises them before teardown), so the
+ * command reports them. fn NULL: nothing.
+ */
+void bc_guard_set_rescue(void (*fn)(int status, void *arg), void *arg);
 void bc_guard_leave(void);
 
 /*

@@ -25,6 +25,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -448,6 +449,40 @@ static int bc_check_metric(const struct bc_bench *b, const struct bc_metric_desc
 	return 0;
 }
 
+/*
+ * Names the core writes into the same JSON object as the metrics' own
+ * (the run document's "summary" holds each metric and these): a metric of
+ * that name would make a duplicate key that readers drop.
+ */
+static const char *const bc_reserved_metric_names[] = { "figures", "bpf_stats", NULL };
+
+static bool bc_metric_name_reserved(const char *name)
+{
+	for (size_t i = 0; bc_reserved_metric_names[i]; i++)
+		if (!strcmp(bc_reserved_metric_names[i], name))
+			return true;
+	return false;
+}
+
+/* The first character a metric name must not have: it is one word in the
+ * text report, a JSON key, and a column in CSV-like tables. */
+static int bc_metric_name_bad_char(const char *name)
+{
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		if (*c <= ' ' || *c >= 0x7f || strchr("\"'%\\,:", *c))
+			return *c;
+	return -1;
+}
+
+/* A label or unit is printed inside one report line. */
+static int bc_text_bad_char(const char *text)
+{
+	for (const unsigned char *c = (const unsigned char *)text; c && *c; c++)
+		if (*c < ' ' || *c == 0x7f)
+			return *c;
+	return -1;
+}
+
 static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 {
 	const struct bc_bench_desc *d = &b->desc;
@@ -458,7 +493,7 @@ static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 		.min_sz = BC_METRIC_DESC_MIN_SZ, .max_sz = BC_DESC_MAX_SZ,
 	};
 	size_t i;
-	int err;
+	int err, bad;
 
 	if (d->metric_cnt == 0)
 		return bc_fail(e, -EINVAL, "benchmark '%s' declares no metrics; at least one expected",
@@ -476,6 +511,22 @@ static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 		if (bc_find_metric(b, i, m->name))
 			return bc_fail(e, -EINVAL, "benchmark '%s': duplicate metric name '%s'",
 				       name, m->name);
+		bad = bc_metric_name_bad_char(m->name);
+		if (bad >= 0)
+			return bc_fail(e, -EINVAL,
+				       "benchmark '%s': metric #%zu's name has byte 0x%02x; a metric name is printable ASCII without blanks, quotes, '%%', '\\', ',' or ':'",
+				       name, i, bad);
+		if (bc_metric_name_reserved(m->name))
+			return bc_fail(e, -EINVAL,
+				       "benchmark '%s': metric name '%s' is reserved (the report's summary has a member of that name; reserved: figures, bpf_stats)",
+				       name, m->name);
+		bad = bc_text_bad_char(m->label);
+		if (bad < 0)
+			bad = bc_text_bad_char(m->unit);
+		if (bad >= 0)
+			return bc_fail(e, -EINVAL,
+				       "benchmark '%s': metric '%s' has control character 0x%02x in its label or unit; each is printed inside one report line",
+				       name, m->name, bad);
 		if (!m->unit)
 			m->unit = "";
 	}
@@ -1120,7 +1171,11 @@ static void bc_load_file(struct bc_plugin_set *set, struct bc_cand *c, size_t fi
 	int err;
 
 	if (c->fd < 0 || c->err) {
-		bc_warn("%s: %s", path, c->e.msg);
+		/* Said once for the whole search (bc_plugins_load). */
+		if (c->err == -EMFILE || c->err == -ENFILE)
+			set->no_fds++;
+		else
+			bc_warn("%s: %s", path, c->e.msg);
 		if (c->fd >= 0)
 			close(c->fd);
 		set->failed_cnt++;
@@ -1134,6 +1189,18 @@ static void bc_load_file(struct bc_plugin_set *set, struct bc_cand *c, size_t fi
 		bc_plugin_release(&p);
 		set->failed_cnt++;
 		return;
+	}
+	if (set->check) {
+		/* The check sees benchmarks that know their plugin. */
+		for (size_t j = 0; j < p.bench_cnt; j++)
+			p.benches[j].plugin = &p;
+		err = set->check(&p, c->e.msg, sizeof(c->e.msg));
+		if (err) {
+			bc_warn("%s: %s", path, c->e.msg);
+			bc_plugin_release(&p);
+			set->failed_cnt++;
+			return;
+		}
 	}
 	/* "a-b" and "a_b" are one name to PLUGIN:BENCH, so one plugin here. */
 	prev = bc_plugin_set_find(set, p.desc.name, strlen(p.desc.name), false);
@@ -1244,6 +1311,7 @@ int bc_plugins_load(struct bc_plugin_set *set, const struct bc_loader_opts *opts
 	struct stat st;
 	int err;
 
+	set->check = opts->check;
 	err = bc_plugin_search_dirs(opts, &dirs, &cnt);
 	if (err)
 		return err;
@@ -1269,6 +1337,7 @@ int bc_plugins_load(struct bc_plugin_set *set, const struct bc_loader_opts *opts
 		err = -ENOMEM;
 		goto out;
 	}
+	set->no_fds = 0;
 	for (i = 0; i < cnt; i++) {
 		char *real = realpath(dirs[i].path, NULL);
 		bool dup = false;
@@ -1288,6 +1357,17 @@ int bc_plugins_load(struct bc_plugin_set *set, const struct bc_loader_opts *opts
 		seen[seen_cnt++] = real;
 		bc_debug("searching plugin directory %s", dirs[i].path);
 		bc_load_dir(set, dirs[i].path, opts->allow_unsafe);
+	}
+	/* Each loaded plugin keeps its file open (struct bc_plugin.fd): a low
+	 * `ulimit -n` refuses every file alike, so one line says it, and the
+	 * command fails rather than list or run a partial set. */
+	if (set->no_fds) {
+		struct rlimit rl = { 0 };
+
+		getrlimit(RLIMIT_NOFILE, &rl);
+		bc_warn("cannot open %d plugin files: too many open files (this process may have %llu; each loaded plugin keeps one open); raise the limit with `ulimit -n`",
+			set->no_fds, (unsigned long long)rl.rlim_cur);
+		err = -EMFILE;
 	}
 out:
 	for (i = 0; i < seen_cnt; i++)

@@ -40,10 +40,18 @@ struct bc_plugin {
 	size_t bench_cnt;
 };
 
+/*
+ * A check of a loaded plugin made by a layer above the loader (the option
+ * tables, plugin_opts.h): 0, or a negative errno with one line in err.
+ */
+typedef int (*bc_plugin_check_fn)(const struct bc_plugin *p, char *err, size_t err_len);
+
 struct bc_plugin_set {
 	struct bc_plugin *plugins;
 	size_t cnt;
 	size_t failed_cnt;		/* files refused (each said in one line) */
+	bc_plugin_check_fn check;	/* refuses a plugin as the loader's own checks do */
+	int no_fds;			/* files refused for lack of descriptors */
 };
 
 struct bc_loader_opts {
@@ -53,6 +61,7 @@ struct bc_loader_opts {
 	/* Search only `dirs`: no BENCHCORE_PLUGIN_PATH and no directories
 	 * relative to the executable (tests want a closed world). */
 	bool only_dirs;
+	bc_plugin_check_fn check;	/* may be NULL */
 };
 
 /*

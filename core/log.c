@@ -85,7 +85,9 @@ static int bc_libbpf_print(enum libbpf_print_level level, const char *fmt, va_li
 		ours = BC_LOG_DEBUG;
 		break;
 	}
-	if (!bc_log_enabled(ours))
+	/* -2: a caller that reports the failure in its own words (`list`'s
+	 * probes) wants none of libbpf's lines, warnings included. */
+	if (!bc_log_enabled(ours) || bc_log_verbosity < -1)
 		return 0;
 	/* libbpf prefixes its own lines with "libbpf: ". */
 	bc_log_write("", fmt, ap);

@@ -10,7 +10,9 @@
 
 #include <benchcore/benchcore.h>
 
-void bc_log_set_verbosity(int verbosity);	/* also routes libbpf's output */
+/* -2: as -1, and libbpf's own lines dropped, warnings included (a caller
+ * that says why in its own words). Also routes libbpf's output. */
+void bc_log_set_verbosity(int verbosity);
 int bc_log_verbosity_get(void);
 void bc_log_set_file(FILE *f);			/* NULL = stderr; for tests */
 /* A one-line reason into err[len] (nothing when err is NULL). */

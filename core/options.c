@@ -25,6 +25,7 @@
 #include "exit_status.h"
 #include "plugin_opts.h"
 #include "repeat.h"
+#include "output.h"
 
 /* --------------------------------------------------------- run parser */
 
@@ -69,7 +70,7 @@ static error_t bc_run_parse_opt(int key, char *arg, struct argp_state *state)
 		return ARGP_ERR_UNKNOWN;
 	if (o->type == BC_COPT_ACTION) {
 		if (!strcmp(o->name, "version")) {
-			bc_cli_print_version(stdout);
+			bc_cli_print_version(bc_stdout());
 			return bc_argp_stop(state, &rp->done);
 		}
 		return bc_argp_help(state, !strcmp(o->name, "usage") ? ARGP_HELP_USAGE
@@ -185,8 +186,8 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 	bc_log_set_verbosity(cfg->verbosity);
 
 	if (scan.cand_cnt) {
-		if (bc_cli_load_plugins(env))
-			return BC_EXIT_USAGE;
+		if ((err = bc_cli_load_plugins(env)))
+			return err == -EMFILE ? BC_EXIT_FAILED : BC_EXIT_USAGE;
 		err = bc_resolve_bench(env, &scan, bench, &rp.bench_arg);
 		if (err)
 			return err;

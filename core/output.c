@@ -95,26 +95,46 @@ static FILE *bc_stdout_wrapped;
 
 #define BC_STDOUT_NAME "standard output"
 
+FILE *bc_stdout(void)
+{
+	return bc_stdout_wrapped ? bc_stdout_wrapped : stdout;
+}
+
+/*
+ * Reports go to a private copy of fd 1; fd 1 itself, and libc's stdout,
+ * then lead to stderr. A plugin (or a library it calls) that prints, with
+ * printf() or write(1, ...), while a run measures cannot put a byte into a
+ * JSON document on standard output: the core writes to bc_stdout().
+ */
 void bc_stdout_wrap(void)
 {
 	FILE *f;
+	int fd;
 
 	if (bc_stdout_wrapped)
 		return;
 	fflush(stdout);
-	f = bc_sink_stream(&bc_stdout_sink, isatty(STDOUT_FILENO));
-	if (!f)
-		return;	/* then ferror() below, without the errno */
-	/* glibc documents stdout as a variable a program may assign. */
-	stdout = f;
+	fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+	if (fd >= 0)
+		bc_stdout_sink.fd = fd;
+	f = bc_sink_stream(&bc_stdout_sink, isatty(bc_stdout_sink.fd));
+	if (!f) {
+		/* then ferror() below, without the errno */
+		if (fd >= 0)
+			close(fd);
+		bc_stdout_sink.fd = STDOUT_FILENO;
+		return;
+	}
 	bc_stdout_wrapped = f;
+	if (fd >= 0 && dup2(STDERR_FILENO, STDOUT_FILENO) == STDOUT_FILENO)
+		setvbuf(stdout, NULL, _IOLBF, 0);
 }
 
 static int bc_stdout_check(void)
 {
-	if (fflush(stdout) && !bc_stdout_sink.err)
+	if (fflush(bc_stdout()) && !bc_stdout_sink.err)
 		bc_stdout_sink.err = errno;
-	if (!bc_stdout_sink.err && ferror(stdout))
+	if (!bc_stdout_sink.err && ferror(bc_stdout()))
 		bc_stdout_sink.err = EIO;
 	if (!bc_stdout_sink.err)
 		return 0;
@@ -236,7 +256,7 @@ static void bc_dir_of(char *buf, size_t len, const char *target)
 
 static int bc_out_fail_open(struct bc_out *o, const char *opt, const char *path, int err)
 {
-	o->f = stdout;
+	o->f = bc_stdout();
 	o->name = BC_STDOUT_NAME;
 	o->sink = NULL;
 	if (err == EISDIR)
@@ -255,7 +275,7 @@ int bc_out_open(struct bc_out *o, const char *opt, const char *path)
 	mode_t mask;
 	int err;
 
-	o->f = stdout;
+	o->f = bc_stdout();
 	o->name = BC_STDOUT_NAME;
 	o->sink = NULL;
 	if (!path)
@@ -394,7 +414,7 @@ int bc_out_close(struct bc_out *o, bool produced, int status)
 			s->err = -err;
 	}
 	fclose(o->f);	/* the close's own error lands in s->err */
-	o->f = stdout;
+	o->f = bc_stdout();
 	if (!s->err && produced && !s->direct && rename(s->tmp, s->target))
 		s->err = errno;
 	if (s->err) {

@@ -28,6 +28,10 @@ struct bc_out {
  * bc_stdout_finish() last: that one reports a write error nobody reported.
  */
 void bc_stdout_wrap(void);
+/* Where the core writes what belongs on standard output (reports, lists,
+ * help): after bc_stdout_wrap(), a private copy of fd 1, which plugin code
+ * cannot reach; fd 1 and libc's stdout then lead to stderr. */
+FILE *bc_stdout(void);
 /* 0, or BC_EXIT_FAILED after the one write error line. */
 int bc_stdout_finish(void);
 

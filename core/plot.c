@@ -124,7 +124,7 @@ int bc_plot_main(struct bc_cli_env *env, int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "-?")) {
-			bc_plot_help(stdout);
+			bc_plot_help(bc_stdout());
 			return BC_EXIT_OK;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--output")) ||
 			   (v = bc_cli_opt_value(argc, argv, &i, "-o"))) {

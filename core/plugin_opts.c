@@ -380,12 +380,29 @@ static int bc_opts_collect(const struct bc_bench *bench, const struct bc_option 
 	return 0;
 }
 
+int bc_opts_check_plugin(const struct bc_plugin *p, char *err, size_t err_len)
+{
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < p->bench_cnt; i++)
+		ret = bc_opts_check(&p->benches[i], err, err_len);
+	return ret;
+}
+
 int bc_opts_check(const struct bc_bench *bench, char *err, size_t err_len)
 {
 	const struct bc_option **opts;
 	size_t cnt, pcnt;
 	int ret = 0;
 
+	/* Allocated for every run: a size no options struct needs is a
+	 * garbage field, found when the plugin loads, not at its run. */
+	if (bench->plugin->desc.opts_size > BC_OPTS_MAX_SIZE) {
+		bc_set_err(err, err_len,
+			   "plugin '%s': opts_size %zu is above the %u bytes an options struct may have",
+			   bench->plugin->desc.name, bench->plugin->desc.opts_size, BC_OPTS_MAX_SIZE);
+		return -EINVAL;
+	}
 	if (bc_opts_collect(bench, &opts, &cnt, &pcnt))
 		return -ENOMEM;
 	for (size_t i = 0; !ret && i < cnt; i++) {

@@ -44,6 +44,10 @@ struct bc_opts;
  * Returns 0, or -EINVAL with one line in err naming the plugin and option.
  */
 int bc_opts_check(const struct bc_bench *bench, char *err, size_t err_len);
+/* The same for every benchmark of a plugin, as it loads (bc_plugin_check_fn). */
+int bc_opts_check_plugin(const struct bc_plugin *p, char *err, size_t err_len);
+/* The largest opts_size a plugin may declare (1 MiB). */
+#define BC_OPTS_MAX_SIZE (1024u * 1024u)
 
 /* A run's values for `bench`: the tables checked, a zeroed struct of
  * opts_size bytes, the defaults applied. NULL with errno set (EINVAL: the

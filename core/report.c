@@ -37,12 +37,14 @@ int bc_report_finish(struct bc_out *out, const struct bc_config *cfg, const stru
 		 * read the status and reason from it. */
 		bc_report_warnings(stderr, res);
 		bc_report_json(out->f, cfg, res);
-	} else if (status == BC_EXIT_OK || (status == BC_EXIT_INTERRUPTED && res->iter_cnt)) {
+	} else if (status == BC_EXIT_OK || (status == BC_EXIT_INTERRUPTED && res->iter_cnt) ||
+		   (res->cleanup_failed && measured)) {
 		bc_report_text_summary(out->f, res);
 	}
 	bc_report_reason_line(bench, res);
 	/* --output FILE is replaced only by a run that measured something: a
 	 * refused, unavailable or failed run keeps the previous results. */
-	produced = status == BC_EXIT_OK || (status == BC_EXIT_INTERRUPTED && measured);
+	produced = status == BC_EXIT_OK ||
+		   ((status == BC_EXIT_INTERRUPTED || res->cleanup_failed) && measured);
 	return bc_out_close(out, produced, status);
 }

@@ -68,6 +68,9 @@ struct bc_run_result {
 	/* The runs of --repeat/--precision this result pools (repeat.h);
 	 * NULL for a single run. */
 	const struct bc_repeats *repeats;
+	/* Measured to the end; only the cleanup after it failed (a teardown
+	 * that called exit()): reported as measured, with a failed status. */
+	bool cleanup_failed;
 };
 
 #endif /* BENCHCORE_RESULT_H */

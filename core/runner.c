@@ -61,6 +61,7 @@ struct bc_worker {
 	clockid_t clk;			/* the thread's CPU-time clock */
 	bool has_clk;
 	long long cpu_ns;		/* last reading of clk */
+	long long cpu_delta_ns;		/* clk since the reading before, or -1 */
 };
 
 struct bc_run_state {
@@ -72,6 +73,11 @@ struct bc_run_state {
 	int failed;			/* first failure wins */
 	int fail_err;
 	unsigned int ready;		/* threads that published their tid */
+	/* The start gate: workers wait here until all of them exist, so that
+	 * hundreds of spinning threads do not starve the one creating them. */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate;
+	bool go;
 	struct bc_worker *workers;	/* consumers first, then producers */
 	unsigned int worker_cnt;
 	long clk_tck;
@@ -147,6 +153,10 @@ static void *bc_worker_main(void *arg)
 
 	__atomic_store_n(&w->tid, (int)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	__atomic_add_fetch(&st->ready, 1, __ATOMIC_ACQ_REL);
+	pthread_mutex_lock(&st->gate_lock);
+	while (!st->go)
+		pthread_cond_wait(&st->gate, &st->gate_lock);
+	pthread_mutex_unlock(&st->gate_lock);
 
 	bc_guard_enter(w->who, false);
 	if (w->producer)
@@ -333,7 +343,35 @@ static int bc_read_thread_times(int tid, unsigned long long *ut, unsigned long l
 	return 0;
 }
 
-/* Adds each worker's CPU time since the last call to the iteration. */
+/*
+ * Each worker's CPU time since the last reading, from its CPU-time clock:
+ * fast (no /proc), so it fits between the sampler's two clock reads with
+ * measure(), and the interval's counts and CPU time share one time span.
+ */
+static void bc_read_cpu_clocks(struct bc_run_state *st)
+{
+	unsigned int i;
+
+	for (i = 0; i < st->worker_cnt; i++) {
+		struct bc_worker *w = &st->workers[i];
+		struct timespec ts;
+		long long ns;
+
+		w->cpu_delta_ns = -1;
+		/* A thread that already returned keeps its last reading. */
+		if (!w->started || !w->has_clk || clock_gettime(w->clk, &ts))
+			continue;
+		ns = (long long)ts.tv_sec * BC_NSEC_PER_SEC + ts.tv_nsec;
+		w->cpu_delta_ns = ns >= w->cpu_ns ? ns - w->cpu_ns : 0;
+		w->cpu_ns = ns;
+	}
+}
+
+/*
+ * Adds each worker's CPU time read by bc_read_cpu_clocks() to the
+ * iteration, split into user and system time by /proc's ratio (read after
+ * the bracket: only the ratio comes from there).
+ */
 static void bc_sample_cpu(struct bc_run_state *st, struct bc_iteration *it)
 {
 	double tck = (double)st->clk_tck;
@@ -343,25 +381,27 @@ static void bc_sample_cpu(struct bc_run_state *st, struct bc_iteration *it)
 		struct bc_worker *w = &st->workers[i];
 		unsigned long long ut = w->utime, stt = w->stime;
 		double du, ds, total, user_frac;
-		struct timespec ts;
-		long long ns;
 		int tid;
 
 		tid = w->started ? __atomic_load_n(&w->tid, __ATOMIC_ACQUIRE) : 0;
-		/* A thread that already returned keeps its last reading. */
-		if (!tid || bc_read_thread_times(tid, &ut, &stt))
+		if (!tid || bc_read_thread_times(tid, &ut, &stt)) {
+			/* Gone from /proc: the clock's reading, all user time
+			 * unless an earlier reading said otherwise. */
+			if (it && w->cpu_delta_ns > 0) {
+				total = (double)w->cpu_delta_ns / BC_NSEC_PER_SEC;
+				user_frac = w->utime + w->stime
+						    ? (double)w->utime / (double)(w->utime + w->stime)
+						    : 1;
+				goto add;
+			}
 			continue;
+		}
 		du = ut >= w->utime ? (double)(ut - w->utime) / tck : 0;
 		ds = stt >= w->stime ? (double)(stt - w->stime) / tck : 0;
 		w->utime = ut;
 		w->stime = stt;
 
-		total = du + ds;
-		if (w->has_clk && !clock_gettime(w->clk, &ts)) {
-			ns = (long long)ts.tv_sec * BC_NSEC_PER_SEC + ts.tv_nsec;
-			total = ns >= w->cpu_ns ? (double)(ns - w->cpu_ns) / BC_NSEC_PER_SEC : 0;
-			w->cpu_ns = ns;
-		}
+		total = w->cpu_delta_ns >= 0 ? (double)w->cpu_delta_ns / BC_NSEC_PER_SEC : du + ds;
 		/* No tick in this interval: the thread's ratio so far. */
 		if (du + ds > 0)
 			user_frac = du / (du + ds);
@@ -369,6 +409,7 @@ static void bc_sample_cpu(struct bc_run_state *st, struct bc_iteration *it)
 			user_frac = (double)ut / (double)(ut + stt);
 		else
 			user_frac = 1;
+add:
 		if (!it)
 			continue;
 		if (w->producer) {
@@ -438,11 +479,23 @@ static int bc_start_threads(struct bc_run_state *st)
 	return err;
 }
 
+/* Lets the workers waiting at the start gate into their callbacks. */
+static void bc_open_gate(struct bc_run_state *st)
+{
+	pthread_mutex_lock(&st->gate_lock);
+	st->go = true;
+	pthread_cond_broadcast(&st->gate);
+	pthread_mutex_unlock(&st->gate_lock);
+}
+
 static void bc_join_threads(struct bc_run_state *st)
 {
 	unsigned int i;
 
 	__atomic_store_n(&st->stop, 1, __ATOMIC_RELEASE);
+	/* Threads still at the gate (a later one failed to start) see the
+	 * stop flag at once. */
+	bc_open_gate(st);
 	for (i = 0; i < st->worker_cnt; i++) {
 		if (!st->workers[i].started)
 			continue;
@@ -567,12 +620,105 @@ static int bc_collect_hists(struct bc_run_state *st, struct bc_iteration *it)
 	return 0;
 }
 
+/* measure()'s totals may be at most this large: a count, a sum of ns. */
+#define BC_VALUE_MAX 18446744073709551616.0	/* 2^64 */
+
+/*
+ * What measure() returned must be something measured: finite, within a
+ * 64-bit count, and for a counter or ratio total never below the last
+ * reading. Anything else is a plugin bug that would print as "nan" or a
+ * rate nobody measured, so the run stops there, keeping the intervals
+ * before it, and says which metric and value.
+ */
+static int bc_check_values(struct bc_run_state *st, const double *values, const double *prev)
+{
+	const struct bc_bench *b = st->bench;
+	unsigned int m;
+
+	for (m = 0; m < b->desc.metric_cnt; m++) {
+		const struct bc_metric_desc *md = &b->metrics[m];
+		double v = values[m];
+
+		if (md->kind == BC_METRIC_HISTOGRAM)
+			continue;
+		if (!isfinite(v) || fabs(v) >= BC_VALUE_MAX)
+			return bc_error(st->ctx, -ERANGE,
+					"metric '%s' read %g, which is not a measurement (a finite value below 2^64 expected); the run stops here",
+					md->name, v);
+		if (md->kind == BC_METRIC_GAUGE)
+			continue;
+		if (v < 0)
+			return bc_error(st->ctx, -ERANGE,
+					"%s metric '%s' read %.17g; a total is 0 or more",
+					md->kind == BC_METRIC_COUNTER ? "counter" : "ratio", md->name, v);
+		if (prev && v < prev[m])
+			return bc_error(st->ctx, -ERANGE,
+					"%s metric '%s' went down from %.17g to %.17g; a total never does (the run stops here)",
+					md->kind == BC_METRIC_COUNTER ? "counter" : "ratio", md->name,
+					prev[m], v);
+	}
+	return 0;
+}
+
+/*
+ * One reading of everything an interval is made of, between two clock
+ * reads: the counters (measure()), the programs' counters, the threads'
+ * CPU clocks and the histograms. Every reading, the baseline included,
+ * takes them in this order, so an interval's counts were all taken between
+ * the previous reading's first clock read and this one's last: that span
+ * is the interval's length. A sampler the scheduler starves mid-reading
+ * then makes the interval longer, never its counts larger than its time.
+ */
+static int bc_read_all(struct bc_run_state *st, struct bc_iteration *it, double *values,
+		       const double *prev, long long *t0, long long *t1)
+{
+	const struct bc_bench_desc *d = &st->bench->desc;
+	struct bc_run_result *res = st->res;
+	int err;
+
+	*t0 = bc_now_ns();
+	if (d->measure) {
+		bc_guard_enter("measure", true);
+		err = d->measure(st->ctx, values);
+		bc_guard_leave();
+		if (!err)
+			err = bc_check_values(st, values, prev);
+		if (err) {
+			bc_fail(st, err, "measure");
+			return err;
+		}
+	}
+	if (!it && res->bpf && res->bpf->refused[0] && st->ctx->prog_cnt) {
+		err = bc_unavailable(st->ctx, "%s", res->bpf->refused);
+		bc_fail(st, err, "setup");
+		return err;
+	}
+	if (it) {
+		bc_bpf_stats_sample(res->bpf, st->ctx, res->iter_cnt);
+	} else if (res->bpf && bc_bpf_stats_start(res->bpf, st->ctx, res->iter_cap)) {
+		err = bc_error(st->ctx, -ENOMEM, "out of memory for --bpf-stats");
+		bc_fail(st, err, "sampler");
+		return err;
+	}
+	bc_read_cpu_clocks(st);
+	err = bc_collect_hists(st, it);
+	*t1 = bc_now_ns();
+	if (err) {
+		err = bc_error(st->ctx, -ENOMEM, "out of memory for histogram samples");
+		bc_fail(st, err, "sampler");
+		return err;
+	}
+	/* Only the user/system split comes from /proc: after the bracket. */
+	bc_sample_cpu(st, it);
+	return 0;
+}
+
 static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 {
 	const struct bc_bench_desc *d = &st->bench->desc;
 	struct bc_run_result *res = st->res;
-	unsigned int warm_ticks, total_ticks, m, k;
-	long long start, prev, now, worst_late = 0;
+	unsigned int warm_ticks, total_ticks, m, k, slow_reads = 0;
+	long long start, prev, t0, t1, worst_late = 0, worst_read = 0;
 	double *prev_values;
 	int err = 0;
 
@@ -591,23 +737,10 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 	}
 
 	/* The baseline: counters are totals since setup, rates are deltas. */
-	if (d->measure) {
-		bc_guard_enter("measure", true);
-		err = d->measure(st->ctx, prev_values);
-		bc_guard_leave();
-		if (err) {
-			bc_fail(st, err, "measure");
-			goto out;
-		}
-	}
-	bc_collect_hists(st, NULL);
-	bc_sample_cpu(st, NULL);
-	if (res->bpf && bc_bpf_stats_start(res->bpf, st->ctx, total_ticks)) {
-		err = bc_error(st->ctx, -ENOMEM, "out of memory for --bpf-stats");
-		bc_fail(st, err, "sampler");
+	err = bc_read_all(st, NULL, prev_values, NULL, &t0, &t1);
+	if (err)
 		goto out;
-	}
-	start = prev = bc_now_ns();
+	start = prev = t0;
 
 	for (k = 1; k <= total_ticks; k++) {
 		long long deadline = start + (long long)k * BC_NSEC_PER_SEC;
@@ -615,38 +748,28 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 
 		if (!bc_sleep_until(st, deadline))
 			break;
-		now = bc_now_ns();
-		if (d->measure) {
-			bc_guard_enter("measure", true);
-			err = d->measure(st->ctx, it->values);
-			bc_guard_leave();
-			if (err) {
-				bc_fail(st, err, "measure");
-				break;
-			}
-		}
-		/* Right after measure(), so both describe one interval. */
-		bc_bpf_stats_sample(res->bpf, st->ctx, res->iter_cnt);
-		bc_sample_cpu(st, it);
-		if (bc_collect_hists(st, it)) {
-			err = bc_error(st->ctx, -ENOMEM, "out of memory for histogram samples");
-			bc_fail(st, err, "sampler");
+		err = bc_read_all(st, it, it->values, prev_values, &t0, &t1);
+		if (err)
 			break;
-		}
 
 		it->idx = (unsigned int)res->iter_cnt;
 		it->warmup = k <= warm_ticks;
-		it->length_sec = (double)(now - prev) / BC_NSEC_PER_SEC;
-		it->drift_us = (double)(now - deadline) / 1000.0;
-		if (now - deadline > BC_LATE_TICK_NS) {
+		it->length_sec = (double)(t1 - prev) / BC_NSEC_PER_SEC;
+		it->drift_us = (double)(t0 - deadline) / 1000.0;
+		if (t0 - deadline > BC_LATE_TICK_NS) {
 			res->ticks_late++;
-			if (now - deadline > worst_late)
-				worst_late = now - deadline;
+			if (t0 - deadline > worst_late)
+				worst_late = t0 - deadline;
+		}
+		if (t1 - t0 > BC_LATE_TICK_NS) {
+			slow_reads++;
+			if (t1 - t0 > worst_read)
+				worst_read = t1 - t0;
 		}
 		bc_figures_rates(res, it, prev_values);
 		for (m = 0; m < d->metric_cnt; m++)
 			prev_values[m] = it->values[m];
-		prev = now;
+		prev = t0;
 		res->iter_cnt++;
 		/* The progress line below prints this interval's figures. */
 		bc_figures_iter(res, res->iter_cnt - 1);
@@ -659,6 +782,11 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 			       "the machine was busy; each interval is normalised by its "
 			       "measured length, but the numbers are noisier",
 			       res->ticks_late, res->iter_cnt, (double)worst_late / 1e6);
+	if (slow_reads)
+		bc_add_warning(res, "%u of %zu readings of the counters took more than 1 ms "
+			       "(worst %.3f ms): the sampler was starved; each interval spans "
+			       "its readings, so its rates are lower bounds",
+			       slow_reads, res->iter_cnt, (double)worst_read / 1e6);
 out:
 	free(prev_values);
 	return err;
@@ -704,6 +832,21 @@ static void bc_init_workers(struct bc_run_state *st)
 	}
 }
 
+/* Statistics over what was measured: before teardown, which cannot change
+ * them, so that a teardown that calls exit() still leaves a report. */
+static void bc_run_summarise(struct bc_run_result *res)
+{
+	bc_stats_summarise(res);
+	if (bc_figures_summarise(res))
+		bc_warn("out of memory for the derived figures: reports lack them");
+	if (res->bpf && bc_bpf_stats_compute(res->bpf, res->iters, res->iter_cnt,
+					     res->producer_cnt))
+		bc_warn("out of memory for the --bpf-stats figures: reports lack them");
+	if (res->bpf && res->bpf->read_errors)
+		bc_add_warning(res, "--bpf-stats: %u readings of the programs' counters failed; "
+			       "the intervals they end have no statistics", res->bpf->read_errors);
+}
+
 /* A callback the main thread waits on (guard.h). */
 static int bc_call(struct bc_ctx *ctx, int (*fn)(struct bc_ctx *ctx), const char *name)
 {
@@ -730,7 +873,7 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 {
 	struct sigaction sa, old_int, old_term;
 	struct bc_run_state st;
-	bool set_up = false;
+	bool set_up = false, summarised = false;
 	int err;
 
 	memset(res, 0, sizeof(*res));
@@ -749,6 +892,8 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	res->consumer_cnt = res->ctx->consumer_cnt;
 
 	st.cfg = cfg;
+	pthread_mutex_init(&st.gate_lock, NULL);
+	pthread_cond_init(&st.gate, NULL);
 	st.bench = bench;
 	st.ctx = res->ctx;
 	st.res = res;
@@ -786,7 +931,8 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	 * without CAP_SYS_ADMIN too), and the programs' counters run from
 	 * their baseline on. */
 	if (!err && cfg->bpf_stats)
-		err = bc_bpf_stats_enable(st.ctx, &res->bpf);
+		err = bc_bpf_stats_enable_opt(st.ctx, &res->bpf,
+					      !bench->desc.attach_point_cnt && !bench->desc.need_cnt);
 	if (!err && bench->desc.probe)
 		err = bc_call(st.ctx, bench->desc.probe, "probe");
 	/* No probe(): what the benchmark declares it needs is all there is
@@ -814,6 +960,7 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	err = bc_start_threads(&st);
 	if (!err) {
 		bc_wait_ready(&st, st.worker_cnt);
+		bc_open_gate(&st);
 		err = bc_sample(&st, on_iter, cookie);
 	}
 	bc_join_threads(&st);
@@ -823,6 +970,8 @@ teardown:
 	if (!err && st.failed)
 		err = st.fail_err;
 	if (set_up && bench->desc.teardown) {
+		bc_run_summarise(res);
+		summarised = true;
 		bc_guard_enter("teardown", true);
 		bench->desc.teardown(st.ctx);
 		bc_guard_leave();
@@ -851,16 +1000,11 @@ done:
 			 "interrupted by %s after %zu measured iterations",
 			 bc_signalled == SIGTERM ? "SIGTERM" : "SIGINT", bc_stats_measured_cnt(res));
 	}
-	bc_stats_summarise(res);
-	if (bc_figures_summarise(res))
-		bc_warn("out of memory for the derived figures: reports lack them");
-	if (res->bpf && bc_bpf_stats_compute(res->bpf, res->iters, res->iter_cnt,
-					     res->producer_cnt))
-		bc_warn("out of memory for the --bpf-stats figures: reports lack them");
-	if (res->bpf && res->bpf->read_errors)
-		bc_add_warning(res, "--bpf-stats: %u readings of the programs' counters failed; "
-			       "the intervals they end have no statistics", res->bpf->read_errors);
+	if (!summarised)
+		bc_run_summarise(res);
 	free(st.workers);
+	pthread_cond_destroy(&st.gate);
+	pthread_mutex_destroy(&st.gate_lock);
 	if (res->exit_status == BC_EXIT_OK || res->exit_status == BC_EXIT_INTERRUPTED)
 		return 0;
 	return err < 0 ? err : -EINVAL;

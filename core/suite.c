@@ -430,7 +430,7 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 		if (!strcmp(a, "--list")) {
 			list = true;
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			bc_suite_help(stdout);
+			bc_suite_help(bc_stdout());
 			goto out;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--suite-file"))) {
 			file = v;

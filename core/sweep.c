@@ -119,7 +119,7 @@ int bc_sweep_cmd(struct bc_cli_env *env, int argc, char **argv)
 			      "Runs the benchmark once per combination of the swept values, each run in a\n"
 			      "process of its own, and prints one table row per run. OPTION is any core or\n"
 			      "plugin option of the benchmark; NAME,NAME=... sweeps several in step.\n"
-			      "`benchcore run PLUGIN:BENCH --sweep ...` is the same command.\n", stdout);
+			      "`benchcore run PLUGIN:BENCH --sweep ...` is the same command.\n", bc_stdout());
 			return BC_EXIT_OK;
 		}
 	}

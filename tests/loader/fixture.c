@@ -85,6 +85,7 @@ struct fix_big_option {
 
 struct fix_opts {
 	int64_t batch;
+	int mode;
 };
 
 #if defined(FIX_OLD_SIZE)
@@ -333,6 +334,118 @@ static int fix_exit_producer(struct bc_ctx *ctx, struct bc_thread *t)
 static const struct bc_bench_desc fix_a = FIX_BENCH("exit-setup", .setup = fix_exit_setup);
 static const struct bc_bench_desc fix_b = FIX_BENCH("exit-producer", .producer = fix_exit_producer);
 static const struct bc_bench_desc *const fix_benches[] = { &fix_a, &fix_b, NULL };
+#elif defined(FIX_TEARDOWN_EXIT)
+/* Measures to the end, then calls exit() in teardown. */
+static void fix_teardown_exit(struct bc_ctx *ctx)
+{
+	(void)ctx;
+	exit(5);
+}
+FIX_ONE("teardown-exits", .teardown = fix_teardown_exit);
+#elif defined(FIX_PRINTS)
+/* Prints to stdout from setup, a producer and measure, as a chatty library
+ * would: with printf() and with write(1, ...). */
+#include <stdio.h>
+#include <string.h>
+
+static void fix_say(const char *what)
+{
+	static const char raw[] = "fixture wrote this to fd 1\n";
+
+	printf("fixture printf from %s\n", what);
+	fflush(stdout);
+	(void)!write(1, raw, sizeof(raw) - 1);
+}
+
+static int fix_setup_prints(struct bc_ctx *ctx)
+{
+	(void)ctx;
+	fix_say("setup");
+	return 0;
+}
+
+static int fix_producer_prints(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	fix_say("producer");
+	return fix_producer(ctx, t);
+}
+
+static int fix_measure_prints(struct bc_ctx *ctx, double *values)
+{
+	fix_say("measure");
+	return fix_measure(ctx, values);
+}
+
+__attribute__((constructor)) static void fix_ctor_prints(void)
+{
+	fix_say("constructor");
+}
+FIX_ONE("prints", .setup = fix_setup_prints, .producer = fix_producer_prints,
+	.measure = fix_measure_prints);
+#elif defined(FIX_BAD_VALUES)
+/* measure() returning what no counter can: after a good baseline and a
+ * first good interval, NaN, infinity, 1e308, a total that goes down. */
+#include <math.h>
+
+static unsigned int fix_calls;
+
+static double fix_good(void)
+{
+	return 1000.0 * ++fix_calls;
+}
+
+static int fix_m_nan(struct bc_ctx *ctx, double *v)
+{
+	(void)ctx;
+	v[0] = fix_calls < 2 ? fix_good() : NAN;
+	return 0;
+}
+
+static int fix_m_inf(struct bc_ctx *ctx, double *v)
+{
+	(void)ctx;
+	v[0] = fix_calls < 2 ? fix_good() : INFINITY;
+	return 0;
+}
+
+static int fix_m_huge(struct bc_ctx *ctx, double *v)
+{
+	(void)ctx;
+	v[0] = fix_calls < 2 ? fix_good() : 1e308;
+	return 0;
+}
+
+static int fix_m_down(struct bc_ctx *ctx, double *v)
+{
+	(void)ctx;
+	v[0] = fix_calls < 2 ? fix_good() : 1.0;
+	return 0;
+}
+
+static const struct bc_bench_desc fix_a = FIX_BENCH("nan", .measure = fix_m_nan);
+static const struct bc_bench_desc fix_b = FIX_BENCH("inf", .measure = fix_m_inf);
+static const struct bc_bench_desc fix_c = FIX_BENCH("huge", .measure = fix_m_huge);
+static const struct bc_bench_desc fix_d = FIX_BENCH("down", .measure = fix_m_down);
+static const struct bc_bench_desc *const fix_benches[] = { &fix_a, &fix_b, &fix_c, &fix_d, NULL };
+#elif defined(FIX_METRIC_NAME) || defined(FIX_METRIC_NAME_NL)
+/* A metric name the core refuses: reserved, or not one word. */
+#ifdef FIX_METRIC_NAME_NL
+#define FIX_METRIC_NAME "two\nlines"
+#endif
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC(FIX_METRIC_NAME, "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+};
+FIX_ONE("metric-name", .metrics = fix_m);
+#elif defined(FIX_METRIC_LABEL_NL)
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS,
+		  .label = "two\nlines"),
+};
+FIX_ONE("metric-label", .metrics = fix_m);
+#elif defined(FIX_OPT_TABLE)
+/* An option table `list` must refuse as the plugin loads (FIX_OPT_TABLE
+ * selects the fault; the options are declared below, plugin-wide). */
+FIX_ONE("opt-table");
 #else
 /* The valid plugin: a plain benchmark, one whose setup fails, one that is
  * unavailable, and one shared with the "other" fixture (ambiguous). */
@@ -345,7 +458,30 @@ static const struct bc_bench_desc *const fix_benches[] = {
 };
 #endif
 
-#ifdef FIX_BIG_OPTION
+#if defined(FIX_OPT_TABLE)
+static __attribute__((unused)) const char *const fix_no_words[] = { NULL };
+#if FIX_OPT_TABLE != 5
+static const struct bc_option fix_options[] = {
+#if FIX_OPT_TABLE == 1	/* the same name twice */
+	BC_OPT_INT(struct fix_opts, batch, "batch"),
+	BC_OPT_INT(struct fix_opts, batch, "batch"),
+#elif FIX_OPT_TABLE == 2	/* a core option's name */
+	BC_OPT_INT(struct fix_opts, batch, "duration"),
+#elif FIX_OPT_TABLE == 3	/* an enum without words */
+	BC_OPT_ENUM(struct fix_opts, mode, "mode", .words = fix_no_words),
+#elif FIX_OPT_TABLE == 4	/* a default outside its range */
+	BC_OPT_INT(struct fix_opts, batch, "batch", .min = 1, .max = 10, .def = "11"),
+#endif
+};
+#endif
+#if FIX_OPT_TABLE == 5	/* a 1 TiB options struct */
+#define FIX_OPTIONS .options = NULL, .opts_size = (size_t)1 << 40
+#else
+#define FIX_OPTIONS .options = fix_options, \
+		    .option_cnt = sizeof(fix_options) / sizeof(fix_options[0]), \
+		    .opts_size = sizeof(struct fix_opts)
+#endif
+#elif defined(FIX_BIG_OPTION)
 static const struct fix_big_option fix_options[] = {
 	{ .base = BC_OPT_INT(struct fix_opts, batch, "batch", .help = "records per call",
 			     .sz = sizeof(struct fix_big_option)),
