@@ -53,7 +53,7 @@ def read_rows(path):
 PM = re.compile(r'([A-Za-z_][A-Za-z_ -]*?)\s+(-?[0-9.]+)\s*±\s*([0-9.]+)\s*([kMG]?)\s*([A-Za-z/ ]*?/s)')
 
 
-def parse_runner(text):
+def parse_runner(text, producers=1):
 	"""The runner's headline: (value, unit, relative noise, label) or None."""
 	lines = text.splitlines()
 	summary = [l for l in lines if l.startswith('Summary:')]
@@ -74,18 +74,24 @@ def parse_runner(text):
 		if m:
 			v, sd = float(m.group(1)), float(m.group(2))
 			return v, 'us', (sd / v if v else None), 'grace period latency'
-	# bpf-hashmap-lookup: "cpuNN: lookup X.XXXM ± Y.YYYM events/sec (...)", one per producer CPU
-	cpus = re.findall(r'^cpu\d+: lookup ([0-9.]+)M ± ([0-9.]+)M events/sec', text, re.M)
+	# The hashmap benchmarks print a rate per CPU the producer ran on (an
+	# unpinned producer migrates: two lines for one producer), each the
+	# rate while it ran there: one producer's rate is their mean, weighted
+	# by samples where the runner counts them, times the producers.
+	# bpf-hashmap-lookup: "cpuNN: lookup X.XXXM ± Y.YYYM events/sec (approximated from N samples ...)"
+	cpus = re.findall(r'^cpu\d+: lookup ([0-9.]+)M ± ([0-9.]+)M events/sec'
+			  r'(?: \(approximated from (\d+) samples)?', text, re.M)
 	if cpus:
-		v = sum(float(a) for a, _ in cpus)
+		w = [int(c or 1) for _, _, c in cpus]
+		v = sum(float(a) * k for (a, _, _), k in zip(cpus, w)) / sum(w)
 		# the runner's ± is twice the standard deviation
-		sd = math.sqrt(sum((float(b) / 2) ** 2 for _, b in cpus))
-		return v, 'M events/s', (sd / v if v else None), 'lookup (in-BPF, summed over CPUs)'
-	# bpf-hashmap-full-update: "N:hash_map_full_perf V events per sec", one per CPU
+		sd = sum(float(b) / 2 * k for (_, b, _), k in zip(cpus, w)) / sum(w)
+		return v * producers, 'M events/s', (sd / v if v else None), 'lookup (in-BPF, per-CPU lines)'
+	# bpf-hashmap-full-update: "N:hash_map_full_perf V events per sec"
 	cpus = re.findall(r'^\d+:hash_map_full_perf (\d+) events per sec', text, re.M)
 	if cpus:
-		v = sum(int(a) for a in cpus) / 1e6
-		return v, 'M events/s', None, 'hash_map_full_perf (summed over CPUs)'
+		v = statistics.mean(int(a) for a in cpus) / 1e6
+		return v * producers, 'M events/s', None, 'hash_map_full_perf (in-BPF, per-CPU lines)'
 	return None
 
 
@@ -169,6 +175,17 @@ def run(cmd, cwd, timeout, log_path):
 	return rc, out, err
 
 
+def producers(opts):
+	"""-pN, -p N, --producers N, --producers=N among a row's options; 1 otherwise."""
+	for i, o in enumerate(opts):
+		m = re.fullmatch(r'(?:-p|--producers=)(\d+)', o)
+		if m:
+			return int(m.group(1))
+		if o in ('-p', '--producers') and i + 1 < len(opts) and opts[i + 1].isdigit():
+			return int(opts[i + 1])
+	return 1
+
+
 def side_runner(peer, row, a):
 	cmd = [peer['bench'], '-w', str(a.warmup), '-d', str(a.duration)] + row['opts'] + [row['bench']]
 	return cmd, os.path.dirname(peer['bench'])
@@ -222,7 +239,7 @@ def measure(rows, peers, a):
 						st['error'] = f'{what}: {reason}'
 						continue
 				else:
-					parsed = parse_runner(out) if rc == 0 else None
+					parsed = parse_runner(out, producers(r['opts'])) if rc == 0 else None
 					if parsed is None:
 						st['error'] = f'exit status {rc}: {last_line(err if err.strip() else out)}' \
 							if rc else f'no figure in its output: {last_line(out)}'
@@ -370,7 +387,9 @@ the by-design list are in `tests/parity/rows`.
 How it is measured: for each row, each round runs every runner and benchcore once, one after
 the other, in an order reversed every round, with the same options (`-w{a.warmup} -d{a.duration}`
 and the row's). The runner's figure is its own Summary line (its per-CPU lines for
-`bpf-hashmap-lookup` and `bpf-hashmap-full-update`, summed over CPUs; the grace-period SUMMARY
+`bpf-hashmap-lookup` and `bpf-hashmap-full-update`: an unpinned producer prints one line per CPU it
+ran on, each the in-BPF rate while there, so their mean, weighted by the runner's sample counts,
+times the producers; the grace-period SUMMARY
 line for `local-storage-tasks-trace`); benchcore's is the headline of its `--format json`
 report (the first `hits` metric, else `ops`), in the runner's unit. The runner summarises
 `-d`+1 samples, benchcore `-d` (compat.md). Medians over {a.rounds} rounds; the ratio is

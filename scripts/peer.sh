@@ -23,12 +23,13 @@
 # The last line of output is the path of the built `bench`.
 #
 # Environment: BENCHCORE_PEER_DIR, BENCHCORE_PEER_JOBS (make -j, default 2),
-# CLANG (default clang), BENCHCORE_PEER_VMLINUX_BTF (default
+# CLANG (default clang-16, installed when missing),
+# BENCHCORE_PEER_VMLINUX_BTF (default
 # /sys/kernel/btf/vmlinux).
 set -euo pipefail
 
 usage() {
-	sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'
 	exit "$1"
 }
 
@@ -63,13 +64,34 @@ esac
 
 dir=${BENCHCORE_PEER_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/benchcore/peer/$ver}
 jobs=${BENCHCORE_PEER_JOBS:-2}
-clang=${CLANG:-clang}
+# clang 14 compiles every object, but drops the btf_type_tag that marks
+# crypto_bench's kptr, and the verifier then refuses crypto-encrypt/-decrypt
+# ("R1 has no valid kptr"); clang 15 and later keep it.
+clang=${CLANG:-clang-16}
 btf=${BENCHCORE_PEER_VMLINUX_BTF:-/sys/kernel/btf/vmlinux}
 pkg=linux-source-$ver
 src=$dir/src
 sel=$src/tools/testing/selftests/bpf
 bench=$sel/bench
 mkdir -p "$dir"
+
+if ! command -v "$clang" >/dev/null; then
+	if [ "$clang" != clang-16 ] || [ "$(id -u)" -ne 0 ]; then
+		log "$clang not found; install it (apt-get install clang-16) or set CLANG"
+		exit 1
+	fi
+	log "installing clang-16"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -qq --no-install-recommends clang-16 >/dev/null ||
+		{ apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends clang-16 >/dev/null; }
+fi
+cc_id=$("$clang" --version | head -n 1)
+# make does not track the compiler: a tree built with another one starts
+# over from a fresh tree.
+if [ -f "$dir/.patched" ] && [ "$(cat "$dir/.patched")" != "$cc_id" ]; then
+	log "$pkg was built with $(cat "$dir/.patched"); rebuilding with $cc_id"
+	rm -f "$dir/.patched" "$dir/.built"
+fi
 
 if [ -f "$dir/.built" ] && [ -x "$bench" ]; then
 	log "$pkg: already built (remove $dir to rebuild)"
@@ -179,7 +201,7 @@ if [ ! -f "$dir/.patched" ]; then
 		}
 		sed -i 's/-g -O0/-g -O2/g' "$sel/Makefile"
 	fi
-	touch "$dir/.patched"
+	echo "$cc_id" >"$dir/.patched"
 fi
 
 # --- the build -------------------------------------------------------------
@@ -192,6 +214,6 @@ make -C "$sel" "${mk[@]}" "$bench" >"$dir/build.log" 2>&1 || {
 	log "build failed; the whole log is $dir/build.log"
 	exit 1
 }
-log "built in $(($(date +%s) - start)) s with $("$clang" --version | head -n 1)"
-"$clang" --version | head -n 1 >"$dir/.built"
+log "built in $(($(date +%s) - start)) s with $cc_id"
+echo "$cc_id" >"$dir/.built"
 echo "$bench"
