@@ -197,6 +197,49 @@ def side_benchcore(row, a):
 	return cmd, None
 
 
+def absorb(rr, s, r, peers, rc, out, err):
+	"""Reads one run's output into its side's figures, or its error."""
+	st = rr[s]
+	if s == 'benchcore':
+		parsed = None
+		try:
+			doc = json.loads(out)
+		except ValueError:
+			doc = None
+		if rc == 0 and doc:
+			ref = next((rr[p['name']] for p in peers if rr[p['name']]['unit']), None)
+			parsed = parse_benchcore(doc, ref['unit'] if ref else None, ref['label'] if ref else None)
+		if parsed is None:
+			reason = ((doc or {}).get('status') or {}).get('reason') or last_line(err)
+			what = 'unavailable on this kernel' if rc == 3 else f'exit status {rc}'
+			st['error'] = f'{what}: {reason}'
+			return
+	else:
+		parsed = parse_runner(out, producers(r['opts'])) if rc == 0 else None
+		if parsed is None:
+			st['error'] = f'exit status {rc}: {last_line(err if err.strip() else out)}' \
+				if rc else f'no figure in its output: {last_line(out)}'
+			return
+	v, unit, noise, label = parsed
+	st['vals'].append(v)
+	st['unit'], st['label'] = unit, label
+	if noise is not None:
+		st['noise'].append(noise)
+
+
+def read_log(path):
+	"""A run's log as run() wrote it: exit status, stdout, stderr, seconds;
+	a run that is not there reads as a refusal."""
+	try:
+		with open(path) as f:
+			text = f.read()
+	except OSError:
+		return 1, '', f'no log of this run ({os.path.basename(path)})', 0.0
+	m = re.search(r'^# exit status (-?\d+), ([0-9.]+) s$', text, re.M)
+	out = text.split('--- stdout\n', 1)[1].split('--- stderr\n', 1)
+	return int(m.group(1)), out[0], out[1], float(m.group(2))
+
+
 def measure(rows, peers, a):
 	"""results[row][side] = {'vals': [...], 'noise': [...], 'unit', 'error'}."""
 	timeout = a.warmup + a.duration + 120
@@ -205,7 +248,10 @@ def measure(rows, peers, a):
 		sides = [p['name'] for p in peers] + ['benchcore']
 		res[r['row']] = {s: {'vals': [], 'noise': [], 'unit': None, 'label': None, 'error': None,
 				     'metric': None} for s in sides}
-	t_start = time.time()
+		for p in peers:
+			if r['bench'] not in p.get('names', {r['bench']}):
+				res[r['row']][p['name']]['error'] = 'this runner has no such benchmark'
+	t_start, spent = time.time(), 0.0
 	for i, r in enumerate(rows):
 		rr = res[r['row']]
 		for rnd in range(a.rounds):
@@ -216,43 +262,25 @@ def measure(rows, peers, a):
 				st = rr[s]
 				if st['error']:
 					continue
+				if s == 'benchcore' and all(rr[p['name']]['error'] for p in peers):
+					st['error'] = 'not run: no runner ran this row'
+					continue
 				tag = f"{r['row']}.{s}.{rnd}"
 				logp = os.path.join(a.raw, tag + '.log')
 				if s == 'benchcore':
 					cmd, cwd = side_benchcore(r, a)
 				else:
 					cmd, cwd = side_runner(next(p for p in peers if p['name'] == s), r, a)
-				rc, out, err = run(cmd, cwd, timeout, logp)
-				if s == 'benchcore':
-					parsed = None
-					try:
-						doc = json.loads(out)
-					except ValueError:
-						doc = None
-					if rc == 0 and doc:
-						ref = next((rr[p['name']] for p in peers if rr[p['name']]['unit']), None)
-						parsed = parse_benchcore(doc, ref['unit'] if ref else None,
-									 ref['label'] if ref else None)
-					if parsed is None:
-						reason = ((doc or {}).get('status') or {}).get('reason') or last_line(err)
-						what = 'unavailable on this kernel' if rc == 3 else f'exit status {rc}'
-						st['error'] = f'{what}: {reason}'
-						continue
+				if a.reread:
+					rc, out, err, secs = read_log(logp)
+					spent += secs
 				else:
-					parsed = parse_runner(out, producers(r['opts'])) if rc == 0 else None
-					if parsed is None:
-						st['error'] = f'exit status {rc}: {last_line(err if err.strip() else out)}' \
-							if rc else f'no figure in its output: {last_line(out)}'
-						continue
-				v, unit, noise, label = parsed
-				st['vals'].append(v)
-				st['unit'], st['label'] = unit, label
-				if noise is not None:
-					st['noise'].append(noise)
+					rc, out, err = run(cmd, cwd, timeout, logp)
+				absorb(rr, s, r, peers, rc, out, err)
 		log(f"[{i + 1}/{len(rows)}] {r['row']}: " + ', '.join(
 			f"{s} {fmt(statistics.median(st['vals']))}" if st['vals'] else f"{s} -"
 			for s, st in rr.items()) + f" ({time.time() - t_start:.0f} s so far)")
-	return res, time.time() - t_start
+	return res, spent if a.reread else time.time() - t_start
 
 
 # --- statistics ------------------------------------------------------------------
@@ -303,8 +331,9 @@ def verdict(peer, row, ratio, lo, hi, noise, by_design):
 		return 'n/a'
 	if lo is not None and lo <= 1.0 <= hi:
 		return 'same'
-	# "within the noise": twice the combined relative spread of the two sides
-	if noise is not None and abs(math.log(ratio)) <= 2 * noise:
+	# "within the rows' own run-to-run noise": the combined relative spread
+	# of the two sides
+	if noise is not None and abs(math.log(ratio)) <= noise:
 		return 'same'
 	for pr, rr, reason in by_design:
 		if pr.fullmatch(peer) and rr.fullmatch(row):
@@ -319,6 +348,15 @@ def write_replace(path, text):
 	with open(tmp, 'w') as f:
 		f.write(text)
 	os.replace(tmp, path)
+
+
+def full_estimate(res, peers):
+	"""Seconds a -n 3 -w 1 -d 5 pass of these rows would take: a run that
+	measured costs w + d + 2 s, one that was refused nothing."""
+	runs = 0
+	for rr in res.values():
+		runs += sum(1 for s in rr.values() if s['vals'])
+	return runs * 3 * (1 + 5 + 2)
 
 
 def report(rows, peers, res, by_design, elapsed, a, shared_missing, bc_only):
@@ -374,7 +412,17 @@ def report(rows, peers, res, by_design, elapsed, a, shared_missing, bc_only):
 		lines.append('\nbenchcore benchmarks that none of these runners has (nothing to compare): ' +
 			     ', '.join(f'`{x}`' for x in bc_only) + '.')
 	body = '\n'.join(lines) + '\n'
-	cmdline = 'scripts/parity.sh ' + ' '.join(a.argv)
+	# the command that measures the same again: no -r, no --note
+	shown, skip = [], False
+	for x in a.argv:
+		if skip or x == '-r' or x.startswith('--note='):
+			skip = False
+			continue
+		if x == '--note':
+			skip = True
+			continue
+		shown.append(x if re.fullmatch(r'[\w.,=/-]+', x) else "'" + x + "'")
+	cmdline = ' '.join(['scripts/parity.sh'] + shown)
 	head = f"""# Parity with the kernel's runner
 
 Every benchmark that benchcore shares with the kernel's selftests/bpf `bench` runner, measured
@@ -398,7 +446,7 @@ the paired per-round ratios (log scale). `noise` is the rows' own run-to-run noi
 side the larger of the spread over rounds and the typical spread within a run (relative),
 the two combined in quadrature.
 
-Verdicts: **same** when the interval holds 1.0 or the ratio is within twice the noise;
+Verdicts: **same** when the interval holds 1.0 or the ratio is within the noise (|ln ratio| ≤ noise);
 **differs, by design** when a `by-design` line of the row file names the row (the reason is
 a difference docs/compat.md lists); **differs: bug** otherwise.
 
@@ -418,7 +466,10 @@ output is kept under `BUILD/parity/raw/`.
 		head += f'\n**{a.note}**\n'
 	head += f"\nThis pass: {len(rows)} rows, runners {', '.join(p['name'] for p in peers)}, " \
 		f"-n {a.rounds} -w {a.warmup} -d {a.duration}, {elapsed / 60:.1f} minutes, kernel " \
-		f"{os.uname().release}, {os.cpu_count()} CPUs.\n"
+		f"{os.uname().release}, {os.cpu_count()} CPUs. A run costs about w + d + 2 s (the runner's " \
+		f"extra sample, set-up); rows a side cannot run here cost nothing after the first " \
+		f"refusal, so a pass is close to rounds x runs-per-round x (w + d + 2) s per row that " \
+		f"runs: with both runners at -n 3 -w 1 -d 5, about {full_estimate(res, peers) / 60:.0f} minutes.\n"
 	write_replace(os.path.join(a.out, 'parity.md'), head + body)
 	doc = {'kind': 'sweep', 'name': 'parity: benchcore / kernel runner', 'runs': runs}
 	write_replace(os.path.join(a.out, 'parity.json'), json.dumps(doc, indent=1) + '\n')
@@ -439,6 +490,7 @@ def main():
 	ap.add_argument('--peer', action='append', default=[])
 	ap.add_argument('--note', default='')
 	ap.add_argument('--argv', default='')
+	ap.add_argument('--reread', action='store_true')
 	a = ap.parse_args()
 	a.argv = a.argv.split('\x1f') if a.argv else []
 	rows, by_design = read_rows(a.rows_file)
@@ -458,7 +510,8 @@ def main():
 	for p in peers:
 		out = subprocess.run([p['bench'], '--list'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
 				     text=True).stdout
-		runner_names |= set(re.findall(r'^- (\S+)', out, re.M))
+		p['names'] = set(re.findall(r'^- (\S+)', out, re.M))
+		runner_names |= p['names']
 	covered = {r['bench'] for r in read_rows(a.rows_file)[0]}
 	shared_missing = sorted((runner_names & bc_names) - covered)
 	for x in shared_missing:

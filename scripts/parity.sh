@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
 # scripts/parity.sh [-b BUILD_DIR] [-n ROUNDS] [-w SEC] [-d SEC] [--rows REGEX]
-#                   [--peer 6.1,6.12] [-o DIR] [--note TEXT]
+#                   [--peer 6.1,6.12] [-o DIR] [--note TEXT] [-r]
 #
 # Measures every row of tests/parity/rows (a benchmark both sides have, with
 # its options) on the kernel's own runner, built by scripts/peer.sh, and on
@@ -20,6 +20,8 @@
 #                  VERSION=PATH entry names a `bench` binary directly
 #   -o DIR         where parity.md and parity.json go (default docs)
 #   --note TEXT    a line printed in bold above the table
+#   -r             measure nothing: re-read the last pass's outputs (give it
+#                  the same -n, -w, -d, --rows, --peer) and write the report
 #
 # A runner is looked for where scripts/peer.sh puts it:
 # ${XDG_CACHE_HOME:-$HOME/.cache}/benchcore/peer/VERSION. Every run's output is
@@ -31,11 +33,11 @@ set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$src/build
-rounds=3 warmup=1 duration=5 rows= peers=6.12 out=$src/docs note=
+rounds=3 warmup=1 duration=5 rows= peers=6.12 out=$src/docs note= reread=
 argv=("$@")
 
 usage() {
-	sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'
 	exit "$1"
 }
 
@@ -67,7 +69,8 @@ while [ $# -gt 0 ]; do
 	-d?*) whole -d "${1#-d}" 1; duration=${1#-d} ;;
 	--rows=* | --peer=* | --note=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
 	--note) need_arg "$@"; note=$2; shift ;;
-	*) die2 "unknown option '$1'; expected one of -b -n -w -d --rows --peer -o --note (-h lists them)" ;;
+	-r) reread=--reread ;;
+	*) die2 "unknown option '$1'; expected one of -b -n -w -d --rows --peer -o --note -r (-h lists them)" ;;
 	esac
 	shift
 done
@@ -113,8 +116,8 @@ for p in "${list[@]}"; do
 done
 
 mkdir -p "$out" "$build/parity"
-rm -rf "$build/parity/raw"
+[ -n "$reread" ] || rm -rf "$build/parity/raw"
 exec python3 "$src/scripts/parity.py" --rows-file "$src/tests/parity/rows" --rows="$rows" \
 	-n "$rounds" -w "$warmup" -d "$duration" -o "$out" --raw "$build/parity/raw" \
 	--benchcore "$benchcore" --plugin-dir "$build/plugins" "${peer_args[@]}" \
-	--note="$note" --argv="$(IFS=$'\x1f'; echo "${argv[*]}")"
+	--note="$note" $reread --argv="$(IFS=$'\x1f'; echo "${argv[*]}")"
