@@ -63,6 +63,12 @@ def parse_runner(text, producers=1):
 		if m:
 			return float(m.group(1)), '%', None, 'false hits'
 		m = PM.search(s[len('Summary:'):])
+		# hashmap-with/without-bloom count their lookups as drops (no
+		# bloom hit): the runner's script reads their total operations
+		t = re.search(r'total operations\s+([0-9.]+)\s*±\s*([0-9.]+)\s*([kMG]?)(/s)', s)
+		if m and m.group(1).strip() == 'hits' and float(m.group(2)) == 0 and t:
+			v, sd = float(t.group(1)), float(t.group(2))
+			return v, t.group(3) + t.group(4), (sd / v if v else None), 'total operations'
 		if m:
 			v, sd = float(m.group(2)), float(m.group(3))
 			# "M/s", "k/s", "M ops/s" as the runner spells them
@@ -125,6 +131,14 @@ def parse_benchcore(doc, runner_unit, runner_label):
 				return mean, '%', (sd / mean if sd is not None and mean else None), k
 	if runner_label and runner_label.startswith('grace period'):
 		name = next((k for k in summary if 'gp' in k or 'grace' in k), None)
+	if runner_label == 'total operations':
+		f = (summary.get('figures') or {}).get('total_operations')
+		if isinstance(f, dict):
+			st = f.get('stats') or {}
+			mean, sd = st.get('mean', f.get('value')), st.get('stddev')
+			prefix = runner_unit[0] if runner_unit and runner_unit[0] in SCALE else ''
+			return mean / SCALE[prefix], runner_unit, (sd / mean if sd is not None and mean else None), \
+				'total_operations'
 	if name is None:
 		name = headline_metric(doc)
 	if name is None or not isinstance(summary.get(name), dict) or 'mean' not in summary[name]:
