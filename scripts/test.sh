@@ -13,6 +13,7 @@
 # why. The exit status is non-zero exactly when a part failed.
 #
 # BENCHCORE_VMTEST=0 skips the matrix (quick local runs; CI runs it);
+# BENCHCORE_TEST_PEER=0 skips building the kernel's runner (scripts/peer.sh);
 # BENCHCORE_TEST_FUZZ=0 skips the fuzz run; BENCHCORE_TEST_JOBS sets ctest's
 # parallelism (default: the CPU count; tests that need the whole machine or
 # exclusive kernel state are marked RUN_SERIAL and still run alone).
@@ -113,6 +114,15 @@ part setup last_line_reason scripts/setup.sh || {
 	print_table
 	exit 1
 }
+
+# The kernel's own runner, built from Debian's linux-source-6.12, is the
+# reference the parity test (tests/parity) measures a few rows against;
+# without it that test skips. BENCHCORE_TEST_PEER=0 leaves it out.
+if [ "${BENCHCORE_TEST_PEER:-1}" = 1 ]; then
+	part "reference runner" last_line_reason scripts/peer.sh 6.12
+else
+	skipped "reference runner" "BENCHCORE_TEST_PEER=0"
+fi
 
 if part build build_reason scripts/build.sh build; then
 	part "native suite" ctest_reason bash -c "cd build && ctest --output-on-failure -j$jobs"
