@@ -16,8 +16,10 @@
 #include <benchcore/attach.h>
 #include "context.h"
 #include "attach.h"
+#include "config.h"
 #include "exit_status.h"
 #include "log.h"
+#include "plugin_opts.h"
 
 /* The kernel's internal "not supported" (include/linux/errno.h); it leaks
  * out of BPF_PROG_LOAD and attach, but libc has no name or message for it. */
@@ -52,6 +54,60 @@ const char *bc_attach_strerror(int err, char *buf, size_t len)
 	if (libbpf_strerror(-err, buf, len))
 		snprintf(buf, len, "error %d", err);
 	return buf;
+}
+
+/*
+ * The map whose creation failed during the current candidate's load, from
+ * libbpf's "map 'NAME': failed to create: ..." line: every candidate creates
+ * the same maps, so a refused map says nothing about the attach point.
+ * Per thread: probes of different benchmarks may run at once.
+ */
+static __thread char bc_attach_failed_map[128];
+
+void bc_attach_note_libbpf(const char *line)
+{
+	const char *name = strstr(line, "map '"), *end;
+
+	if (!name)
+		return;
+	name += 5;
+	end = strstr(name, "': failed to create:");
+	if (!end || end == name || memchr(name, '\'', (size_t)(end - name)))
+		return;
+	snprintf(bc_attach_failed_map, sizeof(bc_attach_failed_map), "%.*s",
+		 (int)(end - name), name);
+}
+
+/*
+ * A map refused at creation with an error a value causes (E2BIG, EINVAL,
+ * ENOMEM, ERANGE), where the user changed an option that sets that map's
+ * attributes (struct bc_option's `maps`): not a kernel without a feature
+ * but a value it will not take, so the run fails naming the option. With
+ * only the defaults, the kernel lacks the map type or flag: the caller
+ * goes on as for any other refusal. Returns 0 when not such a case.
+ */
+static int bc_attach_map_refused(struct bc_ctx *ctx, const char *bench, int err)
+{
+	char culprits[512], errbuf[128];
+
+	if (!bc_attach_failed_map[0])
+		return 0;
+	switch (-err) {
+	case E2BIG:
+	case EINVAL:
+	case ENOMEM:
+	case ERANGE:
+		break;
+	default:
+		return 0;
+	}
+	if (!ctx->cfg || !bc_opts_map_culprits(ctx->cfg->opts, bc_attach_failed_map, culprits,
+					      sizeof(culprits)))
+		return 0;
+	bc_attach_strerror(err, errbuf, sizeof(errbuf));
+	return bc_error(ctx, err,
+			"%s: the kernel refused to create map '%s' with %s: %s; expected a value this kernel can create that map with",
+			bench, bc_attach_failed_map, culprits, errbuf);
 }
 
 /* Appends "; name: text" (or "name: text" first) without overflowing. */
@@ -135,6 +191,7 @@ int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size
 			}
 		}
 
+		bc_attach_failed_map[0] = '\0';
 		err = try_fn(ctx, &pt, cookie);
 		if (err > 0)
 			err = -err;
@@ -143,7 +200,19 @@ int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size
 			bc_attach_log_choice(bench, name, reasons);
 			return (int)i;
 		}
+		if (bc_attach_map_refused(ctx, bench, err))
+			return err;
 		bc_attach_strerror(err, errbuf, sizeof(errbuf));
+		if (bc_attach_failed_map[0]) {
+			/* Still a refusal (a map type this kernel lacks), but
+			 * of the map, not of the attach point. */
+			char text[sizeof(errbuf)];
+
+			snprintf(text, sizeof(text), "%s", errbuf);
+			if (snprintf(errbuf, sizeof(errbuf), "map '%.64s': %.56s", bc_attach_failed_map,
+				     text) < 0)
+				errbuf[0] = '\0';
+		}
 		if (!bc_attach_is_refusal(err))
 			return bc_error(ctx, err, "%s: attaching at %s failed: %s", bench, name,
 					errbuf);
@@ -181,6 +250,7 @@ static int bc_attach_libbpf_print(enum libbpf_print_level level, const char *fmt
 
 	(void)level;
 	vsnprintf(line, sizeof(line), fmt, ap);
+	bc_attach_note_libbpf(line);
 	bc_debug("%s", line);
 	return 0;
 }

@@ -28,6 +28,10 @@ int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size
 /* Does this error from load/attach mean "the kernel cannot do this", as
  * opposed to a failure that another attach point would not fix (ENOMEM)? */
 bool bc_attach_is_refusal(int err);
+/* Reads one line libbpf printed while a candidate loads: "map 'NAME':
+ * failed to create: ..." records NAME, so that a refused map (every
+ * candidate's) is told apart from a refused attach point. */
+void bc_attach_note_libbpf(const char *line);
 /* strerror() that also names ENOTSUPP (524) and libbpf's own codes. */
 const char *bc_attach_strerror(int err, char *buf, size_t len);
 

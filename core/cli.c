@@ -157,6 +157,7 @@ int bc_cli_main(int argc, char **argv)
 		.args_doc = "COMMAND [ARGS...]",
 		.doc = bc_commands_doc(),
 	};
+	const struct argp_option *gtable = bc_global_options;
 	const struct bc_cli_cmd *cmd = NULL;
 	char *saved0 = argv[0];
 	int err, status;
@@ -164,6 +165,12 @@ int bc_cli_main(int argc, char **argv)
 
 	/* Every report to stdout is checked for write errors (output.h). */
 	bc_stdout_wrap();
+	/* Long options in full only (cli_args.h says why); the command's own
+	 * are checked by the command. */
+	if (bc_cli_full_names(NULL, argc, argv, &gtable, 1, true)) {
+		status = BC_EXIT_USAGE;
+		goto out;
+	}
 	/* In order, so that options after the command stay the command's. */
 	argv[0] = (char *)"benchcore";
 	err = argp_parse(&argp, argc, argv, ARGP_IN_ORDER | ARGP_NO_EXIT | ARGP_NO_HELP, NULL, &gp);

@@ -20,4 +20,18 @@ struct argp_state;
 int bc_argp_stop(struct argp_state *state, bool *done);
 int bc_argp_help(struct argp_state *state, unsigned int flags, bool *done);
 
+/*
+ * argp takes any unambiguous prefix of a long option ("--dur 1"), so a
+ * script relying on one breaks the day another option with that start is
+ * added. Every command calls this before argp_parse(): a word that is not
+ * one of the long options of `tables` but begins one is refused with one
+ * line naming it ("CMD: '--dur' is not an option; write an option's full
+ * name (did you mean --duration?)"; no "CMD: " when cmd is NULL) and
+ * -EINVAL. Option values are skipped; in_order (ARGP_IN_ORDER) stops at
+ * the first word that is not an option, as the parse does.
+ */
+struct argp_option;
+int bc_cli_full_names(const char *cmd, int argc, char **argv,
+		      const struct argp_option *const *tables, size_t table_cnt, bool in_order);
+
 #endif /* BENCHCORE_CLI_ARGS_H */

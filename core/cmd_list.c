@@ -273,10 +273,14 @@ int bc_cmd_list(struct bc_cli_env *env, int argc, char **argv)
 		       "features it declares, or with --probe from loading and attaching its "
 		       "programs, as run does.",
 	};
+	const struct argp_option *table = bc_list_options;
 	struct bc_config cfg;
 	char *saved0 = argv[0];
 	int err;
 
+	/* Long options in full only (cli_args.h says why). */
+	if (bc_cli_full_names("list", argc, argv, &table, 1, false))
+		return BC_EXIT_USAGE;
 	argv[0] = (char *)"benchcore list";
 	err = argp_parse(&argp, argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP, NULL, &lo);
 	argv[0] = saved0;

@@ -46,7 +46,7 @@
 #define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, benches)
 #define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, quick_probe)
 #define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, label)
-#define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, arg)
+#define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, maps)
 #define BC_RANGE_KNOWN BC_OFFSETOFEND(struct bc_thread_range, def)
 #define BC_NEED_KNOWN BC_OFFSETOFEND(struct bc_need, why)
 #define BC_POINT_KNOWN BC_OFFSETOFEND(struct bc_attach_point, prog_name)

@@ -117,47 +117,6 @@ static int bc_resolve_bench(struct bc_cli_env *env, const struct bc_run_scan *sc
 
 /* ------------------------------------------------------------ parsing */
 
-/*
- * argp takes any unambiguous prefix of a long option ("--dur 1"), so a
- * script that relies on one breaks the day an option with the same start
- * is added. Every long option must be written in full: a word that is not
- * an option's name but begins one is refused, naming the option.
- */
-static int bc_check_full_names(int argc, char **argv, const struct argp_option *core,
-			       const struct argp_option *plugin)
-{
-	const struct argp_option *tables[] = { core, plugin };
-
-	for (int i = 1; i < argc; i++) {
-		const char *w = argv[i], *match = NULL;
-		size_t len;
-		bool exact = false;
-
-		if (!strcmp(w, "--"))
-			break;
-		if (strncmp(w, "--", 2) || !w[2])
-			continue;
-		w += 2;
-		len = strcspn(w, "=");
-		for (size_t t = 0; t < 2 && !exact; t++)
-			for (const struct argp_option *o = tables[t]; o && (o->name || o->key || o->doc);
-			     o++) {
-				if (!o->name)
-					continue;
-				if (strlen(o->name) == len && !strncmp(o->name, w, len))
-					exact = true;
-				else if (!match && strlen(o->name) > len && !strncmp(o->name, w, len))
-					match = o->name;
-			}
-		if (!exact && match) {
-			bc_warn("run: '--%.*s' is not an option; write an option's full name (did you mean --%s?)",
-				(int)len, w, match);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
 int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_config *cfg,
 			 const struct bc_bench **bench)
 {
@@ -175,6 +134,7 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 		       "Exit status: 0 ran, 1 failed at run time, 2 usage error, "
 		       "3 unavailable on this kernel or without privileges, 130 interrupted.",
 	};
+	const struct argp_option *tables[2];
 	const struct bc_plugin *plugin;
 	int err;
 
@@ -216,8 +176,10 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 		argp.children = children;
 	}
 
-	if (bc_check_full_names(argc, argv, argp.options,
-				children[0].argp ? children[0].argp->options : NULL))
+	/* Long options in full only (cli_args.h says why). */
+	tables[0] = argp.options;
+	tables[1] = children[0].argp ? children[0].argp->options : NULL;
+	if (bc_cli_full_names("run", argc, argv, tables, 2, false))
 		return BC_EXIT_USAGE;
 	/* argp names the program after argv[0] in usage and errors. */
 	saved0 = argv[0];

@@ -602,6 +602,76 @@ void bc_opts_each_set(const struct bc_opts *o,
 			fn(o->opts[i], o->opts[i]->type == BC_OPT_FLAG ? NULL : o->text[i], cookie);
 }
 
+/* Whether `list` ("a,b,c") names map. */
+static bool bc_opt_names_map(const char *list, const char *map)
+{
+	size_t len = strlen(map);
+
+	for (const char *p = list; p && *p; p += strcspn(p, ",")) {
+		p += *p == ',';
+		if (!strncmp(p, map, len) && (p[len] == ',' || !p[len]))
+			return true;
+	}
+	return false;
+}
+
+/* Whether option i holds its default value (a value typed the user's way,
+ * "1000" for a default of "1000", is the default). */
+static bool bc_opts_is_default(const struct bc_opts *o, size_t i)
+{
+	const struct bc_option *opt = o->opts[i];
+	const void *field = o->mem + opt->offset;
+	union bc_opt_val v;
+	char err[8];
+	bool same;
+
+	if (opt->type == BC_OPT_STRING)
+		return !strcmp(opt->def ? opt->def : "", o->strs[i] ? o->strs[i] : "");
+	if (opt->type == BC_OPT_CPUSET)
+		return false;
+	memset(&v, 0, sizeof(v));
+	if (opt->def && bc_opt_parse(opt, opt->def, &v, err, sizeof(err)))
+		return false;
+	switch (opt->type) {
+	case BC_OPT_FLAG:
+		same = !memcmp(field, &v.flag, sizeof(v.flag));
+		break;
+	case BC_OPT_INT:
+		same = !memcmp(field, &v.i, sizeof(v.i));
+		break;
+	case BC_OPT_SIZE:
+		same = !memcmp(field, &v.u, sizeof(v.u));
+		break;
+	case BC_OPT_ENUM:
+		same = !memcmp(field, &v.e, sizeof(v.e));
+		break;
+	default:
+		same = false;
+	}
+	return same;
+}
+
+size_t bc_opts_map_culprits(const struct bc_opts *o, const char *map, char *buf, size_t len)
+{
+	size_t n = 0, used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; o && map && i < o->cnt; i++) {
+		const struct bc_option *opt = o->opts[i];
+
+		if (!o->set[i] || !opt->maps || !bc_opt_names_map(opt->maps, map) ||
+		    bc_opts_is_default(o, i))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s--%s%s%s", n ? ", " : "",
+						 opt->name, opt->type == BC_OPT_FLAG ? "" : " ",
+						 opt->type == BC_OPT_FLAG ? "" : o->text[i]);
+		n++;
+	}
+	return n;
+}
+
 /* --------------------------------------------------------------- argp */
 
 static const char *bc_opt_placeholder(const struct bc_option *opt)

@@ -88,6 +88,12 @@ void bc_opts_each_set(const struct bc_opts *o,
 		      void (*fn)(const struct bc_option *opt, const char *text, void *cookie),
 		      void *cookie);
 
+/* The options of the run whose table entry names BPF map `map` (their
+ * `maps`) and that the user set to other than the default, as
+ * "--max_entries 4294967295, --map_flags 0xffffffff" in buf: what to blame
+ * when the kernel refuses to create that map. Returns how many. */
+size_t bc_opts_map_culprits(const struct bc_opts *o, const char *map, char *buf, size_t len);
+
 /*
  * The command-line word of one swept value of opt: "--NAME=VALUE", "--NAME"
  * for a flag that is on, NULL (*arg) for a flag that is off. -EINVAL with

@@ -45,7 +45,7 @@ extern "C" {
 #endif
 
 #define BC_ABI_MAJOR 2
-#define BC_ABI_MINOR 1
+#define BC_ABI_MINOR 2
 
 #ifndef BC_API
 #define BC_API __attribute__((visibility("default")))
@@ -95,6 +95,13 @@ struct bc_option {
 	int64_t min, max;		/* INT and SIZE: inclusive range */
 	const char *const *words;	/* ENUM: NULL-terminated */
 	const char *arg;		/* --help placeholder ("N"); NULL: from the type */
+	/* ABI 2.2: the BPF maps whose attributes (max_entries, key or value
+	 * size, flags) this option's value sets, comma-separated
+	 * ("bloom_array,bloom_filter"). When the kernel refuses to create one
+	 * of them while bc_attach_first() tries its candidates, and the user
+	 * changed this option, the run fails naming the option and its value
+	 * instead of calling the benchmark unavailable. NULL: none. */
+	const char *maps;
 };
 
 /* A CPU list option's value: ascending, unique CPU numbers. */

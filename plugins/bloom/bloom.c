@@ -66,12 +66,15 @@ struct bloom_state {
 static const struct bc_option bloom_options[] = {
 	BC_OPT_INT(struct bloom_opts, nr_entries, "nr_entries", .def = "1000", .min = 1,
 		   .max = UINT32_MAX, .arg = "N",
-		   .help = "distinct values stored in the bloom filter (and the array or hash map)"),
+		   .help = "distinct values stored in the bloom filter (and the array or hash map)",
+		   .maps = "bloom_array,bloom_filter,bloom_hash"),
 	BC_OPT_INT(struct bloom_opts, nr_hash_funcs, "nr_hash_funcs", .def = "3", .min = 1,
-		   .max = 15, .arg = "N", .help = "hash functions of the bloom filter"),
+		   .max = 15, .arg = "N", .help = "hash functions of the bloom filter",
+		   .maps = "bloom_filter"),
 	BC_OPT_INT(struct bloom_opts, value_size, "value_size", .def = "8", .min = 2,
 		   .max = 256, .arg = "BYTES",
-		   .help = "size of a stored value (and hash map key), in bytes"),
+		   .help = "size of a stored value (and hash map key), in bytes",
+		   .maps = "bloom_array,bloom_filter,bloom_hash"),
 };
 
 static const struct bc_attach_point bloom_points[] = {

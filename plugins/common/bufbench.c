@@ -32,7 +32,8 @@ const struct bc_option buf_options[BC_BUF_OPTION_CNT] = {
 	 * size to this machine's page and to a power of two. */
 	BC_BUF_OPT(SIZE, rb_size, "rb-size", .def = "512K", .min = 4096,
 		   .max = BC_BUF_RB_SIZE_MAX, .arg = "BYTES",
-		   .help = "Ring buffer size: a power of two, at least a page"),
+		   .help = "Ring buffer size: a power of two, at least a page",
+		   .maps = "ringbuf"),
 	BC_BUF_OPT(INT, pb_pages, "pb-size", .def = "128", .min = 1, .max = BC_BUF_PB_PAGES_MAX,
 		   .arg = "PAGES", .help = "Perf buffer pages per CPU: a power of two"),
 };

@@ -64,12 +64,15 @@ struct hm_state {
 
 static const struct bc_option hm_lookup_options[] = {
 	BC_OPT_INT(struct hm_opts, key_size, "key_size", .def = "4", .min = 1,
-		   .max = HM_KEY_MAX_SIZE, .arg = "BYTES", .help = "hash map key size"),
+		   .max = HM_KEY_MAX_SIZE, .arg = "BYTES", .help = "hash map key size",
+		   .maps = "hm_lookup"),
 	/* Text: the runner accepts hex ("0x40") as well as decimal. */
 	BC_OPT_STRING(struct hm_opts, map_flags, "map_flags", .def = "0", .arg = "FLAGS",
-		      .help = "BPF_MAP_CREATE flags of the hash map, decimal or 0x hex"),
+		      .help = "BPF_MAP_CREATE flags of the hash map, decimal or 0x hex",
+		      .maps = "hm_lookup"),
 	BC_OPT_INT(struct hm_opts, max_entries, "max_entries", .def = "1000", .min = 1,
-		   .max = UINT32_MAX, .arg = "N", .help = "hash map max_entries"),
+		   .max = UINT32_MAX, .arg = "N", .help = "hash map max_entries",
+		   .maps = "hm_lookup"),
 	BC_OPT_INT(struct hm_opts, nr_entries, "nr_entries", .def = "500", .min = 1,
 		   .max = UINT32_MAX, .arg = "N", .help = "entries stored and looked up in turn"),
 	BC_OPT_INT(struct hm_opts, nr_loops, "nr_loops", .def = "1000000", .min = 1,

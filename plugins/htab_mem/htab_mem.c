@@ -87,12 +87,14 @@ struct htab_mem_state {
 
 static const struct bc_option htab_mem_options[] = {
 	BC_OPT_INT(struct htab_mem_opts, value_size, "value-size", .def = "8", .min = 1,
-		   .max = HTAB_MEM_MAX_VALUE, .arg = "BYTES", .help = "value size of the hash map"),
+		   .max = HTAB_MEM_MAX_VALUE, .arg = "BYTES", .help = "value size of the hash map",
+		   .maps = "htab"),
 	BC_OPT_ENUM(struct htab_mem_opts, use_case, "use-case", .def = "overwrite",
 		    .words = htab_mem_use_case_words,
 		    .help = "operations per trigger: overwrite, batch_add_batch_del, add_del_on_diff_cpu"),
 	BC_OPT_FLAG(struct htab_mem_opts, preallocated, "preallocated",
-		    .help = "preallocate the hash map's elements (default: BPF memory allocator)"),
+		    .help = "preallocate the hash map's elements (default: BPF memory allocator)",
+		    .maps = "htab"),
 };
 
 #define HTAB_MEM_POINT(kind_, name_, prog_)                                          \

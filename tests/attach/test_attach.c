@@ -18,6 +18,10 @@
 #include "log.h"
 #include "attach.h"
 #include "exit_status.h"
+#include "config.h"
+#include "options.h"
+#include "core_opts.h"
+#include "bc_test_opts.h"
 
 #define ENOTSUPP_KERNEL 524
 
@@ -242,6 +246,82 @@ static void test_no_candidates(void **state)
 	assert_int_equal(bc_attach_select(&ctx, pts, 0, fake_try, NULL, NULL, NULL), -EINVAL);
 }
 
+/* ------------------------------------- a map refused for a value */
+
+/* Every candidate's load fails the same way: libbpf says which map. */
+static int map_refused_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+{
+	(void)ctx;
+	(void)pt;
+	bc_attach_note_libbpf("libbpf: map 'm': failed to create: Argument list too long(-7)\n");
+	return *(int *)cookie;
+}
+
+struct map_opts {
+	int64_t max_entries;
+	int64_t nr_loops;
+};
+
+static const struct bc_option map_options[] = {
+	BC_OPT_INT(struct map_opts, max_entries, "max_entries", .def = "10", .min = 1,
+		   .max = UINT32_MAX, .maps = "other,m"),
+	BC_OPT_INT(struct map_opts, nr_loops, "nr_loops", .def = "1", .min = 1, .max = 100),
+};
+
+static struct bc_plugin map_plugin = {
+	.desc = { .sz = sizeof(struct bc_plugin_desc), .name = "fake",
+		  .opts_size = sizeof(struct map_opts) },
+	.options = (struct bc_option *)map_options, .option_cnt = 2,
+};
+
+static struct bc_bench map_bench = {
+	.desc = { .sz = sizeof(struct bc_bench_desc), .name = "rb-fake" },
+	.plugin = &map_plugin,
+};
+
+static int map_run(struct bc_ctx *ctx, struct bc_config *cfg, const char *const *words, int err)
+{
+	bc_config_init(cfg);
+	bc_test_set_plugin_opts(cfg, &map_bench, words);
+	bc_ctx_init(ctx, cfg, &map_bench);
+	return bc_attach_select(ctx, pts, 3, map_refused_try, &err, NULL, NULL);
+}
+
+static void test_map_refused_names_option(void **state)
+{
+	const char *words[] = { "--max_entries", "4294967295", "--nr_loops", "5", NULL };
+	struct bc_config cfg;
+	struct bc_ctx ctx;
+
+	(void)state;
+	/* Not "unavailable": a failed run whose line names the option */
+	assert_int_equal(map_run(&ctx, &cfg, words, -E2BIG), -E2BIG);
+	assert_false(ctx.unavailable);
+	assert_int_equal(bc_ctx_exit_status(&ctx, -E2BIG), BC_EXIT_FAILED);
+	assert_string_equal(ctx.reason,
+			    "rb-fake: the kernel refused to create map 'm' with --max_entries 4294967295: Argument list too long; expected a value this kernel can create that map with");
+	bc_options_free(&cfg);
+}
+
+static void test_map_refused_defaults_unavailable(void **state)
+{
+	const char *given[] = { "--max_entries", "10", NULL };
+	const char *none[] = { NULL };
+	struct bc_config cfg;
+	struct bc_ctx ctx;
+
+	(void)state;
+	/* The defaults refused (typed or not): the kernel lacks the map */
+	map_run(&ctx, &cfg, given, -EINVAL);
+	assert_true(ctx.unavailable);
+	assert_non_null(strstr(ctx.reason, "raw_tp/sys_enter: map 'm': Invalid argument"));
+	bc_options_free(&cfg);
+	/* An errno no value causes is not blamed on one */
+	map_run(&ctx, &cfg, none, -EPERM);
+	assert_true(ctx.unavailable);
+	bc_options_free(&cfg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -257,6 +337,8 @@ int main(void)
 		cmocka_unit_test(test_refusal_classes),
 		cmocka_unit_test(test_older_struct_size),
 		cmocka_unit_test(test_no_candidates),
+		cmocka_unit_test(test_map_refused_names_option),
+		cmocka_unit_test(test_map_refused_defaults_unavailable),
 	};
 
 	bc_log_set_verbosity(-1);

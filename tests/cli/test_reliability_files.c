@@ -404,6 +404,53 @@ static void test_plot_huge_values(void **state)
 
 /* --------------------------------------------------- option spelling */
 
+/* The global options and list's go through the same check as run's; the
+ * hand-parsed commands (compare, plot, suite, sweep) match names exactly. */
+static void test_every_command_in_full(void **state)
+{
+	struct bc_test_run r;
+
+	(void)state;
+	RUN(&r, "--plugin-d", plugins, "list");
+	assert_refused(&r, "benchcore: '--plugin-d' is not an option; write an option's full name (did you mean --plugin-dir?)");
+	RUN(&r, "--verb", "list");
+	assert_refused(&r, "benchcore: '--verb' is not an option; write an option's full name (did you mean --verbose?)");
+	RUN(&r, "--allow=1", "list");
+	assert_refused(&r, "benchcore: '--allow' is not an option; write an option's full name (did you mean --allow-unsafe-plugins?)");
+	RUN(&r, "list", "--form", "json");
+	assert_refused(&r, "benchcore: list: '--form' is not an option; write an option's full name (did you mean --format?)");
+	RUN(&r, "list", "--pro");
+	assert_refused(&r, "benchcore: list: '--pro' is not an option; write an option's full name (did you mean --probe?)");
+
+	/* After the command, a word is the command's: run's check names it */
+	RUN(&r, "--quiet", "run", "count:count-local", "--dur", "1");
+	assert_refused(&r, "benchcore: run: '--dur' is not an option; write an option's full name (did you mean --duration?)");
+	/* full names, and a value that looks like a prefix, are accepted */
+	RUN(&r, "--quiet", "list", "--format=json");
+	bc_test_assert_status(&r, BC_EXIT_OK);
+	assert_non_null(strstr(r.out, "\"count:count-local\""));
+	bc_test_run_free(&r);
+	RUN(&r, "run", "count:count-local", "-w0", "-d1", "-q", "--output", "--dur");
+	bc_test_assert_status(&r, BC_EXIT_OK);
+	bc_test_run_free(&r);
+	assert_int_equal(access("--dur", F_OK), 0);
+	unlink("--dur");
+
+	/* the hand-parsed commands take no prefix either */
+	RUN(&r, "compare", "a.json", "b.json", "--out", "c.json");
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_run_free(&r);
+	RUN(&r, "plot", "a.json", "--outp", "c.svg");
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_run_free(&r);
+	RUN(&r, "suite", "--suite-f", "x.suite");
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_run_free(&r);
+	RUN(&r, "run", "count:count-local", "--swe", "count-batch=1,2");
+	bc_test_assert_status(&r, BC_EXIT_USAGE);
+	bc_test_run_free(&r);
+}
+
 static void test_options_in_full(void **state)
 {
 	struct bc_test_run r;
@@ -490,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_compare_out_of_memory),
 		cmocka_unit_test(test_plot_huge_values),
 		cmocka_unit_test(test_options_in_full),
+		cmocka_unit_test(test_every_command_in_full),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

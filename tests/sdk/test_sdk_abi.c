@@ -93,7 +93,7 @@ static const struct newer_case {
 	  OFFSETOFEND(struct bc_metric_desc, label), sizeof(struct bc_metric_desc) },
 	{ "abi_newer_option.so", "plugin option #0 'spin-batch'",
 	  sizeof(struct bc_option) + sizeof(unsigned long),
-	  OFFSETOFEND(struct bc_option, arg), sizeof(struct bc_option) },
+	  OFFSETOFEND(struct bc_option, maps), sizeof(struct bc_option) },
 	{ "abi_newer_range.so", "benchmark 'spin': producers range",
 	  sizeof(struct bc_thread_range), OFFSETOFEND(struct bc_thread_range, def),
 	  OFFSETOFEND(struct bc_thread_range, def) },
