@@ -389,6 +389,35 @@ static void test_batch_iters_option(void **state)
 	check_run(&rawtp, max, hits_per_run(&rawtp, 1000), 1);
 }
 
+/* --trig-own-process: the filter the runner lacks, on request only; the
+ * report says it is on, and hits are still counted. */
+static void test_own_process_option(void **state)
+{
+	const char *args[] = { "run", "trigger:trig-rawtp", "-w0", "-d1", "--format", "json",
+			       "--trig-own-process", NULL };
+	struct bc_test_run r;
+	struct bc_json *doc;
+	char perr[256];
+	const char *ap;
+
+	(void)state;
+	bc_test_run_benchcore(&r, args);
+	if (r.status != 0) {
+		dump("trig-rawtp --trig-own-process", &r);
+		fail_msg("trig-rawtp --trig-own-process: exit status %d", r.status);
+	}
+	doc = bc_json_parse(r.out, strlen(r.out), perr, sizeof(perr));
+	if (!doc)
+		fail_msg("trig-rawtp --trig-own-process: stdout is not JSON: %s", perr);
+	assert_true(summary_mean(doc, "hits") > 0);
+	ap = bc_json_str(bc_json_get(doc, "attach_point"));
+	assert_non_null(ap);
+	assert_non_null(strstr(ap, "(own-process filter on)"));
+	bc_json_free(doc);
+	bc_test_run_free(&r);
+	assert_none_left("trig-rawtp");
+}
+
 /* Two producers: the per-CPU slots must add up across CPUs. */
 static void test_two_producers(void **state)
 {
@@ -554,6 +583,7 @@ int main(void)
 		cmocka_unit_test(test_every_benchmark),
 		cmocka_unit_test(test_batch_iters_option),
 		cmocka_unit_test(test_two_producers),
+		cmocka_unit_test(test_own_process_option),
 		cmocka_unit_test(test_both_drivers),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_runner_script_shape),
