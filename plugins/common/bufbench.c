@@ -143,5 +143,5 @@ long buf_getpgid_nr(void)
 
 void buf_trigger_batch(void)
 {
-	(void)syscall(SYS_getpgid);
+	bc_getpgid_trigger();
 }

@@ -303,7 +303,7 @@ static int hm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	__u32 seq;
 
 	while (!bc_thread_should_stop(t)) {
-		(void)syscall(SYS_getpgid);
+		bc_getpgid_trigger();
 		if (!st->hist)
 			continue;
 		/* The program ran in this thread before the syscall returned.

@@ -1010,8 +1010,16 @@ static int trig_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	switch (st->spec->driver) {
 	case BC_TRIG_DRV_SYSCALL_COUNT:
 	case BC_TRIG_DRV_SYSCALL: {
-		/* getpid() once: the loop must hold only the syscall measured. */
-		long pid = st->spec->getpgid_self ? (long)getpid() : 0;
+		/*
+		 * The pid the runner's loops pass (<benchcore/attach.h>):
+		 * trig-syscall-count's is its own thread id, so getpgid()
+		 * finds the task and calls the LSM hook; the syscall-driven
+		 * programs' a missing pid, except fmod_ret on the LSM hook,
+		 * which only a found pid reaches. Read once: the loop must
+		 * hold only the syscall measured.
+		 */
+		long pid = st->spec->driver == BC_TRIG_DRV_SYSCALL_COUNT ? (long)syscall(SYS_gettid) :
+			   st->spec->getpgid_self ? (long)getpid() : BC_GETPGID_MISSING;
 
 		while (!bc_thread_should_stop(t)) {
 			(void)syscall(SYS_getpgid, pid);
