@@ -12,7 +12,6 @@
 #define BENCHCORE_ATTACH_H
 
 #include <sys/syscall.h>
-#include <unistd.h>
 
 #include <benchcore/benchcore.h>
 
@@ -157,11 +156,10 @@ BC_API int bc_attach_check(struct bc_ctx *ctx, const struct bc_attach_point *pts
  */
 #define BC_GETPGID_MISSING (-1L)
 
-/* One getpgid() trigger, as the runner's producers fire it. */
-static inline void bc_getpgid_trigger(void)
-{
-	(void)syscall(SYS_getpgid, BC_GETPGID_MISSING);
-}
+/* One getpgid() trigger, as the runner's producers fire it. A macro, so
+ * that only a plugin using it needs syscall() from <unistd.h> (glibc
+ * declares it for gnu11, not for strict -std=c11). */
+#define bc_getpgid_trigger() ((void)syscall(SYS_getpgid, BC_GETPGID_MISSING))
 
 #ifdef __cplusplus
 }
