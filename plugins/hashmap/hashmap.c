@@ -319,7 +319,7 @@ static int hm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 }
 
 /* Metric indices, the same in both benchmarks. */
-enum { HM_M_OPS, HM_M_BATCHES, HM_M_EVENTS, HM_M_TRIGGER_NS };
+enum { HM_M_EVENTS, HM_M_OPS, HM_M_BATCHES, HM_M_TRIGGER_NS };
 
 static int hm_measure(struct bc_ctx *ctx, double *values)
 {
