@@ -55,4 +55,48 @@ static __always_inline void bc_slot_add(struct bc_line_counter *slots, __u64 n)
 	__sync_fetch_and_add(&slots[cpu].value, n);
 }
 
+/*
+ * In-BPF timing of a batch of operations, per CPU (struct bc_batch_timing,
+ * <benchcore/batch_timing.h>): declare the records in .bss with
+ * BC_BATCH_TIMINGS(name), and bracket the batch:
+ *
+ *	__u64 t0 = bc_batch_start();
+ *	... N operations ...
+ *	bc_batch_stop(name, t0, N);
+ *
+ * Only the two clock reads are inside the bracket; the bookkeeping after
+ * it (one division for the batch's rate) is outside. User space sums the
+ * records for rates per second of BPF time and reads the runner's per-CPU
+ * figure with bc_batch_ring_rates().
+ */
+#if __has_include("../batch_timing.h")
+#include "../batch_timing.h"
+#else
+#include "../include/benchcore/batch_timing.h"
+#endif
+
+#define BC_BATCH_TIMINGS(name) struct bc_batch_timing name[BC_CPU_SLOT_CNT]
+
+static __always_inline __u64 bc_batch_start(void)
+{
+	return bpf_ktime_get_ns();
+}
+
+/* Returns the batch's BPF time in ns. */
+static __always_inline __u64 bc_batch_stop(struct bc_batch_timing *recs, __u64 start, __u64 ops)
+{
+	__u64 ns = bpf_ktime_get_ns() - start;
+	struct bc_batch_timing *t = &recs[bpf_get_smp_processor_id() & (BC_CPU_SLOT_CNT - 1)];
+
+	t->ring[t->ring_next & (BC_BATCH_RING - 1)] = ns;
+	t->ring_next++;
+	t->batches++;
+	t->ops += ops;
+	t->ns += ns;
+	t->last_ops = ops;
+	if (ns)
+		t->rate_sum += ops * 1000000000ULL / ns;
+	return ns;
+}
+
 #endif /* BENCHCORE_BPF_H */

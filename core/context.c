@@ -119,6 +119,35 @@ const char *bc_ctx_attach_point(const struct bc_ctx *ctx)
 	return ctx->attach_point[0] ? ctx->attach_point : NULL;
 }
 
+int bc_ctx_final_line(struct bc_ctx *ctx, const char *fmt, ...)
+{
+	char **lines;
+	char *line;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	line = malloc((size_t)n + 1);
+	if (!line)
+		return -ENOMEM;
+	va_start(ap, fmt);
+	vsnprintf(line, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	line[strcspn(line, "\n")] = '\0';
+	lines = realloc(ctx->final_lines, (ctx->final_cnt + 1) * sizeof(*lines));
+	if (!lines) {
+		free(line);
+		return -ENOMEM;
+	}
+	lines[ctx->final_cnt++] = line;
+	ctx->final_lines = lines;
+	return 0;
+}
+
 static void bc_set_reason(struct bc_ctx *ctx, const char *fmt, va_list ap)
 {
 	char buf[BC_REASON_LEN];
@@ -302,4 +331,9 @@ void bc_ctx_release(struct bc_ctx *ctx)
 	free(ctx->progs);
 	ctx->progs = NULL;
 	ctx->prog_cnt = 0;
+	for (i = 0; i < ctx->final_cnt; i++)
+		free(ctx->final_lines[i]);
+	free(ctx->final_lines);
+	ctx->final_lines = NULL;
+	ctx->final_cnt = 0;
 }

@@ -33,6 +33,9 @@ struct bc_ctx {
 	unsigned int hist_cnt;		/* entries of hists (the metric count) */
 	struct bc_prog *progs;		/* bc_ctx_add_prog(), in call order */
 	size_t prog_cnt;
+	/* bc_ctx_final_line(), printed after the Summary line. */
+	char **final_lines;
+	size_t final_cnt;
 };
 
 /* A program under test. The fd is the plugin's, valid until teardown();

@@ -538,6 +538,16 @@ void bc_report_warnings(FILE *f, const struct bc_run_result *res)
 		fprintf(f, "benchcore: warning: %s\n", res->warnings[i]);
 }
 
+/* The plugin's end-of-run lines (bc_ctx_final_line()): last, as the
+ * runner prints them. */
+static void bc_final_lines(FILE *f, const struct bc_run_result *res)
+{
+	size_t i;
+
+	for (i = 0; res->ctx && i < res->ctx->final_cnt; i++)
+		fprintf(f, "%s\n", res->ctx->final_lines[i]);
+}
+
 void bc_report_text_summary(FILE *f, const struct bc_run_result *res)
 {
 	const char *ap = res->ctx ? bc_ctx_attach_point(res->ctx) : NULL;
@@ -557,6 +567,7 @@ void bc_report_text_summary(FILE *f, const struct bc_run_result *res)
 		bc_prog_lines(f, res);
 		bc_repeats_line(f, res);
 		bc_summary_lines(f, res);
+		bc_final_lines(f, res);
 	}
 	fflush(f);
 	bc_report_warnings(stderr, res);

@@ -11,6 +11,8 @@
 #ifndef BENCHCORE_ATTACH_H
 #define BENCHCORE_ATTACH_H
 
+#include <sys/syscall.h>
+
 #include <benchcore/benchcore.h>
 
 #ifdef __cplusplus
@@ -138,6 +140,26 @@ BC_API int bc_attach_check(struct bc_ctx *ctx, const struct bc_attach_point *pts
 	  .kind = BC_ATTACH_TP, .prog_name = (tp_prog) },                                  \
 	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/sys_enter",               \
 	  .kind = BC_ATTACH_RAW_TP, .prog_name = (raw_tp_prog) }
+
+/*
+ * The pid a getpgid() trigger passes, chosen so that the syscall does the
+ * work the kernel runner's does. Its producers call syscall(__NR_getpgid)
+ * with no pid, and the register the kernel reads as one holds whatever the
+ * caller left there: traced, the 6.12 runner's getpgid-driven benchmarks
+ * pass -144 (a negative pid: looked up, not found, ESRCH), and its
+ * trig-syscall-count its own thread id (looked up and found, then the LSM
+ * hook: about 25% dearer than a failed lookup, which is about 10% dearer
+ * than getpgid(0), which looks nothing up). Use:
+ *   BC_GETPGID_MISSING  for the runner's getpgid-driven benchmarks;
+ *   0                   where the runner passes 0 (htab-mem);
+ *   gettid()            for trig-syscall-count.
+ */
+#define BC_GETPGID_MISSING (-1L)
+
+/* One getpgid() trigger, as the runner's producers fire it. A macro, so
+ * that only a plugin using it needs syscall() from <unistd.h> (glibc
+ * declares it for gnu11, not for strict -std=c11). */
+#define bc_getpgid_trigger() ((void)syscall(SYS_getpgid, BC_GETPGID_MISSING))
 
 #ifdef __cplusplus
 }

@@ -416,6 +416,14 @@ BC_API void *bc_ctx_data(const struct bc_ctx *ctx);
 BC_API void bc_ctx_set_attach_point(struct bc_ctx *ctx, const char *name);
 BC_API const char *bc_ctx_attach_point(const struct bc_ctx *ctx);
 
+/* Adds one line to the end of the text report, after the Summary line, in
+ * call order: the lines a kernel runner's benchmark prints from its own
+ * state when it ends (bpf-hashmap-lookup's per-CPU lines), which no metric
+ * holds. Call from teardown() (or measure()), while that state is still
+ * there. A newline ends the line early. Returns 0 or -ENOMEM. */
+BC_API int bc_ctx_final_line(struct bc_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Records why a callback failed; returns `err` (negative errno) so that a
  * callback can `return bc_error(ctx, -errno, "...")`. */
 BC_API int bc_error(struct bc_ctx *ctx, int err, const char *fmt, ...)

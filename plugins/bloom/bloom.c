@@ -347,7 +347,7 @@ static int bloom_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	(void)ctx;
 	while (!bc_thread_should_stop(t))
-		(void)syscall(SYS_getpgid);
+		bc_getpgid_trigger();
 	return 0;
 }
 

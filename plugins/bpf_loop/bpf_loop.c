@@ -157,7 +157,7 @@ static int bl_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	(void)ctx;
 	while (!bc_thread_should_stop(t))
-		(void)syscall(SYS_getpgid, 0);
+		bc_getpgid_trigger();
 	return 0;
 }
 

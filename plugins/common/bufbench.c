@@ -144,5 +144,5 @@ long buf_getpgid_nr(void)
 
 void buf_trigger_batch(void)
 {
-	(void)syscall(SYS_getpgid);
+	bc_getpgid_trigger();
 }

@@ -10,14 +10,19 @@
  *                            --max_entries, --nr_entries and --nr_loops
  *                            (benchs/bench_bpf_hashmap_lookup.c)
  *
- * A producer's getpgid() runs one timed batch in BPF (hashmap.bpf.c). The
- * runner prints, per CPU, the rate of the last batch (full update) or the
- * mean of up to 32 batches (lookup). Here every batch counts: "updates" and
- * "lookups" are the operations done (throughput, per producer, ns/op), and
- * the histogram "trigger_ns" holds each batch's BPF time, so the spread
- * between batches is there too; it is not split by CPU.
+ * A producer's getpgid() runs one batch in BPF and times it there
+ * (hashmap.bpf.c, bc_batch_stop()). The runner's figure is operations per
+ * second of that BPF time: per CPU, the rate of the last batch (full
+ * update) or the mean rate of the last 32 batches with twice their
+ * standard deviation (lookup). So is the headline here ("events": per
+ * interval, the mean of the rates of the batches that ended in it, on all
+ * CPUs), and the runner's per-CPU lines end the report. The operations
+ * per wall-clock second ("updates", "lookups") are a secondary figure: they
+ * also count the syscall and any time the producer does not run. The
+ * histogram "trigger_ns" holds each batch's BPF time.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,6 +35,7 @@
 #include <bpf/libbpf.h>
 
 #include <benchcore/attach.h>
+#include <benchcore/batch_timing.h>
 #include <benchcore/benchcore.h>
 
 #include "hashmap_common.h"
@@ -149,6 +155,7 @@ static int hm_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *co
 	skel->rodata->bc_tgid = (__u32)getpid();
 	skel->rodata->getpgid_nr = SYS_getpgid;
 	skel->rodata->do_lookup = st->kind->lookup;
+	skel->rodata->record_threads = true;
 	if (st->kind->lookup) {
 		skel->rodata->nr_entries = st->nr_entries;
 		skel->rodata->outer_loops = st->outer_loops;
@@ -299,7 +306,7 @@ static int hm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	__u32 seq;
 
 	while (!bc_thread_should_stop(t)) {
-		(void)syscall(SYS_getpgid);
+		bc_getpgid_trigger();
 		if (!st->hist)
 			continue;
 		/* The program ran in this thread before the syscall returned.
@@ -314,14 +321,78 @@ static int hm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
+/* Metric indices, the same in both benchmarks. */
+enum { HM_M_EVENTS, HM_M_OPS, HM_M_BATCHES, HM_M_TRIGGER_NS };
+
 static int hm_measure(struct bc_ctx *ctx, double *values)
 {
 	struct hm_state *st = bc_ctx_data(ctx);
+	const struct bc_batch_timing *b = st->skel->bss->batches;
+	double ops = 0, batches = 0, rates = 0;
+	size_t i;
 
 	if (__atomic_load_n(&st->skel->bss->error, __ATOMIC_RELAXED))
 		return bc_error(ctx, -EIO, "a lookup in BPF missed a stored key: the map lost an entry");
-	values[0] = (double)bc_line_counters_sum(st->skel->bss->ops, HM_ARRAY_SIZE(st->skel->bss->ops));
+	for (i = 0; i < HM_ARRAY_SIZE(st->skel->bss->batches); i++) {
+		ops += (double)__atomic_load_n(&b[i].ops, __ATOMIC_RELAXED);
+		batches += (double)__atomic_load_n(&b[i].batches, __ATOMIC_RELAXED);
+		rates += (double)__atomic_load_n(&b[i].rate_sum, __ATOMIC_RELAXED);
+	}
+	values[HM_M_OPS] = ops;
+	values[HM_M_BATCHES] = batches;
+	values[HM_M_EVENTS] = rates;	/* per batch: the mean per-batch rate */
 	return 0;
+}
+
+/* Progress: the rate per BPF second first, the wall-clock rate after it. */
+static int hm_format_iter(struct bc_ctx *ctx, const double *rates, char *buf, size_t len)
+{
+	const struct hm_kind *k = bc_ctx_bench_priv(ctx);
+
+	snprintf(buf, len, "%s %8.3lfM events/sec (BPF time), wall clock %8.3lfM/s",
+		 k->lookup ? "lookup" : "update", rates[HM_M_EVENTS] / 1e6, rates[HM_M_OPS] / 1e6);
+	return 0;
+}
+
+static int hm_format_summary(struct bc_ctx *ctx, const double *means, const double *stddevs,
+			     char *buf, size_t len)
+{
+	const struct hm_kind *k = bc_ctx_bench_priv(ctx);
+
+	snprintf(buf, len,
+		 "%s %8.3lf \u00b1 %5.3lfM events/sec (BPF time: mean rate of the triggers, all CPUs; \u00b1 stddev across intervals), wall clock %8.3lf \u00b1 %5.3lfM/s",
+		 k->lookup ? "lookup" : "update", means[HM_M_EVENTS] / 1e6,
+		 stddevs[HM_M_EVENTS] / 1e6, means[HM_M_OPS] / 1e6, stddevs[HM_M_OPS] / 1e6);
+	return 0;
+}
+
+/* The runner's end-of-run lines, one per CPU that ran a trigger. */
+static void hm_cpu_lines(struct bc_ctx *ctx, const struct hm_state *st)
+{
+	const struct bc_batch_timing *b = st->skel->bss->batches;
+	unsigned int cpu, n;
+	double mean, sd, ns;
+
+	for (cpu = 0; cpu < HM_ARRAY_SIZE(st->skel->bss->batches); cpu++) {
+		bc_batch_u64 last_ops = b[cpu].last_ops, next = b[cpu].ring_next;
+
+		if (!next || !last_ops)
+			continue;
+		if (!st->kind->lookup) {
+			/* The runner's figure: the last update batch alone. */
+			bc_batch_u64 last = b[cpu].ring[(next - 1) & (BC_BATCH_RING - 1)];
+
+			if (last)
+				bc_ctx_final_line(ctx, "%u:hash_map_full_perf %" PRIu64 " events per sec",
+						  cpu, (uint64_t)(last_ops * 1000000000ull / last));
+			continue;
+		}
+		n = bc_batch_ring_rates(&b[cpu], (double)last_ops, &mean, &sd, &ns);
+		if (n)
+			bc_ctx_final_line(ctx,
+					  "cpu%02u: lookup %.3lfM \u00b1 %.3lfM events/sec (approximated from %u samples of ~%lums)",
+					  cpu, mean / 1e6, 2 * sd / 1e6, n, (unsigned long)(ns / 1e6));
+	}
 }
 
 static void hm_teardown(struct bc_ctx *ctx)
@@ -330,6 +401,8 @@ static void hm_teardown(struct bc_ctx *ctx)
 
 	if (!st)
 		return;
+	if (st->skel)
+		hm_cpu_lines(ctx, st);
 	hashmap__destroy(st->skel);
 	free(st);
 	bc_ctx_set_data(ctx, NULL);
@@ -337,17 +410,35 @@ static void hm_teardown(struct bc_ctx *ctx)
 
 /* ----------------------------------------------------------- descriptors */
 
+/*
+ * No headline role: an ops line would put the wall-clock rate first. The
+ * runner's quantity, "events", is a ratio: per interval, the sum of the
+ * per-batch rates over the batches that ended in it.
+ */
 static const struct bc_metric_desc hm_full_metrics[] = {
-	BC_METRIC("updates", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS,
-		  .label = "updates of a full map"),
-	BC_METRIC("trigger_ns", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY,
-		  .label = "BPF time per getpgid() (10000 updates)"),
+	[HM_M_OPS] = BC_METRIC("updates", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+			       .label = "updates of a full map per wall-clock second"),
+	[HM_M_BATCHES] = BC_METRIC("triggers", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+				   .label = "getpgid() triggers, 10000 updates each"),
+	[HM_M_EVENTS] = BC_METRIC("events", "ops/s", BC_METRIC_RATIO, .role = BC_ROLE_RATE,
+				  .per = "triggers",
+				  .label = "updates per second of BPF time, mean over triggers"),
+	[HM_M_TRIGGER_NS] = BC_METRIC("trigger_ns", "ns", BC_METRIC_HISTOGRAM,
+				      .role = BC_ROLE_LATENCY,
+				      .label = "BPF time per getpgid() (10000 updates)"),
 };
 
 static const struct bc_metric_desc hm_lookup_metrics[] = {
-	BC_METRIC("lookups", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
-	BC_METRIC("trigger_ns", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY,
-		  .label = "BPF time per getpgid() (--nr_loops lookups)"),
+	[HM_M_OPS] = BC_METRIC("lookups", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+			       .label = "lookups per wall-clock second"),
+	[HM_M_BATCHES] = BC_METRIC("triggers", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+				   .label = "getpgid() triggers, --nr_loops lookups each"),
+	[HM_M_EVENTS] = BC_METRIC("events", "ops/s", BC_METRIC_RATIO, .role = BC_ROLE_RATE,
+				  .per = "triggers",
+				  .label = "lookups per second of BPF time, mean over triggers"),
+	[HM_M_TRIGGER_NS] = BC_METRIC("trigger_ns", "ns", BC_METRIC_HISTOGRAM,
+				      .role = BC_ROLE_LATENCY,
+				      .label = "BPF time per getpgid() (--nr_loops lookups)"),
 };
 
 static const struct hm_kind hm_k_full = { .lookup = false };
@@ -378,6 +469,8 @@ static const struct bc_bench_desc hm_full_update = {
 	.producer = hm_producer,
 	.measure = hm_measure,
 	.teardown = hm_teardown,
+	.format_iter = hm_format_iter,
+	.format_summary = hm_format_summary,
 };
 
 static const struct bc_bench_desc hm_lookup = {
@@ -401,6 +494,8 @@ static const struct bc_bench_desc hm_lookup = {
 	.producer = hm_producer,
 	.measure = hm_measure,
 	.teardown = hm_teardown,
+	.format_iter = hm_format_iter,
+	.format_summary = hm_format_summary,
 };
 
 static const struct bc_bench_desc *const hm_benches[] = {

@@ -318,7 +318,11 @@ static int htab_mem_pair_producer(struct htab_mem_state *st, struct bc_thread *t
 	int mine = adder ? 0 : 1;
 
 	while (htab_mem_wait_turn(&p->turn, mine, t)) {
-		(void)syscall(adder ? SYS_getpgid : SYS_getppid);
+		/* getpgid(0), as the runner's: it passes the pid. */
+		if (adder)
+			(void)syscall(SYS_getpgid, 0);
+		else
+			(void)syscall(SYS_getppid);
 		__atomic_store_n(&p->turn, !mine, __ATOMIC_RELEASE);
 		htab_mem_futex_wake(&p->turn);
 	}
@@ -332,7 +336,7 @@ static int htab_mem_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	if (st->pairs)
 		return htab_mem_pair_producer(st, t);
 	while (!bc_thread_should_stop(t))
-		(void)syscall(SYS_getpgid);
+		(void)syscall(SYS_getpgid, 0);
 	return 0;
 }
 

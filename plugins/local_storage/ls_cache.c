@@ -356,7 +356,7 @@ static int ls_cache_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	(void)ctx;
 	while (!bc_thread_should_stop(t))
-		syscall(SYS_getpgid);
+		bc_getpgid_trigger();
 	return 0;
 }
 

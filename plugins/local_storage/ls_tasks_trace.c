@@ -210,7 +210,7 @@ static void __attribute__((noreturn)) ls_tt_sleeper(pid_t parent)
 		seed = seed * 1103515245u + 12345u;
 		ts.tv_sec = (seed >> 16) % 4;
 		nanosleep(&ts, NULL);
-		syscall(SYS_getpgid);
+		bc_getpgid_trigger();
 	}
 }
 
@@ -291,7 +291,7 @@ static int ls_tt_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	(void)ctx;
 	while (!bc_thread_should_stop(t))
-		syscall(SYS_getpgid);
+		bc_getpgid_trigger();
 	return 0;
 }
 

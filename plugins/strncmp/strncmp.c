@@ -181,7 +181,7 @@ static int sc_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	struct bc_line_counter *calls = &st->calls[t->idx];
 
 	while (!bc_thread_should_stop(t)) {
-		(void)syscall(SYS_getpgid, 0);
+		bc_getpgid_trigger();
 		/* Only this thread writes it: no locked instruction. */
 		__atomic_store_n(&calls->value, calls->value + 1, __ATOMIC_RELAXED);
 	}

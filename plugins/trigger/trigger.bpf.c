@@ -30,9 +30,11 @@ static __always_inline void count_hit(void)
  * Every attach point here is reachable from other processes too: another
  * benchcore running trig-tp fires the same bpf_trigger_tp tracepoint,
  * any BPF program calls bpf_get_numa_node_id(), anyone calls getpgid(),
- * and a uprobe on trigger.so fires in every process that maps it. So the
- * programs under test count only our own process; the self-counting
- * baseline pays the same check, so rows differ only by the attach.
+ * and a uprobe on trigger.so fires in every process that maps it. The
+ * runner's programs count every hit all the same, and so do these unless
+ * user space sets bc_tgid (--trig-own-process, and always for the
+ * getpgid()-driven rows): with bc_tgid 0 the verifier removes the check,
+ * so the default costs what the runner's counting costs.
  */
 static __always_inline void count_own_hit(void)
 {

@@ -2,7 +2,9 @@
 /*
  * The hashmap plugin through the real benchcore binary: both benchmarks
  * for one second (-w0 -d1 --format json). What must hold: updates and
- * lookups were counted, every lookup found its key (a miss fails the run),
+ * lookups were counted, the headline (operations per second of BPF time,
+ * "events") is there and positive, every lookup found its key (a miss
+ * fails the run), the text report ends with the runner's per-CPU line,
  * each trigger's BPF time reached the histogram, the report names the
  * attach point and declares the program, and no program of the run is
  * loaded after it. Bad values exit with status 2 and name the value.
@@ -34,6 +36,8 @@ static struct bc_json *run(struct bc_test_run *c, const char *bench, const char 
 	unsigned int total, left;
 
 	assert_int_equal(bc_test_program_count(doc, "producer"), 1);
+	/* The headline: the runner's rate per second of BPF time. */
+	assert_true(bc_test_summary_mean(doc, "events") > 0);
 	/* Every trigger's BPF time reached the histogram from its thread. */
 	h = bc_json_get(bc_json_get(doc, "summary"), "trigger_ns");
 	assert_non_null(h);
@@ -85,6 +89,17 @@ static void test_lookup_options(void **state)
 	bc_test_run_free(&c);
 }
 
+/* The runner's end-of-run lines, last, as its scripts read them. */
+static void test_runner_lines(void **state)
+{
+	(void)state;
+	bc_test_expect_last_line("hashmap:bpf-hashmap-full-update", NULL,
+				 "^[0-9]+:hash_map_full_perf [0-9]+ events per sec$");
+	bc_test_expect_last_line("hashmap:bpf-hashmap-lookup", NULL,
+				 "^cpu[0-9]{2}: lookup [0-9]+\\.[0-9]{3}M \u00b1 [0-9]+\\.[0-9]{3}M events/sec "
+				 "\\(approximated from [0-9]+ samples of ~[0-9]+ms\\)$");
+}
+
 static void test_census_sees_a_run(void **state)
 {
 	const char *args[] = { "run", "hashmap:bpf-hashmap-full-update", "-w0", "-d3", "-q", NULL };
@@ -114,6 +129,7 @@ int main(void)
 		cmocka_unit_test(test_full_update),
 		cmocka_unit_test(test_lookup_defaults),
 		cmocka_unit_test(test_lookup_options),
+		cmocka_unit_test(test_runner_lines),
 		cmocka_unit_test(test_census_sees_a_run),
 		cmocka_unit_test(test_bad_values),
 	};

@@ -231,6 +231,11 @@ static void check_run(const struct trig_spec *s, const char *const *extra,
 	args[1] = name;
 	snprintf(prod, sizeof(prod), "-p%u", producers);
 	args[n++] = prod;
+	/* Exact counts: without the filter, another process firing the same
+	 * tracepoint or function (a parity run on this machine) adds hits,
+	 * as it would to the runner's. test_own_process_option runs the
+	 * default. */
+	args[n++] = "--trig-own-process";
 	while (extra && *extra)
 		args[n++] = *extra++;
 	args[n] = NULL;
@@ -279,7 +284,12 @@ static void check_run(const struct trig_spec *s, const char *const *extra,
 		assert_int_equal(strncmp(ap, trig_kind_name(s->kind),
 					 strlen(trig_kind_name(s->kind))), 0);
 	} else {
-		assert_string_equal(ap, s->attach_point);
+		size_t apl = strlen(s->attach_point);
+
+		/* The plain name, and " (own-process filter on)" only where
+		 * the program has the filter to turn on. */
+		assert_int_equal(strncmp(ap, s->attach_point, apl), 0);
+		assert_true(!ap[apl] || !strcmp(ap + apl, " (own-process filter on)"));
 	}
 	bc_json_free(doc);
 	bc_test_run_free(&r);
@@ -387,6 +397,45 @@ static void test_batch_iters_option(void **state)
 	check_run(&tp, one, 1, 1);
 	/* Where the kernel lacks the kfunc, the syscall driver ignores it. */
 	check_run(&rawtp, max, hits_per_run(&rawtp, 1000), 1);
+}
+
+/* Runs trig-rawtp with or without --trig-own-process: hits are counted
+ * either way, and the attach point says when the filter is on. */
+static void check_own_process(bool on)
+{
+	const char *args[] = { "run", "trigger:trig-rawtp", "-w0", "-d1", "--format", "json",
+			       on ? "--trig-own-process" : NULL, NULL };
+	struct bc_test_run r;
+	struct bc_json *doc;
+	char perr[256];
+	const char *ap;
+
+	bc_test_run_benchcore(&r, args);
+	if (r.status != 0) {
+		dump("trig-rawtp", &r);
+		fail_msg("trig-rawtp (filter %s): exit status %d", on ? "on" : "off", r.status);
+	}
+	doc = bc_json_parse(r.out, strlen(r.out), perr, sizeof(perr));
+	if (!doc)
+		fail_msg("trig-rawtp: stdout is not JSON: %s", perr);
+	assert_true(summary_mean(doc, "hits") > 0);
+	ap = bc_json_str(bc_json_get(doc, "attach_point"));
+	assert_non_null(ap);
+	if (on)
+		assert_non_null(strstr(ap, "(own-process filter on)"));
+	else
+		assert_null(strstr(ap, "own-process"));
+	bc_json_free(doc);
+	bc_test_run_free(&r);
+	assert_none_left("trig-rawtp");
+}
+
+/* The filter the runner lacks: off by default, on when asked. */
+static void test_own_process_option(void **state)
+{
+	(void)state;
+	check_own_process(false);
+	check_own_process(true);
 }
 
 /* Two producers: the per-CPU slots must add up across CPUs. */
@@ -554,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_every_benchmark),
 		cmocka_unit_test(test_batch_iters_option),
 		cmocka_unit_test(test_two_producers),
+		cmocka_unit_test(test_own_process_option),
 		cmocka_unit_test(test_both_drivers),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_runner_script_shape),

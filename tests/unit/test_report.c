@@ -303,6 +303,21 @@ static void test_plain_and_custom(void **state)
 	assert_summary_last("Summary: custom 1.20 +- 0.20\n");
 }
 
+/* bc_ctx_final_line(): after the Summary line, in call order, each one
+ * line (a newline ends it early). */
+static void test_final_lines(void **state)
+{
+	(void)state;
+	fake_result_init(&fr, FAKE_OPS);
+	assert_int_equal(bc_ctx_final_line(&fr.ctx, "cpu%02u: lookup %.3lfM", 0u, 1.5), 0);
+	assert_int_equal(bc_ctx_final_line(&fr.ctx, "%u:hash_map_full_perf %u events per sec\nnot this",
+					   1u, 42u), 0);
+	summary_text();
+	assert_summary_last("cpu00: lookup 1.500M\n1:hash_map_full_perf 42 events per sec\n");
+	assert_non_null(strstr(out, "Summary: throughput"));
+	assert_true(strstr(out, "Summary: throughput") < strstr(out, "cpu00: lookup"));
+}
+
 static void test_no_measured_iterations(void **state)
 {
 	size_t i;
@@ -333,6 +348,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_roles_hits_drops, teardown),
+		cmocka_unit_test_teardown(test_final_lines, teardown),
 		cmocka_unit_test_teardown(test_roles_hits_only, teardown),
 		cmocka_unit_test_teardown(test_roles_ops, teardown),
 		cmocka_unit_test_teardown(test_roles_ops_rate, teardown),
