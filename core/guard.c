@@ -137,9 +137,11 @@ void bc_guard_signal(bool again)
  * handlers after each callback instead would leave a window during every
  * callback, and none at all help against one that never returns.
  * A plugin thread that unblocks the signals itself still meets our handler,
- * which forwards to the watcher; bc_guard_leave() puts the handler back.
+ * which forwards to the watcher; bc_guard_leave() and the watcher (every
+ * 100 ms) put the handler back.
  */
 #define BC_STOP_GRACE_NS (5 * 1000000000LL)
+#define BC_STOP_REASSERT_MS 100
 
 static const int bc_stop_sigs[] = { SIGINT, SIGTERM, SIGHUP };
 static sigset_t bc_stop_set;
@@ -170,19 +172,24 @@ static void bc_stop_forward(int sig)
 	errno = saved;
 }
 
-static void bc_guard_reassert(void)
+static void bc_stop_reassert_handlers(void)
 {
 	struct sigaction sa;
 	size_t i;
 
-	if (!bc_stop_on || getpid() != bc_guard_pid)
-		return;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = bc_stop_forward;
 	sa.sa_flags = SA_RESTART;
 	sigfillset(&sa.sa_mask);
 	for (i = 0; i < sizeof(bc_stop_sigs) / sizeof(bc_stop_sigs[0]); i++)
 		sigaction(bc_stop_sigs[i], &sa, NULL);
+}
+
+static void bc_guard_reassert(void)
+{
+	if (!bc_stop_on || getpid() != bc_guard_pid)
+		return;
+	bc_stop_reassert_handlers();
 	pthread_sigmask(SIG_BLOCK, &bc_stop_set, NULL);
 }
 
@@ -238,12 +245,17 @@ static void *bc_stop_main(void *arg)
 		unsigned int now_gen;
 		int n;
 
-		n = poll(p, 2, taken ? 200 : -1);
+		/* Woken at least every 100 ms to put our handler back: a
+		 * plugin thread may unblock the signals and catch them. */
+		n = poll(p, 2, taken ? 100 : BC_STOP_REASSERT_MS);
+		bc_stop_reassert_handlers();
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (p[0].revents & POLLIN)) {
 			struct signalfd_siginfo si;
 
+			/* Non-blocking: a thread that unblocked the signal may
+			 * have taken it since poll() said it was there. */
 			if (read(bc_stop_sfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
 				bc_stop_took((int)si.ssi_signo);
 		}
@@ -288,7 +300,7 @@ int bc_guard_signals_start(void)
 		sigaddset(&bc_stop_set, bc_stop_sigs[i]);
 	/* Blocked before anything else: the threads started later inherit it. */
 	pthread_sigmask(SIG_BLOCK, &bc_stop_set, &bc_stop_old_mask);
-	bc_stop_sfd = signalfd(-1, &bc_stop_set, SFD_CLOEXEC);
+	bc_stop_sfd = signalfd(-1, &bc_stop_set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (bc_stop_sfd < 0 || pipe2(bc_stop_pipe, O_CLOEXEC | O_NONBLOCK)) {
 		err = -errno;
 		goto fail;
@@ -442,6 +454,10 @@ void bc_guard_crash_install(void)
 	struct sigaction sa;
 	size_t i;
 
+#ifdef __SANITIZE_ADDRESS__
+	/* The sanitizers' own report says more than this line. */
+	return;
+#endif
 	bc_crash_altstack(bc_crash_main_stack, sizeof(bc_crash_main_stack));
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = bc_crash_handler;

@@ -267,11 +267,24 @@ static void test_late_producer_named(void **state)
 
 /* ------------------------------------------------------------ item 22 */
 
+/* A sanitizer build leaves crashes to the sanitizers' own reports. */
+static bool sanitized(void)
+{
+#ifdef __SANITIZE_ADDRESS__
+	print_message("sanitizer build: crashes are the sanitizers' to report\n");
+	return true;
+#else
+	return false;
+#endif
+}
+
 static void test_crash_says_where(void **state)
 {
 	struct bc_test_run r;
 
 	(void)state;
+	if (sanitized())
+		skip();
 	run(&r, ARGS("run", "sigfix:segv", "-w0", "-d1"));
 	bc_test_assert_status(&r, 128 + SIGSEGV);
 	bc_test_assert_line(&r, "benchcore: sigfix:segv: crashed in producer 0: killed by signal 11 (Segmentation fault)");
@@ -447,6 +460,8 @@ static void test_resource_limits(void **state)
 	bc_test_assert_line(&r, line);
 	bc_test_run_free(&r);
 
+	if (sanitized())
+		return;
 	run_limited(&r, "-s 64", ARGS("run", "sigfix:plain", "-w0", "-d1"));
 	bc_test_assert_status(&r, 128 + SIGSEGV);
 	assert_said(&r, "killed by signal 11 (Segmentation fault); the stack limit is 64 KiB (ulimit -s), which may be too small");

@@ -10,7 +10,8 @@
  *             and sweep's run child)
  *   ignore    setup ignores and blocks SIGINT, SIGTERM and SIGHUP
  *   handler   setup installs handlers of its own; the producer unblocks
- *             the signals in its thread
+ *             the signals in its thread (so a signal may be delivered
+ *             there, to whatever handler is installed then)
  *   deaf      the producer never checks the stop flag
  *   segv      the producer dereferences NULL
  *   abort     setup calls abort()
@@ -119,15 +120,10 @@ static int sf_setup_handler(struct bc_ctx *ctx)
 
 static int sf_producer_unblock(struct bc_ctx *ctx, struct bc_thread *t)
 {
-	struct sigaction sa = { .sa_handler = sf_nothing };
 	sigset_t set;
 
 	sf_stop_sigs(&set);
 	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	/* Again, in case the core put its own back after setup. */
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
 	return sf_producer(ctx, t);
 }
 
