@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,7 +26,7 @@
 #define BC_CHILD_KILL_GRACE_SEC 2.0
 
 static volatile sig_atomic_t bc_child_stop;
-static struct sigaction old_int, old_term;
+static struct sigaction old_int, old_term, old_hup;
 
 static void bc_on_stop_signal(int sig)
 {
@@ -41,12 +42,15 @@ void bc_child_catch_stop(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	/* A closed terminal stops the batch as SIGTERM does. */
+	sigaction(SIGHUP, &sa, &old_hup);
 }
 
 void bc_child_release_stop(void)
 {
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 }
 
 bool bc_child_stopped(void)
@@ -126,7 +130,7 @@ int bc_child_run(const char *path, char *const argv[], double timeout_sec,
 {
 	int out_fd = -1, err_fd = -1, status = 0, ret = 0;
 	double start, deadline;
-	pid_t pid;
+	pid_t pid, parent;
 
 	memset(res, 0, sizeof(*res));
 	out_fd = memfd_create("benchcore-child-stdout", MFD_CLOEXEC);
@@ -137,6 +141,7 @@ int bc_child_run(const char *path, char *const argv[], double timeout_sec,
 	}
 	fflush(NULL);
 	start = bc_now_sec();
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		ret = -errno;
@@ -155,6 +160,13 @@ int bc_child_run(const char *path, char *const argv[], double timeout_sec,
 		dup2(err_fd, STDERR_FILENO);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		/* A parent killed outright takes the run along: SIGTERM
+		 * stops it and tears its BPF objects down (the request
+		 * survives execv). The parent may be gone already. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(127);
 		execv(path, argv);
 		dprintf(STDERR_FILENO, "benchcore: cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);
@@ -189,8 +201,7 @@ int bc_child_run(const char *path, char *const argv[], double timeout_sec,
 		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
 	}
 	/* Anything the run forked and left behind goes with it. */
-	if (res->timed_out || res->interrupted)
-		kill(-pid, SIGKILL);
+	kill(-pid, SIGKILL);
 	res->elapsed_sec = bc_now_sec() - start;
 	if (WIFEXITED(status)) {
 		res->exited = true;

@@ -7,6 +7,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "exit_status.h"
 #include "output.h"
 #include "plot.h"
+#include "guard.h"
 
 static const struct bc_cli_cmd {
 	const char *name;
@@ -163,6 +165,12 @@ int bc_cli_main(int argc, char **argv)
 	int err, status;
 	size_t i;
 
+	/* A closed pipe or a file-size limit is a write error, said in one
+	 * line (output.h), not a silent death by SIGPIPE or SIGXFSZ; a crash
+	 * says where it happened (guard.h). */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	bc_guard_crash_install();
 	/* Every report to stdout is checked for write errors (output.h). */
 	bc_stdout_wrap();
 	/* Long options in full only (cli_args.h says why); the command's own

@@ -42,4 +42,42 @@ void bc_guard_leave(void);
  */
 void bc_guard_signal(bool again);
 
+/*
+ * The stop signals (SIGINT, SIGTERM, SIGHUP) during a run: from _start() to
+ * _stop() they are blocked in every thread and read by a watcher thread of
+ * the core's own, so no plugin or library can ignore, block or catch them
+ * (guard.c says why this and not handlers re-installed after callbacks).
+ * _taken() is the last one received (0: none). A callback the main thread
+ * still waits on 5 s after the stop ends the process with status 130 and
+ *   benchcore: PLUGIN:BENCH: CALLBACK has not returned 5 s after SIGINT; exiting without waiting for it
+ * A process forked meanwhile starts with the signals as they were before.
+ */
+int bc_guard_signals_start(void);
+int bc_guard_signals_taken(void);
+void bc_guard_signals_stop(void);
+
+/* `who` (a thread the main thread joins) is late: says so, and makes the
+ * next stop signal end the process at once. */
+void bc_guard_late(const char *who, double sec);
+
+/*
+ * Crashes: SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT print
+ *   benchcore: PLUGIN:BENCH: crashed in CALLBACK: killed by signal N (DESCRIPTION)
+ * (with the stack limit when it is small) from an alternate stack, and the
+ * process still ends with the signal. _install() once per process, for the
+ * calling thread; _thread_begin()/_end() give a thread its own alternate
+ * stack.
+ */
+void bc_guard_crash_install(void);
+void bc_guard_thread_begin(void);
+void bc_guard_thread_end(void);
+
+/*
+ * Processes a plugin forked and left behind: _begin() makes this process
+ * their subreaper (their orphans come back to it), _strays() kills and
+ * reaps every child left, and returns how many there were.
+ */
+void bc_guard_reap_begin(void);
+unsigned int bc_guard_reap_strays(void);
+
 #endif /* BENCHCORE_GUARD_H */

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,12 +47,15 @@
 #define BC_REP_WARN_LEN 1024
 #define BC_REP_PM "\xc2\xb1" /* U+00B1 PLUS-MINUS SIGN, as the reports print it */
 
-/* The signal that asked the repetitions to stop (0: none). */
+/* The signal that asked the repetitions to stop (0: none), and how many
+ * came: each is passed on to the running child once. */
 static volatile sig_atomic_t bc_rep_stop;
+static volatile sig_atomic_t bc_rep_sig_cnt;
 
 static void bc_rep_on_signal(int sig)
 {
 	bc_rep_stop = sig;
+	bc_rep_sig_cnt++;
 }
 
 static double bc_rep_now(void)
@@ -113,6 +117,7 @@ struct bc_rep_state {
 	size_t run_cap;
 	FILE *progress;
 	bool quiet;
+	pid_t parent;		/* the process that forks the runs */
 	/* Why the last run gave no result (crashed, killed): "" if it did. */
 	char lost[BC_REASON_LEN];
 	int lost_status;
@@ -125,10 +130,22 @@ static void __attribute__((noreturn)) bc_rep_child(const struct bc_rep_state *st
 	struct bc_run_result res;
 	int err;
 
-	/* The runner installs its own handlers; until then a Ctrl-C ends
-	 * this run, and the parent knows why. */
+	/* The runner takes the stop signals over; until then one ends this
+	 * run, and the parent knows why. */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	/* Its own process group, so that the parent is the only one to pass
+	 * a terminal's Ctrl-C on (once per press), and the group goes with
+	 * it; a background group writes to the terminal all the same. */
+	setpgid(0, 0);
+	signal(SIGTTOU, SIG_IGN);
+	/* A parent killed outright (SIGKILL, a crash) takes the run along:
+	 * SIGTERM stops it and tears its BPF objects down. The parent may
+	 * already be gone before the request took effect. */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (getppid() != st->parent)
+		_exit(BC_EXIT_INTERRUPTED);
 	bc_out_forget_all();
 	memset(&res, 0, sizeof(res));
 	err = bc_run(st->cfg, st->bench, &res, bc_report_progress, &pr);
@@ -162,24 +179,27 @@ static int bc_rep_grow(struct bc_rep_state *st)
 	return 0;
 }
 
-/* Waits for the child; a SIGTERM to this process is passed on to it (a
- * Ctrl-C at a terminal reaches the whole process group by itself). */
-static int bc_rep_wait(pid_t pid)
+/* Waits for the child, passing each SIGINT, SIGTERM or SIGHUP this
+ * process gets on to it (it runs in a process group of its own, so a
+ * terminal's Ctrl-C reaches this process only); then whatever the run
+ * left in its group goes too. */
+static int bc_rep_wait(pid_t pid, sig_atomic_t passed)
 {
-	bool passed = false;
 	int wstatus;
 
 	for (;;) {
 		/* Also before the first wait: the signal may have come first. */
-		if (bc_rep_stop == SIGTERM && !passed) {
-			kill(pid, SIGTERM);
-			passed = true;
+		while (passed != bc_rep_sig_cnt) {
+			kill(pid, bc_rep_stop);
+			passed++;
 		}
 		if (waitpid(pid, &wstatus, 0) == pid)
-			return wstatus;
+			break;
 		if (errno != EINTR)
 			return -1;
 	}
+	kill(-pid, SIGKILL);
+	return wstatus;
 }
 
 /* Runs one repetition into st->rep.runs[run_cnt]; a run that gave no
@@ -194,9 +214,13 @@ static int bc_rep_one(struct bc_rep_state *st)
 	int fd, wstatus, err;
 	pid_t pid;
 
+	/* Signals before this run were for the one before it. */
+	sig_atomic_t passed = bc_rep_sig_cnt;
+
 	err = bc_rep_grow(st);
 	if (err)
 		return err;
+	st->parent = getpid();
 	fd = memfd_create("benchcore-run", MFD_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -211,7 +235,9 @@ static int bc_rep_one(struct bc_rep_state *st)
 	}
 	if (pid == 0)
 		bc_rep_child(st, fd);
-	wstatus = bc_rep_wait(pid);
+	/* Both sides set the group, so a signal right after fork finds it. */
+	setpgid(pid, pid);
+	wstatus = bc_rep_wait(pid, passed);
 	res = &r->runs[r->run_cnt];
 	r->run_sec[r->run_cnt] = bc_rep_now() - t0;
 	st->lost[0] = '\0';
@@ -315,16 +341,19 @@ static enum bc_rep_end bc_rep_after(struct bc_rep_state *st, double started,
 static void bc_rep_loop(struct bc_rep_state *st)
 {
 	struct bc_repeats *r = &st->rep;
-	struct sigaction sa = { .sa_handler = bc_rep_on_signal }, old_int, old_term;
+	struct sigaction sa = { .sa_handler = bc_rep_on_signal }, old_int, old_term, old_hup;
 	struct bc_rep_stats w = { 0 };
 	double started = bc_rep_now();
 	int err;
 
-	/* No SA_RESTART: waitpid() returns to pass a SIGTERM on. */
+	/* No SA_RESTART: waitpid() returns to pass a signal on. A closed
+	 * terminal (SIGHUP) stops the runs as SIGTERM does. */
 	sigemptyset(&sa.sa_mask);
 	bc_rep_stop = 0;
+	bc_rep_sig_cnt = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	while (r->end == BC_REP_RUNNING) {
 		if (bc_rep_stop) {
 			r->end = BC_REP_END_INTERRUPTED;
@@ -342,6 +371,7 @@ static void bc_rep_loop(struct bc_rep_state *st)
 	r->elapsed_sec = bc_rep_now() - started;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 }
 
 /* ------------------------------------------------------------ pooling */
@@ -650,7 +680,8 @@ static void bc_rep_status(const struct bc_rep_state *st, struct bc_run_result *p
 		pooled->exit_status = BC_EXIT_INTERRUPTED;
 		snprintf(pooled->reason, sizeof(pooled->reason),
 			 "interrupted by %s after %u complete run%s",
-			 bc_rep_stop == SIGTERM ? "SIGTERM" : "SIGINT", r->complete_cnt,
+			 bc_rep_stop == SIGTERM ? "SIGTERM" :
+			 bc_rep_stop == SIGHUP ? "SIGHUP" : "SIGINT", r->complete_cnt,
 			 r->complete_cnt == 1 ? "" : "s");
 	} else if (r->end == BC_REP_END_FAILED && st->lost[0]) {
 		pooled->exit_status = st->lost_status;

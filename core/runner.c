@@ -83,16 +83,11 @@ struct bc_run_state {
 	long clk_tck;
 };
 
-/* One run at a time per process: the handler has nowhere else to write. */
-static volatile sig_atomic_t bc_signalled;
-
-static void bc_on_signal(int sig)
-{
-	/* A callback that blocks ignores the flag: a second signal while
-	 * the main thread waits on one ends the process (guard.h). */
-	bc_guard_signal(bc_signalled != 0);
-	bc_signalled = sig;
-}
+/* The stop signal received (0: none): the guard's watcher thread reads
+ * them, whatever the plugin did to the signals (guard.h). */
+#define bc_signalled bc_guard_signals_taken()
+/* A thread the main thread joins is reported late after this long. */
+#define BC_JOIN_LATE_SEC 2
 
 static long long bc_now_ns(void)
 {
@@ -158,12 +153,14 @@ static void *bc_worker_main(void *arg)
 		pthread_cond_wait(&st->gate, &st->gate_lock);
 	pthread_mutex_unlock(&st->gate_lock);
 
+	bc_guard_thread_begin();
 	bc_guard_enter(w->who, false);
 	if (w->producer)
 		err = st->bench->desc.producer(st->ctx, &w->t);
 	else
 		err = st->bench->desc.consumer(st->ctx, &w->t);
 	bc_guard_leave();
+	bc_guard_thread_end();
 	w->err = err;
 	if (err) {
 		snprintf(who, sizeof(who), "%s %u", w->producer ? "producer" : "consumer",
@@ -488,6 +485,16 @@ static void bc_open_gate(struct bc_run_state *st)
 	pthread_mutex_unlock(&st->gate_lock);
 }
 
+/* Joins thread within sec seconds; true if it is still running. */
+static bool bc_join_late(pthread_t thread, int sec)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += sec;
+	return pthread_timedjoin_np(thread, NULL, &ts) == ETIMEDOUT;
+}
+
 static void bc_join_threads(struct bc_run_state *st)
 {
 	unsigned int i;
@@ -499,9 +506,13 @@ static void bc_join_threads(struct bc_run_state *st)
 	for (i = 0; i < st->worker_cnt; i++) {
 		if (!st->workers[i].started)
 			continue;
-		/* A thread that ignores the stop flag blocks the run here. */
+		/* A thread that ignores the stop flag blocks the run here:
+		 * after a while say which one, and wait on. */
 		bc_guard_enter(st->workers[i].who, true);
-		pthread_join(st->workers[i].thread, NULL);
+		if (bc_join_late(st->workers[i].thread, BC_JOIN_LATE_SEC)) {
+			bc_guard_late(st->workers[i].who, BC_JOIN_LATE_SEC);
+			pthread_join(st->workers[i].thread, NULL);
+		}
 		bc_guard_leave();
 		st->workers[i].started = false;
 	}
@@ -871,8 +882,8 @@ static int bc_call_quick(struct bc_ctx *ctx, const struct bc_bench *bench)
 int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_run_result *res,
 	   bc_iter_cb on_iter, void *cookie)
 {
-	struct sigaction sa, old_int, old_term;
 	struct bc_run_state st;
+	unsigned int strays;
 	bool set_up = false, summarised = false;
 	int err;
 
@@ -908,15 +919,15 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	}
 	bc_init_workers(&st);
 
-	/* Handlers only set a flag; SA_RESTART keeps plugin syscalls in setup
-	 * from failing with EINTR, while clock_nanosleep still returns. */
-	bc_signalled = 0;
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = bc_on_signal;
-	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	/* From here on the stop signals are the watcher's (guard.h): no
+	 * callback can ignore, block or catch them. */
+	err = bc_guard_signals_start();
+	if (err) {
+		err = bc_error(st.ctx, err, "cannot watch for SIGINT and SIGTERM: %s",
+			       strerror(-err));
+		goto done;
+	}
+	bc_guard_reap_begin();
 
 	/* Everything the user can get wrong is refused before anything starts. */
 	err = bc_check_threads(&st);
@@ -979,8 +990,11 @@ teardown:
 	bc_ctx_progs_closed(st.ctx);
 restore:
 	bc_bpf_stats_release(res->bpf);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	strays = bc_guard_reap_strays();
+	if (strays)
+		bc_add_warning(res, "%u processes the benchmark started were still running after "
+			       "teardown; benchcore killed them", strays);
+	bc_guard_signals_stop();
 done:
 	if (err && !st.failed) {
 		char reason[BC_REASON_LEN];
@@ -998,7 +1012,8 @@ done:
 		res->exit_status = BC_EXIT_INTERRUPTED;
 		snprintf(res->reason, sizeof(res->reason),
 			 "interrupted by %s after %zu measured iterations",
-			 bc_signalled == SIGTERM ? "SIGTERM" : "SIGINT", bc_stats_measured_cnt(res));
+			 bc_signalled == SIGTERM ? "SIGTERM" :
+			 bc_signalled == SIGHUP ? "SIGHUP" : "SIGINT", bc_stats_measured_cnt(res));
 	}
 	if (!summarised)
 		bc_run_summarise(res);

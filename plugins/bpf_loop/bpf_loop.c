@@ -4,7 +4,10 @@
  * iteration of the bpf_loop() helper costs.
  *
  * Each producer calls getpgid() in a loop; a BPF program attached to that
- * syscall calls bpf_loop(--nr_loops, <empty callback>) 1000 times. The
+ * syscall calls bpf_loop(--nr_loops, <empty callback>) 1000 times (fewer
+ * when that would be more than BC_WORK_PER_CALL_MAX iterations in one
+ * syscall, <benchcore/work.h>: the CPU would stall past the kernel's
+ * soft-lockup threshold and no signal could end the run). The
  * headline counts loop iterations, so its latency line is the cost of one
  * iteration (including the callback call), as the runner prints it. Where
  * is not the point, so the program goes wherever the kernel lets it: the
@@ -22,11 +25,15 @@
 
 #include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
+#include <benchcore/work.h>
 
 #include "bpf_loop_bench.skel.h"
 
 /* The kernel's BPF_MAX_LOOPS: bpf_loop() refuses larger counts (-E2BIG). */
 #define BL_MAX_LOOPS (8 * 1024 * 1024)
+/* bpf_loop() calls per program run, as in the kernel runner. */
+#define BL_CALLS_PER_RUN 1000
+BC_WORK_STATIC_ASSERT(BL_MAX_LOOPS, 1, "bpf_loop --nr_loops (one call at least)");
 
 struct bl_opts {
 	int64_t nr_loops;
@@ -35,7 +42,7 @@ struct bl_opts {
 static const struct bc_option bl_options[] = {
 	BC_OPT_INT(struct bl_opts, nr_loops, "nr_loops", .def = "10", .min = 1,
 		   .max = BL_MAX_LOOPS, .arg = "N",
-		   .help = "iterations per bpf_loop() call; the program makes 1000 calls per getpgid()"),
+		   .help = "iterations per bpf_loop() call; the program makes 1000 calls per getpgid(), fewer above 16777 (at most 2^24 iterations per getpgid())"),
 };
 
 struct bl_state {
@@ -59,6 +66,15 @@ static void bl_state_free(struct bl_state *st)
 	free(st);
 }
 
+/* The work is split across syscalls rather than refused: the iterations
+ * counted are the ones done, so hits stay right at any --nr_loops. */
+static uint32_t bl_calls_per_run(uint32_t nr_loops)
+{
+	unsigned long long calls = BC_WORK_PER_CALL_MAX / (nr_loops ? nr_loops : 1);
+
+	return calls > BL_CALLS_PER_RUN ? BL_CALLS_PER_RUN : calls ? (uint32_t)calls : 1;
+}
+
 static int bl_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
 {
 	struct bl_state *st = cookie;
@@ -78,6 +94,7 @@ static int bl_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *co
 	skel->rodata->bc_tgid = (__u32)getpid();
 	skel->rodata->getpgid_nr = SYS_getpgid;
 	skel->bss->nr_loops = st->nr_loops;
+	skel->bss->nr_calls = bl_calls_per_run(st->nr_loops);
 	err = bpf_loop_bench__load(skel);
 	if (err)
 		goto fail;
@@ -176,7 +193,8 @@ static int bl_measure(struct bc_ctx *ctx, double *values)
 /*
  * hits: bpf_loop() iterations (the runner's ops: its latency line is the
  * cost of one iteration). runs: program runs, i.e. syscalls, each making
- * 1000 calls, so hits = runs x 1000 x --nr_loops, which the tests check.
+ * 1000 calls (up to --nr_loops 16777; above, 2^24 / --nr_loops), so
+ * hits = runs x calls x --nr_loops, which the tests check.
  */
 static const struct bc_metric_desc bl_metrics[] = {
 	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),

@@ -7,6 +7,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <benchcore/work.h>
+
+/* Each record of a batch is reserved, written and submitted in the one
+ * program run a syscall triggers. */
+BC_WORK_STATIC_ASSERT(BC_BUF_BATCH_MAX, 64, "--rb-batch-cnt");
+
 /* The defaults as numbers, for telling a value the user changed from the
  * table's default below; the table says them as a user would type them. */
 #define BC_BUF_RB_SIZE_DEF (512ull * 1024)

@@ -37,6 +37,7 @@
 #include <benchcore/attach.h>
 #include <benchcore/batch_timing.h>
 #include <benchcore/benchcore.h>
+#include <benchcore/work.h>
 
 #include "hashmap_common.h"
 #include "hashmap.skel.h"
@@ -114,6 +115,16 @@ static int hm_parse_flags(const char *text, uint32_t *out)
 	return 0;
 }
 
+/* Work units of one lookup of a key_size-byte key (<benchcore/work.h>). */
+static unsigned long long hm_lookup_units(int64_t key_size)
+{
+	return 4 + (unsigned long long)(key_size > 0 ? key_size : 0) / 16;
+}
+
+/* The update benchmark's fixed rounds, and the lookup's own maximum at its
+ * smallest key, are what the bound allows. */
+BC_WORK_STATIC_ASSERT(HM_FULL_LOOPS, 8, "hashmap full-update rounds");
+
 /* Turns the options into the lookup configuration; messages name values. */
 static int hm_lookup_config(struct bc_ctx *ctx, struct hm_state *st)
 {
@@ -131,6 +142,15 @@ static int hm_lookup_config(struct bc_ctx *ctx, struct hm_state *st)
 	if (o->nr_loops < o->nr_entries)
 		return bc_usage_error(ctx, "--nr_loops '%lld': expected at least --nr_entries (%lld): lookups come in rounds of every entry",
 				      (long long)o->nr_loops, (long long)o->nr_entries);
+	/* All --nr_loops lookups run inside one getpgid(): bounded like any
+	 * work per call (<benchcore/work.h>), a lookup weighing 4 units plus
+	 * one per 16 bytes of key (the hash reads the whole key). */
+	if ((unsigned long long)o->nr_loops * hm_lookup_units(o->key_size) > BC_WORK_PER_CALL_MAX)
+		return bc_usage_error(ctx, "--nr_loops '%lld' with --key_size %lld: one getpgid() would do %lld lookups, more than one syscall may (at most %llu at this key size, %llu work units per call, far below the kernel's 20 s soft-lockup threshold)",
+				      (long long)o->nr_loops, (long long)o->key_size,
+				      (long long)o->nr_loops,
+				      BC_WORK_PER_CALL_MAX / hm_lookup_units(o->key_size),
+				      BC_WORK_PER_CALL_MAX);
 	st->key_size = (uint32_t)o->key_size;
 	st->max_entries = (uint32_t)o->max_entries;
 	st->nr_entries = (uint32_t)o->nr_entries;

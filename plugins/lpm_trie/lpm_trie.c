@@ -36,6 +36,7 @@
 
 #include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
+#include <benchcore/work.h>
 
 #include "lpm_trie_common.h"
 #include "lpm_trie.skel.h"
@@ -131,13 +132,29 @@ static uint64_t lpm_kallsyms(const char *name)
 
 /* ------------------------------------------------------------ the trie */
 
+/*
+ * Keys per batch syscall. A batch runs to its end inside the syscall, with
+ * no signal taking effect before it returns: 100 million keys in one call
+ * would hold SIGINT (and SIGKILL) off for tens of seconds. In slices the
+ * fill of the largest trie is many short calls (<benchcore/work.h>).
+ */
+#define LPM_FILL_SLICE 65536
+BC_WORK_STATIC_ASSERT(LPM_FILL_SLICE, 64, "an LPM fill slice");
+BC_WORK_STATIC_ASSERT(LPM_NR_LOOPS, 256, "LPM operations per BPF_PROG_TEST_RUN");
+
 static int lpm_fill(struct lpm_state *st, int fd, bool empty)
 {
-	__u32 n = st->nr_entries, i;
-	int err;
+	__u32 done = 0, n, i;
+	int err = 0;
 
-	err = empty ? bpf_map_delete_batch(fd, st->keys, &n, NULL) :
-		      bpf_map_update_batch(fd, st->keys, st->vals, &n, NULL);
+	while (done < st->nr_entries) {
+		n = st->nr_entries - done < LPM_FILL_SLICE ? st->nr_entries - done : LPM_FILL_SLICE;
+		err = empty ? bpf_map_delete_batch(fd, st->keys + done, &n, NULL) :
+			      bpf_map_update_batch(fd, st->keys + done, st->vals + done, &n, NULL);
+		if (err)
+			break;
+		done += n;
+	}
 	if (err != -EINVAL && err != -EOPNOTSUPP && err != -LPM_ENOTSUPP)
 		return err;
 	/* A kernel without batch operations on tries: one at a time. */

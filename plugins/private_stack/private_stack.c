@@ -29,6 +29,7 @@
 
 #include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
+#include <benchcore/work.h>
 
 #include "private_stack.skel.h"
 
@@ -36,6 +37,8 @@
 #define PS_F_DISABLE_PRIVATE_STACK (1U << 19)
 
 #define PS_MAX_BATCH 10000
+/* Each iteration calls a subprogram with a 16-step loop. */
+BC_WORK_STATIC_ASSERT(PS_MAX_BATCH, 64, "private_stack --nr-batch-iters");
 
 #ifndef ENOTSUPP
 #define ENOTSUPP 524

@@ -30,8 +30,12 @@
 
 #include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
+#include <benchcore/work.h>
 
 #include "trigger_spec.h"
+
+/* Each batched iteration fires the program under test once. */
+BC_WORK_STATIC_ASSERT(BC_TRIG_BATCH_MAX, 256, "trigger --trig-batch-iters");
 #include "uprobe_multi.h"
 #include "uprobe_targets.h"
 #include "usdt_note.h"
