@@ -183,7 +183,9 @@ static void bc_stop_forward(int sig)
 	errno = saved;
 }
 
-static void bc_stop_reassert_handlers(void)
+/* Points the stop signals at the forwarding handler; old (when not NULL)
+ * receives the handlers they had, to put back at the end of the run. */
+static void bc_stop_install_handlers(struct sigaction *old)
 {
 	struct sigaction sa;
 	size_t i;
@@ -193,14 +195,14 @@ static void bc_stop_reassert_handlers(void)
 	sa.sa_flags = SA_RESTART;
 	sigfillset(&sa.sa_mask);
 	for (i = 0; i < sizeof(bc_stop_sigs) / sizeof(bc_stop_sigs[0]); i++)
-		sigaction(bc_stop_sigs[i], &sa, NULL);
+		sigaction(bc_stop_sigs[i], &sa, old ? &old[i] : NULL);
 }
 
 static void bc_guard_reassert(void)
 {
 	if (!bc_stop_on || getpid() != bc_guard_pid)
 		return;
-	bc_stop_reassert_handlers();
+	bc_stop_install_handlers(NULL);
 	pthread_sigmask(SIG_BLOCK, &bc_stop_set, NULL);
 }
 
@@ -259,7 +261,7 @@ static void *bc_stop_main(void *arg)
 		/* Woken at least every 100 ms to put our handler back: a
 		 * plugin thread may unblock the signals and catch them. */
 		n = poll(p, 2, taken ? 100 : BC_STOP_REASSERT_MS);
-		bc_stop_reassert_handlers();
+		bc_stop_install_handlers(NULL);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (p[0].revents & POLLIN)) {
@@ -296,7 +298,6 @@ static void *bc_stop_main(void *arg)
 
 int bc_guard_signals_start(void)
 {
-	struct sigaction sa;
 	size_t i;
 	int err;
 
@@ -316,12 +317,7 @@ int bc_guard_signals_start(void)
 		err = -errno;
 		goto fail;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = bc_stop_forward;
-	sa.sa_flags = SA_RESTART;
-	sigfillset(&sa.sa_mask);
-	for (i = 0; i < sizeof(bc_stop_sigs) / sizeof(bc_stop_sigs[0]); i++)
-		sigaction(bc_stop_sigs[i], &sa, &bc_stop_old_sa[i]);
+	bc_stop_install_handlers(bc_stop_old_sa);
 	bc_stop_on = 1;
 	err = -pthread_create(&bc_stop_thread, NULL, bc_stop_main, NULL);
 	if (!err)

@@ -603,23 +603,20 @@ judge() {
 
 # matrix.md: one column per kernel, one short cell per benchmark.
 write_matrix() {
-	local names=("$@") bench n cell
+	local names=("$@") bench n cell field
 	{
 		echo "| benchmark |$(printf ' %s |' "${names[@]}")"
 		echo "|---|$(printf -- '---|%.0s' "${names[@]}")"
-		# How each column ran, and why that way (the accelerator probe).
-		printf '| (accelerator) |'
-		for n in "${names[@]}"; do
-			cell=$(awk -F'\t' -v n="$n" '$1 == n { print $2 }' "$vm/summary.tsv")
-			printf ' %s |' "${cell//|/\\|}"
-		done
-		echo
-		printf '| (verdict) |'
-		for n in "${names[@]}"; do
-			cell=$(awk -F'\t' -v n="$n" '$1 == n { print $3 }' "$vm/summary.tsv")
-			printf ' %s |' "${cell:-?}"
-		done
-		echo
+		# How each column ran, why that way (the accelerator probe), and
+		# what it concluded: summary.tsv's second and third fields.
+		for field in 2:accelerator 3:verdict; do
+			printf '| (%s) |' "${field#*:}"
+			for n in "${names[@]}"; do
+				cell=$(awk -F'\t' -v n="$n" -v f="${field%%:*}" '$1 == n { print $f }' "$vm/summary.tsv")
+				printf ' %s |' "${cell:-?}"
+			done
+			echo
+		done | sed 's/\([^ ]\)|\([^ ]\)/\1\\|\2/g'
 		while IFS= read -r bench; do
 			printf '| %s |' "$bench"
 			for n in "${names[@]}"; do

@@ -95,24 +95,6 @@ static void assert_status_and_err(struct result *r, int status, const char *line
 			 status, line, r->status, r->err);
 }
 
-static void copy_file(const char *src, const char *dst)
-{
-	char buf[65536];
-	ssize_t n;
-	int in, out;
-
-	in = open(src, O_RDONLY);
-	if (in < 0)
-		fail_msg("%s: %s", src, strerror(errno));
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	assert_true(out >= 0);
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		assert_int_equal(write(out, buf, (size_t)n), n);
-	close(in);
-	assert_int_equal(fchmod(out, 0755), 0);
-	close(out);
-}
-
 static void make_plugin_dir(char *dir, size_t len, const char *name, const char *src)
 {
 	char dst[PATH_MAX];
@@ -122,7 +104,7 @@ static void make_plugin_dir(char *dir, size_t len, const char *name, const char 
 	assert_int_equal(mkdir(dir, 0755), 0);
 	assert_int_equal(chmod(dir, 0755), 0);
 	PATHF(dst, "%s/%s", dir, base);
-	copy_file(src, dst);
+	bc_test_copy_executable(src, dst);
 }
 
 static int setup(void **state)

@@ -474,23 +474,6 @@ static void test_options_in_full(void **state)
 
 /* ------------------------------------------------------------- setup */
 
-static void copy_plugin(const char *src, const char *dst)
-{
-	char buf[65536];
-	ssize_t n;
-	int in = open(src, O_RDONLY), out;
-
-	if (in < 0)
-		fail_msg("%s: %s", src, strerror(errno));
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	assert_true(out >= 0);
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		assert_int_equal(write(out, buf, (size_t)n), n);
-	close(in);
-	assert_int_equal(fchmod(out, 0755), 0);
-	close(out);
-}
-
 static int setup(void **state)
 {
 	char dst[PATH_MAX];
@@ -505,9 +488,9 @@ static int setup(void **state)
 	if (mkdir(plugins, 0755) || chmod(plugins, 0755) || mkdir(work, 0755))
 		return -1;
 	PATHF(dst, "%s/fixture.so", plugins);
-	copy_plugin(BC_LOADER_FIXTURES "/mixed/fixture.so", dst);
+	bc_test_copy_executable(BC_LOADER_FIXTURES "/mixed/fixture.so", dst);
 	PATHF(dst, "%s/count.so", plugins);
-	copy_plugin(BC_TEST_PLUGIN_DIR "/count.so", dst);
+	bc_test_copy_executable(BC_TEST_PLUGIN_DIR "/count.so", dst);
 	if (chdir(work))
 		return -1;
 	return 0;

@@ -59,28 +59,42 @@ static void run(struct bc_test_run *r, const char *const *args)
 
 #define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
-/* Waits until stderr holds text; returns what follows it (a pid). */
-static long wait_for_err(struct bc_test_child *c, const char *text)
+/*
+ * Waits until what read() returns holds text (who names the writer in the
+ * failure); returns the number that follows it (a pid).
+ */
+static long wait_for_text(struct bc_test_child *c, const char *text,
+			  char *(*read)(struct bc_test_child *c), const char *who)
 {
 	struct timespec nap = { .tv_nsec = 20 * 1000 * 1000 };
-	char *err, *at;
+	char *seen, *at;
 	long pid;
 	int i;
 
 	for (i = 0; i < BOUND_SEC * 50; i++) {
-		err = bc_test_slurp_fd(fileno(c->err));
-		at = strstr(err, text);
+		seen = read(c);
+		at = strstr(seen, text);
 		if (at) {
 			pid = strtol(at + strlen(text), NULL, 10);
-			free(err);
+			free(seen);
 			return pid;
 		}
-		free(err);
+		free(seen);
 		nanosleep(&nap, NULL);
 	}
 	kill(c->pid, SIGKILL);
-	fail_msg("benchcore never said '%s'", text);
+	fail_msg("%s never said '%s'", who, text);
 	return -1;
+}
+
+static char *child_stderr(struct bc_test_child *c)
+{
+	return bc_test_slurp_fd(fileno(c->err));
+}
+
+static long wait_for_err(struct bc_test_child *c, const char *text)
+{
+	return wait_for_text(c, text, child_stderr, "benchcore");
 }
 
 static void assert_said(const struct bc_test_run *r, const char *text)
@@ -137,27 +151,15 @@ static char *log_text(void)
 	return text ? text : strdup("");
 }
 
+static char *plugin_log(struct bc_test_child *c)
+{
+	(void)c;
+	return log_text();
+}
+
 static long wait_for_log(struct bc_test_child *c, const char *text)
 {
-	struct timespec nap = { .tv_nsec = 20 * 1000 * 1000 };
-	char *log, *at;
-	long pid;
-	int i;
-
-	for (i = 0; i < BOUND_SEC * 50; i++) {
-		log = log_text();
-		at = strstr(log, text);
-		if (at) {
-			pid = strtol(at + strlen(text), NULL, 10);
-			free(log);
-			return pid;
-		}
-		free(log);
-		nanosleep(&nap, NULL);
-	}
-	kill(c->pid, SIGKILL);
-	fail_msg("the plugin never said '%s'", text);
-	return -1;
+	return wait_for_text(c, text, plugin_log, "the plugin");
 }
 
 /* Every "sigfix: forked PID" line's process is gone (from the log). */

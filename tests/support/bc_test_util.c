@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #include "bc_test_util.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -54,6 +56,24 @@ void bc_test_write_file(const char *path, const char *text)
 	assert_non_null(f);
 	assert_true(fputs(text, f) >= 0);
 	assert_int_equal(fclose(f), 0);
+}
+
+void bc_test_copy_executable(const char *src, const char *dst)
+{
+	char buf[65536];
+	ssize_t n;
+	int in = open(src, O_RDONLY), out;
+
+	if (in < 0)
+		fail_msg("%s: %s", src, strerror(errno));
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	assert_true(out >= 0);
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		assert_int_equal(write(out, buf, (size_t)n), n);
+	close(in);
+	/* open()'s mode is masked by the umask; the loader wants 0755. */
+	assert_int_equal(fchmod(out, 0755), 0);
+	close(out);
 }
 
 /* An unlinked temporary file: gone with its last fd. */

@@ -38,6 +38,9 @@ char *bc_test_slurp_fd(int fd);
 char *bc_test_read_file(const char *path);
 /* Creates or replaces path with text; any error fails the test. */
 void bc_test_write_file(const char *path, const char *text);
+/* Copies src to dst with mode 0755 (a plugin the loader will accept into
+ * a scratch directory); any error fails the test. */
+void bc_test_copy_executable(const char *src, const char *dst);
 
 /*
  * 0 when this process can load BPF programs against kernel BTF; otherwise
