@@ -407,14 +407,75 @@ static size_t bc_cat_uint(char *buf, size_t at, size_t cap, unsigned long v)
 	return at;
 }
 
+/* The crash document (guard.h), and whether it is still to be written. */
+static struct bc_guard_crash_doc bc_crash_doc;
+static pid_t bc_crash_doc_pid;
+static int bc_crash_doc_armed;
+
+void bc_guard_crash_doc_arm(const struct bc_guard_crash_doc *doc)
+{
+	__atomic_store_n(&bc_crash_doc_armed, 0, __ATOMIC_SEQ_CST);
+	if (!doc || !doc->text || doc->status_at + doc->status_len > doc->reason_at ||
+	    doc->reason_at + doc->reason_len > doc->len)
+		return;
+	bc_crash_doc = *doc;
+	bc_crash_doc_pid = getpid();
+	__atomic_store_n(&bc_crash_doc_armed, 1, __ATOMIC_SEQ_CST);
+}
+
+void bc_guard_crash_doc_disarm(void)
+{
+	__atomic_store_n(&bc_crash_doc_armed, 0, __ATOMIC_SEQ_CST);
+}
+
+static bool bc_write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* From the handler: the document made before the run, with the status and
+ * the reason (JSON-safe: it holds names we chose, but a quote, backslash or
+ * control byte would end the string) put in their places. */
+static void bc_crash_doc_write(int sig, const char *why, size_t why_len)
+{
+	const struct bc_guard_crash_doc *d = &bc_crash_doc;
+	char status[24], reason[768];
+	size_t n = 0, i;
+
+	/* Once, by the first thread to crash, and not by a plugin's child. */
+	if (!__atomic_exchange_n(&bc_crash_doc_armed, 0, __ATOMIC_SEQ_CST) ||
+	    getpid() != bc_crash_doc_pid)
+		return;
+	n = bc_cat_uint(status, 0, sizeof(status), 128UL + (unsigned long)sig);
+	for (i = 0; i < why_len && i < sizeof(reason); i++)
+		reason[i] = why[i] == '"' || why[i] == '\\' || (unsigned char)why[i] < 0x20 ? '?' : why[i];
+	if (bc_write_all(d->fd, d->text, d->status_at) &&
+	    bc_write_all(d->fd, status, n) &&
+	    bc_write_all(d->fd, d->text + d->status_at + d->status_len,
+			 d->reason_at - d->status_at - d->status_len) &&
+	    bc_write_all(d->fd, reason, i))
+		bc_write_all(d->fd, d->text + d->reason_at + d->reason_len,
+			     d->len - d->reason_at - d->reason_len);
+}
+
 static void bc_crash_handler(int sig, siginfo_t *si, void *uc)
 {
 	const char *cb = bc_guard_cb;
 	struct rlimit rl;
 	char line[768];
-	size_t n = 0;
+	size_t n = 0, why;
+	int saved = errno;
 
-	(void)si;
 	(void)uc;
 	n = bc_cat(line, n, sizeof(line), "benchcore: ");
 	/* No benchmark yet: the core's own start-up. */
@@ -422,6 +483,7 @@ static void bc_crash_handler(int sig, siginfo_t *si, void *uc)
 		n = bc_cat(line, n, sizeof(line), bc_guard_bench);
 		n = bc_cat(line, n, sizeof(line), ": ");
 	}
+	why = n;	/* the reason a crash document gives starts here */
 	n = bc_cat(line, n, sizeof(line), "crashed");
 	if (cb) {
 		n = bc_cat(line, n, sizeof(line), " in ");
@@ -441,7 +503,10 @@ static void bc_crash_handler(int sig, siginfo_t *si, void *uc)
 	}
 	n = bc_cat(line, n, sizeof(line), "\n");
 	(void)!write(STDERR_FILENO, line, n);
+	/* A plain run's JSON document still says how it ended (guard.h). */
+	bc_crash_doc_write(sig, line + why, n - why - (line[n - 1] == '\n'));
 	bc_out_discard_all();
+	errno = saved;
 	/* SA_RESETHAND made the action the default one: the fault repeats on
 	 * return (or the re-raised signal is delivered), and the process
 	 * ends with the signal, as its parent expects. */

@@ -69,6 +69,25 @@ void bc_guard_late(const char *who, double sec);
  * stack.
  */
 void bc_guard_crash_install(void);
+
+/*
+ * A document for a crash (a plain run's --format json on standard output):
+ * made before the run, since a handler may only write(). After the line
+ * above, the handler writes text to fd with the bytes at status_at
+ * (status_len of them) replaced by 128 + N, the process's own status, and
+ * those at reason_at by "crashed in CALLBACK: killed by signal N (NAME)";
+ * once, and only from the process that armed it (not a plugin's child).
+ * The text must stay valid until _disarm(); a NULL text disarms.
+ */
+struct bc_guard_crash_doc {
+	int fd;
+	const char *text;
+	size_t len;
+	size_t status_at, status_len;
+	size_t reason_at, reason_len;
+};
+void bc_guard_crash_doc_arm(const struct bc_guard_crash_doc *doc);
+void bc_guard_crash_doc_disarm(void);
 void bc_guard_thread_begin(void);
 void bc_guard_thread_end(void);
 

@@ -100,6 +100,11 @@ FILE *bc_stdout(void)
 	return bc_stdout_wrapped ? bc_stdout_wrapped : stdout;
 }
 
+int bc_stdout_fd(void)
+{
+	return bc_stdout_sink.fd;
+}
+
 /*
  * Reports go to a private copy of fd 1; fd 1 itself, and libc's stdout,
  * then lead to stderr. A plugin (or a library it calls) that prints, with

@@ -32,6 +32,9 @@ void bc_stdout_wrap(void);
  * help): after bc_stdout_wrap(), a private copy of fd 1, which plugin code
  * cannot reach; fd 1 and libc's stdout then lead to stderr. */
 FILE *bc_stdout(void);
+/* bc_stdout()'s descriptor, for a signal handler that may only write()
+ * (a crashed run's document, guard.h); flush bc_stdout() first. */
+int bc_stdout_fd(void);
 /* 0, or BC_EXIT_FAILED after the one write error line. */
 int bc_stdout_finish(void);
 

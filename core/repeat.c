@@ -43,6 +43,7 @@
 #include "cli_args.h"
 #include "exit_status.h"
 #include "log.h"
+#include "guard.h"
 
 #define BC_REP_WARN_LEN 1024
 #define BC_REP_PM "\xc2\xb1" /* U+00B1 PLUS-MINUS SIGN, as the reports print it */
@@ -123,11 +124,30 @@ struct bc_rep_state {
 	int lost_status;
 };
 
+/* A teardown that calls exit() (guard.h): the run was summarised before
+ * it, so its result still goes to the parent, failed; the guard then ends
+ * the child with status 1. */
+struct bc_rep_rescue {
+	struct bc_run_result *res;
+	int fd;
+};
+
+static void bc_rep_rescue(int code, void *arg)
+{
+	struct bc_rep_rescue *r = arg;
+
+	bc_run_teardown_exited(r->res, code);
+	fflush(NULL);
+	if (bc_transcript_write(r->fd, r->res))
+		bc_warn("cannot hand the measured run to the parent");
+}
+
 /* The child: one whole run, its progress on st->progress, its result on fd. */
 static void __attribute__((noreturn)) bc_rep_child(const struct bc_rep_state *st, int fd)
 {
 	struct bc_progress pr = { .f = st->progress, .quiet = st->quiet };
 	struct bc_run_result res;
+	struct bc_rep_rescue rescue = { .res = &res, .fd = fd };
 	int err;
 
 	/* The runner takes the stop signals over; until then one ends this
@@ -148,7 +168,9 @@ static void __attribute__((noreturn)) bc_rep_child(const struct bc_rep_state *st
 		_exit(BC_EXIT_INTERRUPTED);
 	bc_out_forget_all();
 	memset(&res, 0, sizeof(res));
+	bc_guard_set_rescue(bc_rep_rescue, &rescue);
 	err = bc_run(st->cfg, st->bench, &res, bc_report_progress, &pr);
+	bc_guard_set_rescue(NULL, NULL);
 	if (err && res.exit_status == BC_EXIT_OK)
 		res.exit_status = BC_EXIT_FAILED;
 	/* _exit() flushes nothing. */
@@ -202,6 +224,23 @@ static int bc_rep_wait(pid_t pid, sig_atomic_t passed)
 	return wstatus;
 }
 
+/* A child that ended with a failure status but handed a failed result over
+ * first (a teardown that called exit(), bc_rep_rescue()): res holds it. */
+static bool bc_rep_rescued(const struct bc_rep_state *st, int fd, struct bc_run_result *res)
+{
+	char why[256];
+
+	if (lseek(fd, 0, SEEK_END) <= 0)
+		return false;
+	if (bc_transcript_read(fd, st->cfg, st->bench, res, why, sizeof(why)))
+		goto lost;
+	if (res->cleanup_failed && res->exit_status != BC_EXIT_OK)
+		return true;
+lost:
+	bc_run_result_free(res);
+	return false;
+}
+
 /* Runs one repetition into st->rep.runs[run_cnt]; a run that gave no
  * result leaves st->lost saying why. 0, or a negative errno when this
  * process could not start one. */
@@ -246,11 +285,13 @@ static int bc_rep_one(struct bc_rep_state *st)
 	} else if (WIFSIGNALED(wstatus)) {
 		snprintf(st->lost, sizeof(st->lost), "killed by signal %d (%s)", WTERMSIG(wstatus),
 			 strsignal(WTERMSIG(wstatus)));
-	} else if (WEXITSTATUS(wstatus) != BC_EXIT_OK) {
+	} else if (WEXITSTATUS(wstatus) != BC_EXIT_OK && !bc_rep_rescued(st, fd, res)) {
 		/* The exit() guard or a second interrupt said why on stderr. */
 		snprintf(st->lost, sizeof(st->lost), "ended with exit status %d before reporting",
 			 WEXITSTATUS(wstatus));
 		st->lost_status = WEXITSTATUS(wstatus);
+	} else if (WEXITSTATUS(wstatus) != BC_EXIT_OK) {
+		r->run_cnt++;
 	} else if (bc_transcript_read(fd, st->cfg, st->bench, res, why, sizeof(why))) {
 		bc_run_result_free(res);
 		snprintf(st->lost, sizeof(st->lost), "%s", why);
@@ -688,6 +729,8 @@ static void bc_rep_status(const struct bc_rep_state *st, struct bc_run_result *p
 		snprintf(pooled->reason, sizeof(pooled->reason), "run %zu %.960s", k, st->lost);
 	} else if (r->end == BC_REP_END_FAILED && last) {
 		pooled->exit_status = last->exit_status;
+		/* Measured to the end, then teardown failed: reported as such. */
+		pooled->cleanup_failed = last->cleanup_failed;
 		/* The first run's refusal reads as a single run's would. */
 		if (r->run_cnt == 1)
 			snprintf(pooled->reason, sizeof(pooled->reason), "%s", last->reason);

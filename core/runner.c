@@ -1025,6 +1025,15 @@ done:
 	return err < 0 ? err : -EINVAL;
 }
 
+void bc_run_teardown_exited(struct bc_run_result *res, int code)
+{
+	res->exit_status = BC_EXIT_FAILED;
+	res->cleanup_failed = true;
+	snprintf(res->reason, sizeof(res->reason),
+		 "teardown called exit(%d) after %zu measured iterations; they are reported, the run failed",
+		 code, bc_stats_measured_cnt(res));
+}
+
 void bc_run_result_free(struct bc_run_result *res)
 {
 	unsigned int m, metric_cnt;

@@ -18,5 +18,9 @@ typedef void (*bc_iter_cb)(const struct bc_run_result *res, size_t iter_idx, voi
 int bc_run(const struct bc_config *cfg, const struct bc_bench *bench,
 	   struct bc_run_result *res, bc_iter_cb on_iter, void *cookie);
 void bc_run_result_free(struct bc_run_result *res);
+/* A plugin called exit(code) in teardown (guard.h's rescue): res, which
+ * was summarised before teardown, becomes a failed run whose measured
+ * iterations are still reported, with the reason saying so. */
+void bc_run_teardown_exited(struct bc_run_result *res, int code);
 
 #endif /* BENCHCORE_RUNNER_H */

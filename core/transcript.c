@@ -141,6 +141,7 @@ int bc_transcript_write(int fd, const struct bc_run_result *res)
 	bc_tr_u32(&b, BC_TR_MAGIC);
 	bc_tr_u32(&b, (uint32_t)res->exit_status);
 	bc_tr_u32(&b, res->interrupted);
+	bc_tr_u32(&b, res->cleanup_failed);
 	bc_tr_u32(&b, res->producer_cnt);
 	bc_tr_u32(&b, res->consumer_cnt);
 	bc_tr_u32(&b, res->ticks_late);
@@ -398,6 +399,7 @@ static int bc_tr_parse(struct bc_tr_cur *c, const struct bc_bench *bench,
 		c->bad = true;
 	res->exit_status = (int)bc_tr_get_u32(c);
 	res->interrupted = bc_tr_get_u32(c) != 0;
+	res->cleanup_failed = bc_tr_get_u32(c) != 0;
 	res->producer_cnt = bc_tr_get_u32(c);
 	res->consumer_cnt = bc_tr_get_u32(c);
 	res->ticks_late = bc_tr_get_u32(c);

@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <grp.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -135,6 +137,96 @@ static void test_teardown_exit_reports(void **state)
 	bc_test_assert_status(&r, BC_EXIT_FAILED);
 	assert_non_null(strstr(r.out, "Summary: hits"));
 	bc_test_run_free(&r);
+}
+
+/* Item 11 under --repeat: the run child hands its measured run over before
+ * the guard ends it, and the parent reports it as that repeat, failed. */
+static void test_teardown_exit_repeat(void **state)
+{
+	const struct bc_json *status, *runs;
+	struct bc_test_run r;
+	struct bc_json *doc;
+
+	(void)state;
+	RUN(&r, rel3, "run", "tdexit:teardown-exits", "-w", "0", "-d", "1", "--repeat", "2",
+	    "--format", "json");
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_assert_line(&r, "benchcore: tdexit:teardown-exits: plugin called exit(5) in teardown");
+	doc = parse_doc(&r);
+	assert_int_equal(bc_json_len(bc_json_get(doc, "iterations")), 1);
+	assert_int_equal((int)bc_json_num(bc_json_get(bc_json_get(bc_json_get(doc, "summary"),
+								  "hits"), "n"), -1), 1);
+	status = bc_json_get(doc, "status");
+	assert_int_equal((int)bc_json_num(bc_json_get(status, "exit_status"), -1), BC_EXIT_FAILED);
+	assert_non_null(strstr(bc_json_str(bc_json_get(status, "reason")),
+			       "teardown called exit(5) after 1 measured iterations"));
+	runs = bc_json_get(bc_json_get(doc, "repeats"), "runs");
+	assert_int_equal(bc_json_len(runs), 1);
+	assert_int_equal((int)bc_json_num(bc_json_get(bc_json_at(runs, 0), "exit_status"), -1),
+			 BC_EXIT_FAILED);
+	assert_int_equal((int)bc_json_num(bc_json_get(bc_json_at(runs, 0), "measured_iterations"),
+					  -1), 1);
+	bc_json_free(doc);
+	bc_test_run_free(&r);
+
+	/* Text: the pooled summary of what was measured. */
+	RUN(&r, rel3, "run", "tdexit:teardown-exits", "-w", "0", "-d", "1", "--repeat", "2");
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	assert_non_null(strstr(r.out, "Summary: hits"));
+	bc_test_run_free(&r);
+}
+
+/* Item 27: --bpf-stats without privilege, as nobody (65534), for a
+ * benchmark that loads no BPF: it runs as usual. */
+static void test_bpf_stats_unprivileged(void **state)
+{
+	char plugin[PATH_MAX + 16], *out, *err;
+	FILE *fo = tmpfile(), *fe = tmpfile();
+	int wstatus;
+	pid_t pid;
+
+	(void)state;
+	if (geteuid() != 0) {
+		printf("skipped: needs root to become nobody\n");
+		skip();
+	}
+	assert_non_null(fo);
+	assert_non_null(fe);
+	snprintf(plugin, sizeof(plugin), "%s/count.so", counts);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(fileno(fo), STDOUT_FILENO);
+		dup2(fileno(fe), STDERR_FILENO);
+		if (setgroups(0, NULL) || setgid(65534) || setuid(65534) || !getuid())
+			_exit(70);
+		/* The build tree must be open to others, as it usually is. */
+		if (access(BC_TEST_BENCHCORE, X_OK) || access(plugin, R_OK))
+			_exit(77);
+		execl(BC_TEST_BENCHCORE, BC_TEST_BENCHCORE, "--plugin-dir", counts, "run",
+		      "count:count-local", "-w", "0", "-d", "1", "--bpf-stats", (char *)NULL);
+		_exit(78);
+	}
+	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+	out = bc_test_slurp_fd(fileno(fo));
+	err = bc_test_slurp_fd(fileno(fe));
+	fclose(fo);
+	fclose(fe);
+	assert_true(WIFEXITED(wstatus));
+	if (WEXITSTATUS(wstatus) == 77 || WEXITSTATUS(wstatus) == 78 ||
+	    (WEXITSTATUS(wstatus) == 127 && strstr(err, "error while loading shared libraries"))) {
+		printf("skipped: %s or %s cannot be run by nobody (65534)\n", BC_TEST_BENCHCORE,
+		       plugin);
+		free(out);
+		free(err);
+		skip();
+	}
+	if (WEXITSTATUS(wstatus) != BC_EXIT_OK)
+		fail_msg("as nobody: exit %d\nstderr:\n%s", WEXITSTATUS(wstatus), err);
+	assert_non_null(strstr(out, "Summary: hits"));
+	assert_non_null(strstr(err, "declares no BPF programs"));
+	free(out);
+	free(err);
 }
 
 /* Items 12, 20, 26: each refused in one line naming it, as it loads; the
@@ -263,10 +355,12 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_oversubscribed_invariants),
 		cmocka_unit_test(test_teardown_exit_reports),
+		cmocka_unit_test(test_teardown_exit_repeat),
 		cmocka_unit_test(test_refused_at_load),
 		cmocka_unit_test(test_plugin_stdout_kept_apart),
 		cmocka_unit_test(test_bad_values_stop_the_run),
 		cmocka_unit_test(test_descriptor_shortage),
+		cmocka_unit_test(test_bpf_stats_unprivileged),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
