@@ -962,6 +962,17 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	set_up = true;
 	if (bench->desc.setup)
 		err = bc_call(st.ctx, bench->desc.setup, "setup");
+	if (err && res->bpf && res->bpf->refused[0]) {
+		/* The --bpf-stats refusal held back for a benchmark that might
+		 * load no BPF comes first once setup fails: without
+		 * CAP_SYS_ADMIN its programs may be refused too (Linux 6.1
+		 * refuses trig-rawtp's raw_tp), and "unavailable on this
+		 * kernel" alone would blame the kernel for the privilege. */
+		char why[sizeof(res->bpf->refused)];
+
+		bc_ctx_reason_copy(st.ctx, why, sizeof(why));
+		err = bc_unavailable(st.ctx, "%s; setup then failed: %s", res->bpf->refused, why);
+	}
 	if (err || bc_signalled)
 		goto teardown;
 	/* A probe that fell back (its refused candidates said so in ctx) still
