@@ -879,6 +879,24 @@ static int bc_call_quick(struct bc_ctx *ctx, const struct bc_bench *bench)
 	return err;
 }
 
+/*
+ * The --bpf-stats refusal held back for a benchmark that might load no BPF
+ * comes first once its probe or setup fails: without CAP_SYS_ADMIN its
+ * programs may be refused too (Linux 6.1 refuses trig-rawtp's raw_tp), and
+ * "unavailable on this kernel" alone would blame the kernel for the
+ * privilege. Returns the error to go on with.
+ */
+static int bc_refusal_first(struct bc_run_state *st, struct bc_run_result *res, int err,
+			    const char *what)
+{
+	char why[sizeof(res->bpf->refused)];
+
+	if (!err || !res->bpf || !res->bpf->refused[0])
+		return err;
+	bc_ctx_reason_copy(st->ctx, why, sizeof(why));
+	return bc_unavailable(st->ctx, "%s; %s then failed: %s", res->bpf->refused, what, why);
+}
+
 int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_run_result *res,
 	   bc_iter_cb on_iter, void *cookie)
 {
@@ -944,8 +962,10 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	if (!err && cfg->bpf_stats)
 		err = bc_bpf_stats_enable_opt(st.ctx, &res->bpf,
 					      !bench->desc.attach_point_cnt && !bench->desc.need_cnt);
-	if (!err && bench->desc.probe)
+	if (!err && bench->desc.probe) {
 		err = bc_call(st.ctx, bench->desc.probe, "probe");
+		err = bc_refusal_first(&st, res, err, "probe");
+	}
 	/* No probe(): what the benchmark declares it needs is all there is
 	 * to check before setup(). */
 	else if (!err && bc_bench_has_quick(bench))
@@ -962,17 +982,7 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	set_up = true;
 	if (bench->desc.setup)
 		err = bc_call(st.ctx, bench->desc.setup, "setup");
-	if (err && res->bpf && res->bpf->refused[0]) {
-		/* The --bpf-stats refusal held back for a benchmark that might
-		 * load no BPF comes first once setup fails: without
-		 * CAP_SYS_ADMIN its programs may be refused too (Linux 6.1
-		 * refuses trig-rawtp's raw_tp), and "unavailable on this
-		 * kernel" alone would blame the kernel for the privilege. */
-		char why[sizeof(res->bpf->refused)];
-
-		bc_ctx_reason_copy(st.ctx, why, sizeof(why));
-		err = bc_unavailable(st.ctx, "%s; setup then failed: %s", res->bpf->refused, why);
-	}
+	err = bc_refusal_first(&st, res, err, "setup");
 	if (err || bc_signalled)
 		goto teardown;
 	/* A probe that fell back (its refused candidates said so in ctx) still
