@@ -445,33 +445,16 @@ static void test_interrupted_counts_measured(void **state)
 
 static int setup(void **state)
 {
-	char dst[PATH_MAX];
+	const char *const files[] = { BC_LOADER_FIXTURES "/mixed/fixture.so", NULL };
 
 	(void)state;
-	PATHF(root, "%s/tests/reliability-XXXXXX", BC_TEST_BUILD_DIR);
-	if (!mkdtemp(root))
-		return -1;
-	chmod(root, 0755);
-	PATHF(plugins, "%s/plugins", root);
-	PATHF(work, "%s/work", root);
-	if (mkdir(plugins, 0755) || chmod(plugins, 0755) || mkdir(work, 0755))
-		return -1;
-	PATHF(dst, "%s/fixture.so", plugins);
-	bc_test_copy_executable(BC_LOADER_FIXTURES "/mixed/fixture.so", dst);
-	if (chdir(work))
-		return -1;
-	return 0;
+	return bc_test_scratch_make(BC_TEST_BUILD_DIR "/tests/reliability", root, plugins, work, files);
 }
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 32];
-
 	(void)state;
-	if (chdir("/"))
-		return -1;
-	PATHF(cmd, "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return bc_test_scratch_remove(root);
 }
 
 int main(void)

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,6 +75,40 @@ void bc_test_copy_executable(const char *src, const char *dst)
 	/* open()'s mode is masked by the umask; the loader wants 0755. */
 	assert_int_equal(fchmod(out, 0755), 0);
 	close(out);
+}
+
+int bc_test_scratch_make(const char *prefix, char *root, char *plugins, char *work,
+			 const char *const *plugin_files)
+{
+	char dst[PATH_MAX];
+	const char *base;
+
+	assert_true(snprintf(root, PATH_MAX, "%s-XXXXXX", prefix) < PATH_MAX);
+	if (!mkdtemp(root))
+		return -1;
+	/* The loader refuses plugins in directories others may write. */
+	chmod(root, 0755);
+	assert_true(snprintf(plugins, PATH_MAX, "%s/plugins", root) < PATH_MAX);
+	assert_true(snprintf(work, PATH_MAX, "%s/work", root) < PATH_MAX);
+	if (mkdir(plugins, 0755) || chmod(plugins, 0755) || mkdir(work, 0755))
+		return -1;
+	for (; *plugin_files; plugin_files++) {
+		base = strrchr(*plugin_files, '/');
+		base = base ? base + 1 : *plugin_files;
+		assert_true(snprintf(dst, sizeof(dst), "%s/%s", plugins, base) < (int)sizeof(dst));
+		bc_test_copy_executable(*plugin_files, dst);
+	}
+	return chdir(work) ? -1 : 0;
+}
+
+int bc_test_scratch_remove(const char *root)
+{
+	char cmd[PATH_MAX + 32];
+
+	if (chdir("/"))
+		return -1;
+	assert_true(snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root) < (int)sizeof(cmd));
+	return system(cmd) == 0 ? 0 : -1;
 }
 
 /* An unlinked temporary file: gone with its last fd. */

@@ -41,6 +41,17 @@ void bc_test_write_file(const char *path, const char *text);
 /* Copies src to dst with mode 0755 (a plugin the loader will accept into
  * a scratch directory); any error fails the test. */
 void bc_test_copy_executable(const char *src, const char *dst);
+/*
+ * A scratch tree for tests that run the binary on copied plugins:
+ * PREFIX-XXXXXX (mode 0755, written to root) holding plugins/ (each of the
+ * NULL-terminated plugin files copied in under its own name) and work/,
+ * which becomes the current directory. Each buffer holds PATH_MAX bytes.
+ * 0, or -1 when a directory cannot be made.
+ */
+int bc_test_scratch_make(const char *prefix, char *root, char *plugins, char *work,
+			 const char *const *plugin_files);
+/* Leaves and removes a scratch tree; 0 or -1. */
+int bc_test_scratch_remove(const char *root);
 
 /*
  * 0 when this process can load BPF programs against kernel BTF; otherwise
