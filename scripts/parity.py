@@ -27,7 +27,7 @@ def log(msg):
 
 
 def read_rows(path):
-	rows, by_design = [], []
+	rows, by_design, aliases = [], [], []
 	with open(path) as f:
 		for ln, line in enumerate(f, 1):
 			line = line.strip()
@@ -39,11 +39,26 @@ def read_rows(path):
 					sys.exit(f'parity: {path}:{ln}: by-design needs PEER-REGEX ROW-REGEX REASON')
 				by_design.append((re.compile(parts[1]), re.compile(parts[2]), parts[3]))
 				continue
+			if line.startswith('alias'):
+				parts = line.split()
+				if len(parts) != 4:
+					sys.exit(f'parity: {path}:{ln}: alias needs PEER-REGEX BENCH RUNNER-NAME')
+				aliases.append((re.compile(parts[1]), parts[2], parts[3]))
+				continue
 			parts = line.split()
 			if len(parts) < 2:
 				sys.exit(f'parity: {path}:{ln}: a row needs ROW BENCH [OPTIONS...]')
 			rows.append({'row': parts[0], 'bench': parts[1], 'opts': parts[2:]})
-	return rows, by_design
+	return rows, by_design, aliases
+
+
+def runner_name(peer, bench):
+	"""The name this runner gives the benchmark: an alias line of the row
+	file, or the benchmark's own name."""
+	for pr, b, name in peer.get('aliases', []):
+		if b == bench and pr.fullmatch(peer['name']):
+			return name
+	return bench
 
 
 # --- the runner's output ------------------------------------------------------
@@ -201,7 +216,8 @@ def producers(opts):
 
 
 def side_runner(peer, row, a):
-	cmd = [peer['bench'], '-w', str(a.warmup), '-d', str(a.duration)] + row['opts'] + [row['bench']]
+	cmd = [peer['bench'], '-w', str(a.warmup), '-d', str(a.duration)] + row['opts'] + \
+		[runner_name(peer, row['bench'])]
 	return cmd, os.path.dirname(peer['bench'])
 
 
@@ -263,7 +279,7 @@ def measure(rows, peers, a):
 		res[r['row']] = {s: {'vals': [], 'noise': [], 'unit': None, 'label': None, 'error': None,
 				     'metric': None} for s in sides}
 		for p in peers:
-			if r['bench'] not in p.get('names', {r['bench']}):
+			if runner_name(p, r['bench']) not in p.get('names', {runner_name(p, r['bench'])}):
 				res[r['row']][p['name']]['error'] = 'this runner has no such benchmark'
 	t_start, spent = time.time(), 0.0
 	for i, r in enumerate(rows):
@@ -507,7 +523,7 @@ def main():
 	ap.add_argument('--reread', action='store_true')
 	a = ap.parse_args()
 	a.argv = a.argv.split('\x1f') if a.argv else []
-	rows, by_design = read_rows(a.rows_file)
+	rows, by_design, aliases = read_rows(a.rows_file)
 	sel = re.compile(a.rows)
 	rows = [r for r in rows if sel.search(r['row'])]
 	if not rows:
@@ -515,7 +531,7 @@ def main():
 	peers = []
 	for p in a.peer:
 		name, path = p.split('=', 1)
-		peers.append({'name': name, 'bench': path})
+		peers.append({'name': name, 'bench': path, 'aliases': aliases})
 	# shared names: the runners' lists against benchcore's bare names
 	bc = subprocess.run([a.benchcore, '--plugin-dir', a.plugin_dir, 'list'], stdout=subprocess.PIPE,
 			    stderr=subprocess.DEVNULL, text=True).stdout
@@ -525,7 +541,9 @@ def main():
 		out = subprocess.run([p['bench'], '--list'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
 				     text=True).stdout
 		p['names'] = set(re.findall(r'^- (\S+)', out, re.M))
-		runner_names |= p['names']
+		# an aliased name counts as the benchmark it stands for
+		runner_names |= {next((b for pr, b, n in aliases if n == x and pr.fullmatch(p['name'])), x)
+				 for x in p['names']}
 	covered = {r['bench'] for r in read_rows(a.rows_file)[0]}
 	shared_missing = sorted((runner_names & bc_names) - covered)
 	for x in shared_missing:
