@@ -380,13 +380,16 @@ def write_replace(path, text):
 	os.replace(tmp, path)
 
 
-def full_estimate(res, peers):
-	"""Seconds a -n 3 -w 1 -d 5 pass of these rows would take: a run that
-	measured costs w + d + 2 s, one that was refused nothing."""
-	runs = 0
+def pass_floor(res, peers, rounds, warmup, duration):
+	"""Seconds a pass of these rows cannot go below: every run measures for
+	its whole warm-up and duration (the runner one sample more), one run
+	at a time. Runs a side refused cost nothing after the first refusal."""
+	secs = 0
 	for rr in res.values():
-		runs += sum(1 for s in rr.values() if s['vals'])
-	return runs * 3 * (1 + 5 + 2)
+		for s, st in rr.items():
+			if st['vals']:
+				secs += warmup + duration + (0 if s == 'benchcore' else 1)
+	return secs * rounds
 
 
 def report(rows, peers, res, by_design, elapsed, a, shared_missing, bc_only):
@@ -494,12 +497,19 @@ output is kept under `BUILD/parity/raw/`.
 """
 	if a.note:
 		head += f'\n**{a.note}**\n'
+	floor = pass_floor(res, peers, a.rounds, a.warmup, a.duration)
+	full = pass_floor(res, peers, 3, 1, 5)
 	head += f"\nThis pass: {len(rows)} rows, runners {', '.join(p['name'] for p in peers)}, " \
 		f"-n {a.rounds} -w {a.warmup} -d {a.duration}, {elapsed / 60:.1f} minutes, kernel " \
-		f"{os.uname().release}, {os.cpu_count()} CPUs. A run costs about w + d + 2 s (the runner's " \
-		f"extra sample, set-up); rows a side cannot run here cost nothing after the first " \
-		f"refusal, so a pass is close to rounds x runs-per-round x (w + d + 2) s per row that " \
-		f"runs: with both runners at -n 3 -w 1 -d 5, about {full_estimate(res, peers) / 60:.0f} minutes.\n"
+		f"{os.uname().release}, {os.cpu_count()} CPUs.\n" \
+		f"\nWhat a pass costs: every run is a process that measures for its whole warm-up and " \
+		f"duration (the runner one second more: it takes `-d`+1 samples), and the runs go one " \
+		f"at a time, because both sides' programs count every hit in the system (compat.md, " \
+		f"whose events) and on a 2-CPU machine a benchmark beside another is measured by it. " \
+		f"So a pass cannot take less than the sum of its runs' durations: " \
+		f"{floor / 60:.1f} minutes for this one (it took {elapsed / 60:.1f}: start-up and loading " \
+		f"add about half a second a run), and {full / 60:.0f} minutes for these rows at " \
+		f"`-n 3 -w 1 -d 5`. Rows that cannot run here cost nothing after their first refusal.\n"
 	write_replace(os.path.join(a.out, 'parity.md'), head + body)
 	doc = {'kind': 'sweep', 'name': 'parity: benchcore / kernel runner', 'runs': runs}
 	write_replace(os.path.join(a.out, 'parity.json'), json.dumps(doc, indent=1) + '\n')
