@@ -94,12 +94,12 @@ static int bc_find_baseline(const struct bc_config *cfg, const struct bc_store_d
 	if (!fd->doc) {
 		if (f.label)
 			snprintf(err, err_len,
-				 "--against '%s': no saved entry of %s labelled '%s' with these options (%s) in %s",
+				 "--against '%s': no saved entry of %s labelled '%s' with these options (%s) in %.400s",
 				 cfg->against, now->k.bench, cfg->against,
 				 *now->k.options ? now->k.options : "defaults", path);
 		else
 			snprintf(err, err_len,
-				 "--against latest: no saved entry of %s with these options on this machine in %s",
+				 "--against latest: no saved entry of %s with these options on this machine in %.400s",
 				 now->k.bench, path);
 		return -ENOENT;
 	}

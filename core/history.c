@@ -35,21 +35,21 @@
 #include "significance.h"
 #include "store_doc.h"
 
-#define BC_HIST_ALPHA 0.05
+#define BC_HISTORY_ALPHA 0.05
 
-static const char *const bc_hist_by_names[] = {
-	[BC_HIST_BY_DATE] = "date",
-	[BC_HIST_BY_KERNEL] = "kernel",
-	[BC_HIST_BY_LABEL] = "label",
-	[BC_HIST_BY_MACHINE] = "machine",
+static const char *const bc_history_by_names[] = {
+	[BC_HISTORY_BY_DATE] = "date",
+	[BC_HISTORY_BY_KERNEL] = "kernel",
+	[BC_HISTORY_BY_LABEL] = "label",
+	[BC_HISTORY_BY_MACHINE] = "machine",
 };
 
-const char *bc_hist_by_name(enum bc_hist_by by)
+const char *bc_history_by_name(enum bc_history_by by)
 {
-	return bc_hist_by_names[by];
+	return bc_history_by_names[by];
 }
 
-static void bc_hist_group_free(struct bc_hist_group *g)
+static void bc_history_group_free(struct bc_history_group *g)
 {
 	free(g->options);
 	free(g->metric);
@@ -61,10 +61,10 @@ static void bc_hist_group_free(struct bc_hist_group *g)
 	free(g->last_run_id);
 }
 
-void bc_hist_free(struct bc_hist *h)
+void bc_history_free(struct bc_history *h)
 {
 	for (size_t i = 0; i < h->cnt; i++)
-		bc_hist_group_free(&h->groups[i]);
+		bc_history_group_free(&h->groups[i]);
 	free(h->groups);
 	free(h->slots);
 	memset(h, 0, sizeof(*h));
@@ -88,7 +88,7 @@ static bool bc_same(const char *a, const char *b)
 	return !strcmp(a ? a : "", b ? b : "");
 }
 
-static int bc_hist_rehash(struct bc_hist *h)
+static int bc_history_rehash(struct bc_history *h)
 {
 	size_t cnt = h->slot_cnt ? h->slot_cnt * 2 : 64;
 	size_t *slots = malloc(cnt * sizeof(*slots));
@@ -98,7 +98,7 @@ static int bc_hist_rehash(struct bc_hist *h)
 	for (size_t i = 0; i < cnt; i++)
 		slots[i] = SIZE_MAX;
 	for (size_t g = 0; g < h->cnt; g++) {
-		const struct bc_hist_group *gr = &h->groups[g];
+		const struct bc_history_group *gr = &h->groups[g];
 		size_t i = bc_hash(gr->options, gr->metric, gr->name) & (cnt - 1);
 
 		while (slots[i] != SIZE_MAX)
@@ -112,13 +112,13 @@ static int bc_hist_rehash(struct bc_hist *h)
 }
 
 /* The group of this key, made when new; NULL when out of memory. */
-static struct bc_hist_group *bc_hist_group(struct bc_hist *h, const char *options,
+static struct bc_history_group *bc_history_group(struct bc_history *h, const char *options,
 					   const char *metric, const char *name)
 {
-	struct bc_hist_group *g;
+	struct bc_history_group *g;
 	size_t i;
 
-	if (h->cnt * 2 >= h->slot_cnt && bc_hist_rehash(h))
+	if (h->cnt * 2 >= h->slot_cnt && bc_history_rehash(h))
 		return NULL;
 	i = bc_hash(options, metric, name) & (h->slot_cnt - 1);
 	for (; h->slots[i] != SIZE_MAX; i = (i + 1) & (h->slot_cnt - 1)) {
@@ -129,7 +129,7 @@ static struct bc_hist_group *bc_hist_group(struct bc_hist *h, const char *option
 	}
 	if (h->cnt == h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 16;
-		struct bc_hist_group *gs = realloc(h->groups, cap * sizeof(*gs));
+		struct bc_history_group *gs = realloc(h->groups, cap * sizeof(*gs));
 
 		if (!gs)
 			return NULL;
@@ -142,16 +142,16 @@ static struct bc_hist_group *bc_hist_group(struct bc_hist *h, const char *option
 	g->metric = strdup(metric ? metric : "");
 	g->name = strdup(name ? name : "");
 	if (!g->options || !g->metric || !g->name) {
-		bc_hist_group_free(g);
+		bc_history_group_free(g);
 		return NULL;
 	}
 	h->slots[i] = h->cnt++;
 	return g;
 }
 
-struct bc_hist_walk {
-	struct bc_hist *h;
-	enum bc_hist_by by;
+struct bc_history_walk {
+	struct bc_history *h;
+	enum bc_history_by by;
 	int err;
 };
 
@@ -165,23 +165,23 @@ static char *bc_dup_or_keep(char *old, const char *s)
 	return n;
 }
 
-static int bc_hist_row(const struct bc_store_row *r, void *cookie)
+static int bc_history_row(const struct bc_store_row *r, void *cookie)
 {
-	struct bc_hist_walk *w = cookie;
-	struct bc_hist_group *g;
+	struct bc_history_walk *w = cookie;
+	struct bc_history_group *g;
 	char name[1024];
 	double *means;
 
 	if (!r->k.metric || !isfinite(r->k.mean))
 		return 0;	/* measured nothing */
 	switch (w->by) {
-	case BC_HIST_BY_KERNEL:
+	case BC_HISTORY_BY_KERNEL:
 		snprintf(name, sizeof(name), "%s", r->k.kernel_release ? r->k.kernel_release : "?");
 		break;
-	case BC_HIST_BY_LABEL:
+	case BC_HISTORY_BY_LABEL:
 		snprintf(name, sizeof(name), "%s", r->k.label ? r->k.label : "(none)");
 		break;
-	case BC_HIST_BY_MACHINE:
+	case BC_HISTORY_BY_MACHINE:
 		snprintf(name, sizeof(name), "%s, %s, %u CPUs%s", r->k.host ? r->k.host : "?",
 			 r->k.cpu_model ? r->k.cpu_model : "?", r->k.cpu_count,
 			 r->k.hypervisor ? ", VM" : "");
@@ -190,7 +190,7 @@ static int bc_hist_row(const struct bc_store_row *r, void *cookie)
 		snprintf(name, sizeof(name), "%.10s", r->k.date);
 		break;
 	}
-	g = bc_hist_group(w->h, r->k.options, r->k.metric, name);
+	g = bc_history_group(w->h, r->k.options, r->k.metric, name);
 	if (!g)
 		goto nomem;
 	if (!(g->n & (g->n + 1)) || !g->means) {
@@ -223,10 +223,10 @@ nomem:
 
 /* Each group's statistics, then each group against the one before it of
  * the same configuration and metric. */
-static void bc_hist_finish(struct bc_hist *h)
+static void bc_history_finish(struct bc_history *h)
 {
 	for (size_t i = 0; i < h->cnt; i++) {
-		struct bc_hist_group *g = &h->groups[i];
+		struct bc_history_group *g = &h->groups[i];
 		struct bc_rep_stats rs;
 
 		if (g->n >= 2) {
@@ -245,7 +245,7 @@ static void bc_hist_finish(struct bc_hist *h)
 		}
 	}
 	for (size_t i = 0; i < h->cnt; i++) {
-		struct bc_hist_group *g = &h->groups[i], *prev = NULL;
+		struct bc_history_group *g = &h->groups[i], *prev = NULL;
 		struct bc_sig_result sig = { 0 };
 
 		for (size_t j = i; j-- > 0;) {
@@ -266,16 +266,16 @@ static void bc_hist_finish(struct bc_hist *h)
 					    g->sample_n, &sig);
 		g->valid = sig.valid;
 		g->p = sig.valid ? sig.p : NAN;
-		g->significant = sig.valid && sig.p < BC_HIST_ALPHA;
+		g->significant = sig.valid && sig.p < BC_HISTORY_ALPHA;
 		g->verdict = bc_baseline_verdict(g->valid, g->significant, g->change_pct,
 						 g->higher_better);
 	}
 }
 
-int bc_hist_collect(struct bc_store *s, const struct bc_store_filter *f, enum bc_hist_by by,
-		    struct bc_hist *h, char *err, size_t err_len)
+int bc_history_collect(struct bc_store *s, const struct bc_store_filter *f, enum bc_history_by by,
+		    struct bc_history *h, char *err, size_t err_len)
 {
-	struct bc_hist_walk w = { .h = h, .by = by };
+	struct bc_history_walk w = { .h = h, .by = by };
 	struct bc_store_filter q = *f;
 	int ret;
 
@@ -283,14 +283,14 @@ int bc_hist_collect(struct bc_store *s, const struct bc_store_filter *f, enum bc
 	q.with_doc = false;
 	q.ok_only = true;
 	q.newest_first = false;
-	ret = bc_store_each(s, &q, bc_hist_row, &w, err, err_len);
+	ret = bc_store_each(s, &q, bc_history_row, &w, err, err_len);
 	if (w.err) {
 		snprintf(err, err_len, "history: out of memory");
 		return w.err;
 	}
 	if (ret < 0)
 		return ret;
-	bc_hist_finish(h);
+	bc_history_finish(h);
 	return 0;
 }
 
@@ -307,7 +307,7 @@ static void bc_fmt_mean(double v, const char *unit, char *buf, size_t len)
 		snprintf(buf, len, "%.4g%s%s", v, unit ? " " : "", unit ? unit : "");
 }
 
-static void bc_fmt_ci(const struct bc_hist_group *g, char *buf, size_t len)
+static void bc_fmt_ci(const struct bc_history_group *g, char *buf, size_t len)
 {
 	if (isfinite(g->ci_half) && g->mean != 0.0)
 		snprintf(buf, len, "±%.2f%%", g->ci_half / fabs(g->mean) * 100.0);
@@ -315,7 +315,7 @@ static void bc_fmt_ci(const struct bc_hist_group *g, char *buf, size_t len)
 		snprintf(buf, len, "n/a");
 }
 
-static void bc_fmt_change(const struct bc_hist_group *g, char *ch, size_t chl, char *p, size_t pl)
+static void bc_fmt_change(const struct bc_history_group *g, char *ch, size_t chl, char *p, size_t pl)
 {
 	if (!g->has_prev || isnan(g->change_pct))
 		snprintf(ch, chl, "%s", g->has_prev ? "n/a" : "");
@@ -327,12 +327,12 @@ static void bc_fmt_change(const struct bc_hist_group *g, char *ch, size_t chl, c
 		snprintf(p, pl, "%s", g->has_prev ? "n/a" : "");
 }
 
-static void bc_hist_text(FILE *f, const char *bench, enum bc_hist_by by, const struct bc_hist *h)
+static void bc_history_text(FILE *f, const char *bench, enum bc_history_by by, const struct bc_history *h)
 {
-	const struct bc_hist_group *head = NULL;
+	const struct bc_history_group *head = NULL;
 
 	for (size_t i = 0; i < h->cnt; i++) {
-		const struct bc_hist_group *g = &h->groups[i];
+		const struct bc_history_group *g = &h->groups[i];
 		char mean[64], ci[32], ch[32], p[32], n[32];
 
 		if (!head || !bc_same(head->options, g->options) || !bc_same(head->metric, g->metric)) {
@@ -348,10 +348,10 @@ static void bc_hist_text(FILE *f, const char *bench, enum bc_hist_by by, const s
 			fprintf(f, "%s%s  %s\n  %s (%s is better)\n", i ? "\n" : "", bench,
 				*g->options ? g->options : "(default options)", g->metric,
 				g->higher_better ? "higher" : "lower");
-			fprintf(f, "  %-32s %5s  %-18s %9s  %9s %8s  %s\n", bc_hist_by_name(by), "n",
+			fprintf(f, "  %-32s %5s  %-18s %9s  %9s %8s  %s\n", bc_history_by_name(by), "n",
 				"mean", "95% CI", "change", "p", "verdict");
 			for (size_t j = i; j < h->cnt; j++) {
-				const struct bc_hist_group *x = &h->groups[j];
+				const struct bc_history_group *x = &h->groups[j];
 
 				if (!bc_same(x->options, g->options) || !bc_same(x->metric, g->metric))
 					continue;
@@ -366,12 +366,12 @@ static void bc_hist_text(FILE *f, const char *bench, enum bc_hist_by by, const s
 	}
 }
 
-static void bc_hist_csv(FILE *f, const char *bench, enum bc_hist_by by, const struct bc_hist *h)
+static void bc_history_csv(FILE *f, const char *bench, enum bc_history_by by, const struct bc_history *h)
 {
 	fprintf(f, "benchmark,configuration,metric,unit,%s,entries,mean,ci95_half,samples,sample_n,first_date,last_date,change_pct,p_value,verdict\n",
-		bc_hist_by_name(by));
+		bc_history_by_name(by));
 	for (size_t i = 0; i < h->cnt; i++) {
-		const struct bc_hist_group *g = &h->groups[i];
+		const struct bc_history_group *g = &h->groups[i];
 
 		bc_csv_write(f, bench);
 		fputc(',', f);
@@ -395,13 +395,13 @@ static void bc_hist_csv(FILE *f, const char *bench, enum bc_hist_by by, const st
 	}
 }
 
-static void bc_hist_markdown(FILE *f, const char *bench, enum bc_hist_by by, const struct bc_hist *h)
+static void bc_history_markdown(FILE *f, const char *bench, enum bc_history_by by, const struct bc_history *h)
 {
 	fprintf(f, "| benchmark | configuration | metric | %s | n | mean | 95%% CI | change | p | verdict |\n",
-		bc_hist_by_name(by));
+		bc_history_by_name(by));
 	fputs("|---|---|---|---|--:|--:|--:|--:|--:|---|\n", f);
 	for (size_t i = 0; i < h->cnt; i++) {
-		const struct bc_hist_group *g = &h->groups[i];
+		const struct bc_history_group *g = &h->groups[i];
 		char mean[64], ci[32], ch[32], p[32];
 
 		bc_fmt_mean(g->mean, g->unit, mean, sizeof(mean));
@@ -420,7 +420,7 @@ static void bc_hist_markdown(FILE *f, const char *bench, enum bc_hist_by by, con
 	}
 }
 
-static void bc_hist_json(FILE *f, const char *bench, enum bc_hist_by by, const struct bc_hist *h)
+static void bc_history_json(FILE *f, const char *bench, enum bc_history_by by, const struct bc_history *h)
 {
 	struct bc_json_writer w;
 
@@ -428,13 +428,13 @@ static void bc_hist_json(FILE *f, const char *bench, enum bc_hist_by by, const s
 	bc_jw_obj_begin(&w, NULL);
 	bc_jw_str(&w, "kind", "history");
 	bc_jw_str(&w, "benchmark", bench);
-	bc_jw_str(&w, "by", bc_hist_by_name(by));
+	bc_jw_str(&w, "by", bc_history_by_name(by));
 	bc_jw_num(&w, "confidence", BC_REP_CONFIDENCE);
-	bc_jw_num(&w, "alpha", BC_HIST_ALPHA);
+	bc_jw_num(&w, "alpha", BC_HISTORY_ALPHA);
 	bc_jw_uint(&w, "entries", h->entries);
 	bc_jw_arr_begin(&w, "groups");
 	for (size_t i = 0; i < h->cnt; i++) {
-		const struct bc_hist_group *g = &h->groups[i];
+		const struct bc_history_group *g = &h->groups[i];
 
 		bc_jw_obj_begin(&w, NULL);
 		bc_jw_str(&w, "configuration", g->options);
@@ -483,10 +483,10 @@ int bc_history_main(struct bc_cli_env *env, int argc, char **argv)
 {
 	struct bc_store_filter f = { 0 };
 	enum bc_format format = BC_FORMAT_TEXT;
-	enum bc_hist_by by = BC_HIST_BY_DATE;
+	enum bc_history_by by = BC_HISTORY_BY_DATE;
 	const char *store = NULL, *v;
 	char path[PATH_MAX], err[1024] = "";
-	struct bc_hist h;
+	struct bc_history h;
 	struct bc_store *s;
 	int ret, taken;
 
@@ -509,13 +509,13 @@ int bc_history_main(struct bc_cli_env *env, int argc, char **argv)
 		if ((v = bc_cli_opt_value(argc, argv, &i, "--by"))) {
 			size_t k;
 
-			for (k = 0; k < sizeof(bc_hist_by_names) / sizeof(bc_hist_by_names[0]); k++)
-				if (!strcmp(v, bc_hist_by_names[k]))
+			for (k = 0; k < sizeof(bc_history_by_names) / sizeof(bc_history_by_names[0]); k++)
+				if (!strcmp(v, bc_history_by_names[k]))
 					break;
-			if (k == sizeof(bc_hist_by_names) / sizeof(bc_hist_by_names[0]))
+			if (k == sizeof(bc_history_by_names) / sizeof(bc_history_by_names[0]))
 				return bc_cli_usage_error("--by '%s': expected kernel, label, date or machine",
 							  v);
-			by = (enum bc_hist_by)k;
+			by = (enum bc_history_by)k;
 			continue;
 		}
 		if (argv[i][0] == '-' || f.bench)
@@ -536,7 +536,7 @@ int bc_history_main(struct bc_cli_env *env, int argc, char **argv)
 		bc_warn("%s", err);
 		return BC_EXIT_FAILED;
 	}
-	ret = bc_hist_collect(s, &f, by, &h, err, sizeof(err));
+	ret = bc_history_collect(s, &f, by, &h, err, sizeof(err));
 	bc_store_close(s);
 	if (ret) {
 		bc_warn("%s", err);
@@ -544,23 +544,23 @@ int bc_history_main(struct bc_cli_env *env, int argc, char **argv)
 	}
 	if (!h.cnt) {
 		bc_warn("history: no saved entry of %s that ended well matches in %s", f.bench, path);
-		bc_hist_free(&h);
+		bc_history_free(&h);
 		return BC_EXIT_FAILED;
 	}
 	switch (format) {
 	case BC_FORMAT_JSON:
-		bc_hist_json(bc_stdout(), f.bench, by, &h);
+		bc_history_json(bc_stdout(), f.bench, by, &h);
 		break;
 	case BC_FORMAT_CSV:
-		bc_hist_csv(bc_stdout(), f.bench, by, &h);
+		bc_history_csv(bc_stdout(), f.bench, by, &h);
 		break;
 	case BC_FORMAT_MARKDOWN:
-		bc_hist_markdown(bc_stdout(), f.bench, by, &h);
+		bc_history_markdown(bc_stdout(), f.bench, by, &h);
 		break;
 	default:
-		bc_hist_text(bc_stdout(), f.bench, by, &h);
+		bc_history_text(bc_stdout(), f.bench, by, &h);
 		break;
 	}
-	bc_hist_free(&h);
+	bc_history_free(&h);
 	return BC_EXIT_OK;
 }

@@ -12,15 +12,15 @@
 
 #include "store.h"
 
-enum bc_hist_by {
-	BC_HIST_BY_DATE = 0,
-	BC_HIST_BY_KERNEL,
-	BC_HIST_BY_LABEL,
-	BC_HIST_BY_MACHINE,
+enum bc_history_by {
+	BC_HISTORY_BY_DATE = 0,
+	BC_HISTORY_BY_KERNEL,
+	BC_HISTORY_BY_LABEL,
+	BC_HISTORY_BY_MACHINE,
 };
 
 /* One group of entries of one configuration. */
-struct bc_hist_group {
+struct bc_history_group {
 	char *options;
 	char *metric;
 	char *unit;
@@ -44,8 +44,8 @@ struct bc_hist_group {
 	char *last_run_id;
 };
 
-struct bc_hist {
-	struct bc_hist_group *groups;
+struct bc_history {
+	struct bc_history_group *groups;
 	size_t cnt, cap;
 	size_t entries;
 	/* a hash of group keys, so that 100,000 entries group in one pass */
@@ -55,11 +55,11 @@ struct bc_hist {
 
 /* Groups the entries f selects (their bench set) by `by`; 0, or a
  * negative errno with one line in err. */
-int bc_hist_collect(struct bc_store *s, const struct bc_store_filter *f, enum bc_hist_by by,
-		    struct bc_hist *h, char *err, size_t err_len);
-void bc_hist_free(struct bc_hist *h);
+int bc_history_collect(struct bc_store *s, const struct bc_store_filter *f, enum bc_history_by by,
+		    struct bc_history *h, char *err, size_t err_len);
+void bc_history_free(struct bc_history *h);
 /* "date", "kernel", "label", "machine" */
-const char *bc_hist_by_name(enum bc_hist_by by);
+const char *bc_history_by_name(enum bc_history_by by);
 
 struct bc_cli_env;
 int bc_history_main(struct bc_cli_env *env, int argc, char **argv);

@@ -188,7 +188,7 @@ static FILE *bc_site_create(struct bc_site *st, const char *rel)
 	f = fopen(path, "we");
 	if (!f && !st->err) {
 		st->err = -errno;
-		snprintf(st->why, sizeof(st->why), "report: cannot write %s: %s", path,
+		snprintf(st->why, sizeof(st->why), "report: cannot write %.600s: %s", path,
 			 strerror(errno));
 	}
 	return f;
@@ -201,8 +201,8 @@ static void bc_site_close(struct bc_site *st, FILE *f, const char *rel)
 	if (fclose(f) || bad) {
 		if (!st->err) {
 			st->err = -EIO;
-			snprintf(st->why, sizeof(st->why), "report: cannot write %s/%s: %s", st->tmp,
-				 rel, strerror(errno ? errno : EIO));
+			snprintf(st->why, sizeof(st->why), "report: cannot write %.400s/%.200s: %s",
+				 st->tmp, rel, strerror(errno ? errno : EIO));
 		}
 	}
 }
@@ -307,7 +307,7 @@ static int bc_site_svg(FILE *f, const struct bc_plot *p)
 }
 
 /* The mark of a change in a cell: the verdict against the group before. */
-static void bc_site_mark(FILE *f, const struct bc_hist_group *g)
+static void bc_site_mark(FILE *f, const struct bc_history_group *g)
 {
 	if (!g->has_prev || !g->significant)
 		return;
@@ -335,7 +335,7 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const char *bench, const 
 	size_t idx[BC_SITE_MAX_POINTS], n = 0, total = 0;
 	struct bc_plot_point pts[BC_SITE_MAX_POINTS];
 	struct bc_plot_tick ticks[BC_SITE_MAX_POINTS];
-	char dates[BC_SITE_MAX_POINTS][16], val[64];
+	char dates[BC_SITE_MAX_POINTS][24], val[64];
 	struct bc_plot_series series = { 0 };
 	struct bc_plot_panel pn = { 0 };
 	struct bc_plot p = { 0 };
@@ -362,7 +362,12 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const char *bench, const 
 		pts[k] = (struct bc_plot_point){ .x = (double)k, .y = e->mean,
 						 .lo = isfinite(ci) ? e->mean - ci : NAN,
 						 .hi = isfinite(ci) ? e->mean + ci : NAN };
-		snprintf(dates[k], sizeof(dates[k]), "%.10s", e->date);
+		/* the entry's label says most; else its day and time ("12-02 07:14") */
+		if (e->label && *e->label)
+			snprintf(dates[k], sizeof(dates[k]), "%.23s", e->label);
+		else
+			snprintf(dates[k], sizeof(dates[k]), "%.5s %.5s", e->date + (strlen(e->date) > 5 ? 5 : 0),
+				 e->date + (strlen(e->date) > 11 ? 11 : strlen(e->date)));
 		ticks[k] = (struct bc_plot_tick){ .v = (double)k, .label = dates[k] };
 	}
 	series = (struct bc_plot_series){ .name = first->metric, .pts = pts, .cnt = n };
@@ -547,20 +552,20 @@ out:
 
 /* The changes between groups (compare's test, history.c), a table per
  * grouping. */
-static void bc_site_changes(struct bc_site *st, FILE *f, const char *bench, enum bc_hist_by by,
+static void bc_site_changes(struct bc_site *st, FILE *f, const char *bench, enum bc_history_by by,
 			    const char *prefix)
 {
 	struct bc_store_filter q = { .bench = bench };
 	char err[512], val[64];
-	struct bc_hist h;
+	struct bc_history h;
 
-	if (bc_hist_collect(st->store, &q, by, &h, err, sizeof(err)))
+	if (bc_history_collect(st->store, &q, by, &h, err, sizeof(err)))
 		return;
-	fprintf(f, "<h2 id=\"by-%s\">Changes by %s</h2>\n", bc_hist_by_name(by), bc_hist_by_name(by));
+	fprintf(f, "<h2 id=\"by-%s\">Changes by %s</h2>\n", bc_history_by_name(by), bc_history_by_name(by));
 	fprintf(f, "<table class=\"changes\">\n<tr><th class=\"name\">configuration</th><th class=\"name\">%s</th><th>entries</th><th>mean</th><th>95%% CI</th><th>change</th><th>p</th><th class=\"name\">verdict</th><th>newest</th></tr>\n",
-		bc_hist_by_name(by));
+		bc_history_by_name(by));
 	for (size_t i = 0; i < h.cnt; i++) {
-		const struct bc_hist_group *g = &h.groups[i];
+		const struct bc_history_group *g = &h.groups[i];
 		struct bc_site_entry *e = bc_site_by_id(st, g->last_id);
 		const char *data = e ? bc_site_data(st, e) : NULL;
 
@@ -594,7 +599,7 @@ static void bc_site_changes(struct bc_site *st, FILE *f, const char *bench, enum
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	bc_hist_free(&h);
+	bc_history_free(&h);
 }
 
 static int bc_cmp_str(const void *a, const void *b)
@@ -655,8 +660,8 @@ static void bc_site_bench_page(struct bc_site *st, const char *bench)
 		bc_site_trend(st, f, bench, configs[c], c);
 	if (cfg_cnt >= 2)
 		bc_site_sweep(st, f, bench, configs, cfg_cnt);
-	bc_site_changes(st, f, bench, BC_HIST_BY_KERNEL, "../");
-	bc_site_changes(st, f, bench, BC_HIST_BY_LABEL, "../");
+	bc_site_changes(st, f, bench, BC_HISTORY_BY_KERNEL, "../");
+	bc_site_changes(st, f, bench, BC_HISTORY_BY_LABEL, "../");
 	fputs("</body>\n</html>\n", f);
 	bc_site_close(st, f, rel);
 	free(configs);
@@ -665,21 +670,21 @@ static void bc_site_bench_page(struct bc_site *st, const char *bench)
 /* ------------------------------------------------------------ the index */
 
 static void bc_site_matrix(struct bc_site *st, FILE *f, char **benches, size_t bench_cnt,
-			   enum bc_hist_by by)
+			   enum bc_history_by by)
 {
-	size_t off = by == BC_HIST_BY_KERNEL ? offsetof(struct bc_site_entry, kernel)
+	size_t off = by == BC_HISTORY_BY_KERNEL ? offsetof(struct bc_site_entry, kernel)
 					     : offsetof(struct bc_site_entry, label);
 	char **cols, slug[512], val[64], err[512];
 	size_t col_cnt = bc_site_distinct(st, NULL, off, &cols);
 
-	fprintf(f, "<h2 id=\"by-%s\">By %s</h2>\n", bc_hist_by_name(by), bc_hist_by_name(by));
+	fprintf(f, "<h2 id=\"by-%s\">By %s</h2>\n", bc_history_by_name(by), bc_history_by_name(by));
 	if (!col_cnt) {
-		fprintf(f, "<p class=\"muted\">No entry has a %s.</p>\n", bc_hist_by_name(by));
+		fprintf(f, "<p class=\"muted\">No entry has a %s.</p>\n", bc_history_by_name(by));
 		free(cols);
 		return;
 	}
 	fprintf(f, "<table class=\"matrix\" id=\"matrix-%s\">\n<tr><th class=\"name\">benchmark</th><th class=\"name\">configuration</th>",
-		bc_hist_by_name(by));
+		bc_history_by_name(by));
 	for (size_t c = 0; c < col_cnt; c++) {
 		fputs("<th>", f);
 		bc_html(f, cols[c]);
@@ -691,9 +696,9 @@ static void bc_site_matrix(struct bc_site *st, FILE *f, char **benches, size_t b
 		char **configs;
 		size_t cfg_cnt = bc_site_distinct(st, benches[b],
 						  offsetof(struct bc_site_entry, options), &configs);
-		struct bc_hist h;
+		struct bc_history h;
 
-		if (bc_hist_collect(st->store, &q, by, &h, err, sizeof(err))) {
+		if (bc_history_collect(st->store, &q, by, &h, err, sizeof(err))) {
 			free(configs);
 			continue;
 		}
@@ -705,7 +710,7 @@ static void bc_site_matrix(struct bc_site *st, FILE *f, char **benches, size_t b
 			bc_html(f, *configs[c] ? configs[c] : "default options");
 			fputs("</td>", f);
 			for (size_t k = 0; k < col_cnt; k++) {
-				const struct bc_hist_group *g = NULL;
+				const struct bc_history_group *g = NULL;
 
 				for (size_t i = 0; i < h.cnt && !g; i++)
 					if (!strcmp(h.groups[i].options, configs[c]) &&
@@ -730,7 +735,7 @@ static void bc_site_matrix(struct bc_site *st, FILE *f, char **benches, size_t b
 			}
 			fputs("</tr>\n", f);
 		}
-		bc_hist_free(&h);
+		bc_history_free(&h);
 		free(configs);
 	}
 	fputs("</table>\n", f);
@@ -763,8 +768,8 @@ static void bc_site_index(struct bc_site *st, char **benches, size_t bench_cnt)
 		fputs("</a></li>\n", f);
 	}
 	fputs("</ul>\n", f);
-	bc_site_matrix(st, f, benches, bench_cnt, BC_HIST_BY_KERNEL);
-	bc_site_matrix(st, f, benches, bench_cnt, BC_HIST_BY_LABEL);
+	bc_site_matrix(st, f, benches, bench_cnt, BC_HISTORY_BY_KERNEL);
+	bc_site_matrix(st, f, benches, bench_cnt, BC_HISTORY_BY_LABEL);
 	fputs("</body>\n</html>\n", f);
 	bc_site_close(st, f, "index.html");
 }

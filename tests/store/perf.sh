@@ -59,6 +59,7 @@ echo "store: $entries entries, $size MiB, $doc bytes per document"
 
 plain=0
 saved=0
+diffs=()
 for i in $(seq "$pairs"); do
 	a=$(ms "$bc" --plugin-dir "$build/plugins" run count:count-local -w0 -d1)
 	b=$(ms "$bc" --plugin-dir "$build/plugins" run count:count-local -w0 -d1 --save \
@@ -66,8 +67,10 @@ for i in $(seq "$pairs"); do
 	echo "pair $i: run ${a} ms, run --save ${b} ms"
 	plain=$((plain + a))
 	saved=$((saved + b))
+	diffs+=($((b - a)))
 done
-echo "saving: run ${plain}/${pairs} = $((plain / pairs)) ms, run --save $((saved / pairs)) ms, difference $(((saved - plain) / pairs)) ms per run (mean of $pairs pairs)"
+median=$(printf '%s\n' "${diffs[@]}" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+echo "saving: run $((plain / pairs)) ms, run --save $((saved / pairs)) ms (means of $pairs pairs); difference: mean $(((saved - plain) / pairs)) ms, median ${median} ms"
 
 for by in date kernel label machine; do
 	best=

@@ -101,8 +101,10 @@ class Page(HTMLParser):
         a = dict(attrs)
         if "id" in a:
             self.ids.add(a["id"])
-        if tag == "a" and "href" in a:
+        if tag in ("a", "link") and "href" in a:
             self.links.append(a["href"])
+        if "src" in a:  # an image or script that did not load logs nothing
+            self.links.append(a["src"])
         cls = (a.get("class") or "").split()
         if tag == "figure" and "chart" in cls:
             self.fig = {"id": a.get("id"), "points": int(a.get("data-points", "0")),
