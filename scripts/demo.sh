@@ -39,8 +39,8 @@ run ./benchcore plot demo-sweep.json -o demo-sweep.svg
 # store of the build directory, the second judged against the first, their
 # history, and the report as a static site to open in a browser.
 rm -f demo-results.db
-run ./benchcore run count:count-local -w0 -d2 --save --store demo-results.db --label baseline
-run ./benchcore run count:count-local -w0 -d2 --save --store demo-results.db --label patch-v2 \
+run ./benchcore run count:count-local -w0 -d3 --save --store demo-results.db --label baseline
+run ./benchcore run count:count-local -w0 -d3 --save --store demo-results.db --label patch-v2 \
 	--against baseline
 run ./benchcore history count:count-local --store demo-results.db --by label
 run ./benchcore report --store demo-results.db -o demo-report
