@@ -299,6 +299,56 @@ static void test_not_a_store(void **state)
 	sql(other, "SELECT count(*) FROM songs;");
 }
 
+/* Pages overwritten with garbage: reading says so in one line, and a save
+ * changes nothing. */
+static void test_corrupt(void **state)
+{
+	struct bc_store_filter f = { .with_doc = true };
+	char path[PATH_MAX], err[512], junk[8192];
+	char *before, *after;
+	size_t blen, alen, n = 0;
+	struct bc_store *s;
+	FILE *fp;
+	int ret;
+
+	(void)state;
+	PATHF(path, "%s/corrupt.db", dir);
+	for (int i = 0; i < 20; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "c-%d", i);
+		assert_int_equal(save_one(path, id, 1e6 + i, NULL, err, sizeof(err)), 0);
+	}
+	memset(junk, 0xa5, sizeof(junk));
+	fp = fopen(path, "r+b");
+	assert_non_null(fp);
+	/* every page but the header's first one */
+	for (long off = 4096; ; off += sizeof(junk)) {
+		struct stat st;
+
+		assert_int_equal(stat(path, &st), 0);
+		if (off >= st.st_size)
+			break;
+		assert_int_equal(fseek(fp, off, SEEK_SET), 0);
+		assert_int_equal(fwrite(junk, 1, sizeof(junk), fp), sizeof(junk));
+	}
+	fclose(fp);
+	before = slurp(path, &blen);
+	s = bc_store_open(path, 0, err, sizeof(err));
+	ret = s ? bc_store_each(s, &f, count_row, &n, err, sizeof(err)) : -1;
+	bc_store_close(s);
+	assert_int_not_equal(ret, 0);
+	if (!strstr(err, "corrupt") || strchr(err, '\n'))
+		fail_msg("expected the one corrupt line, got: %s", err);
+	assert_int_not_equal(save_one(path, "c-new", 1e6, NULL, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "corrupt"));
+	after = slurp(path, &alen);
+	assert_int_equal(alen, blen);
+	assert_memory_equal(before, after, blen);
+	free(before);
+	free(after);
+}
+
 static void test_read_only(void **state)
 {
 	char path[PATH_MAX], err[512];
@@ -478,6 +528,7 @@ int main(void)
 		cmocka_unit_test(test_all_or_nothing),
 		cmocka_unit_test(test_concurrent_savers),
 		cmocka_unit_test(test_not_a_store),
+		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_read_only),
 		cmocka_unit_test(test_newer_schema),
 		cmocka_unit_test(test_migrate),
