@@ -44,7 +44,7 @@ static const struct bc_cli_cmd {
 	{ "compare", bc_compare_main, "compare two JSON results: compare BASE.json NEW.json" },
 	{ "plot", bc_plot_main, "draw a JSON result as SVG: plot RESULT.json [-o FILE.svg]" },
 	{ "store", bc_store_main, "the result store: store import FILE.json..., export, list, path" },
-	{ "history", bc_history_main, "saved results over time: history PLUGIN:BENCH [--by kernel|label|date|machine]" },
+	{ "history", bc_history_main, "saved results by kernel, label, date: history PLUGIN:BENCH" },
 	{ "report", bc_site_main, "an HTML site of the saved results: report [-o DIR]" },
 };
 
