@@ -39,6 +39,7 @@
 #include "repstats.h"
 #include "options.h"
 #include "output.h"
+#include "store_doc.h"
 
 /* Setup, teardown and process start on top of warm-up + duration. */
 #define BC_BATCH_TIMEOUT_MARGIN_SEC 20.0
@@ -299,7 +300,8 @@ static int bc_check_row_count(const struct bc_batch *b, const struct bc_sweep_ax
 static int bc_check_sweepable(const char *spec, const struct bc_sweep_axis *ax, char *err,
 			      size_t err_len)
 {
-	static const char *const batch_own[] = { "sweep", "label", "run-timeout", "plugin-dir" };
+	static const char *const batch_own[] = { "sweep", "label", "run-timeout", "plugin-dir",
+						 "save", "store", "against" };
 
 	for (size_t n = 0; n < ax->name_cnt; n++) {
 		const struct bc_core_opt *o = bc_core_opt_find(ax->names[n]);
@@ -534,6 +536,7 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 				ret = -ENOMEM;
 		}
 		if (!ret) {
+			r->label_given = label_tmpl != NULL;
 			r->label = label_tmpl ? bc_expand_label(label_tmpl, &r->opt_names, &r->opt_values)
 					      : bc_default_label(b->opts.kind, bench, &r->opt_names,
 							      &r->opt_values);
@@ -820,6 +823,41 @@ static int bc_batch_child_argv(const struct bc_batch *b, const struct bc_row *r,
 	return ret;
 }
 
+/* --save: every row that ended well, in one transaction, each labelled
+ * by the row's --label (none without one: a generated row name is not a
+ * name the user chose). */
+static int bc_batch_save(struct bc_batch *b)
+{
+	struct bc_store_item *items = calloc(b->row_cnt + 1, sizeof(*items));
+	size_t cnt = 0, added = 0, dups = 0;
+	char err[1024] = "";
+	int ret;
+
+	if (!items) {
+		bc_warn("--save: out of memory; nothing was saved");
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < b->row_cnt; i++) {
+		const struct bc_row *r = &b->rows[i];
+
+		if (r->status != BC_ROW_OK || !r->json)
+			continue;
+		items[cnt++] = (struct bc_store_item){ .text = r->json, .len = strlen(r->json),
+						       .label = r->label_given ? r->label : NULL };
+	}
+	ret = cnt ? bc_store_save_items(b->opts.store_path, items, cnt, &added, &dups, err,
+					sizeof(err))
+		  : 0;
+	free(items);
+	if (ret)
+		bc_warn("--save: %s", err);
+	else if (!cnt)
+		bc_warn("--save: no %s row ended well; nothing was saved", b->opts.kind);
+	else
+		bc_debug("--save: %zu entries saved, %zu were there already", added, dups);
+	return ret;
+}
+
 int bc_batch_execute(struct bc_batch *b)
 {
 	bool progress = !b->opts.quiet && isatty(STDERR_FILENO) &&
@@ -863,6 +901,8 @@ int bc_batch_execute(struct bc_batch *b)
 		return ret;
 	if (b->opts.format == BC_FORMAT_JSON)
 		bc_batch_render_json(b);
+	if (b->opts.save && bc_batch_save(b))
+		return BC_EXIT_FAILED;
 	if (bc_child_stopped() && b->opts.format != BC_FORMAT_JSON)
 		fprintf(stderr, "benchcore: interrupted; %s rows above were measured\n",
 			b->opts.kind);
@@ -942,6 +982,24 @@ int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,
 			return -EINVAL;
 		}
 		return 1;
+	}
+	/* The result store: the parent saves every row's document at once. */
+	if (!strcmp(argv[*i], "--save")) {
+		bo->save = true;
+		return 1;
+	}
+	if ((v = bc_cli_opt_value(argc, argv, i, "--store"))) {
+		if (!*v) {
+			bc_cli_usage_error("--store '': expected the path of a store file");
+			return -EINVAL;
+		}
+		bo->store_path = v;
+		return 1;
+	}
+	if ((v = bc_cli_opt_value(argc, argv, i, "--against"))) {
+		bc_cli_usage_error("--against: compares one run (run, or run --repeat); a %s saves its rows with --save and `benchcore history` compares them",
+				   bo->kind);
+		return -EINVAL;
 	}
 	/* Passed on to every run, but the parent listens too. */
 	if (!strcmp(argv[*i], "-q") || !strcmp(argv[*i], "--quiet"))

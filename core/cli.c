@@ -28,6 +28,9 @@
 #include "output.h"
 #include "plot.h"
 #include "guard.h"
+#include "history.h"
+#include "site.h"
+#include "store_doc.h"
 
 static const struct bc_cli_cmd {
 	const char *name;
@@ -40,6 +43,9 @@ static const struct bc_cli_cmd {
 	{ "suite", bc_suite_main, "run a suite of benchmarks and sweeps: suite NAME, or --list" },
 	{ "compare", bc_compare_main, "compare two JSON results: compare BASE.json NEW.json" },
 	{ "plot", bc_plot_main, "draw a JSON result as SVG: plot RESULT.json [-o FILE.svg]" },
+	{ "store", bc_store_main, "the result store: store import FILE.json..., export, list, path" },
+	{ "history", bc_history_main, "saved results by kernel, label, date: history PLUGIN:BENCH" },
+	{ "report", bc_site_main, "an HTML site of the saved results: report [-o DIR]" },
 };
 
 #define BC_CMD_CNT (sizeof(bc_cli_cmds) / sizeof(bc_cli_cmds[0]))

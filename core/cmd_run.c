@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cmd_run.h"
+#include "baseline.h"
 #include "config.h"
 #include "context.h"
 #include "figures.h"
@@ -158,6 +159,7 @@ int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 	res.exit_status = status;
 
 	status = bc_report_finish(&out, cfg, bench, &res, bc_stats_measured_cnt(&res));
+	status = bc_baseline_after_run(cfg, &res, status);
 	bc_run_result_free(&res);
 	return status;
 }

@@ -26,6 +26,7 @@
 #include "json.h"
 #include "json_read.h"
 #include "output.h"
+#include "repstats.h"
 
 /* ------------------------------------------------------------ documents */
 
@@ -122,7 +123,7 @@ static int bc_key_cmp(const void *a, const void *b)
  * order, then the plugin's options sorted by name. Options the core's table
  * marks as not configuration are left out: the same configuration run for
  * longer is still the same configuration. */
-static char *bc_config_line(const struct bc_json *cfg)
+char *bc_compare_config_line(const struct bc_json *cfg)
 {
 	const struct bc_json *popts = bc_json_get(cfg, "plugin_options");
 	size_t len = 0, cap = 0;
@@ -282,7 +283,7 @@ static int bc_cmp_add_run(struct bc_cmp_doc *d, const struct bc_json *doc, const
 		d->context = bc_json_get(doc, "context");
 	r->bench = strdup(bench);
 	r->label = label;
-	r->config = bc_config_line(bc_run_doc_config(doc));
+	r->config = bc_compare_config_line(bc_run_doc_config(doc));
 	r->metrics = calloc(summary->cnt + 1, sizeof(*r->metrics));
 	if (!r->bench || !r->config || !r->metrics)
 		return -ENOMEM;
@@ -948,6 +949,101 @@ static int bc_compare_docs(const struct bc_cmp_opts *o, struct bc_cmp_doc *base,
 }
 
 /* ---------------------------------------------------------------- command */
+
+/* ------------------------------------------------- one metric, for others */
+
+/* Mean and sample variance of xs. */
+static void bc_mean_var(const double *xs, size_t n, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += xs[i];
+	*mean = n ? s / (double)n : NAN;
+	for (size_t i = 0; i < n; i++)
+		ss += (xs[i] - *mean) * (xs[i] - *mean);
+	*var = n > 1 ? ss / (double)(n - 1) : NAN;
+}
+
+/* The 95% interval of new - base (Welch), from the same samples the test
+ * took: runs when both sides were repeated, else the seconds, else the
+ * summaries. */
+static void bc_change_interval(const struct bc_cmp_metric *a, const struct bc_cmp_metric *b,
+			       struct bc_cmp_change *c)
+{
+	double ma = a->mean, mb = b->mean, va, vb, se, df, t;
+	size_t na, nb;
+
+	if (bc_cmp_by_runs(a, b)) {
+		bc_mean_var(a->runs, a->run_cnt, &ma, &va);
+		bc_mean_var(b->runs, b->run_cnt, &mb, &vb);
+		na = a->run_cnt;
+		nb = b->run_cnt;
+	} else if (a->sample_cnt >= 2 && b->sample_cnt >= 2) {
+		bc_mean_var(a->samples, a->sample_cnt, &ma, &va);
+		bc_mean_var(b->samples, b->sample_cnt, &mb, &vb);
+		na = a->sample_cnt;
+		nb = b->sample_cnt;
+	} else {
+		va = a->stddev * a->stddev;
+		vb = b->stddev * b->stddev;
+		na = a->n;
+		nb = b->n;
+	}
+	c->n_base = na;
+	c->n_new = nb;
+	c->ci_low_pct = c->ci_high_pct = NAN;
+	if (na < 2 || nb < 2 || !(va >= 0) || !(vb >= 0) || a->mean == 0.0)
+		return;
+	se = sqrt(va / (double)na + vb / (double)nb);
+	if (se == 0.0) {
+		c->ci_low_pct = c->ci_high_pct = c->change_pct;
+		return;
+	}
+	df = se * se * se * se /
+	     ((va / na) * (va / na) / (double)(na - 1) + (vb / nb) * (vb / nb) / (double)(nb - 1));
+	t = bc_rep_t_quantile(1.0 - (1.0 - BC_REP_CONFIDENCE) / 2.0, df);
+	c->ci_low_pct = ((mb - ma) - t * se) / fabs(a->mean) * 100.0;
+	c->ci_high_pct = ((mb - ma) + t * se) / fabs(a->mean) * 100.0;
+}
+
+int bc_compare_metric(const struct bc_json *base, const struct bc_json *new, const char *metric,
+		      double alpha, struct bc_cmp_change *c)
+{
+	struct bc_cmp_opts o = { .test = BC_CMP_WELCH, .alpha = alpha };
+	struct bc_cmp_doc da = { .path = "base" }, db = { .path = "new" };
+	const struct bc_cmp_metric *ma = NULL, *mb = NULL;
+	struct bc_sig_result sig;
+	char err[256];
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	ret = bc_cmp_add_run(&da, base, NULL, err, sizeof(err));
+	if (!ret)
+		ret = bc_cmp_add_run(&db, new, NULL, err, sizeof(err));
+	if (!ret && da.run_cnt && db.run_cnt) {
+		ma = bc_find_metric(&da.runs[0], metric);
+		mb = bc_find_metric(&db.runs[0], metric);
+	}
+	if (!ret && (!ma || !mb))
+		ret = -ENOENT;
+	if (ret)
+		goto out;
+	bc_cmp_metric_test(&o, ma, mb, &sig);
+	c->base_mean = ma->mean;
+	c->new_mean = mb->mean;
+	c->change_pct = bc_change_pct(ma->mean, mb->mean);
+	c->valid = sig.valid;
+	c->p = sig.valid ? sig.p : NAN;
+	c->test = sig.valid ? sig.test : NULL;
+	c->by_runs = bc_cmp_by_runs(ma, mb);
+	c->significant = sig.valid && sig.p < alpha;
+	bc_change_interval(ma, mb, c);
+out:
+	bc_cmp_doc_free(&da);
+	bc_cmp_doc_free(&db);
+	return ret;
+}
 
 static void bc_compare_help(FILE *f)
 {

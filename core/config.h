@@ -50,6 +50,13 @@ struct bc_config {
 	double precision_pct;
 	unsigned int max_repeat;
 	double max_time_sec;
+	/* --save, --store, --label, --against (docs/history.md): keep the
+	 * run's document in the result store, and judge it against a saved
+	 * one. Not the run's configuration: none is in the document. */
+	bool save;
+	const char *store_path;		/* NULL: the default store */
+	const char *label;
+	const char *against;		/* a label, or "latest" */
 };
 
 #endif /* BENCHCORE_CONFIG_H */

@@ -89,6 +89,20 @@ const struct bc_core_opt bc_core_opts[] = {
 	{ .name = "max-time", .arg = "SEC", .type = BC_COPT_SECONDS, .field = BC_CFG(max_time_sec),
 	  .set_field = BC_NO_FIELD, .not_configuration = true,
 	  .help = "Cap of --precision: start no run that would end after SEC seconds (default: none)" },
+	/* The result store (docs/history.md); sweeps and suites take these
+	 * out of a run line themselves (batch.c). */
+	{ .name = "save", .type = BC_COPT_FLAG, .field = BC_CFG(save), .set_field = BC_NO_FIELD,
+	  .not_configuration = true,
+	  .help = "Keep this run's document in the result store (--store, BENCHCORE_STORE, or ~/.local/share/benchcore/results.db)" },
+	{ .name = "store", .arg = "PATH", .type = BC_COPT_FILE, .field = BC_CFG(store_path),
+	  .set_field = BC_NO_FIELD, .not_configuration = true,
+	  .help = "The result store file for --save and --against" },
+	{ .name = "label", .arg = "TEXT", .type = BC_COPT_TEXT, .field = BC_CFG(label),
+	  .set_field = BC_NO_FIELD, .not_configuration = true,
+	  .help = "Name the saved entry (\"baseline\", \"patch-v2\"); in a sweep, its rows' names" },
+	{ .name = "against", .arg = "LABEL", .type = BC_COPT_TEXT, .field = BC_CFG(against),
+	  .set_field = BC_NO_FIELD, .not_configuration = true,
+	  .help = "After the run, one line on stderr: the change of the headline metric against the newest saved entry of this label (\"latest\": the newest of this benchmark, options and machine), its 95% interval, p-value and verdict" },
 	{ .name = "version", .type = BC_COPT_ACTION, .field = BC_NO_FIELD, .set_field = BC_NO_FIELD,
 	  .help = "Print the benchcore, ABI and libbpf versions" },
 	{ .name = "help", .key = '?', .type = BC_COPT_ACTION, .field = BC_NO_FIELD,
@@ -351,6 +365,13 @@ int bc_core_opt_set(const struct bc_core_opt *o, const char *arg, struct bc_conf
 		}
 		*(const char **)field = arg;
 		break;
+	case BC_COPT_TEXT:
+		if (!*arg || strpbrk(arg, "\n\r")) {
+			bc_set_err(err, err_len, "%s '%s': expected some text on one line", opt, arg);
+			ret = -EINVAL;
+		}
+		*(const char **)field = arg;
+		break;
 	case BC_COPT_VERBOSE:
 		*(int *)field = *(int *)field < 0 ? 1 : *(int *)field + 1;
 		break;
@@ -533,7 +554,8 @@ void bc_run_scan(int argc, char **argv, struct bc_run_scan *scan)
 static int bc_words_value(const struct bc_core_opt *o, const char *v, struct bc_config *cfg,
 			  char *err, size_t err_len)
 {
-	if (o->type == BC_COPT_FORMAT || o->type == BC_COPT_FILE || o->type == BC_COPT_ACTION)
+	if (o->type == BC_COPT_FORMAT || o->type == BC_COPT_FILE || o->type == BC_COPT_ACTION ||
+	    o->type == BC_COPT_TEXT)
 		return 0;
 	return bc_core_opt_set(o, v, cfg, err, err_len);
 }

@@ -28,6 +28,7 @@ enum bc_copt_type {
 	BC_COPT_CPUSET,			/* struct bc_cpuset */
 	BC_COPT_FORMAT,			/* enum bc_format, among BC_FORMATS_RUN */
 	BC_COPT_FILE,			/* const char *, not empty */
+	BC_COPT_TEXT,			/* const char *, not empty, one line */
 	BC_COPT_VERBOSE,		/* int verbosity, one more per -v */
 	BC_COPT_QUIET,			/* int verbosity, -1 */
 	BC_COPT_ACTION,			/* --help, --usage, --version: the parser answers */

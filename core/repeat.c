@@ -31,6 +31,7 @@
 #include "noise.h"
 #include "output.h"
 #include "repeat.h"
+#include "baseline.h"
 #include "transcript.h"
 #include "config.h"
 #include "loader.h"
@@ -821,6 +822,7 @@ int bc_repeat_run(const struct bc_config *cfg, const struct bc_bench *bench)
 		pooled.exit_status = BC_EXIT_FAILED;
 	}
 	status = bc_report_finish(&out, cfg, bench, &pooled, bc_rep_measured(&pooled));
+	status = bc_baseline_after_run(cfg, &pooled, status);
 	pooled.repeats = NULL;
 	bc_run_result_free(&pooled);
 	bc_rep_free(&st.rep);

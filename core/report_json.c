@@ -35,12 +35,15 @@ static void bc_json_context(struct bc_json_writer *w)
 	bc_jw_str(w, "date", si.date);
 	bc_jw_str(w, "host", si.host);
 	bc_jw_str(w, "kernel_release", si.kernel);
+	bc_jw_str(w, "kernel_version", si.kernel_version);
 	bc_jw_str(w, "cpu_model", si.cpu_model);
 	bc_jw_uint(w, "cpu_count", si.cpu_count);
 	bc_jw_bool(w, "hypervisor", si.hypervisor);
 	bc_jw_str(w, "libbpf_version", si.libbpf_version);
 	bc_jw_str(w, "benchcore_version", bc_version());
 	bc_jw_obj_end(w);
+	/* Top level, after the context: a store keeps a run once by it. */
+	bc_jw_str(w, "run_id", si.run_id);
 }
 
 static void bc_json_config(struct bc_json_writer *w, const struct bc_config *cfg,

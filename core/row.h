@@ -28,6 +28,8 @@ struct bc_batch_opts {
 	FILE *out;
 	bool quiet;
 	bool verbose;			/* relay each child's stderr */
+	bool save;			/* --save: each row's document into the store */
+	const char *store_path;		/* --store PATH; NULL: the default */
 };
 
 enum bc_row_status {
@@ -51,6 +53,7 @@ struct bc_row_metric {
 struct bc_row {
 	char *section;		/* the suite header it belongs to, or NULL */
 	char *label;
+	bool label_given;	/* from --label: it names the saved entry too */
 	struct bc_strv args;	/* the run's own words (after "run") */
 	struct bc_strv combo_args;	/* the combination's options */
 	struct bc_strv opt_names;	/* the combination, for reports */

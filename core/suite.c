@@ -397,6 +397,8 @@ static void bc_suite_help(FILE *f)
 	      "  --format FMT           text (default), json, csv or markdown\n"
 	      "  --output FILE          write the table or document to FILE\n"
 	      "  --run-timeout SEC      kill a run after SEC (default: warm-up + duration + 20)\n"
+	      "  --save                 keep every run that ended well in the result store\n"
+	      "  --store PATH           the store (default: docs/history.md)\n"
 	      "  -q, --quiet            no progress lines\n"
 	      "  -v, --verbose          relay every run's own output to stderr\n",
 	      f);

@@ -115,10 +115,13 @@ int bc_sweep_cmd(struct bc_cli_env *env, int argc, char **argv)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "-?")) {
 			fputs("Usage: benchcore sweep PLUGIN:BENCH --sweep OPTION=V1,V2,... [--sweep ...]\n"
 			      "                       [--label TEMPLATE] [--format text|json|csv|markdown]\n"
-			      "                       [--output FILE] [--run-timeout SEC] [run options...]\n"
+			      "                       [--output FILE] [--run-timeout SEC] [--save [--store PATH]]\n"
+			      "                       [run options...]\n"
 			      "Runs the benchmark once per combination of the swept values, each run in a\n"
 			      "process of its own, and prints one table row per run. OPTION is any core or\n"
 			      "plugin option of the benchmark; NAME,NAME=... sweeps several in step.\n"
+			      "--save keeps every run that ended well in the result store, each named by its\n"
+			      "--label (docs/history.md).\n"
 			      "`benchcore run PLUGIN:BENCH --sweep ...` is the same command.\n", bc_stdout());
 			return BC_EXIT_OK;
 		}

@@ -4,8 +4,10 @@
  * two CPUs, another kernel) cannot be compared, so reports carry it.
  */
 #include <bpf/libbpf.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,6 +64,31 @@ bool bc_sysinfo_hypervisor(void)
 	return false;
 }
 
+/* Made once per process: the crash document written before a run and the
+ * report after it name the same run. */
+static void bc_sysinfo_run_id(char *buf, size_t len)
+{
+	static char id[33];
+	uint8_t b[16];
+	struct timespec ts;
+
+	if (!id[0]) {
+		if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+			/* No entropy yet (early boot): time and pid are
+			 * unique enough on one machine. */
+			clock_gettime(CLOCK_REALTIME, &ts);
+			memset(b, 0, sizeof(b));
+			memcpy(b, &ts, sizeof(ts) < 12 ? sizeof(ts) : 12);
+			b[12] = (uint8_t)getpid();
+			b[13] = (uint8_t)(getpid() >> 8);
+			b[14] = (uint8_t)(getpid() >> 16);
+		}
+		for (size_t i = 0; i < sizeof(b); i++)
+			snprintf(id + 2 * i, 3, "%02x", b[i]);
+	}
+	snprintf(buf, len, "%s", id);
+}
+
 unsigned int bc_sysinfo_online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -82,8 +109,10 @@ void bc_sysinfo_get(struct bc_sysinfo *si)
 		strftime(si->date, sizeof(si->date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (gethostname(si->host, sizeof(si->host) - 1))
 		snprintf(si->host, sizeof(si->host), "unknown");
-	if (!uname(&u))
+	if (!uname(&u)) {
 		snprintf(si->kernel, sizeof(si->kernel), "%s", u.release);
+		snprintf(si->kernel_version, sizeof(si->kernel_version), "%s", u.version);
+	}
 	/* x86 says "model name"; arm64 has no model string, only parts. */
 	if (!bc_cpuinfo_field("model name", si->cpu_model, sizeof(si->cpu_model)) &&
 	    !bc_cpuinfo_field("Model", si->cpu_model, sizeof(si->cpu_model)) &&
@@ -93,4 +122,5 @@ void bc_sysinfo_get(struct bc_sysinfo *si)
 	si->hypervisor = bc_sysinfo_hypervisor();
 	snprintf(si->libbpf_version, sizeof(si->libbpf_version), "%u.%u",
 		 libbpf_major_version(), libbpf_minor_version());
+	bc_sysinfo_run_id(si->run_id, sizeof(si->run_id));
 }

@@ -12,10 +12,15 @@ struct bc_sysinfo {
 	char date[32];			/* ISO 8601 UTC */
 	char host[256];
 	char kernel[256];		/* uname release */
+	char kernel_version[256];	/* uname version: "#1 SMP PREEMPT_DYNAMIC ..." */
 	char cpu_model[256];
 	unsigned int cpu_count;		/* online CPUs */
 	bool hypervisor;		/* /proc/cpuinfo "hypervisor" flag */
 	char libbpf_version[32];
+	/* This process's run: 32 random hex digits, the same for every
+	 * document it writes, so that a store that is given one document
+	 * twice (a saved run imported again) keeps it once. */
+	char run_id[40];
 };
 
 void bc_sysinfo_get(struct bc_sysinfo *si);

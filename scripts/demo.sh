@@ -35,3 +35,14 @@ fi
 run ./benchcore run count:count-local -w0 -d1 --sweep producers=1,2 --format json \
 	--output demo-sweep.json
 run ./benchcore plot demo-sweep.json -o demo-sweep.svg
+# Results that outlive the terminal (docs/history.md): two runs saved in a
+# store of the build directory, the second judged against the first, their
+# history, and the report as a static site to open in a browser.
+rm -f demo-results.db
+run ./benchcore run count:count-local -w0 -d3 --save --store demo-results.db --label baseline
+run ./benchcore run count:count-local -w0 -d3 --save --store demo-results.db --label patch-v2 \
+	--against baseline
+run ./benchcore history count:count-local --store demo-results.db --by label
+run ./benchcore report --store demo-results.db -o demo-report
+echo
+echo "open build/demo-report/index.html in a browser"

@@ -4,10 +4,24 @@
 # Makes a fresh Debian 12 machine (as root) ready to build and run benchcore:
 # installs whatever of the build and BPF toolchain is missing, and mounts
 # tracefs, which tracepoint-attached benchmarks need. Safe to run again.
+#
+#   scripts/setup.sh [--browser]
+#
+# --browser also installs Debian's chromium, which the report's browser test
+# (tests/store/report_browser.sh) loads the generated site in; best effort:
+# without it (no network, another distribution) that test skips and says why.
 set -euo pipefail
 
+browser=false
+for arg in "$@"; do
+	case $arg in
+	--browser) browser=true ;;
+	*) echo "setup: unknown argument '$arg'; expected --browser" >&2; exit 2 ;;
+	esac
+done
+
 PACKAGES=(build-essential cmake pkg-config clang llvm libbpf-dev bpftool
-	  libelf-dev zlib1g-dev libcmocka-dev libjansson-dev)
+	  libelf-dev zlib1g-dev libcmocka-dev libjansson-dev libsqlite3-dev)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
@@ -31,4 +45,17 @@ fi
 if [ "$(id -u)" -eq 0 ] && ! grep -q " /sys/kernel/tracing tracefs " /proc/mounts; then
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
 		echo "setup: could not mount tracefs at /sys/kernel/tracing; tracepoint benchmarks will fall back or report unavailable" >&2
+fi
+
+if $browser && ! command -v chromium >/dev/null 2>&1; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "setup: chromium is not installed; the browser test will skip (as root: apt-get install chromium)" >&2
+	else
+		echo "setup: installing chromium (for the report's browser test)" >&2
+		export DEBIAN_FRONTEND=noninteractive
+		{ apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1 ||
+			{ apt-get update -qq >/dev/null 2>&1 &&
+			  apt-get install -y -qq --no-install-recommends chromium >/dev/null 2>&1; }; } ||
+			echo "setup: could not install chromium; the browser test will skip" >&2
+	fi
 fi

@@ -110,7 +110,8 @@ print_table() {
 	printf '%-22s %8s\n' total "$total"
 }
 
-part setup last_line_reason scripts/setup.sh || {
+# --browser: chromium for the report's browser test (tests/store), best effort.
+part setup last_line_reason scripts/setup.sh --browser || {
 	print_table
 	exit 1
 }

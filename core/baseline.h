@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * After a run (baseline.c): --save keeps its document in the result store,
+ * --against judges it against a saved entry, criterion's workflow.
+ */
+#ifndef BENCHCORE_BASELINE_H
+#define BENCHCORE_BASELINE_H
+
+#include "config.h"
+#include "result.h"
+
+/*
+ * Called by `run` and `run --repeat` after the report (cmd_run.c,
+ * repeat.c) with the run's exit status. A run that ended well is saved
+ * (--save), and --against prints one line on stderr: the headline metric's
+ * change against the newest saved entry of the label, with its 95%
+ * interval, p-value and verdict. Returns the status, BC_EXIT_FAILED when
+ * the save failed (said in one line; the store keeps what it held).
+ */
+int bc_baseline_after_run(const struct bc_config *cfg, const struct bc_run_result *res,
+			  int status);
+
+/* "improved", "regressed", "no significant change" or "too few samples"
+ * for a change of change_pct with that significance. */
+const char *bc_baseline_verdict(bool valid, bool significant, double change_pct,
+				bool higher_better);
+
+#endif /* BENCHCORE_BASELINE_H */

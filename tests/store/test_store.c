@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The result store against files in a scratch directory: made where none
+ * was (directories too), one entry per run id, a transaction that fails
+ * half-way leaves nothing, two processes saving at once both succeed, and
+ * each file it must refuse (not a store, another program's database, a
+ * read-only store, a newer schema, a full disk) costs one line and loses
+ * nothing already in it. An older schema is migrated.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "json_read.h"
+#include "store.h"
+#include "store_doc.h"
+
+#define PATHF(buf, ...) assert_true(snprintf((buf), sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
+
+static char dir[PATH_MAX];
+
+/* A small run document of the shape report_json.c writes. */
+static char *make_doc(const char *run_id, double mean, const char *date)
+{
+	char *text;
+
+	assert_true(asprintf(&text,
+			     "{\"benchcore_version\":\"0.1.0\",\"context\":{\"date\":\"%s\","
+			     "\"host\":\"h1\",\"kernel_release\":\"6.1.0\",\"kernel_version\":\"#1 SMP\","
+			     "\"cpu_model\":\"cpu\",\"cpu_count\":2,\"hypervisor\":true},"
+			     "%s%s%s"
+			     "\"plugin\":{\"name\":\"count\",\"version\":\"1.0\"},\"benchmark\":\"count-local\","
+			     "\"config\":{\"producers\":1,\"duration_sec\":1,\"plugin_options\":{\"count-batch\":10}},"
+			     "\"metrics\":[{\"name\":\"hits\",\"unit\":\"ops\",\"kind\":\"counter\",\"role\":\"hits\"}],"
+			     "\"iterations\":[{\"index\":0,\"warmup\":false,\"values\":{\"hits\":%g}},"
+			     "{\"index\":1,\"warmup\":false,\"values\":{\"hits\":%g}},"
+			     "{\"index\":2,\"warmup\":false,\"values\":{\"hits\":%g}}],"
+			     "\"summary\":{\"hits\":{\"unit\":\"ops/s\",\"mean\":%g,\"stddev\":%g,\"n\":3}},"
+			     "\"status\":{\"exit_status\":0}}",
+			     date, run_id ? "\"run_id\":\"" : "", run_id ? run_id : "",
+			     run_id ? "\"," : "", mean * 0.99, mean, mean * 1.01, mean, mean * 0.01) > 0);
+	return text;
+}
+
+static int count_row(const struct bc_store_row *r, void *cookie)
+{
+	(void)r;
+	(*(size_t *)cookie)++;
+	return 0;
+}
+
+static size_t count_entries(const char *path)
+{
+	struct bc_store_filter f = { 0 };
+	char err[512];
+	struct bc_store *s = bc_store_open(path, 0, err, sizeof(err));
+	size_t n = 0;
+
+	if (!s)
+		fail_msg("%s", err);
+	assert_int_equal(bc_store_each(s, &f, count_row, &n, err, sizeof(err)), 0);
+	bc_store_close(s);
+	return n;
+}
+
+static int save_one(const char *path, const char *run_id, double mean, const char *label,
+		    char *err, size_t err_len)
+{
+	char *doc = make_doc(run_id, mean, "2026-12-01T10:00:00Z");
+	struct bc_store_item it = { .text = doc, .len = strlen(doc), .label = label };
+	int ret = bc_store_save_items(path, &it, 1, NULL, NULL, err, err_len);
+
+	free(doc);
+	return ret;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static void sql(const char *path, const char *text)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	if (sqlite3_exec(db, text, NULL, NULL, NULL) != SQLITE_OK)
+		fail_msg("%s: %s", text, sqlite3_errmsg(db));
+	sqlite3_close(db);
+}
+
+static void test_create_put_dup(void **state)
+{
+	struct bc_store_filter f = { .with_doc = true };
+	char path[PATH_MAX], err[512];
+	size_t added = 9, dups = 9, n = 0;
+	struct bc_store *s;
+	char *doc = make_doc("aa11", 1e6, "2026-12-01T10:00:00Z");
+	struct bc_store_item it = { .text = doc, .len = strlen(doc), .label = "baseline" };
+
+	(void)state;
+	/* the default store's directories are made as needed */
+	PATHF(path, "%s/new/sub/results.db", dir);
+	assert_int_equal(bc_store_save_items(path, &it, 1, &added, &dups, err, sizeof(err)), 0);
+	assert_int_equal(added, 1);
+	assert_int_equal(dups, 0);
+	/* the same run again: kept once */
+	assert_int_equal(bc_store_save_items(path, &it, 1, &added, &dups, err, sizeof(err)), 0);
+	assert_int_equal(added, 0);
+	assert_int_equal(dups, 1);
+	s = bc_store_open(path, 0, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(bc_store_schema_version(s), BC_STORE_SCHEMA_VERSION);
+	assert_int_equal(bc_store_each(s, &f, count_row, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 1);
+	bc_store_close(s);
+	free(doc);
+}
+
+struct seen {
+	char label[64], bench[64], options[128], run_id[64], metric[32];
+	double mean;
+	unsigned int n;
+	bool has_label_in_doc;
+};
+
+static int keep_row(const struct bc_store_row *r, void *cookie)
+{
+	struct seen *s = cookie;
+
+	snprintf(s->label, sizeof(s->label), "%s", r->k.label ? r->k.label : "");
+	snprintf(s->bench, sizeof(s->bench), "%s", r->k.bench);
+	snprintf(s->options, sizeof(s->options), "%s", r->k.options);
+	snprintf(s->run_id, sizeof(s->run_id), "%s", r->k.run_id);
+	snprintf(s->metric, sizeof(s->metric), "%s", r->k.metric ? r->k.metric : "");
+	s->mean = r->k.mean;
+	s->n = r->k.n;
+	s->has_label_in_doc = r->doc && strstr(r->doc, "\"label\"");
+	return 0;
+}
+
+static void test_keys_and_id(void **state)
+{
+	struct bc_store_filter f = { .with_doc = true };
+	char path[PATH_MAX], err[512];
+	struct bc_store_doc a, b;
+	struct seen seen = { 0 };
+	struct bc_store *s;
+	char *doc = make_doc(NULL, 2e6, "2026-12-01T11:00:00Z");
+
+	(void)state;
+	/* no run id: one made from the bytes, the same for the same bytes */
+	assert_int_equal(bc_store_doc_read(doc, strlen(doc), NULL, &a, err, sizeof(err)), 0);
+	assert_int_equal(bc_store_doc_read(doc, strlen(doc), "x", &b, err, sizeof(err)), 0);
+	assert_int_equal(strlen(a.run_id), 32);
+	assert_string_equal(a.run_id, b.run_id);
+	assert_non_null(strstr(a.text, a.run_id));
+	assert_non_null(strstr(b.text, "\"label\": \"x\""));
+	assert_string_equal(a.k.bench, "count:count-local");
+	assert_string_equal(a.k.options, "producers=1 count-batch=10");
+	assert_string_equal(a.k.metric, "hits");
+	assert_true(a.k.higher_better);
+	bc_store_doc_free(&a);
+	bc_store_doc_free(&b);
+
+	PATHF(path, "%s/keys.db", dir);
+	assert_int_equal(save_one(path, "bb22", 3e6, "patch-v2", err, sizeof(err)), 0);
+	s = bc_store_open(path, 0, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(bc_store_each(s, &f, keep_row, &seen, err, sizeof(err)), 0);
+	bc_store_close(s);
+	assert_string_equal(seen.label, "patch-v2");
+	assert_string_equal(seen.run_id, "bb22");
+	assert_string_equal(seen.bench, "count:count-local");
+	assert_true(fabs(seen.mean - 3e6) < 1);
+	assert_int_equal(seen.n, 3);
+	/* the label travels in the document: an export carries it */
+	assert_true(seen.has_label_in_doc);
+
+	/* text that is not a run document: one line, nothing made */
+	assert_int_equal(bc_store_doc_read("{\"a\":1}", 7, NULL, &a, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a benchcore run document"));
+	free(doc);
+}
+
+/* A batch with a bad document is saved not at all. */
+static void test_all_or_nothing(void **state)
+{
+	char path[PATH_MAX], err[512];
+	char *good = make_doc("cc33", 1e6, "2026-12-01T10:00:00Z");
+	struct bc_store_item items[2] = {
+		{ .text = good, .len = strlen(good) },
+		{ .text = "{\"nope\":true}", .len = 13 },
+	};
+
+	(void)state;
+	PATHF(path, "%s/atomic.db", dir);
+	assert_int_equal(save_one(path, "first", 1e6, NULL, err, sizeof(err)), 0);
+	assert_int_not_equal(bc_store_save_items(path, items, 2, NULL, NULL, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "nothing was saved"));
+	assert_int_equal(count_entries(path), 1);
+	free(good);
+}
+
+/* Two processes saving at once: the second waits for the first's lock. */
+static void test_concurrent_savers(void **state)
+{
+	char path[PATH_MAX], err[512];
+	pid_t pids[2];
+	int status;
+
+	(void)state;
+	PATHF(path, "%s/concurrent.db", dir);
+	for (int p = 0; p < 2; p++) {
+		pids[p] = fork();
+		assert_true(pids[p] >= 0);
+		if (pids[p] == 0) {
+			for (int i = 0; i < 40; i++) {
+				char id[32];
+
+				snprintf(id, sizeof(id), "p%d-%d", p, i);
+				if (save_one(path, id, 1e6 + i, NULL, err, sizeof(err))) {
+					fprintf(stderr, "saver %d: %s\n", p, err);
+					_exit(1);
+				}
+			}
+			_exit(0);
+		}
+	}
+	for (int p = 0; p < 2; p++) {
+		assert_int_equal(waitpid(pids[p], &status, 0), pids[p]);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+	}
+	assert_int_equal(count_entries(path), 80);
+}
+
+static void test_not_a_store(void **state)
+{
+	char path[PATH_MAX], other[PATH_MAX], err[512];
+	char *before, *after;
+	size_t blen, alen;
+
+	(void)state;
+	PATHF(path, "%s/notes.txt", dir);
+	{
+		FILE *f = fopen(path, "w");
+
+		assert_non_null(f);
+		for (int i = 0; i < 200; i++)
+			fputs("these are somebody's notes, not a database\n", f);
+		fclose(f);
+	}
+	before = slurp(path, &blen);
+	assert_int_not_equal(save_one(path, "dd44", 1e6, NULL, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "not a benchcore store"));
+	assert_null(strchr(err, '\n'));
+	assert_null(bc_store_open(path, 0, err, sizeof(err)));
+	assert_non_null(strstr(err, "not a benchcore store"));
+	after = slurp(path, &alen);
+	assert_int_equal(alen, blen);
+	assert_memory_equal(before, after, blen);
+	free(before);
+	free(after);
+
+	/* another program's SQLite database */
+	PATHF(other, "%s/other.db", dir);
+	sql(other, "CREATE TABLE songs(title TEXT); INSERT INTO songs VALUES('a');");
+	assert_int_not_equal(save_one(other, "ee55", 1e6, NULL, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "another program"));
+	sql(other, "SELECT count(*) FROM songs;");
+}
+
+/* Pages overwritten with garbage: reading says so in one line, and a save
+ * changes nothing. */
+static void test_corrupt(void **state)
+{
+	struct bc_store_filter f = { .with_doc = true };
+	char path[PATH_MAX], err[512], junk[8192];
+	char *before, *after;
+	size_t blen, alen, n = 0;
+	struct bc_store *s;
+	FILE *fp;
+	int ret;
+
+	(void)state;
+	PATHF(path, "%s/corrupt.db", dir);
+	for (int i = 0; i < 20; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "c-%d", i);
+		assert_int_equal(save_one(path, id, 1e6 + i, NULL, err, sizeof(err)), 0);
+	}
+	memset(junk, 0xa5, sizeof(junk));
+	fp = fopen(path, "r+b");
+	assert_non_null(fp);
+	/* every page but the header's first one */
+	for (long off = 4096; ; off += sizeof(junk)) {
+		struct stat st;
+
+		assert_int_equal(stat(path, &st), 0);
+		if (off >= st.st_size)
+			break;
+		assert_int_equal(fseek(fp, off, SEEK_SET), 0);
+		assert_int_equal(fwrite(junk, 1, sizeof(junk), fp), sizeof(junk));
+	}
+	fclose(fp);
+	before = slurp(path, &blen);
+	s = bc_store_open(path, 0, err, sizeof(err));
+	ret = s ? bc_store_each(s, &f, count_row, &n, err, sizeof(err)) : -1;
+	bc_store_close(s);
+	assert_int_not_equal(ret, 0);
+	if (!strstr(err, "corrupt") || strchr(err, '\n'))
+		fail_msg("expected the one corrupt line, got: %s", err);
+	assert_int_not_equal(save_one(path, "c-new", 1e6, NULL, err, sizeof(err)), 0);
+	assert_non_null(strstr(err, "corrupt"));
+	after = slurp(path, &alen);
+	assert_int_equal(alen, blen);
+	assert_memory_equal(before, after, blen);
+	free(before);
+	free(after);
+}
+
+static void test_read_only(void **state)
+{
+	char path[PATH_MAX], err[512];
+	char *before, *after;
+	size_t blen, alen;
+
+	(void)state;
+	PATHF(path, "%s/kept.db", dir);
+	assert_int_equal(save_one(path, "ff66", 1e6, NULL, err, sizeof(err)), 0);
+	assert_int_equal(chmod(path, 0444), 0);
+	before = slurp(path, &blen);
+	/* write protection holds even for root */
+	assert_int_equal(save_one(path, "ff67", 1e6, NULL, err, sizeof(err)), -EROFS);
+	assert_non_null(strstr(err, "read-only"));
+	assert_int_equal(count_entries(path), 1);
+	after = slurp(path, &alen);
+	assert_int_equal(alen, blen);
+	assert_memory_equal(before, after, blen);
+	free(before);
+	free(after);
+	chmod(path, 0644);
+}
+
+static void test_newer_schema(void **state)
+{
+	char path[PATH_MAX], err[512];
+
+	(void)state;
+	PATHF(path, "%s/newer.db", dir);
+	assert_int_equal(save_one(path, "gg77", 1e6, NULL, err, sizeof(err)), 0);
+	sql(path, "PRAGMA user_version = 99;");
+	assert_null(bc_store_open(path, 0, err, sizeof(err)));
+	assert_non_null(strstr(err, "schema version 99 is newer than this benchcore's"));
+	assert_int_equal(save_one(path, "gg78", 1e6, NULL, err, sizeof(err)), -EPROTONOSUPPORT);
+	sql(path, "PRAGMA user_version = 2;");
+	assert_int_equal(count_entries(path), 1);
+}
+
+static int index_cnt(const char *path)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int n;
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+					    "SELECT count(*) FROM sqlite_master WHERE type='index' AND name LIKE 'entries_%'",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* A store of schema 1 (no indexes yet) is migrated when next written. */
+static void test_migrate(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct bc_store *s;
+
+	(void)state;
+	PATHF(path, "%s/old.db", dir);
+	assert_int_equal(save_one(path, "hh88", 1e6, NULL, err, sizeof(err)), 0);
+	sql(path, "DROP INDEX entries_bench; DROP INDEX entries_kernel; DROP INDEX entries_label;"
+		  "DROP INDEX entries_machine; DROP INDEX entries_versions; DROP INDEX entries_date;"
+		  "PRAGMA user_version = 1;");
+	assert_int_equal(index_cnt(path), 0);
+	/* reading does not change it */
+	s = bc_store_open(path, 0, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(bc_store_schema_version(s), 1);
+	bc_store_close(s);
+	assert_int_equal(save_one(path, "hh89", 1e6, NULL, err, sizeof(err)), 0);
+	assert_int_equal(index_cnt(path), 6);
+	assert_int_equal(count_entries(path), 2);
+}
+
+/* A full disk, as a file size limit makes one: one line, and the entries
+ * already there are all there after. */
+static void test_full_disk(void **state)
+{
+	char path[PATH_MAX], err[512];
+	struct stat st;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	PATHF(path, "%s/full.db", dir);
+	for (int i = 0; i < 3; i++) {
+		char id[16];
+
+		snprintf(id, sizeof(id), "full-%d", i);
+		assert_int_equal(save_one(path, id, 1e6, NULL, err, sizeof(err)), 0);
+	}
+	assert_int_equal(stat(path, &st), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit rl = { .rlim_cur = (rlim_t)st.st_size, .rlim_max = RLIM_INFINITY };
+		struct bc_store_item items[64];
+		char *docs[64];
+		int ret;
+
+		signal(SIGXFSZ, SIG_IGN);
+		setrlimit(RLIMIT_FSIZE, &rl);
+		for (int i = 0; i < 64; i++) {
+			char id[16];
+
+			snprintf(id, sizeof(id), "big-%d", i);
+			docs[i] = make_doc(id, 1e6 + i, "2026-12-02T10:00:00Z");
+			items[i] = (struct bc_store_item){ .text = docs[i], .len = strlen(docs[i]) };
+		}
+		ret = bc_store_save_items(path, items, 64, NULL, NULL, err, sizeof(err));
+		if (ret != -ENOSPC || !strstr(err, "disk is full") || strchr(err, '\n')) {
+			fprintf(stderr, "expected the full-disk line, got %d: %s\n", ret, err);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(count_entries(path), 3);
+	assert_int_equal(save_one(path, "after", 1e6, NULL, err, sizeof(err)), 0);
+	assert_int_equal(count_entries(path), 4);
+}
+
+static void test_paths(void **state)
+{
+	char buf[PATH_MAX], err[256];
+
+	(void)state;
+	assert_int_equal(bc_store_path("/x/y.db", buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "/x/y.db");
+	setenv("BENCHCORE_STORE", "/env/s.db", 1);
+	assert_int_equal(bc_store_path(NULL, buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "/env/s.db");
+	unsetenv("BENCHCORE_STORE");
+	setenv("XDG_DATA_HOME", "/xdg", 1);
+	assert_int_equal(bc_store_path(NULL, buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "/xdg/benchcore/results.db");
+	/* relative XDG values are to be ignored */
+	setenv("XDG_DATA_HOME", "rel", 1);
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(bc_store_path(NULL, buf, sizeof(buf), err, sizeof(err)), 0);
+	assert_string_equal(buf, "/home/u/.local/share/benchcore/results.db");
+	unsetenv("XDG_DATA_HOME");
+	assert_int_equal(bc_store_path("", buf, sizeof(buf), err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--store ''"));
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/tests/store-XXXXXX", BC_TEST_BUILD_DIR);
+	mkdir(BC_TEST_BUILD_DIR "/tests", 0755);
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[PATH_MAX + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_create_put_dup),
+		cmocka_unit_test(test_keys_and_id),
+		cmocka_unit_test(test_all_or_nothing),
+		cmocka_unit_test(test_concurrent_savers),
+		cmocka_unit_test(test_not_a_store),
+		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_read_only),
+		cmocka_unit_test(test_newer_schema),
+		cmocka_unit_test(test_migrate),
+		cmocka_unit_test(test_full_disk),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
