@@ -108,6 +108,13 @@ static void test_machine_readable(void **state)
 
 	(void)state;
 	bc_test_run_benchcore(&r, args);
+	/* Before Linux 6.9 (no may_goto) xdp-lb cannot run at all: its own
+	 * test above says so; the line has nothing to be made of. */
+	if (r.status == BC_TEST_EXIT_UNAVAILABLE) {
+		print_message("xdp-lb unavailable here, no RESULT line to check: %s", r.err);
+		bc_test_run_free(&r);
+		return;
+	}
 	line = strstr(r.out, "RESULT ");
 	if (r.status != 0 || !line || (line != r.out && line[-1] != '\n')) {
 		bc_test_dump("xdp-lb --machine-readable", &r);
