@@ -42,6 +42,27 @@ void bt_collect_free(struct bt_collect *c)
 {
 	free(c->tails);
 	c->tails = NULL;
+	free(c->raw);
+	c->raw = NULL;
+	c->raw_cnt = c->raw_cap = 0;
+}
+
+/* Sampling thread only; a batch every ~10 ms per producer, so growth is
+ * rare and the array stays small (a 600 s run: ~60,000 values). */
+static void bt_keep_raw(struct bt_collect *c, double v)
+{
+	if (c->raw_cnt == c->raw_cap) {
+		size_t cap = c->raw_cap ? c->raw_cap * 2 : 1024;
+		double *grown = realloc(c->raw, cap * sizeof(*grown));
+
+		if (!grown) {
+			c->raw_oom = true;
+			return;
+		}
+		c->raw = grown;
+		c->raw_cap = cap;
+	}
+	c->raw[c->raw_cnt++] = v;
 }
 
 static uint64_t bt_sum(const struct bc_line_counter *slots, size_t n)
@@ -83,11 +104,58 @@ void bt_collect_drain(struct bt_collect *c, uint64_t *ns, uint64_t *ops)
 			__atomic_store_n(slot, 0, __ATOMIC_RELAXED);
 			if (c->hist)
 				bc_hist_record(c->hist, NULL, v * 1000 / c->batch);
+			if (c->keep_raw)
+				bt_keep_raw(c, (double)v / c->batch);
 		}
 		c->tails[cpu] = t;
 	}
 	*ns = bt_sum(c->v.ns, c->v.cpu_slots) - c->base_ns;
 	*ops = bt_sum(c->v.ops, c->v.cpu_slots) - c->base_ops;
+}
+
+static int bt_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int bt_result_line(struct bc_ctx *ctx, struct bt_collect *c, const char *scenario)
+{
+	double *v = c->raw, lo, hi, iqr, sum = 0, var = 0, mean, sd;
+	size_t n = c->raw_cnt, start = 0, end = n, i, p99;
+
+	if (c->raw_oom)
+		bc_warn("%s: out of memory keeping the batches' times: the RESULT line covers "
+			"the %zu kept", bc_ctx_bench_name(ctx), n);
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), bt_cmp_double);
+	/* The runner's outlier filter: Tukey's fences on the quartiles, only
+	 * once there are 8 batches to have quartiles of. */
+	if (n >= 8) {
+		iqr = v[3 * n / 4] - v[n / 4];
+		lo = v[n / 4] - 1.5 * iqr;
+		hi = v[3 * n / 4] + 1.5 * iqr;
+		while (start < end && v[start] < lo)
+			start++;
+		while (end > start && v[end - 1] > hi)
+			end--;
+		v += start;
+		n = end - start;
+	}
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	mean = sum / n;
+	for (i = 0; i < n; i++)
+		var += (v[i] - mean) * (v[i] - mean);
+	sd = n > 1 ? sqrt(var / (n - 1)) : 0;
+	p99 = (size_t)(n * 99 / 100.0);
+	if (p99 >= n)
+		p99 = n - 1;
+	return bc_ctx_final_line(ctx, "RESULT scenario=%s samples=%zu median=%.2f stddev=%.2f "
+				 "cv=%.2f min=%.2f p99=%.2f max=%.2f", scenario, n, v[n / 2], sd,
+				 mean > 0 ? sd / mean * 100.0 : 0.0, v[0], v[p99], v[n - 1]);
 }
 
 static int bt_cmp_u64(const void *a, const void *b)

@@ -7,6 +7,8 @@
 #ifndef BENCHCORE_BT_INTERNAL_H
 #define BENCHCORE_BT_INTERNAL_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <linux/types.h>
@@ -44,6 +46,14 @@ struct bt_collect {
 	uint64_t base_ns, base_ops;	/* totals before the measurement */
 	uint64_t lost;			/* batches overwritten before read */
 	struct bc_hist *hist;		/* NULL: only the totals are kept */
+	/* --machine-readable: every measured batch's time per iteration
+	 * (ns), kept while keep_raw is set, for bt_result_line(). The
+	 * histogram's buckets round; the runner's RESULT line is made of
+	 * the batches' own values. */
+	bool keep_raw;
+	bool raw_oom;			/* a sample could not be stored */
+	double *raw;
+	size_t raw_cnt, raw_cap;
 };
 
 /* Runs the program once (one BPF_PROG_TEST_RUN); 0 or a negative errno. */
@@ -69,10 +79,22 @@ void bt_collect_restart(struct bt_collect *c);
  * picoseconds per iteration) and returns the totals since the start. */
 void bt_collect_drain(struct bt_collect *c, uint64_t *ns, uint64_t *ops);
 
+/*
+ * The runner's --machine-readable line for the batches kept in c->raw:
+ * "RESULT scenario=NAME samples=N median=... stddev=... cv=... min=...
+ * p99=... max=..." (ns per iteration, two decimals; cv in percent), over
+ * the batches left after dropping those beyond 1.5 interquartile ranges of
+ * the quartiles (none dropped under 8 batches), as the runner computes it.
+ * Added with bc_ctx_final_line(), after the Summary. Nothing when no batch
+ * was kept (the runner then prints no RESULT line either); 0 or -ENOMEM.
+ */
+int bt_result_line(struct bc_ctx *ctx, struct bt_collect *c, const char *scenario);
+
 /* ------------------------------------------------------------- options */
 
 struct bt_opts {
 	int scenario;		/* xdp-lb: index into bt_xdp_lb_scenario_words */
+	bool machine_readable;	/* xdp-lb: --machine-readable */
 };
 
 extern const char *const bt_xdp_lb_scenario_words[];

@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <time.h>
 #include <stdio.h>
@@ -245,6 +246,10 @@ struct lb_state {
 	struct bc_line_counter *runs;	/* per producer */
 	unsigned int prod_cnt;
 	uint64_t base_packets;		/* what setup's own runs processed */
+	/* --machine-readable: the core reads measure() once for a baseline,
+	 * then once a second, the first warm_ticks of them warm-up; batches
+	 * drained from the reading after those are kept for the RESULT line. */
+	unsigned int readings, warm_ticks;
 };
 
 static void lb_close_lrus(struct lb_state *st)
@@ -917,6 +922,8 @@ static int lb_setup(struct bc_ctx *ctx)
 
 	bt_collect_restart(&st->col);
 	st->base_packets = lb_packets(st);
+	if (o->machine_readable)
+		st->warm_ticks = (unsigned int)ceil(bc_ctx_warmup_sec(ctx) - 1e-9);
 	bc_ctx_set_attach_point(ctx, "none: XDP program run by BPF_PROG_TEST_RUN");
 	err = bc_ctx_add_prog(ctx, st->prog_fd, "measured");
 	if (err)
@@ -928,7 +935,14 @@ static int lb_setup(struct bc_ctx *ctx)
 
 static void lb_teardown(struct bc_ctx *ctx)
 {
-	lb_state_free(bc_ctx_data(ctx));
+	const struct bt_opts *o = bc_ctx_opts(ctx);
+	struct lb_state *st = bc_ctx_data(ctx);
+
+	/* After the Summary, as the runner's only line: run_bench_xdp_lb.sh
+	 * greps '^RESULT '. */
+	if (st && o && o->machine_readable && bt_result_line(ctx, &st->col, st->sc->name))
+		bc_warn("xdp-lb: out of memory for the RESULT line");
+	lb_state_free(st);
 	bc_ctx_set_data(ctx, NULL);
 }
 
@@ -952,8 +966,11 @@ static int lb_producer(struct bc_ctx *ctx, struct bc_thread *t)
 static int lb_measure(struct bc_ctx *ctx, double *values)
 {
 	struct lb_state *st = bc_ctx_data(ctx);
+	const struct bt_opts *o = bc_ctx_opts(ctx);
 	uint64_t ns, ops;
 
+	if (o->machine_readable)
+		st->col.keep_raw = st->readings++ > st->warm_ticks;
 	bt_collect_drain(&st->col, &ns, &ops);
 	values[BT_METRIC_OP_NS] = (double)ns;
 	values[BT_METRIC_OPS] = (double)ops;
@@ -975,6 +992,9 @@ static const struct bc_option lb_options[] = {
 	BC_OPT_ENUM(struct bt_opts, scenario, "scenario", .def = "tcp-v4-lru-hit",
 		    .words = bt_xdp_lb_scenario_words, .arg = "NAME",
 		    .help = "the packet and table state to time (the runner's 24 scenarios)"),
+	BC_OPT_FLAG(struct bt_opts, machine_readable, "machine-readable",
+		    .help = "also print the runner's RESULT line (median, stddev, cv, min, p99, max "
+			    "of the measured batches' ns/op) after the Summary"),
 };
 
 const struct bc_bench_desc bt_bench_xdp_lb = {

@@ -42,6 +42,9 @@ const struct bc_option buf_options[BC_BUF_OPTION_CNT] = {
 		   .maps = "ringbuf"),
 	BC_BUF_OPT(INT, pb_pages, "pb-size", .def = "128", .min = 1, .max = BC_BUF_PB_PAGES_MAX,
 		   .arg = "PAGES", .help = "Perf buffer pages per CPU: a power of two"),
+	BC_BUF_OPT(FLAG, bench_producer, "rb-bench-producer",
+		   .help = "rb-libbpf with -c0: time the producer alone, no consumer, no wakeups "
+			   "(hits are records written)"),
 };
 
 const struct bc_metric_desc buf_metrics[BC_BUF_METRIC_CNT] = {
@@ -91,6 +94,24 @@ int buf_validate(struct bc_ctx *ctx)
 	if (!spec || !o)
 		return bc_error(ctx, -EINVAL, "%s: no benchmark spec or option values",
 				bc_ctx_bench_name(ctx));
+	/* The runner's checks for a producer alone, in its order. Its default
+	 * is no consumer and its rb- benchmarks need -c1; ours is one, so the
+	 * producer-only run asks for -c0 instead of silently dropping it. */
+	if (o->bench_producer) {
+		if (spec->kind != BC_BUF_RINGBUF || spec->custom)
+			return bc_usage_error(ctx, "--rb-bench-producer: only rb-libbpf times the producer alone, not %s",
+					      bc_ctx_bench_name(ctx));
+		if (bc_ctx_consumer_cnt(ctx))
+			return bc_usage_error(ctx, "--rb-bench-producer with -c %u: the producer runs alone; pass -c0",
+					      bc_ctx_consumer_cnt(ctx));
+		if (o->b2b)
+			return bc_usage_error(ctx, "--rb-bench-producer with --rb-b2b: back-to-back needs a consumer to trigger each batch");
+		if (o->sampled)
+			return bc_usage_error(ctx, "--rb-bench-producer with --rb-sampled: no consumer is woken, so there is nothing to sample");
+	} else if (!bc_ctx_consumer_cnt(ctx)) {
+		return bc_usage_error(ctx, "-c0: %s needs its consumer (-c1) unless --rb-bench-producer is given",
+				      bc_ctx_bench_name(ctx));
+	}
 	/* Thread counts are the core's (BC_THREADS); this one depends on an
 	 * option. */
 	if (o->b2b && bc_ctx_producer_cnt(ctx) != 1)

@@ -42,10 +42,11 @@ struct buf_opts {
 	int64_t sample_rate;	/* --rb-sample-rate */
 	uint64_t rb_size;	/* --rb-size: bytes */
 	int64_t pb_pages;	/* --pb-size: pages per CPU */
+	bool bench_producer;	/* --rb-bench-producer (rb-libbpf only) */
 };
 
 /* Both plugins declare exactly this table as their plugin-wide options. */
-#define BC_BUF_OPTION_CNT 7
+#define BC_BUF_OPTION_CNT 8
 extern const struct bc_option buf_options[BC_BUF_OPTION_CNT];
 
 enum buf_kind {
@@ -84,12 +85,17 @@ enum buf_metric {
 extern const struct bc_metric_desc buf_metrics[BC_BUF_METRIC_CNT];
 
 /* A benchmark of either plugin: the shape they share (threads, metrics,
- * options check), then the plugin's callbacks as designated initialisers. */
-#define BC_BUF_BENCH(name_, desc_, spec_, ...)                                   \
+ * options check), then the plugin's callbacks as designated initialisers.
+ * One consumer; BC_BUF_BENCH_CONS with cons_min 0 for a benchmark that may
+ * run without (rb-libbpf with --rb-bench-producer and -c0; buf_validate()
+ * ties the two). */
+#define BC_BUF_BENCH_CONS(name_, desc_, spec_, cons_min_, ...)                      \
 	{ .sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_), \
-	  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(1, 1, 1),      \
+	  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(cons_min_, 1, 1), \
 	  .metrics = buf_metrics, .metric_cnt = BC_BUF_METRIC_CNT,              \
 	  .priv = (spec_), .validate = buf_validate, __VA_ARGS__ }
+#define BC_BUF_BENCH(name_, desc_, spec_, ...)                                   \
+	BC_BUF_BENCH_CONS(name_, desc_, spec_, 1, __VA_ARGS__)
 
 /* The plugin descriptor's option fields: both plugins take the one table. */
 #define BC_BUF_PLUGIN_OPTIONS                                                  \

@@ -24,6 +24,8 @@ struct ls_opts {
 	int64_t batch_size;		/* create */
 	int64_t nr_procs;		/* tasks-trace */
 	int64_t kthread_pid;		/* tasks-trace; 0: looked up */
+	int sk_mode;			/* sk-storage-get: index into ls_sk_mode_words */
+	int64_t nr_socks;		/* sk-storage-get --sk-mode iter-tcp */
 };
 
 #define LS_OPTS(ctx) ((const struct ls_opts *)bc_ctx_opts(ctx))
@@ -33,6 +35,10 @@ struct ls_opts {
 #define LS_MAX_BATCH_SIZE 100000
 /* PID_MAX_LIMIT on 64-bit kernels: no pid is larger. */
 #define LS_PID_LIMIT 4194304
+/* sk-storage-get --nr-socks: each socket is a file of this process, and
+ * one iterator read() may visit a million objects (the kernel's bound)
+ * with room left for the machine's own sockets. */
+#define LS_MAX_NR_SOCKS 500000
 
 /* Strips libbpf's noise from an errno for a one-line reason. */
 const char *ls_strerror(int err);

@@ -13,6 +13,12 @@
  * drops are records the BPF side could not write; one record in
  * BC_BUF_LAT_EVERY carries the time it was written, and latency is now -
  * that time.
+ *
+ * rb-libbpf --rb-bench-producer -c0 (the runner's producer-only mode):
+ * nobody reads the ring and nobody is woken; hits are the records the BPF
+ * side wrote. Once the ring is full every record is a drop: the runner
+ * pairs this mode with overwrite mode (--rb-overwrite, Linux 6.19), which
+ * benchcore does not carry yet (docs/compat.md, "Not carried yet").
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -69,6 +75,7 @@ static int rb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 	skel->rodata->bc_tgid = (__u32)getpid();
 	skel->rodata->batch_cnt = (__u32)o->batch_cnt;
 	skel->rodata->use_output = o->use_output;
+	skel->rodata->bench_producer = o->bench_producer;
 	skel->rodata->getpgid_nr = buf_getpgid_nr();
 	skel->rodata->stamp_mask = buf_stamp_mask();
 	/* The kernel runner's rule: wake the consumer only once rate records
@@ -179,6 +186,8 @@ static int rb_setup(struct bc_ctx *ctx)
 
 	if (buf_run_spec(ctx)->custom)
 		return rb_custom_map(ctx, st);
+	if (st->opts->bench_producer)
+		return 0;	/* no consumer to hand the ring to */
 	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.ringbuf), rb_libbpf_sample, st,
 				  NULL);
 	if (!st->rb)
@@ -267,7 +276,11 @@ static int rb_measure(struct bc_ctx *ctx, double *values)
 {
 	struct rb_state *st = bc_ctx_data(ctx);
 
-	values[BC_BUF_HITS] = (double)__atomic_load_n(&st->hits, __ATOMIC_RELAXED);
+	if (st->opts->bench_producer)
+		values[BC_BUF_HITS] = (double)bc_line_counters_sum(st->skel->bss->hits,
+						  sizeof(st->skel->bss->hits) / sizeof(st->skel->bss->hits[0]));
+	else
+		values[BC_BUF_HITS] = (double)__atomic_load_n(&st->hits, __ATOMIC_RELAXED);
 	values[BC_BUF_DROPS] = (double)bc_line_counters_sum(st->skel->bss->drops,
 						  sizeof(st->skel->bss->drops) / sizeof(st->skel->bss->drops[0]));
 	return 0;
@@ -279,8 +292,8 @@ static const struct bc_need rb_needs[] = {
 		.why = "BPF ring buffers (Linux 5.8)"),
 };
 
-#define RB_BENCH(name_, desc_, spec_, consumer_)                                   \
-	BC_BUF_BENCH(name_, desc_, spec_, .probe = rb_probe, .setup = rb_setup,     \
+#define RB_BENCH(name_, desc_, spec_, cons_min_, consumer_)                            \
+	BC_BUF_BENCH_CONS(name_, desc_, spec_, cons_min_, .probe = rb_probe, .setup = rb_setup, \
 		     .needs = rb_needs, .need_cnt = 1,                              \
 		     .attach_points = buf_attach_points,                         \
 		     .attach_point_cnt = BC_BUF_ATTACH_CNT,                         \
@@ -292,10 +305,10 @@ static const struct buf_spec rb_custom_spec = { .kind = BC_BUF_RINGBUF, .custom 
 
 static const struct bc_bench_desc rb_libbpf_bench =
 	RB_BENCH("rb-libbpf", "BPF ring buffer consumed with libbpf's ring_buffer__poll()",
-		 &rb_libbpf_spec, rb_libbpf_consumer);
+		 &rb_libbpf_spec, 0, rb_libbpf_consumer);
 static const struct bc_bench_desc rb_custom_bench =
 	RB_BENCH("rb-custom", "BPF ring buffer consumed by a custom epoll + mmap consumer",
-		 &rb_custom_spec, rb_custom_consumer);
+		 &rb_custom_spec, 1, rb_custom_consumer);
 
 static const struct bc_bench_desc *const rb_benches[] = {
 	&rb_libbpf_bench,

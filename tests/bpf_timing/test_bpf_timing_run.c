@@ -7,6 +7,8 @@
  *    balancer's counters) for every one of the 24 scenarios, and the
  *    balancer counts one packet per timed iteration plus one untimed per
  *    run (two counters read one after the other: up to two batches apart);
+ *  - --machine-readable adds the runner's RESULT line, last on stdout, with
+ *    min <= median <= p99 <= max over the measured batches;
  *  - an unknown scenario is a usage error (status 2);
  *  - no program or map of the plugin stays loaded.
  * No timing is asserted.
@@ -92,6 +94,44 @@ static void test_xdp_lb_scenarios(void **state)
 	bc_test_assert_none_loaded(ours, "xdp-lb");
 }
 
+/* The line run_bench_xdp_lb.sh greps ('^RESULT ') and reads with
+ * sed -nE "s/.*KEY=([^ ]+).*\/\1/p". */
+static void test_machine_readable(void **state)
+{
+	const char *args[] = { "run", "bpf_timing:xdp-lb", "-q", "-w1", "-d1", "--scenario",
+			       "udp-v4-lru-hit", "--machine-readable", NULL };
+	double med, sd, cv, mn, p99, mx;
+	struct bc_test_run r;
+	const char *line;
+	int samples, n;
+	char sc[64];
+
+	(void)state;
+	bc_test_run_benchcore(&r, args);
+	/* Before Linux 6.9 (no may_goto) xdp-lb cannot run at all: its own
+	 * test above says so; the line has nothing to be made of. */
+	if (r.status == BC_TEST_EXIT_UNAVAILABLE) {
+		print_message("xdp-lb unavailable here, no RESULT line to check: %s", r.err);
+		bc_test_run_free(&r);
+		return;
+	}
+	line = strstr(r.out, "RESULT ");
+	if (r.status != 0 || !line || (line != r.out && line[-1] != '\n')) {
+		bc_test_dump("xdp-lb --machine-readable", &r);
+		fail_msg("expected exit 0 and a line starting with 'RESULT '");
+	}
+	n = sscanf(line, "RESULT scenario=%63s samples=%d median=%lf stddev=%lf cv=%lf min=%lf "
+		   "p99=%lf max=%lf\n", sc, &samples, &med, &sd, &cv, &mn, &p99, &mx);
+	if (n != 8 || strcmp(sc, "udp-v4-lru-hit") || samples <= 0 || !(mn > 0) || mn > med ||
+	    med > p99 || p99 > mx || sd < 0 || cv < 0 || strchr(line, '\n')[1] != '\0') {
+		bc_test_dump("xdp-lb --machine-readable", &r);
+		fail_msg("RESULT line not in the runner's shape, or not last: %d fields", n);
+	}
+	print_message("%.*s\n", (int)(strchr(line, '\n') - line), line);
+	bc_test_run_free(&r);
+	bc_test_assert_none_loaded(ours, "xdp-lb --machine-readable");
+}
+
 static void test_unknown_scenario(void **state)
 {
 	const char *args[] = { "run", "bpf_timing:xdp-lb", "-w0", "-d1", "--scenario",
@@ -112,6 +152,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_nop),
 		cmocka_unit_test(test_xdp_lb_scenarios),
+		cmocka_unit_test(test_machine_readable),
 		cmocka_unit_test(test_unknown_scenario),
 	};
 	int skip = bc_test_bpf_skip("bpf_timing_run");

@@ -505,6 +505,45 @@ static void test_sk_storage_get(void **state)
 	run_free(&r);
 }
 
+/* The later revision's cold sockets: one iter/tcp pass gets every
+ * listener's storage once, so a second holds whole passes of at least
+ * --nr-socks gets (the machine's own TCP sockets are visited too). */
+static void test_sk_storage_get_cold(void **state)
+{
+	struct run_out r;
+	struct bc_json *doc;
+	const char *ap;
+	double hits;
+
+	(void)state;
+	run_bc(&r, "run", PLUGIN "sk-storage-get", "--sk-mode", "iter-tcp", "--nr-socks", "2000",
+	       "-w0", "-d1", "--format", "json", NULL);
+	if (r.status == 3) {
+		assert_non_null(strstr(r.err, "iter"));
+		run_free(&r);
+		return;
+	}
+	assert_int_equal(r.status, 0);
+	doc = parse_doc(&r);
+	hits = summary_mean(doc, "hits");
+	ap = bc_json_str(find_key(doc, "attach_point"));
+	fprintf(stderr, "sk-storage-get --sk-mode iter-tcp --nr-socks 2000: %.0f gets/s at %s\n",
+		hits, ap ? ap : "?");
+	assert_true(hits >= 2000);
+	assert_non_null(ap);
+	assert_non_null(strstr(ap, "iter/tcp over 2000 listening sockets"));
+	bc_json_free(doc);
+	run_free(&r);
+
+	/* The runner's ops lines here too. */
+	run_bc(&r, "run", PLUGIN "sk-storage-get", "--sk-mode", "iter-tcp", "--nr-socks", "100",
+	       "-w0", "-d1", NULL);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "Summary: throughput "));
+	assert_non_null(strstr(r.out, "ns/op\n"));
+	run_free(&r);
+}
+
 /* Grace periods are timed with fentry on rcu_tasks_trace_pregp_step and
  * _postgp, and no tracepoint gives the same timestamps: unavailable where
  * fentry is refused, with the reason. */
@@ -587,6 +626,9 @@ static void test_bad_options(void **state)
 	expect_usage_error(PLUGIN "local-storage-create", "--nr_maps", "5", NULL);
 	expect_usage_error(PLUGIN "local-storage-cache-seq-get", "--batch-size", "5", NULL);
 	expect_usage_error(PLUGIN "local-storage-tasks-trace", "--nr_procs", "0", "'0'");
+	expect_usage_error(PLUGIN "sk-storage-get", "--sk-mode", "cold", "'cold'");
+	expect_usage_error(PLUGIN "sk-storage-get", "--nr-socks", "0", "'0'");
+	expect_usage_error(PLUGIN "sk-storage-get", "--nr-socks", "500001", "'500001'");
 }
 
 /* The plugin is the folder and the file: local_storage. The spelling
@@ -642,6 +684,7 @@ int main(void)
 		LS_TEST(test_create_task),
 		LS_TEST(test_create_socket),
 		LS_TEST(test_sk_storage_get),
+		LS_TEST(test_sk_storage_get_cold),
 		LS_TEST(test_tasks_trace),
 		LS_TEST(test_list_marks_tasks_trace),
 		LS_TEST(test_bad_options),

@@ -5,7 +5,8 @@
  * parsed by the core's rules (ranges, K/M/G sizes), and buf_validate()
  * holds the rules a table cannot say (powers of two, the thread count that
  * depends on --rb-b2b, the sample rate against the batch) as usage errors
- * (exit status 2) naming the value. Two runs' option structs are apart.
+ * (exit status 2) naming the value, among them --rb-bench-producer's (rb-libbpf
+ * alone, with -c0). Two runs' option structs are apart.
  * And the consumers' latency sample: stamped records only, now - stamp.
  */
 #include <errno.h>
@@ -34,6 +35,7 @@
 
 static const struct buf_spec rb_spec = { .kind = BC_BUF_RINGBUF, .custom = true };
 static const struct buf_spec pb_spec = { .kind = BC_BUF_PERFBUF, .custom = false };
+static const struct buf_spec rb_libbpf_spec = { .kind = BC_BUF_RINGBUF, .custom = false };
 
 /* A plugin as the loader would leave it: the shared table, one benchmark
  * per kind. */
@@ -48,6 +50,14 @@ static struct bc_bench rb_bench = {
 	.desc = { .sz = sizeof(struct bc_bench_desc), .name = "rb-test",
 		  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(1, 1, 1),
 		  .priv = &rb_spec },
+	.plugin = &plugin,
+};
+
+/* rb-libbpf's shape: its consumer may be left out (--rb-bench-producer). */
+static struct bc_bench rb_libbpf_bench = {
+	.desc = { .sz = sizeof(struct bc_bench_desc), .name = "rb-libbpf-test",
+		  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(0, 1, 1),
+		  .priv = &rb_libbpf_spec },
 	.plugin = &plugin,
 };
 
@@ -76,13 +86,38 @@ static void config(struct bc_config *cfg, const struct bc_bench *b, ...)
 	bc_test_set_plugin_opts(cfg, b, words);
 }
 
-static int validate(struct bc_ctx *ctx, const struct bc_config *cfg, const struct bc_bench *b,
-		    unsigned int prod)
+static int validate_threads(struct bc_ctx *ctx, const struct bc_config *cfg,
+			    const struct bc_bench *b, unsigned int prod, unsigned int cons)
 {
 	bc_ctx_init(ctx, cfg, b);
 	ctx->producer_cnt = prod;
-	ctx->consumer_cnt = 1;
+	ctx->consumer_cnt = cons;
 	return buf_validate(ctx);
+}
+
+static int validate(struct bc_ctx *ctx, const struct bc_config *cfg, const struct bc_bench *b,
+		    unsigned int prod)
+{
+	return validate_threads(ctx, cfg, b, prod, 1);
+}
+
+/* validate() with `cons` consumers: accepted (needle NULL), or refused
+ * with exit status 2 and a reason holding needle. */
+static void expect_threads(const struct bc_config *cfg, const struct bc_bench *b,
+			   unsigned int prod, unsigned int cons, const char *needle)
+{
+	struct bc_ctx ctx;
+	int err = validate_threads(&ctx, cfg, b, prod, cons);
+
+	if (!needle) {
+		if (err)
+			fail_msg("%s -p %u -c %u refused: %s", b->desc.name, prod, cons, ctx.reason);
+		return;
+	}
+	assert_int_equal(err, -EINVAL);
+	assert_int_equal(bc_ctx_exit_status(&ctx, err), BC_EXIT_USAGE);
+	if (!strstr(ctx.reason, needle))
+		fail_msg("reason '%s' lacks '%s'", ctx.reason, needle);
 }
 
 /* validate() refuses with exit status 2 and a reason holding `needle`. */
@@ -280,6 +315,41 @@ static void test_sample_rate_vs_batch(void **state)
 }
 
 /* Each run reads its own struct: nothing is kept in the plugin. */
+/* The runner's producer-only mode: rb-libbpf only, no consumer, neither
+ * back-to-back nor sampled; without it rb-libbpf needs its consumer. */
+static void test_bench_producer(void **state)
+{
+	struct bc_config cfg;
+	struct bc_ctx ctx;
+
+	(void)state;
+	config(&cfg, &rb_libbpf_bench, NULL);
+	bc_ctx_init(&ctx, &cfg, &rb_libbpf_bench);
+	assert_false(buf_run_opts(&ctx)->bench_producer);
+	expect_threads(&cfg, &rb_libbpf_bench, 1, 1, NULL);
+	expect_threads(&cfg, &rb_libbpf_bench, 1, 0,
+		       "-c0: rb-libbpf-test needs its consumer (-c1) unless --rb-bench-producer");
+	bc_options_free(&cfg);
+
+	config(&cfg, &rb_libbpf_bench, "--rb-bench-producer", NULL);
+	bc_ctx_init(&ctx, &cfg, &rb_libbpf_bench);
+	assert_true(buf_run_opts(&ctx)->bench_producer);
+	expect_threads(&cfg, &rb_libbpf_bench, 1, 0, NULL);
+	expect_threads(&cfg, &rb_libbpf_bench, 8, 0, NULL);
+	expect_threads(&cfg, &rb_libbpf_bench, 1, 1,
+		       "--rb-bench-producer with -c 1: the producer runs alone; pass -c0");
+	expect_threads(&cfg, &rb_bench, 1, 0, "only rb-libbpf times the producer alone, not rb-test");
+	expect_threads(&cfg, &pb_bench, 1, 0, "only rb-libbpf times the producer alone, not pb-test");
+	bc_options_free(&cfg);
+
+	config(&cfg, &rb_libbpf_bench, "--rb-bench-producer", "--rb-b2b", NULL);
+	expect_threads(&cfg, &rb_libbpf_bench, 1, 0, "back-to-back needs a consumer");
+	bc_options_free(&cfg);
+	config(&cfg, &rb_libbpf_bench, "--rb-bench-producer", "--rb-sampled", NULL);
+	expect_threads(&cfg, &rb_libbpf_bench, 1, 0, "nothing to sample");
+	bc_options_free(&cfg);
+}
+
 static void test_runs_apart(void **state)
 {
 	struct bc_config a, b;
@@ -371,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_powers_of_two),
 		cmocka_unit_test(test_b2b_one_producer),
 		cmocka_unit_test(test_sample_rate_vs_batch),
+		cmocka_unit_test(test_bench_producer),
 		cmocka_unit_test(test_runs_apart),
 		cmocka_unit_test(test_latency_sample),
 		cmocka_unit_test(test_attach_candidates),

@@ -6,6 +6,9 @@
  * (hits > 0), their delivery latency is a histogram with values and
  * p50 <= p90 <= p99 <= p99.9 <= max, back-to-back drops nothing, the JSON names the attach point
  * and stderr says it, and no ringbuf program is left loaded afterwards.
+ * The producer-only mode (rb-libbpf --rb-bench-producer -c0) writes records
+ * with nobody reading them: what it wrote or dropped is counted, and the
+ * ring, once full, turns every record into a drop.
  * Bad option values exit with status 2 and name the value.
  *
  * Other engineers load BPF programs on this machine while we run (this very
@@ -93,6 +96,39 @@ static void test_custom_sampled(void **s) { (void)s; run_mode("ringbuf:rb-custom
 static void test_custom_b2b(void **s) { (void)s; run_mode("rb-custom", "--rb-b2b", NULL, true); }
 static void test_custom_b2b_output(void **s) { (void)s; run_mode("ringbuf:rb-custom", "--rb-b2b", "--rb-use-output", true); }
 
+static void test_producer_only(void **state)
+{
+	const char *args[] = { "run", "ringbuf:rb-libbpf", "--rb-bench-producer", "-c0", "-w0",
+			       "-d1", "--format", "json", NULL };
+	unsigned int all, left;
+	struct bc_test_run c;
+	struct bc_json *doc;
+	double hits, drops;
+	char err[256];
+
+	(void)state;
+	bc_test_run_benchcore(&c, args);
+	rb_count_progs(c.pid, &all, &left);
+	if (c.status != 0)
+		fail_msg("rb-libbpf --rb-bench-producer -c0: exit %d\nstderr: %s", c.status, c.err);
+	doc = bc_json_parse(c.out, strlen(c.out), err, sizeof(err));
+	if (!doc)
+		fail_msg("JSON: %s\n%s", err, c.out);
+	hits = summary_mean(doc, "hits");
+	drops = summary_mean(doc, "drops");
+	/* The 512 KiB ring holds 32768 records and nobody frees them: a
+	 * second of batches writes at most that many, the rest are drops. */
+	if (!(hits + drops > 0) || hits > 32768) {
+		bc_test_dump("rb-libbpf --rb-bench-producer -c0", &c);
+		fail_msg("hits %.0f/s, drops %.0f/s: expected records written until the ring "
+			 "is full (32768), then drops", hits, drops);
+	}
+	print_message("producer only: hits %.3f M/s, drops %.3f M/s\n", hits / 1e6, drops / 1e6);
+	assert_int_equal(left, 0);
+	bc_json_free(doc);
+	bc_test_run_free(&c);
+}
+
 static void expect_usage(const char *const *args, const char *needle)
 {
 	struct bc_test_run c;
@@ -110,6 +146,9 @@ static void test_bad_values(void **state)
 	const char *size[] = { "run", "ringbuf:rb-custom", "--rb-size", "1000000", NULL };
 	const char *small[] = { "run", "ringbuf:rb-custom", "--rb-size", "1000", NULL };
 	const char *two_cons[] = { "run", "ringbuf:rb-custom", "-c2", NULL };
+	const char *prod_cons[] = { "run", "ringbuf:rb-libbpf", "--rb-bench-producer", NULL };
+	const char *prod_custom[] = { "run", "ringbuf:rb-custom", "--rb-bench-producer", NULL };
+	const char *no_cons[] = { "run", "ringbuf:rb-libbpf", "-c0", NULL };
 
 	(void)state;
 	expect_usage(b2b_two, "back-to-back mode needs exactly one producer");
@@ -117,6 +156,9 @@ static void test_bad_values(void **state)
 	expect_usage(size, "--rb-size '1000000': expected a power of two");
 	expect_usage(small, "--rb-size '1000': expected a size in bytes (K, M, G suffixes) from 4096 to 1G");
 	expect_usage(two_cons, "-c");
+	expect_usage(prod_cons, "--rb-bench-producer with -c 1: the producer runs alone; pass -c0");
+	expect_usage(prod_custom, "only rb-libbpf times the producer alone, not rb-custom");
+	expect_usage(no_cons, "-c0: rb-libbpf needs its consumer (-c1) unless --rb-bench-producer");
 }
 
 int main(void)
@@ -129,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_custom_sampled),
 		cmocka_unit_test(test_custom_b2b),
 		cmocka_unit_test(test_custom_b2b_output),
+		cmocka_unit_test(test_producer_only),
 		cmocka_unit_test(test_bad_values),
 	};
 	int rc = bc_test_bpf_skip("the ringbuf benchmarks");

@@ -375,7 +375,8 @@ static void test_suite_parse(void **state)
 static void test_shipped_suites(void **state)
 {
 	const char *dir = BC_TEST_SOURCE_DIR "/suites";
-	const char *expect[] = { "ringbufs", "trigger", "local-storage" };
+	const char *expect[] = { "ringbufs", "trigger", "local-storage", "xdp-lb",
+				 "local-storage-rcu-tasks-trace" };
 	struct bc_batch_opts bo = { .kind = "suite", .name = "t" };
 
 	(void)state;
