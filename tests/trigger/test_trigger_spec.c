@@ -54,6 +54,8 @@ static const struct {
 	{ "trig-uretprobe-ret", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-nop5", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-nop5", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uprobe-nop10", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-nop10", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-nop", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-multi-nop", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-push", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
@@ -62,9 +64,12 @@ static const struct {
 	{ "trig-uretprobe-multi-ret", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-nop5", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-multi-nop5", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uprobe-multi-nop10", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-uretprobe-multi-nop10", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	/* A USDT probe is a uprobe on the site its note names. */
 	{ "trig-usdt-nop", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-usdt-nop5", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
+	{ "trig-usdt-nop10", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-testrun", 0, BC_TRIG_DRV_TESTRUN },
 	{ "trig-testrun-on-cpu", 0, BC_TRIG_DRV_TESTRUN_ON_CPU },
 	{ "trig-syscall-on-cpu", BC_ATTACH_TP, BC_TRIG_DRV_SYSCALL_ON_CPU },
@@ -143,7 +148,7 @@ static bool is_uprobe_kind(enum bc_attach_kind k)
 
 static void test_uprobe_targets_cover_every_case(void **state)
 {
-	unsigned int seen[BC_ATTACH_OTHER + 1][BC_TRIG_TARGET_USDT_NOP5 + 1] = { { 0 } };
+	unsigned int seen[BC_ATTACH_OTHER + 1][BC_TRIG_TARGET_USDT_NOP10 + 1] = { { 0 } };
 
 	(void)state;
 	for (size_t i = 0; i < trig_spec_cnt; i++) {
@@ -157,16 +162,20 @@ static void test_uprobe_targets_cover_every_case(void **state)
 			assert_int_equal(s->target, BC_TRIG_TARGET_NONE);
 		}
 	}
-	/* nop, push, ret and nop5, each under all four uprobe flavours,
-	 * once; the two USDT sites as uprobes, once each. */
+	/* nop, push, ret, nop5 and nop10, each under all four uprobe
+	 * flavours, once; the three USDT sites as uprobes, once each. */
 	for (int k = BC_ATTACH_UPROBE; k <= BC_ATTACH_URETPROBE_MULTI; k++) {
 		for (int t = BC_TRIG_TARGET_NOP; t <= BC_TRIG_TARGET_NOP5; t++)
 			assert_int_equal(seen[k][t], 1);
+		assert_int_equal(seen[k][BC_TRIG_TARGET_NOP10], 1);
 		for (int t = BC_TRIG_TARGET_USDT_NOP; t <= BC_TRIG_TARGET_USDT_NOP5; t++)
 			assert_int_equal(seen[k][t], k == BC_ATTACH_UPROBE);
+		assert_int_equal(seen[k][BC_TRIG_TARGET_USDT_NOP10], k == BC_ATTACH_UPROBE);
 	}
 	assert_true(trig_target_x86_only(BC_TRIG_TARGET_NOP5));
+	assert_true(trig_target_x86_only(BC_TRIG_TARGET_NOP10));
 	assert_true(trig_target_x86_only(BC_TRIG_TARGET_USDT_NOP));
+	assert_true(trig_target_x86_only(BC_TRIG_TARGET_USDT_NOP10));
 	assert_false(trig_target_x86_only(BC_TRIG_TARGET_NOP));
 }
 
@@ -269,12 +278,12 @@ static void test_descriptor_matches_table(void **state)
 	assert_string_equal(pd->name, "trigger");
 	assert_int_equal(pd->abi_major, BC_ABI_MAJOR);
 	assert_true(pd->opts_size > 0);
-	for (const struct bc_bench_desc *const *b = pd->benches; *b; b++, n++) {
+	for (const struct bc_bench_desc *const *b = pd->benches; *b && n < trig_spec_cnt;
+	     b++, n++) {
 		const struct bc_bench_desc *d = *b;
 		const struct trig_spec *priv = d->priv;
 		bool has_batch = false, has_driver = false;
 
-		assert_true(n < trig_spec_cnt);
 		assert_string_equal(d->name, trig_specs[n].name);
 		/* The plugin's own copy of the table, this benchmark's entry. */
 		assert_non_null(priv);
@@ -322,6 +331,32 @@ static void test_descriptor_matches_table(void **state)
 		assert_non_null(d->teardown);
 	}
 	assert_int_equal(n, trig_spec_cnt);
+	/* Then the record-passing baselines (trig_ipc.c), which the table
+	 * does not describe: their own callbacks, hits and drops first. */
+	{
+		static const char *const rest[] = {
+			"trig-user-ringbuf-timer", "trig-user-ringbuf-syscall", "trig-unix-socket",
+			"trig-shared-memory", "trig-shared-memory-eventfd", NULL,
+		};
+		const struct bc_bench_desc *const *b = pd->benches + trig_spec_cnt;
+
+		for (size_t i = 0; rest[i]; i++, b++) {
+			assert_non_null(*b);
+			assert_string_equal((*b)->name, rest[i]);
+			assert_null(trig_spec_find(rest[i]));
+			assert_true((*b)->metric_cnt >= 2);
+			assert_string_equal((*b)->metrics[0].name, "hits");
+			assert_int_equal((*b)->metrics[0].role, BC_ROLE_HITS);
+			assert_string_equal((*b)->metrics[1].name, "drops");
+			assert_int_equal((*b)->metrics[1].role, BC_ROLE_DROPS);
+			/* One producer, as the runner's validate() demands. */
+			assert_int_equal((*b)->producers.min, 1);
+			assert_int_equal((*b)->producers.max, 1);
+			assert_non_null((*b)->setup);
+			assert_non_null((*b)->teardown);
+		}
+		assert_null(*b);
+	}
 	dlclose(h);
 }
 
