@@ -449,8 +449,6 @@ static void (*const trig_targets[])(void) = {
 	[BC_TRIG_TARGET_NOP5] = trig_target_nop5,
 	[BC_TRIG_TARGET_USDT_NOP] = trig_usdt_nop,
 	[BC_TRIG_TARGET_USDT_NOP5] = trig_usdt_nop5,
-	[BC_TRIG_TARGET_NOP10] = trig_target_nop10,
-	[BC_TRIG_TARGET_USDT_NOP10] = trig_usdt_nop10,
 };
 
 static const char *const trig_target_names[] = {
@@ -460,14 +458,11 @@ static const char *const trig_target_names[] = {
 	[BC_TRIG_TARGET_NOP5] = "trig_target_nop5",
 	[BC_TRIG_TARGET_USDT_NOP] = BC_TRIG_USDT_PROVIDER ":" BC_TRIG_USDT_NAME_NOP,
 	[BC_TRIG_TARGET_USDT_NOP5] = BC_TRIG_USDT_PROVIDER ":" BC_TRIG_USDT_NAME_NOP5,
-	[BC_TRIG_TARGET_NOP10] = "trig_target_nop10",
-	[BC_TRIG_TARGET_USDT_NOP10] = BC_TRIG_USDT_PROVIDER ":" BC_TRIG_USDT_NAME_NOP10,
 };
 
 static bool trig_is_usdt(const struct trig_spec *spec)
 {
-	return spec->target == BC_TRIG_TARGET_USDT_NOP || spec->target == BC_TRIG_TARGET_USDT_NOP5 ||
-	       spec->target == BC_TRIG_TARGET_USDT_NOP10;
+	return spec->target == BC_TRIG_TARGET_USDT_NOP || spec->target == BC_TRIG_TARGET_USDT_NOP5;
 }
 
 /* Reads a whole regular file (an ELF object); NULL with errno set. */
@@ -515,21 +510,16 @@ fail:
 static int trig_attach_usdt(struct bc_ctx *ctx, struct trig_state *st, struct bpf_program *prog,
 			    const char *path)
 {
-	const char *name = BC_TRIG_USDT_NAME_NOP;
-	const unsigned short *sema = &trig_usdt_sema_nop;
+	const char *name = st->spec->target == BC_TRIG_TARGET_USDT_NOP ? BC_TRIG_USDT_NAME_NOP :
+									 BC_TRIG_USDT_NAME_NOP5;
+	const unsigned short *sema = st->spec->target == BC_TRIG_TARGET_USDT_NOP ?
+				     &trig_usdt_sema_nop : &trig_usdt_sema_nop5;
 	LIBBPF_OPTS(bpf_uprobe_opts, opts);
 	struct usdt_probe probe;
 	size_t len = 0;
 	void *elf;
 	int err;
 
-	if (st->spec->target == BC_TRIG_TARGET_USDT_NOP5) {
-		name = BC_TRIG_USDT_NAME_NOP5;
-		sema = &trig_usdt_sema_nop5;
-	} else if (st->spec->target == BC_TRIG_TARGET_USDT_NOP10) {
-		name = BC_TRIG_USDT_NAME_NOP10;
-		sema = &trig_usdt_sema_nop10;
-	}
 	elf = trig_read_binary(path, &len);
 	if (!elf)
 		return bc_error(ctx, -errno, "reading %s: %s", path, strerror(errno));
@@ -1172,10 +1162,6 @@ TRIG_BENCH(b_uprobe_nop5, BC_TRIG_UPROBE_NOP5, "trig-uprobe-nop5",
 	   "uprobe on a function starting with the 5-byte nop (x86-64)");
 TRIG_BENCH(b_uretprobe_nop5, BC_TRIG_URETPROBE_NOP5, "trig-uretprobe-nop5",
 	   "uretprobe on a function starting with the 5-byte nop (x86-64)");
-TRIG_BENCH(b_uprobe_nop10, BC_TRIG_UPROBE_NOP10, "trig-uprobe-nop10",
-	   "uprobe on a function starting with the 10-byte nop (x86-64)");
-TRIG_BENCH(b_uretprobe_nop10, BC_TRIG_URETPROBE_NOP10, "trig-uretprobe-nop10",
-	   "uretprobe on a function starting with the 10-byte nop (x86-64)");
 TRIG_BENCH(b_uprobe_multi_nop, BC_TRIG_UPROBE_MULTI_NOP, "trig-uprobe-multi-nop",
 	   "uprobe.multi, nop target");
 TRIG_BENCH(b_uretprobe_multi_nop, BC_TRIG_URETPROBE_MULTI_NOP, "trig-uretprobe-multi-nop",
@@ -1192,16 +1178,10 @@ TRIG_BENCH(b_uprobe_multi_nop5, BC_TRIG_UPROBE_MULTI_NOP5, "trig-uprobe-multi-no
 	   "uprobe.multi, 5-byte nop target (x86-64)");
 TRIG_BENCH(b_uretprobe_multi_nop5, BC_TRIG_URETPROBE_MULTI_NOP5, "trig-uretprobe-multi-nop5",
 	   "uretprobe.multi, 5-byte nop target (x86-64)");
-TRIG_BENCH(b_uprobe_multi_nop10, BC_TRIG_UPROBE_MULTI_NOP10, "trig-uprobe-multi-nop10",
-	   "uprobe.multi, 10-byte nop target (x86-64)");
-TRIG_BENCH(b_uretprobe_multi_nop10, BC_TRIG_URETPROBE_MULTI_NOP10, "trig-uretprobe-multi-nop10",
-	   "uretprobe.multi, 10-byte nop target (x86-64)");
 TRIG_BENCH(b_usdt_nop, BC_TRIG_USDT_NOP, "trig-usdt-nop",
 	   "USDT probe whose site is a nop (x86-64; our own .note.stapsdt, semaphore counted)");
 TRIG_BENCH(b_usdt_nop5, BC_TRIG_USDT_NOP5, "trig-usdt-nop5",
 	   "USDT probe whose site is the 5-byte nop (x86-64; semaphore counted)");
-TRIG_BENCH(b_usdt_nop10, BC_TRIG_USDT_NOP10, "trig-usdt-nop10",
-	   "USDT probe whose site is the 10-byte nop (x86-64; semaphore counted)");
 TRIG_BENCH(b_testrun, BC_TRIG_TESTRUN, "trig-testrun",
 	   "cross-CPU reference: BPF_PROG_TEST_RUN of a raw_tp on the producer's CPU");
 TRIG_BENCH(b_testrun_on_cpu, BC_TRIG_TESTRUN_ON_CPU, "trig-testrun-on-cpu",
@@ -1217,12 +1197,9 @@ static const struct bc_bench_desc *const trig_benches[] = {
 	&b_kprobe_multi_all, &b_kretprobe_multi_all,
 	&b_uprobe_nop, &b_uretprobe_nop, &b_uprobe_push, &b_uretprobe_push,
 	&b_uprobe_ret, &b_uretprobe_ret, &b_uprobe_nop5, &b_uretprobe_nop5,
-	&b_uprobe_nop10, &b_uretprobe_nop10,
 	&b_uprobe_multi_nop, &b_uretprobe_multi_nop, &b_uprobe_multi_push,
 	&b_uretprobe_multi_push, &b_uprobe_multi_ret, &b_uretprobe_multi_ret,
-	&b_uprobe_multi_nop5, &b_uretprobe_multi_nop5,
-	&b_uprobe_multi_nop10, &b_uretprobe_multi_nop10,
-	&b_usdt_nop, &b_usdt_nop5, &b_usdt_nop10,
+	&b_uprobe_multi_nop5, &b_uretprobe_multi_nop5, &b_usdt_nop, &b_usdt_nop5,
 	&b_testrun, &b_testrun_on_cpu, &b_syscall_on_cpu,
 	/* Not in the table above: their own callbacks (trig_ipc.c). */
 	&trig_b_user_ringbuf_timer, &trig_b_user_ringbuf_syscall, &trig_b_unix_socket,

@@ -116,10 +116,6 @@ const struct trig_spec trig_specs[BC_TRIG_CNT] = {
 		UPROBE_BENCH("trig-uprobe-nop5", BC_ATTACH_UPROBE, BC_TRIG_TARGET_NOP5),
 	[BC_TRIG_URETPROBE_NOP5] =
 		UPROBE_BENCH("trig-uretprobe-nop5", BC_ATTACH_URETPROBE, BC_TRIG_TARGET_NOP5),
-	[BC_TRIG_UPROBE_NOP10] =
-		UPROBE_BENCH("trig-uprobe-nop10", BC_ATTACH_UPROBE, BC_TRIG_TARGET_NOP10),
-	[BC_TRIG_URETPROBE_NOP10] =
-		UPROBE_BENCH("trig-uretprobe-nop10", BC_ATTACH_URETPROBE, BC_TRIG_TARGET_NOP10),
 	[BC_TRIG_UPROBE_MULTI_NOP] =
 		UPROBE_BENCH("trig-uprobe-multi-nop", BC_ATTACH_UPROBE_MULTI, BC_TRIG_TARGET_NOP),
 	[BC_TRIG_URETPROBE_MULTI_NOP] =
@@ -136,19 +132,12 @@ const struct trig_spec trig_specs[BC_TRIG_CNT] = {
 		UPROBE_BENCH("trig-uprobe-multi-nop5", BC_ATTACH_UPROBE_MULTI, BC_TRIG_TARGET_NOP5),
 	[BC_TRIG_URETPROBE_MULTI_NOP5] =
 		UPROBE_BENCH("trig-uretprobe-multi-nop5", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_TARGET_NOP5),
-	[BC_TRIG_UPROBE_MULTI_NOP10] =
-		UPROBE_BENCH("trig-uprobe-multi-nop10", BC_ATTACH_UPROBE_MULTI, BC_TRIG_TARGET_NOP10),
-	[BC_TRIG_URETPROBE_MULTI_NOP10] =
-		UPROBE_BENCH("trig-uretprobe-multi-nop10", BC_ATTACH_URETPROBE_MULTI,
-			     BC_TRIG_TARGET_NOP10),
 	/* A USDT probe is a uprobe (with the semaphore counted) on the site
 	 * its note names: the probe's cost, as the runner measures it. */
 	[BC_TRIG_USDT_NOP] =
 		UPROBE_BENCH("trig-usdt-nop", BC_ATTACH_UPROBE, BC_TRIG_TARGET_USDT_NOP),
 	[BC_TRIG_USDT_NOP5] =
 		UPROBE_BENCH("trig-usdt-nop5", BC_ATTACH_UPROBE, BC_TRIG_TARGET_USDT_NOP5),
-	[BC_TRIG_USDT_NOP10] =
-		UPROBE_BENCH("trig-usdt-nop10", BC_ATTACH_UPROBE, BC_TRIG_TARGET_USDT_NOP10),
 
 	[BC_TRIG_TESTRUN] = { .name = "trig-testrun", .driver = BC_TRIG_DRV_TESTRUN,
 	  .driver_prog = "trig_testrun",
@@ -211,8 +200,7 @@ int trig_choose(const struct trig_spec *spec, enum trig_drive want, int kfunc,
 bool trig_target_x86_only(enum trig_target target)
 {
 	return target == BC_TRIG_TARGET_NOP5 || target == BC_TRIG_TARGET_USDT_NOP ||
-	       target == BC_TRIG_TARGET_USDT_NOP5 || target == BC_TRIG_TARGET_NOP10 ||
-	       target == BC_TRIG_TARGET_USDT_NOP10;
+	       target == BC_TRIG_TARGET_USDT_NOP5;
 }
 
 /* What the kernel runner leaves out of its attach-to-everything list. */

@@ -64,8 +64,6 @@ enum trig_target {
 	BC_TRIG_TARGET_NOP5,	/* first instruction: the 5-byte nop (x86-64) */
 	BC_TRIG_TARGET_USDT_NOP,	/* a USDT probe whose site is a nop (x86-64) */
 	BC_TRIG_TARGET_USDT_NOP5,	/* ... whose site is the 5-byte nop (x86-64) */
-	BC_TRIG_TARGET_NOP10,	/* first instruction: the 10-byte nop (x86-64) */
-	BC_TRIG_TARGET_USDT_NOP10,	/* a USDT probe whose site is the 10-byte nop */
 };
 
 struct trig_spec {
@@ -143,8 +141,6 @@ enum trig_id {
 	BC_TRIG_URETPROBE_RET,
 	BC_TRIG_UPROBE_NOP5,
 	BC_TRIG_URETPROBE_NOP5,
-	BC_TRIG_UPROBE_NOP10,
-	BC_TRIG_URETPROBE_NOP10,
 	BC_TRIG_UPROBE_MULTI_NOP,
 	BC_TRIG_URETPROBE_MULTI_NOP,
 	BC_TRIG_UPROBE_MULTI_PUSH,
@@ -153,11 +149,8 @@ enum trig_id {
 	BC_TRIG_URETPROBE_MULTI_RET,
 	BC_TRIG_UPROBE_MULTI_NOP5,
 	BC_TRIG_URETPROBE_MULTI_NOP5,
-	BC_TRIG_UPROBE_MULTI_NOP10,
-	BC_TRIG_URETPROBE_MULTI_NOP10,
 	BC_TRIG_USDT_NOP,
 	BC_TRIG_USDT_NOP5,
-	BC_TRIG_USDT_NOP10,
 	BC_TRIG_TESTRUN,
 	BC_TRIG_TESTRUN_ON_CPU,
 	BC_TRIG_SYSCALL_ON_CPU,
@@ -173,8 +166,7 @@ const struct trig_spec *trig_spec_find(const char *name);
 /* Names an attach kind for people: "fentry", "kprobe.multi". */
 const char *trig_kind_name(enum bc_attach_kind kind);
 
-/* Whether the target is one of x86-64's only (nop5, nop10, the USDT
- * sites). */
+/* Whether the target is one of x86-64's only (nop5, the USDT sites). */
 bool trig_target_x86_only(enum trig_target target);
 
 /* The kernel functions kprobe-multi-all attaches to. */

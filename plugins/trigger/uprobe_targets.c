@@ -52,17 +52,6 @@ __asm__(
 	"	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"
 	"	ret\n"
 	"	.size trig_target_nop5, .-trig_target_nop5\n"
-	"\n"
-	/* The 10-byte nop (nopw %cs:0x0(%rax,%rax,1)), which the runner's
-	 * 2026 development trees probe where older ones probed nop5. */
-	"	.p2align 4\n"
-	"	.globl trig_target_nop10\n"
-	"	.hidden trig_target_nop10\n"
-	"	.type trig_target_nop10, @function\n"
-	"trig_target_nop10:\n"
-	"	.byte 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00\n"
-	"	ret\n"
-	"	.size trig_target_nop10, .-trig_target_nop10\n"
 	"	.section .note.GNU-stack,\"\",@progbits\n"
 	"	.text\n");
 
@@ -123,8 +112,6 @@ __asm__(
 	BC_USDT_SITE("trig_usdt_nop", "trig_usdt_sema_nop", BC_TRIG_USDT_NAME_NOP, "nop")
 	BC_USDT_SITE("trig_usdt_nop5", "trig_usdt_sema_nop5", BC_TRIG_USDT_NAME_NOP5,
 		     ".byte 0x0f, 0x1f, 0x44, 0x00, 0x00")
-	BC_USDT_SITE("trig_usdt_nop10", "trig_usdt_sema_nop10", BC_TRIG_USDT_NAME_NOP10,
-		     ".byte 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00")
 	"	.text\n");
 
 #else
@@ -151,15 +138,9 @@ __attribute__((noinline)) void trig_target_ret(void)
 	__asm__ volatile("");
 }
 
-/* The 5- and 10-byte nops and the USDT sites are x86-64's only (as in the
- * kernel runner); these exist so that the plugin links, and are never
- * probed. */
+/* The 5-byte nop and the USDT sites are x86-64's only (as in the kernel
+ * runner); these exist so that the plugin links, and are never probed. */
 __attribute__((noinline)) void trig_target_nop5(void)
-{
-	__asm__ volatile("");
-}
-
-__attribute__((noinline)) void trig_target_nop10(void)
 {
 	__asm__ volatile("");
 }
@@ -174,11 +155,6 @@ __attribute__((noinline)) void trig_usdt_nop5(void)
 	__asm__ volatile("");
 }
 
-__attribute__((noinline)) void trig_usdt_nop10(void)
-{
-	__asm__ volatile("");
-}
-
-unsigned short trig_usdt_sema_nop, trig_usdt_sema_nop5, trig_usdt_sema_nop10;
+unsigned short trig_usdt_sema_nop, trig_usdt_sema_nop5;
 
 #endif

@@ -9,21 +9,16 @@ void trig_target_push(void);
 void trig_target_ret(void);
 /* Starts with the 5-byte nop (x86-64 only). */
 void trig_target_nop5(void);
-/* Starts with the 10-byte nop (x86-64 only): what the runner's 2026
- * development trees probe in place of nop5. */
-void trig_target_nop10(void);
 
 /* USDT probes of our own (x86-64 only): each function runs one probe site,
- * a nop, a 5-byte or a 10-byte nop, described by a .note.stapsdt note under provider
+ * a nop or a 5-byte nop, described by a .note.stapsdt note under provider
  * BC_TRIG_USDT_PROVIDER, with a semaphore the kernel counts attachments in. */
 #define BC_TRIG_USDT_PROVIDER "benchcore"
 #define BC_TRIG_USDT_NAME_NOP "trig_nop"
 #define BC_TRIG_USDT_NAME_NOP5 "trig_nop5"
-#define BC_TRIG_USDT_NAME_NOP10 "trig_nop10"
 void trig_usdt_nop(void);
 void trig_usdt_nop5(void);
-void trig_usdt_nop10(void);
-extern unsigned short trig_usdt_sema_nop, trig_usdt_sema_nop5, trig_usdt_sema_nop10;
+extern unsigned short trig_usdt_sema_nop, trig_usdt_sema_nop5;
 
 #if defined(__x86_64__)
 #define BC_TRIG_HAVE_X86_SITES 1

@@ -273,8 +273,7 @@ static void check_run(const struct trig_spec *s, const char *const *extra,
 		dump(s->name, &r);
 		fail_msg("%s: the JSON report names no attach point", s->name);
 	}
-	if (s->target == BC_TRIG_TARGET_USDT_NOP || s->target == BC_TRIG_TARGET_USDT_NOP5 ||
-	    s->target == BC_TRIG_TARGET_USDT_NOP10) {
+	if (s->target == BC_TRIG_TARGET_USDT_NOP || s->target == BC_TRIG_TARGET_USDT_NOP5) {
 		/* usdt:<file>+0x<site> (benchcore:<name>, semaphore at +0x<offset>) */
 		assert_int_equal(strncmp(ap, "usdt:", 5), 0);
 		assert_non_null(strstr(ap, "trigger.so+0x"));

@@ -54,8 +54,6 @@ static const struct {
 	{ "trig-uretprobe-ret", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-nop5", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-nop5", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
-	{ "trig-uprobe-nop10", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
-	{ "trig-uretprobe-nop10", BC_ATTACH_URETPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-nop", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-multi-nop", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-push", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
@@ -64,12 +62,9 @@ static const struct {
 	{ "trig-uretprobe-multi-ret", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uprobe-multi-nop5", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-uretprobe-multi-nop5", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
-	{ "trig-uprobe-multi-nop10", BC_ATTACH_UPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
-	{ "trig-uretprobe-multi-nop10", BC_ATTACH_URETPROBE_MULTI, BC_TRIG_DRV_UPROBED_CALL },
 	/* A USDT probe is a uprobe on the site its note names. */
 	{ "trig-usdt-nop", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-usdt-nop5", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
-	{ "trig-usdt-nop10", BC_ATTACH_UPROBE, BC_TRIG_DRV_UPROBED_CALL },
 	{ "trig-testrun", 0, BC_TRIG_DRV_TESTRUN },
 	{ "trig-testrun-on-cpu", 0, BC_TRIG_DRV_TESTRUN_ON_CPU },
 	{ "trig-syscall-on-cpu", BC_ATTACH_TP, BC_TRIG_DRV_SYSCALL_ON_CPU },
@@ -148,7 +143,7 @@ static bool is_uprobe_kind(enum bc_attach_kind k)
 
 static void test_uprobe_targets_cover_every_case(void **state)
 {
-	unsigned int seen[BC_ATTACH_OTHER + 1][BC_TRIG_TARGET_USDT_NOP10 + 1] = { { 0 } };
+	unsigned int seen[BC_ATTACH_OTHER + 1][BC_TRIG_TARGET_USDT_NOP5 + 1] = { { 0 } };
 
 	(void)state;
 	for (size_t i = 0; i < trig_spec_cnt; i++) {
@@ -162,20 +157,16 @@ static void test_uprobe_targets_cover_every_case(void **state)
 			assert_int_equal(s->target, BC_TRIG_TARGET_NONE);
 		}
 	}
-	/* nop, push, ret, nop5 and nop10, each under all four uprobe
-	 * flavours, once; the three USDT sites as uprobes, once each. */
+	/* nop, push, ret and nop5, each under all four uprobe flavours,
+	 * once; the two USDT sites as uprobes, once each. */
 	for (int k = BC_ATTACH_UPROBE; k <= BC_ATTACH_URETPROBE_MULTI; k++) {
 		for (int t = BC_TRIG_TARGET_NOP; t <= BC_TRIG_TARGET_NOP5; t++)
 			assert_int_equal(seen[k][t], 1);
-		assert_int_equal(seen[k][BC_TRIG_TARGET_NOP10], 1);
 		for (int t = BC_TRIG_TARGET_USDT_NOP; t <= BC_TRIG_TARGET_USDT_NOP5; t++)
 			assert_int_equal(seen[k][t], k == BC_ATTACH_UPROBE);
-		assert_int_equal(seen[k][BC_TRIG_TARGET_USDT_NOP10], k == BC_ATTACH_UPROBE);
 	}
 	assert_true(trig_target_x86_only(BC_TRIG_TARGET_NOP5));
-	assert_true(trig_target_x86_only(BC_TRIG_TARGET_NOP10));
 	assert_true(trig_target_x86_only(BC_TRIG_TARGET_USDT_NOP));
-	assert_true(trig_target_x86_only(BC_TRIG_TARGET_USDT_NOP10));
 	assert_false(trig_target_x86_only(BC_TRIG_TARGET_NOP));
 }
 
