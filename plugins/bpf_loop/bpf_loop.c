@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The bpf_loop plugin: bpf-loop, the kernel runner's measure of what one
- * iteration of the bpf_loop() helper costs.
+ * iteration of the bpf_loop() helper costs, and bpf-for, what one value of
+ * an open-coded numeric iterator (bpf_for(), Linux 6.4) costs.
  *
  * Each producer calls getpgid() in a loop; a BPF program attached to that
- * syscall calls bpf_loop(--nr_loops, <empty callback>) 1000 times (fewer
- * when that would be more than BC_WORK_PER_CALL_MAX iterations in one
- * syscall, <benchcore/work.h>: the CPU would stall past the kernel's
- * soft-lockup threshold and no signal could end the run). The
- * headline counts loop iterations, so its latency line is the cost of one
- * iteration (including the callback call), as the runner prints it. Where
- * is not the point, so the program goes wherever the kernel lets it: the
- * syscall's fentry (the runner's choice), its tracepoint, or raw_tp
- * sys_enter filtered to getpgid; the report names the one used.
+ * syscall calls bpf_loop(--nr_loops, <empty callback>) 1000 times (bpf-for:
+ * bpf_loop(1000, <callback iterating --nr_loops values>)), fewer when that
+ * would be more than BC_WORK_PER_CALL_MAX iterations in one syscall
+ * (<benchcore/work.h>: the CPU would stall past the kernel's soft-lockup
+ * threshold and no signal could end the run). The headline counts loop
+ * iterations, so its latency line is the cost of one iteration, as the
+ * runner prints it. Where is not the point, so the program goes wherever
+ * the kernel lets it: the syscall's fentry (the runner's choice), its
+ * tracepoint, or raw_tp sys_enter filtered to getpgid; the report names
+ * the one used.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,6 +29,7 @@
 #include <benchcore/benchcore.h>
 #include <benchcore/work.h>
 
+#include "bpf_for_bench.skel.h"
 #include "bpf_loop_bench.skel.h"
 
 /* The kernel's BPF_MAX_LOOPS: bpf_loop() refuses larger counts (-E2BIG). */
@@ -39,14 +42,25 @@ struct bl_opts {
 	int64_t nr_loops;
 };
 
+/* Each benchmark its own: the runner's defaults differ (10 and 1000). */
 static const struct bc_option bl_options[] = {
 	BC_OPT_INT(struct bl_opts, nr_loops, "nr_loops", .def = "10", .min = 1,
 		   .max = BL_MAX_LOOPS, .arg = "N",
 		   .help = "iterations per bpf_loop() call; the program makes 1000 calls per getpgid(), fewer above 16777 (at most 2^24 iterations per getpgid())"),
 };
 
+/* bpf_iter_num_new() refuses a range of more than BPF_MAX_LOOPS values,
+ * as bpf_loop() does. */
+static const struct bc_option bf_options[] = {
+	BC_OPT_INT(struct bl_opts, nr_loops, "nr_loops", .def = "1000", .min = 1,
+		   .max = BL_MAX_LOOPS, .arg = "N",
+		   .help = "values of the numeric iterator per bpf_for() loop; the program runs 1000 loops per getpgid(), fewer above 16777 (at most 2^24 values per getpgid())"),
+};
+
 struct bl_state {
-	struct bpf_loop_bench *skel;
+	struct bpf_loop_bench *skel;		/* bpf-loop's */
+	struct bpf_for_bench *for_skel;		/* bpf-for's */
+	struct bpf_object *obj;			/* whichever is loaded */
 	struct bpf_link *link;
 	uint32_t nr_loops;
 };
@@ -57,13 +71,26 @@ static const struct bc_attach_point bl_points[] = {
 	BC_GETPGID_ATTACH_POINTS("bl_fentry", "bl_tp", "bl_raw_tp"),
 };
 
+static const struct bc_attach_point bf_points[] = {
+	BC_GETPGID_ATTACH_POINTS("bf_fentry", "bf_tp", "bf_raw_tp"),
+};
+
 static void bl_state_free(struct bl_state *st)
 {
 	if (!st)
 		return;
 	bpf_link__destroy(st->link);
 	bpf_loop_bench__destroy(st->skel);
+	bpf_for_bench__destroy(st->for_skel);
 	free(st);
+}
+
+/* bpf-for's descriptor carries this as .priv; bpf-loop's none. */
+static const char bf_tag[] = "bpf-for";
+
+static bool bl_is_for(struct bc_ctx *ctx)
+{
+	return bc_ctx_bench_priv(ctx) == bf_tag;
 }
 
 /* The work is split across syscalls rather than refused: the iterations
@@ -105,12 +132,57 @@ static int bl_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *co
 		goto fail;
 	}
 	st->skel = skel;
+	st->obj = skel->obj;
 	st->link = link;
 	return 0;
 fail:
 	bpf_loop_bench__destroy(skel);
 	return err;
 }
+
+static int bf_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+{
+	struct bl_state *st = cookie;
+	struct bpf_for_bench *skel;
+	struct bpf_program *prog;
+	struct bpf_link *link;
+	int err;
+
+	(void)ctx;
+	skel = bpf_for_bench__open();
+	if (!skel)
+		return errno ? -errno : -ENOMEM;
+	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
+	if (err)
+		goto fail;
+	skel->rodata->bc_tgid = (__u32)getpid();
+	skel->rodata->getpgid_nr = SYS_getpgid;
+	skel->bss->nr_loops = st->nr_loops;
+	skel->bss->nr_calls = bl_calls_per_run(st->nr_loops);
+	err = bpf_for_bench__load(skel);
+	if (err)
+		goto fail;
+	prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
+	link = bpf_program__attach(prog);
+	if (!link) {
+		err = errno ? -errno : -EINVAL;
+		goto fail;
+	}
+	st->for_skel = skel;
+	st->obj = skel->obj;
+	st->link = link;
+	return 0;
+fail:
+	bpf_for_bench__destroy(skel);
+	return err;
+}
+
+static const struct bc_need bf_needs[] = {
+	BC_NEED(BC_NEED_HELPER, .type = BPF_PROG_TYPE_RAW_TRACEPOINT, .id = BPF_FUNC_loop,
+		.why = "bpf_loop() (Linux 5.17)"),
+	BC_NEED(BC_NEED_BTF_FUNC, .name = "bpf_iter_num_new",
+		.why = "the open-coded numeric iterator, kfuncs bpf_iter_num_*() (Linux 6.4)"),
+};
 
 static struct bl_state *bl_prepare(struct bc_ctx *ctx, uint32_t nr_loops, int *err)
 {
@@ -122,8 +194,17 @@ static struct bl_state *bl_prepare(struct bc_ctx *ctx, uint32_t nr_loops, int *e
 		return NULL;
 	}
 	st->nr_loops = nr_loops;
-	*err = bc_attach_first(ctx, bl_points, sizeof(bl_points) / sizeof(bl_points[0]), bl_try,
-			       st);
+	if (bl_is_for(ctx)) {
+		/* Without the kfuncs every candidate would fail to load with
+		 * the same EINVAL: say what is missing instead. */
+		*err = bc_need_check(ctx, bf_needs, sizeof(bf_needs) / sizeof(bf_needs[0]));
+		if (!*err)
+			*err = bc_attach_first(ctx, bf_points,
+					       sizeof(bf_points) / sizeof(bf_points[0]), bf_try, st);
+	} else {
+		*err = bc_attach_first(ctx, bl_points, sizeof(bl_points) / sizeof(bl_points[0]),
+				       bl_try, st);
+	}
 	if (*err < 0) {
 		bl_state_free(st);
 		return NULL;
@@ -157,7 +238,7 @@ static int bl_setup(struct bc_ctx *ctx)
 		return err;
 	bc_ctx_set_data(ctx, st);
 	/* The one program the object loaded is the one under test. */
-	bpf_object__for_each_program(prog, st->skel->obj) {
+	bpf_object__for_each_program(prog, st->obj) {
 		if (bpf_program__fd(prog) >= 0)
 			return bc_ctx_add_prog(ctx, bpf_program__fd(prog), "measured");
 	}
@@ -181,9 +262,18 @@ static int bl_producer(struct bc_ctx *ctx, struct bc_thread *t)
 static int bl_measure(struct bc_ctx *ctx, double *values)
 {
 	struct bl_state *st = bc_ctx_data(ctx);
-	const struct bc_line_counter *it = st->skel->bss->iterations;
-	const struct bc_line_counter *runs = st->skel->bss->runs;
-	size_t n = sizeof(st->skel->bss->runs) / sizeof(st->skel->bss->runs[0]);
+	const struct bc_line_counter *it, *runs;
+	size_t n;
+
+	if (st->for_skel) {
+		it = st->for_skel->bss->iterations;
+		runs = st->for_skel->bss->runs;
+		n = sizeof(st->for_skel->bss->runs) / sizeof(st->for_skel->bss->runs[0]);
+	} else {
+		it = st->skel->bss->iterations;
+		runs = st->skel->bss->runs;
+		n = sizeof(st->skel->bss->runs) / sizeof(st->skel->bss->runs[0]);
+	}
 
 	values[0] = (double)bc_line_counters_sum(it, n);
 	values[1] = (double)bc_line_counters_sum(runs, n);
@@ -215,6 +305,8 @@ static const struct bc_bench_desc bl_bench = {
 	.consumers = BC_THREADS(0, 0, 0),
 	.metrics = bl_metrics,
 	.metric_cnt = sizeof(bl_metrics) / sizeof(bl_metrics[0]),
+	.options = bl_options,
+	.option_cnt = sizeof(bl_options) / sizeof(bl_options[0]),
 	.probe = bl_probe,
 	.needs = bl_needs,
 	.need_cnt = sizeof(bl_needs) / sizeof(bl_needs[0]),
@@ -226,17 +318,47 @@ static const struct bc_bench_desc bl_bench = {
 	.teardown = bl_teardown,
 };
 
+/* hits: iterator values (the runner's ops); runs: program runs, each 1000
+ * bpf_for() loops of --nr_loops values (fewer above 16777, as bpf-loop). */
+static const struct bc_metric_desc bf_metrics[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+		  .label = "program runs (1000 bpf_for loops each)"),
+};
+
+static const struct bc_bench_desc bf_bench = {
+	.sz = sizeof(struct bc_bench_desc),
+	.name = "bpf-for",
+	.description = "cost of one value of an open-coded numeric iterator (bpf_for()): 1000 "
+		       "loops of --nr_loops per getpgid()",
+	.producers = BC_THREADS(1, 0, 1),
+	.consumers = BC_THREADS(0, 0, 0),
+	.metrics = bf_metrics,
+	.metric_cnt = sizeof(bf_metrics) / sizeof(bf_metrics[0]),
+	.options = bf_options,
+	.option_cnt = sizeof(bf_options) / sizeof(bf_options[0]),
+	.priv = bf_tag,
+	.probe = bl_probe,
+	.needs = bf_needs,
+	.need_cnt = sizeof(bf_needs) / sizeof(bf_needs[0]),
+	.attach_points = bf_points,
+	.attach_point_cnt = sizeof(bf_points) / sizeof(bf_points[0]),
+	.setup = bl_setup,
+	.producer = bl_producer,
+	.measure = bl_measure,
+	.teardown = bl_teardown,
+};
+
 static const struct bc_bench_desc *const bl_benches[] = {
 	&bl_bench,
+	&bf_bench,
 	NULL,
 };
 
 BENCHCORE_PLUGIN(
 	.name = "bpf_loop",
-	.version = "1.0",
-	.description = "bpf_loop() helper: cost per loop iteration",
-	.options = bl_options,
-	.option_cnt = sizeof(bl_options) / sizeof(bl_options[0]),
+	.version = "1.1",
+	.description = "loops in BPF: cost per bpf_loop() iteration and per bpf_for() value",
 	.opts_size = sizeof(struct bl_opts),
 	.benches = bl_benches,
 );

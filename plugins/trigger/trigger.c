@@ -32,6 +32,8 @@
 #include <benchcore/benchcore.h>
 #include <benchcore/work.h>
 
+#include "trig_ipc.h"
+#include "trigger_opts.h"
 #include "trigger_spec.h"
 
 /* Each batched iteration fires the program under test once. */
@@ -52,13 +54,9 @@ BC_WORK_STATIC_ASSERT(BC_TRIG_BATCH_MAX, 256, "trigger --trig-batch-iters");
 
 /* ------------------------------------------------------------- options */
 
-/* One struct for the plugin: the batched benchmarks declare the batch
- * size; the core parses, checks and documents it (bc_ctx_opts()). */
-struct trig_opts {
-	int64_t batch_iters;
-	int driver;			/* enum trig_drive */
-	bool own_process;
-};
+/* One struct for the plugin (trigger_opts.h): the batched benchmarks
+ * declare the batch size; the core parses, checks and documents it
+ * (bc_ctx_opts()). */
 
 /*
  * The runner's programs count every hit, whoever fired it; so do these,
@@ -1213,6 +1211,9 @@ static const struct bc_bench_desc *const trig_benches[] = {
 	&b_uretprobe_multi_push, &b_uprobe_multi_ret, &b_uretprobe_multi_ret,
 	&b_uprobe_multi_nop5, &b_uretprobe_multi_nop5, &b_usdt_nop, &b_usdt_nop5,
 	&b_testrun, &b_testrun_on_cpu, &b_syscall_on_cpu,
+	/* Not in the table above: their own callbacks (trig_ipc.c). */
+	&trig_b_user_ringbuf_timer, &trig_b_user_ringbuf_syscall, &trig_b_unix_socket,
+	&trig_b_shared_memory, &trig_b_shared_memory_eventfd,
 	NULL,
 };
 

@@ -56,6 +56,15 @@ summarize_percentage() { s=$(last_line "$2"); printf '%-20s %s%%\n' "$1" "$(perc
 # line, up to the first '(', from its third space-separated field on.
 trigger_cut() { tail -n1 "$1" | cut -d'(' -f1 | cut -d' ' -f3-; }
 
+# run_bench_trigger_user_rb.sh (the runner's 2026 development trees): the
+# timer run's last line, its records, ENOSPC and timer-fires figures.
+timer_fires_of() { echo "$*" | sed -E "s/.*timer-fires[[:space:]]+($num ± ${num}M\/s).*/\1/"; }
+user_rb_timer() {
+	s=$(tail -n1 "$2")
+	printf '%-24s records %s, ENOSPC %s, timer fires %s\n' "$1" "$(hits_of "$s")" \
+		"$(drops_of "$s")" "$(timer_fires_of "$s")"
+}
+
 # Loops that keep the Summary line by name (our own benchmark pages' re-run
 # scripts do, and so did older runner scripts).
 summary_lines() { grep Summary "$1"; }

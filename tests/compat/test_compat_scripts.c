@@ -565,6 +565,71 @@ static void test_bpf_loop(void **state)
 	run_out_free(&o);
 }
 
+/* run_bench_bpf_for.sh: `summarize_ops "bpf_for: " "$(... -p N --nr_loops M bpf-for)"`. */
+static void test_bpf_for(void **state)
+{
+	double thr;
+	char *row;
+	struct run_out o;
+
+	(void)state;
+	/* Unavailable before Linux 6.4 (no numeric iterator kfuncs). */
+	if (!run_bc(&o, true, "run", "-w1", "-d2", "-p", "1", "--nr_loops", "100", "bpf-for",
+		    NULL)) {
+		bc_test_run_free(&o.run);
+		skip();
+	}
+	check_layout(&o);
+	row = idiom("summarize_ops", "bpf_for: ", o.path);
+	expect_match("summarize_ops", row,
+		     "^bpf_for: +throughput: " RE_NUM " " PM " " RE_NUM " M ops/s, latency: " RE_NUM
+		     " ns/op$");
+	thr = lead_num(strstr(row, "throughput: ") + strlen("throughput: "));
+	expect_near_iters(&o, "hits", thr);
+	free(row);
+	run_out_free(&o);
+}
+
+/* run_bench_trigger.sh of the 2026 development trees: the record-passing
+ * baselines with `-a -c1 -p1`, read with the same cut as the others. */
+static void test_trigger_shared_memory(void **state)
+{
+	struct run_out o;
+
+	(void)state;
+	if (!run_bc(&o, true, "run", "-w1", "-d2", "-a", "-c1", "-p1", "trig-shared-memory",
+		    NULL)) {
+		bc_test_run_free(&o.run);
+		skip();
+	}
+	check_hits_drops(&o, "shared-memory");
+	run_out_free(&o);
+}
+
+/* run_bench_trigger_user_rb.sh: the timer run's own Summary line, read with
+ * the script's hits(), drops() and timer_fires(). */
+static void test_trigger_user_rb_timer(void **state)
+{
+	char *row;
+	struct run_out o;
+
+	(void)state;
+	/* Unavailable before Linux 6.1 (no user ring buffers). */
+	if (!run_bc(&o, true, "run", "-w1", "-d2", "-a", "-p1", "-c0", "trig-user-ringbuf-timer",
+		    NULL)) {
+		bc_test_run_free(&o.run);
+		skip();
+	}
+	check_layout(&o);
+	row = idiom("user_rb_timer", "user-ringbuf-timer", o.path);
+	expect_match("user_rb_timer", row,
+		     "^user-ringbuf-timer +records " RE_RATE ", ENOSPC " RE_RATE ", timer fires "
+		     RE_RATE "$");
+	expect_near_iters(&o, "hits", lead_num(strstr(row, "records ") + strlen("records ")));
+	free(row);
+	run_out_free(&o);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest plain[] = {
@@ -579,6 +644,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ringbuf),
 		cmocka_unit_test(test_local_storage),
 		cmocka_unit_test(test_bpf_loop),
+		cmocka_unit_test(test_bpf_for),
+		cmocka_unit_test(test_trigger_shared_memory),
+		cmocka_unit_test(test_trigger_user_rb_timer),
 		cmocka_unit_test(test_strncmp),
 		cmocka_unit_test(test_rename),
 		cmocka_unit_test(test_private_stack),

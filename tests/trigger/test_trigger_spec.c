@@ -269,12 +269,12 @@ static void test_descriptor_matches_table(void **state)
 	assert_string_equal(pd->name, "trigger");
 	assert_int_equal(pd->abi_major, BC_ABI_MAJOR);
 	assert_true(pd->opts_size > 0);
-	for (const struct bc_bench_desc *const *b = pd->benches; *b; b++, n++) {
+	for (const struct bc_bench_desc *const *b = pd->benches; *b && n < trig_spec_cnt;
+	     b++, n++) {
 		const struct bc_bench_desc *d = *b;
 		const struct trig_spec *priv = d->priv;
 		bool has_batch = false, has_driver = false;
 
-		assert_true(n < trig_spec_cnt);
 		assert_string_equal(d->name, trig_specs[n].name);
 		/* The plugin's own copy of the table, this benchmark's entry. */
 		assert_non_null(priv);
@@ -322,6 +322,40 @@ static void test_descriptor_matches_table(void **state)
 		assert_non_null(d->teardown);
 	}
 	assert_int_equal(n, trig_spec_cnt);
+	/* Then the record-passing baselines (trig_ipc.c), which the table
+	 * does not describe: their own callbacks, hits and drops first. */
+	{
+		static const char *const rest[] = {
+			"trig-user-ringbuf-timer", "trig-user-ringbuf-syscall", "trig-unix-socket",
+			"trig-shared-memory", "trig-shared-memory-eventfd", NULL,
+		};
+		const struct bc_bench_desc *const *b = pd->benches + trig_spec_cnt;
+
+		for (size_t i = 0; rest[i]; i++, b++) {
+			assert_non_null(*b);
+			assert_string_equal((*b)->name, rest[i]);
+			assert_null(trig_spec_find(rest[i]));
+			assert_true((*b)->metric_cnt >= 2);
+			assert_string_equal((*b)->metrics[0].name, "hits");
+			assert_string_equal((*b)->metrics[1].name, "drops");
+			/* The runner's hits/drops lines, or (the timer one) its
+			 * own lines from the plugin's callbacks. */
+			if ((*b)->format_summary) {
+				assert_non_null((*b)->format_iter);
+				assert_int_equal((*b)->metrics[0].role, BC_ROLE_AUX);
+			} else {
+				assert_int_equal((*b)->metrics[0].role, BC_ROLE_HITS);
+				assert_int_equal((*b)->metrics[1].role, BC_ROLE_DROPS);
+				assert_null((*b)->metrics[1].label);
+			}
+			/* One producer, as the runner's validate() demands. */
+			assert_int_equal((*b)->producers.min, 1);
+			assert_int_equal((*b)->producers.max, 1);
+			assert_non_null((*b)->setup);
+			assert_non_null((*b)->teardown);
+		}
+		assert_null(*b);
+	}
 	dlclose(h);
 }
 
