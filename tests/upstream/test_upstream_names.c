@@ -91,11 +91,13 @@ static void read_runner_names(struct strs *names, struct strs *origins)
 		fail_msg("%s lists no names", NAMES_FILE);
 }
 
-/* Every backquoted word in the lead of each "- " bullet of the section. */
+/* Every backquoted word in the lead of each "- " bullet of the section: the
+ * bullet's text up to its first ": ", which may wrap onto the bullet's
+ * indented continuation lines. */
 static void read_not_carried(struct strs *out)
 {
 	char *text = bc_test_read_file(COMPAT_FILE), *line, *save = NULL;
-	bool in = false, seen = false;
+	bool in = false, seen = false, in_lead = false;
 
 	if (!text)
 		fail_msg("cannot read %s", COMPAT_FILE);
@@ -107,9 +109,14 @@ static void read_not_carried(struct strs *out)
 			seen |= in;
 			continue;
 		}
-		if (!in || strncmp(line, "- ", 2))
+		if (!in)
 			continue;
+		if (strncmp(line, "- ", 2) && !(in_lead && !strncmp(line, "  ", 2))) {
+			in_lead = false;
+			continue;
+		}
 		end = strstr(line, ": ");
+		in_lead = !end;
 		if (!end)
 			end = line + strlen(line);
 		for (p = line; p < end && (p = strchr(p, '`')) && p < end; ) {
