@@ -12,7 +12,8 @@
  * iteration (including the callback call), as the runner prints it. Where
  * is not the point, so the program goes wherever the kernel lets it: the
  * syscall's fentry (the runner's choice), its tracepoint, or raw_tp
- * sys_enter filtered to getpgid; the report names the one used.
+ * sys_enter filtered to getpgid; the report names the one used. The core
+ * tries them (bl_attach()) and reads the counters from BPF (`bpf`).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -75,15 +76,14 @@ static uint32_t bl_calls_per_run(uint32_t nr_loops)
 	return calls > BL_CALLS_PER_RUN ? BL_CALLS_PER_RUN : calls ? (uint32_t)calls : 1;
 }
 
-static int bl_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+/* One candidate of the ladder the core drives. */
+static int bl_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 {
-	struct bl_state *st = cookie;
+	struct bl_state *st = bc_ctx_data(ctx);
 	struct bpf_loop_bench *skel;
-	struct bpf_program *prog;
 	struct bpf_link *link;
 	int err;
 
-	(void)ctx;
 	skel = bpf_loop_bench__open();
 	if (!skel)
 		return errno ? -errno : -ENOMEM;
@@ -98,69 +98,31 @@ static int bl_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *co
 	err = bpf_loop_bench__load(skel);
 	if (err)
 		goto fail;
-	prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
-	link = bpf_program__attach(prog);
+	link = bpf_program__attach(bpf_object__find_program_by_name(skel->obj, pt->prog_name));
 	if (!link) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}
 	st->skel = skel;
 	st->link = link;
-	return 0;
+	return bc_ctx_set_bpf_object(ctx, skel->obj);
 fail:
 	bpf_loop_bench__destroy(skel);
-	return err;
-}
-
-static struct bl_state *bl_prepare(struct bc_ctx *ctx, uint32_t nr_loops, int *err)
-{
-	struct bl_state *st;
-
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		*err = bc_error(ctx, -ENOMEM, "out of memory");
-		return NULL;
-	}
-	st->nr_loops = nr_loops;
-	*err = bc_attach_first(ctx, bl_points, sizeof(bl_points) / sizeof(bl_points[0]), bl_try,
-			       st);
-	if (*err < 0) {
-		bl_state_free(st);
-		return NULL;
-	}
-	*err = 0;
-	return st;
-}
-
-/* Whether the program loads does not depend on the count. */
-static int bl_probe(struct bc_ctx *ctx)
-{
-	struct bl_state *st;
-	int err;
-
-	st = bl_prepare(ctx, 1, &err);
-	bl_state_free(st);
 	return err;
 }
 
 static int bl_setup(struct bc_ctx *ctx)
 {
 	const struct bl_opts *o = bc_ctx_opts(ctx);
-	struct bpf_program *prog;
 	struct bl_state *st;
-	int err;
 
 	if (!o)
 		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
-	st = bl_prepare(ctx, (uint32_t)o->nr_loops, &err);
+	st = calloc(1, sizeof(*st));
 	if (!st)
-		return err;
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	st->nr_loops = (uint32_t)o->nr_loops;
 	bc_ctx_set_data(ctx, st);
-	/* The one program the object loaded is the one under test. */
-	bpf_object__for_each_program(prog, st->skel->obj) {
-		if (bpf_program__fd(prog) >= 0)
-			return bc_ctx_add_prog(ctx, bpf_program__fd(prog), "measured");
-	}
 	return 0;
 }
 
@@ -178,18 +140,6 @@ static int bl_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
-static int bl_measure(struct bc_ctx *ctx, double *values)
-{
-	struct bl_state *st = bc_ctx_data(ctx);
-	const struct bc_line_counter *it = st->skel->bss->iterations;
-	const struct bc_line_counter *runs = st->skel->bss->runs;
-	size_t n = sizeof(st->skel->bss->runs) / sizeof(st->skel->bss->runs[0]);
-
-	values[0] = (double)bc_line_counters_sum(it, n);
-	values[1] = (double)bc_line_counters_sum(runs, n);
-	return 0;
-}
-
 /*
  * hits: bpf_loop() iterations (the runner's ops: its latency line is the
  * cost of one iteration). runs: program runs, i.e. syscalls, each making
@@ -197,9 +147,9 @@ static int bl_measure(struct bc_ctx *ctx, double *values)
  * hits = runs x calls x --nr_loops, which the tests check.
  */
 static const struct bc_metric_desc bl_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS, .bpf = "iterations"),
 	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-		  .label = "program runs (1000 bpf_loop calls each)"),
+		  .label = "program runs (1000 bpf_loop calls each)", .bpf = "runs"),
 };
 
 static const struct bc_need bl_needs[] = {
@@ -215,15 +165,14 @@ static const struct bc_bench_desc bl_bench = {
 	.consumers = BC_THREADS(0, 0, 0),
 	.metrics = bl_metrics,
 	.metric_cnt = sizeof(bl_metrics) / sizeof(bl_metrics[0]),
-	.probe = bl_probe,
 	.needs = bl_needs,
 	.need_cnt = sizeof(bl_needs) / sizeof(bl_needs[0]),
 	.attach_points = bl_points,
 	.attach_point_cnt = sizeof(bl_points) / sizeof(bl_points[0]),
 	.setup = bl_setup,
 	.producer = bl_producer,
-	.measure = bl_measure,
 	.teardown = bl_teardown,
+	.attach = bl_attach,
 };
 
 static const struct bc_bench_desc *const bl_benches[] = {
