@@ -139,7 +139,8 @@ static __always_inline __u64 bc_batch_stop(struct bc_batch_timing *recs, __u64 s
 static __always_inline void bc_hist_add(void *hist_map, __u64 v)
 {
 	struct bc_bpf_hist *h;
-	__u32 zero = 0, b;
+	__u32 zero = 0;
+	__u64 b;
 
 	h = bpf_map_lookup_elem(hist_map, &zero);
 	if (!h)

@@ -36,13 +36,15 @@ struct bc_bpf_hist {
  * rather than in <benchcore.bpf.h> so that user space can check the two
  * agree (tests/unit/test_hist.c).
  */
-static inline __attribute__((always_inline)) unsigned int bc_hist_bucket_of(bc_bpf_hist_u64 v)
+static inline __attribute__((always_inline)) bc_bpf_hist_u64 bc_hist_bucket_of(bc_bpf_hist_u64 v)
 {
-	bc_bpf_hist_u64 x = v;
-	unsigned int e = 0, shift;
+	/* 64-bit throughout: a 32-bit result would be zero-extended once for
+	 * the caller's bounds check and again for the index, and the
+	 * verifier would see the index unchecked. */
+	bc_bpf_hist_u64 x = v, e = 0, shift;
 
 	if (v < 2 * BC_BPF_HIST_SUB_CNT)
-		return (unsigned int)v;
+		return v;
 	if (x >> 32) {
 		x >>= 32;
 		e += 32;
@@ -66,8 +68,7 @@ static inline __attribute__((always_inline)) unsigned int bc_hist_bucket_of(bc_b
 	if (x >> 1)
 		e += 1;
 	shift = e - BC_BPF_HIST_SUB_BITS;
-	return BC_BPF_HIST_SUB_CNT + shift * BC_BPF_HIST_SUB_CNT +
-	       (unsigned int)((v >> shift) - BC_BPF_HIST_SUB_CNT);
+	return BC_BPF_HIST_SUB_CNT + shift * BC_BPF_HIST_SUB_CNT + ((v >> shift) - BC_BPF_HIST_SUB_CNT);
 }
 
 #endif /* BENCHCORE_BPF_HIST_H */
