@@ -18,6 +18,7 @@
 #include "attach.h"
 #include "config.h"
 #include "exit_status.h"
+#include "guard.h"
 #include "log.h"
 #include "plugin_opts.h"
 
@@ -267,6 +268,100 @@ int bc_attach_first(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_
 	ret = bc_attach_select(ctx, pts, cnt, try_fn, cookie, bc_attach_precheck_default, NULL);
 	libbpf_set_print(prev);
 	return ret;
+}
+
+/* What a candidate that reported its own failure said. */
+struct bc_ladder {
+	int own_err;
+	char own_reason[BC_REASON_LEN];
+};
+
+/*
+ * One candidate of the descriptor's ladder, through its attach callback.
+ * A bare negative errno is the kernel's answer about this candidate; a
+ * failure the callback reported itself (bc_error() and friends: a map it
+ * could not fill, a ring it could not map) ends the ladder with its words.
+ */
+static int bc_attach_desc_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+{
+	struct bc_ladder *l = cookie;
+	int err;
+
+	bc_ctx_reason_copy(ctx, l->own_reason, sizeof(l->own_reason));
+	ctx->reason[0] = '\0';	/* no thread runs yet */
+	bc_guard_enter("attach", true);
+	err = ctx->bench->desc.attach(ctx, pt);
+	bc_guard_leave();
+	if (!err)
+		return 0;
+	/* A refused candidate destroyed what it loaded. */
+	ctx->bpf_obj = NULL;
+	if (!ctx->reason[0]) {
+		memcpy(ctx->reason, l->own_reason, sizeof(ctx->reason));
+		return err;
+	}
+	l->own_err = err < 0 ? err : -err;
+	bc_ctx_reason_copy(ctx, l->own_reason, sizeof(l->own_reason));
+	return -ECANCELED;	/* not a refusal: the ladder stops here */
+}
+
+int bc_attach_ladder(struct bc_ctx *ctx, bool declare)
+{
+	const struct bc_bench_desc *d = &ctx->bench->desc;
+	const struct bc_attach_point *pt;
+	struct bc_ladder l = { 0 };
+	struct bpf_program *prog;
+	size_t progs = ctx->prog_cnt;
+	int idx;
+
+	if (!d->attach)
+		return 0;
+	if (!d->attach_point_cnt)
+		return bc_error(ctx, -EINVAL,
+				"benchmark '%s' has an attach callback but no attach points", d->name);
+	idx = bc_attach_first(ctx, d->attach_points, d->attach_point_cnt, bc_attach_desc_try, &l);
+	if (idx < 0 && l.own_err) {
+		/* Its words again (the ladder wrote its own over them); the
+		 * flags bc_unavailable() or bc_usage_error() set stay, and
+		 * with them the exit status the callback chose. */
+		bc_error(ctx, l.own_err, "%s", l.own_reason);
+		return l.own_err;
+	}
+	if (idx < 0)
+		return idx;
+	/* The program under test, unless the callback declared its own. */
+	pt = &d->attach_points[idx];
+	if (!declare || ctx->prog_cnt != progs || !ctx->bpf_obj || !pt->prog_name)
+		return 0;
+	prog = bpf_object__find_program_by_name(ctx->bpf_obj, pt->prog_name);
+	if (!prog || bpf_program__fd(prog) < 0)
+		return bc_error(ctx, -ENOENT, "%s: attach point %s names program '%s', which the BPF object did not load",
+				d->name, pt->name ? pt->name : "?", pt->prog_name);
+	return bc_ctx_add_prog(ctx, bpf_program__fd(prog), "producer");
+}
+
+int bc_attach_probe(struct bc_ctx *ctx)
+{
+	const struct bc_bench_desc *d = &ctx->bench->desc;
+	int err = 0;
+
+	if (d->setup) {
+		bc_guard_enter("setup", false);
+		err = d->setup(ctx);
+		bc_guard_leave();
+	}
+	if (!err)
+		err = bc_attach_ladder(ctx, false);
+	if (d->teardown) {
+		bc_guard_enter("teardown", false);
+		d->teardown(ctx);
+		bc_guard_leave();
+	}
+	ctx->bpf_obj = NULL;
+	ctx->data = NULL;
+	/* Lines a teardown() adds are a run's, not a probe's. */
+	bc_ctx_release(ctx);
+	return err;
 }
 
 int bc_bpf_autoload_only(struct bpf_object *obj, const char *prog_name)

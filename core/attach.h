@@ -35,4 +35,15 @@ void bc_attach_note_libbpf(const char *line);
 /* strerror() that also names ENOTSUPP (524) and libbpf's own codes. */
 const char *bc_attach_strerror(int err, char *buf, size_t len);
 
+/*
+ * ABI 2.2: the ladder of the running benchmark's descriptor, through its
+ * attach callback (0 when it has none). With `declare`, the chosen
+ * candidate's program is declared under test unless the callback declared
+ * one. Returns 0 or a negative errno, as bc_attach_first() reports them.
+ */
+int bc_attach_ladder(struct bc_ctx *ctx, bool declare);
+/* A probe for a benchmark with an attach callback and no probe():
+ * setup(), the ladder and teardown(), leaving nothing behind. */
+int bc_attach_probe(struct bc_ctx *ctx);
+
 #endif /* BENCHCORE_CORE_ATTACH_H */

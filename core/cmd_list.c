@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd_list.h"
+#include "attach.h"
 #include "config.h"
 #include "loader.h"
 #include "context.h"
@@ -103,15 +104,18 @@ struct bc_probe_result {
 static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg, bool full,
 			   struct bc_probe_result *pr)
 {
-	bool quick = bc_bench_has_quick(b) && !(full && b->desc.probe);
+	/* ABI 2.2: an attach callback without probe() is probed by setup(),
+	 * its ladder and teardown() (bc_attach_probe()). */
+	bool loads = b->desc.probe || b->desc.attach;
+	bool quick = bc_bench_has_quick(b) && !(full && loads);
 	struct bc_config probe_cfg;
 	struct bc_ctx ctx;
 	int err;
 
 	memset(pr, 0, sizeof(*pr));
 	pr->available = true;
-	pr->checked = quick ? "features" : b->desc.probe ? "probe" : "none";
-	if (!quick && !b->desc.probe)
+	pr->checked = quick ? "features" : loads ? "probe" : "none";
+	if (!quick && !loads)
 		return;
 	/* A probe sees the options a plain `run` would: the defaults. */
 	probe_cfg = *cfg;
@@ -129,7 +133,8 @@ static void bc_probe_bench(const struct bc_bench *b, const struct bc_config *cfg
 		bc_log_set_verbosity(-2);
 	bc_guard_set_bench(b->plugin->desc.name, b->desc.name);
 	bc_guard_enter(quick ? "quick_probe" : "probe", false);
-	err = quick ? bc_bench_quick_probe(&ctx, b) : b->desc.probe(&ctx);
+	err = quick ? bc_bench_quick_probe(&ctx, b) :
+	      b->desc.probe ? b->desc.probe(&ctx) : bc_attach_probe(&ctx);
 	bc_guard_leave();
 	bc_log_set_verbosity(cfg->verbosity);
 	bc_opts_free(probe_cfg.opts);

@@ -105,6 +105,16 @@ void *bc_ctx_data(const struct bc_ctx *ctx)
 	return ctx->data;
 }
 
+int bc_ctx_set_bpf_object(struct bc_ctx *ctx, struct bpf_object *obj)
+{
+	if (!ctx || !obj)
+		return -EINVAL;
+	/* Read once setup() and the attach ladder are done (bpf_source.c):
+	 * a candidate that fails destroys the object it handed over. */
+	ctx->bpf_obj = obj;
+	return 0;
+}
+
 void bc_ctx_set_attach_point(struct bc_ctx *ctx, const char *name)
 {
 	if (!name) {

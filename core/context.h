@@ -15,6 +15,7 @@
 #include "loader.h"
 
 struct bc_hist;
+struct bc_bpf_src;
 
 /* One per run (and one per `list` probe). Defined here so that the runner
  * and the CLI can fill it; plugins only see the accessors. */
@@ -33,6 +34,10 @@ struct bc_ctx {
 	unsigned int hist_cnt;		/* entries of hists (the metric count) */
 	struct bc_prog *progs;		/* bc_ctx_add_prog(), in call order */
 	size_t prog_cnt;
+	/* bc_ctx_set_bpf_object(), and what the metrics' `bpf` fields name
+	 * in it (bpf_source.c): per metric, resolved after the attach. */
+	struct bpf_object *bpf_obj;
+	struct bc_bpf_src *bpf_srcs;
 	/* bc_ctx_final_line(), printed after the Summary line. */
 	char **final_lines;
 	size_t final_cnt;

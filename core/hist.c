@@ -27,6 +27,9 @@ struct bc_hist {
 	unsigned int producer_cnt, consumer_cnt;
 	unsigned int shard_cnt;		/* producers, consumers, the shared one */
 	struct bc_hist_shard *shards;
+	/* What BPF recorded (bc_hist_set_bpf()): totals, written and read by
+	 * the sampler only. */
+	struct bc_hist_shard *bpf;
 	uint64_t *prev;			/* merged counts at the previous collect */
 	uint64_t *cur;			/* scratch for the merge */
 };
@@ -133,6 +136,7 @@ void bc_hist_free(struct bc_hist *h)
 	if (!h)
 		return;
 	free(h->shards);
+	free(h->bpf);
 	free(h->prev);
 	free(h->cur);
 	free(h);
@@ -166,6 +170,12 @@ int bc_hist_collect(struct bc_hist *h, struct bc_hist_interval *out)
 		if (m > max)
 			max = m;
 	}
+	if (h->bpf) {
+		for (b = 0; b < BC_HIST_BUCKETS; b++)
+			h->cur[b] += h->bpf->buckets[b];
+		if (h->bpf->max > max)
+			max = h->bpf->max;
+	}
 	for (b = 0; b < BC_HIST_BUCKETS; b++)
 		if (h->cur[b] != h->prev[b])
 			n++;
@@ -185,6 +195,18 @@ int bc_hist_collect(struct bc_hist *h, struct bc_hist_interval *out)
 		out->cnt[out->n++] = h->cur[b] - h->prev[b];
 	}
 	memcpy(h->prev, h->cur, BC_HIST_BUCKETS * sizeof(*h->prev));
+	return 0;
+}
+
+int bc_hist_set_bpf(struct bc_hist *h, const uint64_t *totals, uint64_t max)
+{
+	if (!h->bpf) {
+		h->bpf = calloc(1, sizeof(*h->bpf));
+		if (!h->bpf)
+			return -ENOMEM;
+	}
+	memcpy(h->bpf->buckets, totals, sizeof(h->bpf->buckets));
+	h->bpf->max = max;
 	return 0;
 }
 

@@ -13,10 +13,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <benchcore/bpf_hist.h>
 
 #define BC_HIST_SUB_BITS 6
 #define BC_HIST_SUB_CNT (1u << BC_HIST_SUB_BITS)
 #define BC_HIST_BUCKETS (BC_HIST_SUB_CNT + (64 - BC_HIST_SUB_BITS) * BC_HIST_SUB_CNT)
+
+/* A histogram recorded in BPF must land in the same buckets. */
+_Static_assert(BC_HIST_BUCKETS == BC_BPF_HIST_BUCKETS &&
+	       BC_HIST_SUB_BITS == BC_BPF_HIST_SUB_BITS,
+	       "<benchcore/bpf_hist.h> and core/hist.h disagree on the buckets");
 
 unsigned int bc_hist_bucket(uint64_t value);
 uint64_t bc_hist_bucket_low(unsigned int bucket);
@@ -57,5 +63,10 @@ void bc_hist_free(struct bc_hist *h);
 /* From the sampling thread: merges the shards and returns what was
  * recorded since the previous call (the first call: since creation). */
 int bc_hist_collect(struct bc_hist *h, struct bc_hist_interval *out);
+/* From the sampling thread, before bc_hist_collect(): the cumulative
+ * BC_HIST_BUCKETS counts and the largest value a BPF program recorded
+ * (struct bc_bpf_hist, summed over CPUs), merged with the shards.
+ * Returns 0 or -ENOMEM. */
+int bc_hist_set_bpf(struct bc_hist *h, const uint64_t *totals, uint64_t max);
 
 #endif /* BENCHCORE_HIST_H */

@@ -44,8 +44,8 @@
  * without the matching line here.
  */
 #define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, benches)
-#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, quick_probe)
-#define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, label)
+#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, attach)
+#define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, bpf)
 #define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, maps)
 #define BC_RANGE_KNOWN BC_OFFSETOFEND(struct bc_thread_range, def)
 #define BC_NEED_KNOWN BC_OFFSETOFEND(struct bc_need, why)
@@ -413,6 +413,16 @@ static const struct bc_metric_desc *bc_find_metric(const struct bc_bench *b, siz
 	return NULL;
 }
 
+bool bc_bench_measured_by_core(const struct bc_bench *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->desc.metric_cnt; i++)
+		if (b->metrics[i].kind != BC_METRIC_HISTOGRAM && !b->metrics[i].bpf)
+			return false;
+	return true;
+}
+
 /* Roles and kinds the core can render (enum bc_metric_role's comment). */
 static int bc_check_metric(const struct bc_bench *b, const struct bc_metric_desc *m,
 			   struct bc_load_err *e)
@@ -529,6 +539,11 @@ static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 				       name, m->name, bad);
 		if (!m->unit)
 			m->unit = "";
+		/* A BPF source is one symbol or map name (ABI 2.2). */
+		if (m->bpf && (!m->bpf[0] || bc_metric_name_bad_char(m->bpf) >= 0))
+			return bc_fail(e, -EINVAL,
+				       "benchmark '%s': metric '%s' has bpf '%s'; expected the name of a BPF global or map, optionally with '.field'",
+				       name, m->name, m->bpf);
 	}
 	/* Names first: a ratio's per may name a later metric. */
 	for (i = 0; i < d->metric_cnt; i++) {
@@ -644,8 +659,6 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 		d->description = "";
 	if (!d->producer)
 		return bc_fail(e, -EINVAL, "benchmark '%s' has no producer callback", d->name);
-	if (!d->measure)
-		return bc_fail(e, -EINVAL, "benchmark '%s' has no measure callback", d->name);
 	err = bc_copy_range(&d->producers, d->name, "producers", e);
 	if (!err)
 		err = bc_copy_range(&d->consumers, d->name, "consumers", e);
@@ -667,6 +680,10 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 	err = bc_copy_metrics(b, e);
 	if (err)
 		return err;
+	if (!d->measure && !bc_bench_measured_by_core(b))
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s' has no measure callback, and not every metric names its BPF source",
+			       d->name);
 	snprintf(what, sizeof(what), "benchmark '%s': option", d->name);
 	err = bc_copy_options(&b->options, &b->option_cnt, d->options, d->option_cnt, what, e);
 	if (err)

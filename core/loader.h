@@ -91,6 +91,9 @@ int bc_plugins_load_dir(struct bc_plugin_set *set, const char *dir, bool allow_u
 /* dlclose()s everything and frees the set. */
 void bc_plugins_unload(struct bc_plugin_set *set);
 
+/* Every non-histogram metric names its BPF source: measure() may be NULL. */
+bool bc_bench_measured_by_core(const struct bc_bench *b);
+
 /*
  * Finds "PLUGIN:BENCH", or a bare "BENCH" when exactly one plugin has it.
  * Returns 0, -ENOENT (unknown) or -ENOTUNIQ (ambiguous: err lists the

@@ -32,6 +32,8 @@
 #include "stats.h"
 #include "sysinfo.h"
 #include "exit_status.h"
+#include "attach.h"
+#include "bpf_source.h"
 #include "bpf_stats.h"
 #include "needs.h"
 #include "figures.h"
@@ -211,7 +213,7 @@ static int bc_check_threads(struct bc_run_state *st)
 	if (ctx->consumer_cnt && !d->consumer)
 		return bc_usage_error(ctx, "--consumers %u: benchmark '%s' runs producers only; expected 0",
 				      ctx->consumer_cnt, d->name);
-	if (d->metric_cnt && !d->measure)
+	if (d->metric_cnt && !d->measure && !bc_bench_measured_by_core(st->bench))
 		return bc_error(ctx, -EINVAL, "benchmark '%s' has metrics but no measure callback",
 				d->name);
 	if (st->cfg->duration_sec <= 0)
@@ -688,16 +690,21 @@ static int bc_read_all(struct bc_run_state *st, struct bc_iteration *it, double 
 	int err;
 
 	*t0 = bc_now_ns();
+	err = 0;
 	if (d->measure) {
 		bc_guard_enter("measure", true);
 		err = d->measure(st->ctx, values);
 		bc_guard_leave();
-		if (!err)
-			err = bc_check_values(st, values, prev);
-		if (err) {
-			bc_fail(st, err, "measure");
-			return err;
-		}
+	}
+	if (!err && st->ctx->bpf_srcs) {
+		bc_bpf_src_read(st->ctx, values);
+		err = bc_bpf_src_read_hists(st->ctx);
+	}
+	if (!err && (d->measure || st->ctx->bpf_srcs))
+		err = bc_check_values(st, values, prev);
+	if (err) {
+		bc_fail(st, err, "measure");
+		return err;
 	}
 	if (!it && res->bpf && res->bpf->refused[0] && st->ctx->prog_cnt) {
 		err = bc_unavailable(st->ctx, "%s", res->bpf->refused);
@@ -982,6 +989,12 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	set_up = true;
 	if (bench->desc.setup)
 		err = bc_call(st.ctx, bench->desc.setup, "setup");
+	/* ABI 2.2: the descriptor's attach ladder, then what the metrics
+	 * read from the BPF object it loaded. */
+	if (!err)
+		err = bc_attach_ladder(st.ctx, true);
+	if (!err)
+		err = bc_bpf_src_resolve(st.ctx);
 	err = bc_refusal_first(&st, res, err, "setup");
 	if (err || bc_signalled)
 		goto teardown;
@@ -1001,6 +1014,8 @@ teardown:
 	/* Thread and measure failures are recorded by bc_fail(). */
 	if (!err && st.failed)
 		err = st.fail_err;
+	/* teardown() destroys the object the sources point into. */
+	bc_bpf_src_free(st.ctx);
 	if (set_up && bench->desc.teardown) {
 		bc_run_summarise(res);
 		summarised = true;

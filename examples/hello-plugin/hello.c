@@ -3,8 +3,14 @@
  * hello: a complete benchcore plugin with a BPF program. Producers call
  * getpgid() in a loop; a BPF program at the syscall's entry counts this
  * process's calls ("hits", which the core turns into a rate and ns per call)
- * and each call is timed in user space ("call_ns", a histogram). hello-tp
- * hooks the syscall's tracepoint, hello-raw-tp the raw sys_enter tracepoint.
+ * and records the time between two of them on a CPU ("gap_ns", a histogram
+ * fed from BPF); each call is also timed in user space ("call_ns", a
+ * histogram the producers feed). hello-tp hooks the syscall's tracepoint,
+ * hello-raw-tp the raw sys_enter tracepoint.
+ *
+ * The core does the rest from the descriptors: it drives the attach ladder
+ * (hello_attach() per candidate), declares the program under test, and
+ * reads "hits" and "gap_ns" from the BPF object: no measure() here.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -38,47 +44,40 @@ static const struct bc_option hello_options[] = {
 /* Everything one run owns; made by setup(), freed by teardown(). */
 struct hello_state {
 	struct hello *skel;
-	struct bpf_program *prog;	/* the one program this benchmark loaded */
 	struct bpf_link *link;
 	struct bc_hist *call_ns;	/* NULL when --hello-untimed */
 	uint64_t batch;
+	bool untimed;
 };
 
-static int hello_probe(struct bc_ctx *ctx)
+/* One candidate of the benchmark's attach points; the core calls it for
+ * each in turn until one works. On failure nothing stays loaded. */
+static int hello_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 {
-	if (geteuid() != 0)
-		return bc_unavailable(ctx, "loading BPF programs needs root");
-	return 0;
-}
-
-/* One attach candidate: on failure nothing stays loaded, so that the core
- * may try the next one (each benchmark here has one). */
-static int hello_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
-{
-	struct hello_state *st = cookie;
+	struct hello_state *st = bc_ctx_data(ctx);
 	struct hello *skel;
 	int err;
 
-	(void)ctx;
 	skel = hello__open();
 	if (!skel)
 		return -errno;
 	/* Constants once loaded: count this process's getpgid() only. */
 	skel->rodata->bc_tgid = getpid();
 	skel->rodata->getpgid_nr = SYS_getpgid;
+	skel->rodata->record_gaps = !st->untimed;
 	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
 	if (!err)
 		err = hello__load(skel);
 	if (err)
 		goto fail;
-	st->prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
-	st->link = bpf_program__attach(st->prog);
+	st->link = bpf_program__attach(bpf_object__find_program_by_name(skel->obj, pt->prog_name));
 	if (!st->link) {
 		err = -errno;
 		goto fail;
 	}
 	st->skel = skel;
-	return 0;
+	/* The metrics' `bpf` fields name its globals and maps. */
+	return bc_ctx_set_bpf_object(ctx, skel->obj);
 fail:
 	hello__destroy(skel);
 	return err;
@@ -88,22 +87,15 @@ static int hello_setup(struct bc_ctx *ctx)
 {
 	const struct hello_opts *o = bc_ctx_opts(ctx);
 	struct hello_state *st;
-	int err;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	bc_ctx_set_data(ctx, st);	/* teardown() runs even when setup() fails */
 	st->batch = (uint64_t)o->batch;	/* the core checked its range */
+	st->untimed = o->untimed;
 	st->call_ns = o->untimed ? NULL : bc_ctx_hist(ctx, "call_ns");
-
-	/* The benchmark's priv is its attach point: no name dispatch. */
-	err = bc_attach_first(ctx, bc_ctx_bench_priv(ctx), 1, hello_try_attach, st);
-	if (err < 0)
-		return err;
-	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->prog), "counter");
-	if (err)
-		return bc_error(ctx, err, "cannot declare the BPF program to the core");
+	/* Next the core tries the attach points with hello_attach(). */
 	return 0;
 }
 
@@ -131,15 +123,6 @@ static int hello_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
-static int hello_measure(struct bc_ctx *ctx, double *values)
-{
-	const struct hello_state *st = bc_ctx_data(ctx);
-	const struct bc_line_counter *hits = st->skel->bss->hits;
-
-	values[0] = (double)bc_line_counters_sum(hits, ARRAY_SIZE(st->skel->bss->hits));
-	return 0;	/* values[1] is the histogram: the core reads it */
-}
-
 static void hello_teardown(struct bc_ctx *ctx)
 {
 	struct hello_state *st = bc_ctx_data(ctx);
@@ -153,11 +136,14 @@ static void hello_teardown(struct bc_ctx *ctx)
 }
 
 /* What each metric is; the core derives every report line from the roles.
- * OPS: throughput, per producer, and ns per call of one producer. */
+ * OPS: throughput, per producer, and ns per call of one producer. `bpf`
+ * names where the core reads it in the BPF object (hello.bpf.c). */
 static const struct bc_metric_desc hello_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS, .bpf = "hits"),
 	BC_METRIC("call_ns", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY,
 		  .label = "getpgid() call latency"),
+	BC_METRIC("gap_ns", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_AUX,
+		  .label = "time between two getpgid() entries on a CPU", .bpf = "gap_ns"),
 };
 
 static const struct bc_attach_point hello_tp_point = {
@@ -173,9 +159,8 @@ static const struct bc_attach_point hello_raw_tp_point = {
 	{ .sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_),     \
 	  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(0, 0, 0),            \
 	  .metrics = hello_metrics, .metric_cnt = ARRAY_SIZE(hello_metrics),             \
-	  .priv = (point_), .probe = hello_probe, .setup = hello_setup,                  \
-	  .producer = hello_producer, .measure = hello_measure, .teardown = hello_teardown, \
-	  .attach_points = (point_), .attach_point_cnt = 1 }
+	  .setup = hello_setup, .producer = hello_producer, .teardown = hello_teardown,   \
+	  .attach_points = (point_), .attach_point_cnt = 1, .attach = hello_attach }
 
 static const struct bc_bench_desc hello_tp = HELLO_BENCH(
 	"hello-tp", "getpgid() calls counted by a BPF program on their syscall's tracepoint",

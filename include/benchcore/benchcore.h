@@ -187,6 +187,17 @@ struct bc_metric_desc {
 	const char *per;
 	/* Words for text lines ("tasks_trace grace period latency"); NULL: name. */
 	const char *label;
+	/* 2.2: BPF-side source */
+	/* Where the core reads this metric in the BPF object the plugin hands
+	 * over with bc_ctx_set_bpf_object() (<benchcore.bpf.h> declares each
+	 * kind), instead of from measure(). NULL: measure() fills it.
+	 *   COUNTER, GAUGE, RATIO: a global of the object's .bss or .data,
+	 *     "sym" or "sym.field": a __u64, or an array of them, or an array
+	 *     of structs whose __u64 member `field` is summed (BC_CPU_SLOTS:
+	 *     "hits"; BC_BATCH_TIMINGS: "batches.ops").
+	 *   HISTOGRAM: a BC_HIST_MAP() map, by name: its per-CPU buckets are
+	 *     merged with what bc_hist_record() records in user space. */
+	const char *bpf;
 };
 
 /* BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS) */
@@ -321,7 +332,9 @@ struct bc_bench_desc {
 	int (*consumer)(struct bc_ctx *ctx, struct bc_thread *t);
 	/* Fill values[i] for metrics[i]: the cumulative total of a counter or
 	 * ratio, the current value of a gauge; histograms are left alone.
-	 * Called by the sampling thread. */
+	 * Called by the sampling thread. Optional (ABI 2.2) when every
+	 * non-histogram metric names its BPF source (`bpf`): the core fills
+	 * those after measure() returns. */
 	int (*measure)(struct bc_ctx *ctx, double *values);
 	/* Optional: undo setup(); must free everything setup() made, BPF
 	 * programs, links and maps included. Called even after a failure. */
@@ -355,6 +368,20 @@ struct bc_bench_desc {
 	 * benchmark's own, unless it cannot tell without (then it costs what
 	 * probe() costs). Return 0, or bc_unavailable(ctx, "reason"). */
 	int (*quick_probe)(struct bc_ctx *ctx);
+	/* 2.2: BPF-side source */
+	/* Optional: load and attach the program of one of attach_points;
+	 * with it the core drives the attach ladder itself, right after
+	 * setup() returns 0: it tries each candidate in order, as
+	 * bc_attach_first() does, and records the one that worked. Same
+	 * contract as a bc_attach_try_fn: a failure leaves nothing loaded
+	 * and returns the kernel's negative errno. Plugin state is
+	 * bc_ctx_data(). When the callback declares no program itself and
+	 * handed over its BPF object (bc_ctx_set_bpf_object()), the core
+	 * declares the candidate's prog_name as the program under test,
+	 * role "producer".
+	 * Without probe(), `list --probe` and `run` probe a benchmark by
+	 * setup(), this ladder and teardown(). */
+	int (*attach)(struct bc_ctx *ctx, const struct bc_attach_point *pt);
 };
 
 /* ----------------------------------------------------------------- plugin */
@@ -406,6 +433,14 @@ BC_API const void *bc_ctx_bench_priv(const struct bc_ctx *ctx);
  * it does ("producer", "consumer", "trigger"). The fd must stay open until
  * teardown(). Returns 0 or a negative errno. */
 BC_API int bc_ctx_add_prog(struct bc_ctx *ctx, int prog_fd, const char *role);
+
+/* ABI 2.2: hands the core the loaded BPF object (skel->obj) whose symbols
+ * and maps the benchmark's metrics name in their `bpf` field. Call it
+ * after the object is loaded (from setup() or the attach callback); the
+ * object must stay loaded until teardown(), which destroys it as before.
+ * Returns 0 or a negative errno. */
+struct bpf_object;
+BC_API int bc_ctx_set_bpf_object(struct bc_ctx *ctx, struct bpf_object *obj);
 
 /* Per-run plugin state, so plugins need no global state across runs. */
 BC_API void bc_ctx_set_data(struct bc_ctx *ctx, void *data);

@@ -12,8 +12,9 @@
  *
  * Every getpgid() of a producer runs the BPF program once (bloom.bpf.c),
  * attached where the kernel allows: fentry on the syscall as the runner
- * does, else its tracepoint, else raw_tp/sys_enter. Hits and drops are
- * counted per CPU in BPF and summed here.
+ * does, else its tracepoint, else raw_tp/sys_enter (the core drives that
+ * ladder with bloom_attach()). Hits and drops are counted per CPU in BPF;
+ * the core sums them (the metrics' `bpf` fields).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -59,8 +60,6 @@ struct bloom_state {
 	uint32_t nr_hash_funcs;
 	uint32_t value_size;
 	struct bloom *skel;
-	struct bpf_program *prog;
-	unsigned int stat_cnt;	/* per-CPU blocks to sum */
 };
 
 static const struct bc_option bloom_options[] = {
@@ -118,16 +117,17 @@ static int bloom_size_maps(struct bloom *skel, const struct bloom_state *st)
 	return err;
 }
 
+static int bloom_fill_maps(struct bc_ctx *ctx, struct bloom_state *st);
+
 /* One attach candidate, on a fresh skeleton: an object whose load failed
- * cannot be loaded again. */
-static int bloom_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+ * cannot be loaded again. The maps are filled between load and attach. */
+static int bloom_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 {
-	struct bloom_state *st = cookie;
+	struct bloom_state *st = bc_ctx_data(ctx);
 	const struct bloom_kind *k = st->kind;
 	struct bloom *skel;
 	int err;
 
-	(void)ctx;
 	skel = bloom__open();
 	if (!skel)
 		return -errno;
@@ -143,14 +143,17 @@ static int bloom_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void 
 	err = bloom_size_maps(skel, st);
 	if (!err)
 		err = bloom__load(skel);
+	if (err)
+		goto fail;
+	st->skel = skel;
+	err = bloom_fill_maps(ctx, st);
 	if (!err)
 		err = bloom__attach(skel);
 	if (err)
 		goto fail;
-	st->skel = skel;
-	st->prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
-	return 0;
+	return bc_ctx_set_bpf_object(ctx, skel->obj);
 fail:
+	st->skel = NULL;
 	bloom__destroy(skel);
 	return err;
 }
@@ -298,27 +301,10 @@ static int bloom_validate(struct bc_ctx *ctx)
 	return 0;
 }
 
-static int bloom_probe(struct bc_ctx *ctx)
-{
-	/* Whether the program attaches does not depend on the sizes. */
-	struct bloom_state st = {
-		.kind = bc_ctx_bench_priv(ctx),
-		.nr_entries = 1,
-		.nr_hash_funcs = 1,
-		.value_size = 8,
-	};
-	int idx;
-
-	idx = bc_attach_first(ctx, bloom_points, BLOOM_ARRAY_SIZE(bloom_points), bloom_try, &st);
-	bloom__destroy(st.skel);
-	return idx < 0 ? idx : 0;
-}
-
 static int bloom_setup(struct bc_ctx *ctx)
 {
 	const struct bloom_opts *o = bloom_opts_of(ctx);
 	struct bloom_state *st;
-	int cpus, idx, err;
 
 	if (!o)
 		return -EINVAL;
@@ -330,17 +316,8 @@ static int bloom_setup(struct bc_ctx *ctx)
 	st->nr_entries = (uint32_t)o->nr_entries;
 	st->nr_hash_funcs = (uint32_t)o->nr_hash_funcs;
 	st->value_size = (uint32_t)o->value_size;
-	cpus = libbpf_num_possible_cpus();
-	st->stat_cnt = cpus < 1 || cpus > BLOOM_STAT_SLOTS ? BLOOM_STAT_SLOTS : (unsigned int)cpus;
-
-	idx = bc_attach_first(ctx, bloom_points, BLOOM_ARRAY_SIZE(bloom_points), bloom_try, st);
-	if (idx < 0)
-		return idx;
-	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->prog), "producer");
-	if (err)
-		return bc_error(ctx, err, "declaring the program under test: %s", strerror(-err));
-	/* Attached already, but no producer runs before setup() returns. */
-	return bloom_fill_maps(ctx, st);
+	/* Next the core tries the attach points with bloom_attach(). */
+	return 0;
 }
 
 static int bloom_producer(struct bc_ctx *ctx, struct bc_thread *t)
@@ -351,14 +328,14 @@ static int bloom_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
+/* The counters are the core's to read; this only watches the error bits. */
 static int bloom_measure(struct bc_ctx *ctx, double *values)
 {
 	struct bloom_state *st = bc_ctx_data(ctx);
 	const struct bloom_kind *k = st->kind;
-	uint64_t hits = 0, drops = 0, false_hits = 0;
 	uint32_t error;
-	unsigned int i;
 
+	(void)values;
 	error = __atomic_load_n(&st->skel->bss->error, __ATOMIC_RELAXED);
 	if (error)
 		return bc_error(ctx, -EIO, "%s in BPF (error bits %#x)",
@@ -366,16 +343,6 @@ static int bloom_measure(struct bc_ctx *ctx, double *values)
 				(k->op == BLOOM_OP_UPDATE ? "a bloom filter push failed" :
 				 "a stored value was not found in the bloom filter") :
 				"a bloom filter peek failed", error);
-	for (i = 0; i < st->stat_cnt; i++) {
-		hits += __atomic_load_n(&st->skel->bss->stats[i].hits, __ATOMIC_RELAXED);
-		drops += __atomic_load_n(&st->skel->bss->stats[i].drops, __ATOMIC_RELAXED);
-		false_hits += __atomic_load_n(&st->skel->bss->stats[i].false_hits,
-					      __ATOMIC_RELAXED);
-	}
-	values[0] = (double)hits;
-	values[1] = (double)drops;
-	if (k->count_false_hits)
-		values[2] = (double)false_hits;
 	return 0;
 }
 
@@ -395,17 +362,17 @@ static void bloom_teardown(struct bc_ctx *ctx)
 
 /* The runner's hits_drops lines. */
 static const struct bc_metric_desc bloom_hits_drops[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
-	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf = "stats.hits"),
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS, .bpf = "stats.drops"),
 };
 
 /* The runner's false_hits lines: false hits as a share of hits + drops +
  * false hits (a false hit is counted as a drop too, as the runner does). */
 static const struct bc_metric_desc bloom_false_hits[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
-	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf = "stats.hits"),
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS, .bpf = "stats.drops"),
 	BC_METRIC("false_hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_SHARE,
-		  .label = "false hits"),
+		  .label = "false hits", .bpf = "stats.false_hits"),
 };
 
 static const struct bloom_kind bloom_k_lookup = { .op = BLOOM_OP_LOOKUP, .use_array = true };
@@ -435,7 +402,6 @@ static const struct bc_need bloom_needs[] = {
 		.metrics = (metrics_),                                           \
 		.metric_cnt = BLOOM_ARRAY_SIZE(metrics_),                        \
 		.priv = &(kind_),                                                \
-		.probe = bloom_probe,                                            \
 		.needs = bloom_needs,                                            \
 		.need_cnt = BLOOM_ARRAY_SIZE(bloom_needs),                       \
 		.attach_points = bloom_points,                                   \
@@ -445,6 +411,7 @@ static const struct bc_need bloom_needs[] = {
 		.producer = bloom_producer,                                      \
 		.measure = bloom_measure,                                        \
 		.teardown = bloom_teardown,                                      \
+		.attach = bloom_attach,                                          \
 	}
 
 BLOOM_BENCH(bloom_lookup, "bloom-lookup",

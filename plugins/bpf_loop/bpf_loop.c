@@ -6,15 +6,16 @@
  *
  * Each producer calls getpgid() in a loop; a BPF program attached to that
  * syscall calls bpf_loop(--nr_loops, <empty callback>) 1000 times (bpf-for:
- * bpf_loop(1000, <callback iterating --nr_loops values>)), fewer when that
- * would be more than BC_WORK_PER_CALL_MAX iterations in one syscall
- * (<benchcore/work.h>: the CPU would stall past the kernel's soft-lockup
- * threshold and no signal could end the run). The headline counts loop
- * iterations, so its latency line is the cost of one iteration, as the
- * runner prints it. Where is not the point, so the program goes wherever
- * the kernel lets it: the syscall's fentry (the runner's choice), its
- * tracepoint, or raw_tp sys_enter filtered to getpgid; the report names
- * the one used.
+ * bpf_loop(1000, <callback iterating --nr_loops values>)), fewer
+ * when that would be more than BC_WORK_PER_CALL_MAX iterations in one
+ * syscall, <benchcore/work.h>: the CPU would stall past the kernel's
+ * soft-lockup threshold and no signal could end the run). The
+ * headline counts loop iterations, so its latency line is the cost of one
+ * iteration (including the callback call), as the runner prints it. Where
+ * is not the point, so the program goes wherever the kernel lets it: the
+ * syscall's fentry (the runner's choice), its tracepoint, or raw_tp
+ * sys_enter filtered to getpgid; the report names the one used. The core
+ * tries them (bl_attach()) and reads the counters from BPF (`bpf`).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -60,7 +61,6 @@ static const struct bc_option bf_options[] = {
 struct bl_state {
 	struct bpf_loop_bench *skel;		/* bpf-loop's */
 	struct bpf_for_bench *for_skel;		/* bpf-for's */
-	struct bpf_object *obj;			/* whichever is loaded */
 	struct bpf_link *link;
 	uint32_t nr_loops;
 };
@@ -102,15 +102,47 @@ static uint32_t bl_calls_per_run(uint32_t nr_loops)
 	return calls > BL_CALLS_PER_RUN ? BL_CALLS_PER_RUN : calls ? (uint32_t)calls : 1;
 }
 
-static int bl_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+static int bf_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 {
-	struct bl_state *st = cookie;
-	struct bpf_loop_bench *skel;
-	struct bpf_program *prog;
+	struct bl_state *st = bc_ctx_data(ctx);
+	struct bpf_for_bench *skel;
 	struct bpf_link *link;
 	int err;
 
-	(void)ctx;
+	skel = bpf_for_bench__open();
+	if (!skel)
+		return errno ? -errno : -ENOMEM;
+	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
+	if (err)
+		goto fail;
+	skel->rodata->bc_tgid = (__u32)getpid();
+	skel->rodata->getpgid_nr = SYS_getpgid;
+	skel->bss->nr_loops = st->nr_loops;
+	skel->bss->nr_calls = bl_calls_per_run(st->nr_loops);
+	err = bpf_for_bench__load(skel);
+	if (err)
+		goto fail;
+	link = bpf_program__attach(bpf_object__find_program_by_name(skel->obj, pt->prog_name));
+	if (!link) {
+		err = errno ? -errno : -EINVAL;
+		goto fail;
+	}
+	st->for_skel = skel;
+	st->link = link;
+	return bc_ctx_set_bpf_object(ctx, skel->obj);
+fail:
+	bpf_for_bench__destroy(skel);
+	return err;
+}
+
+/* One candidate of the ladder the core drives. */
+static int bl_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+{
+	struct bl_state *st = bc_ctx_data(ctx);
+	struct bpf_loop_bench *skel;
+	struct bpf_link *link;
+	int err;
+
 	skel = bpf_loop_bench__open();
 	if (!skel)
 		return errno ? -errno : -ENOMEM;
@@ -125,55 +157,16 @@ static int bl_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *co
 	err = bpf_loop_bench__load(skel);
 	if (err)
 		goto fail;
-	prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
-	link = bpf_program__attach(prog);
+	link = bpf_program__attach(bpf_object__find_program_by_name(skel->obj, pt->prog_name));
 	if (!link) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}
 	st->skel = skel;
-	st->obj = skel->obj;
 	st->link = link;
-	return 0;
+	return bc_ctx_set_bpf_object(ctx, skel->obj);
 fail:
 	bpf_loop_bench__destroy(skel);
-	return err;
-}
-
-static int bf_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
-{
-	struct bl_state *st = cookie;
-	struct bpf_for_bench *skel;
-	struct bpf_program *prog;
-	struct bpf_link *link;
-	int err;
-
-	(void)ctx;
-	skel = bpf_for_bench__open();
-	if (!skel)
-		return errno ? -errno : -ENOMEM;
-	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
-	if (err)
-		goto fail;
-	skel->rodata->bc_tgid = (__u32)getpid();
-	skel->rodata->getpgid_nr = SYS_getpgid;
-	skel->bss->nr_loops = st->nr_loops;
-	skel->bss->nr_calls = bl_calls_per_run(st->nr_loops);
-	err = bpf_for_bench__load(skel);
-	if (err)
-		goto fail;
-	prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
-	link = bpf_program__attach(prog);
-	if (!link) {
-		err = errno ? -errno : -EINVAL;
-		goto fail;
-	}
-	st->for_skel = skel;
-	st->obj = skel->obj;
-	st->link = link;
-	return 0;
-fail:
-	bpf_for_bench__destroy(skel);
 	return err;
 }
 
@@ -184,64 +177,26 @@ static const struct bc_need bf_needs[] = {
 		.why = "the open-coded numeric iterator, kfuncs bpf_iter_num_*() (Linux 6.4)"),
 };
 
-static struct bl_state *bl_prepare(struct bc_ctx *ctx, uint32_t nr_loops, int *err)
-{
-	struct bl_state *st;
-
-	st = calloc(1, sizeof(*st));
-	if (!st) {
-		*err = bc_error(ctx, -ENOMEM, "out of memory");
-		return NULL;
-	}
-	st->nr_loops = nr_loops;
-	if (bl_is_for(ctx)) {
-		/* Without the kfuncs every candidate would fail to load with
-		 * the same EINVAL: say what is missing instead. */
-		*err = bc_need_check(ctx, bf_needs, sizeof(bf_needs) / sizeof(bf_needs[0]));
-		if (!*err)
-			*err = bc_attach_first(ctx, bf_points,
-					       sizeof(bf_points) / sizeof(bf_points[0]), bf_try, st);
-	} else {
-		*err = bc_attach_first(ctx, bl_points, sizeof(bl_points) / sizeof(bl_points[0]),
-				       bl_try, st);
-	}
-	if (*err < 0) {
-		bl_state_free(st);
-		return NULL;
-	}
-	*err = 0;
-	return st;
-}
-
-/* Whether the program loads does not depend on the count. */
-static int bl_probe(struct bc_ctx *ctx)
-{
-	struct bl_state *st;
-	int err;
-
-	st = bl_prepare(ctx, 1, &err);
-	bl_state_free(st);
-	return err;
-}
-
 static int bl_setup(struct bc_ctx *ctx)
 {
 	const struct bl_opts *o = bc_ctx_opts(ctx);
-	struct bpf_program *prog;
 	struct bl_state *st;
 	int err;
 
 	if (!o)
 		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
-	st = bl_prepare(ctx, (uint32_t)o->nr_loops, &err);
-	if (!st)
-		return err;
-	bc_ctx_set_data(ctx, st);
-	/* The one program the object loaded is the one under test. */
-	bpf_object__for_each_program(prog, st->obj) {
-		if (bpf_program__fd(prog) >= 0)
-			return bc_ctx_add_prog(ctx, bpf_program__fd(prog), "measured");
+	if (bl_is_for(ctx)) {
+		/* Without the kfuncs every candidate would fail to load with
+		 * the same EINVAL: say what is missing instead. */
+		err = bc_need_check(ctx, bf_needs, sizeof(bf_needs) / sizeof(bf_needs[0]));
+		if (err)
+			return err;
 	}
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	st->nr_loops = (uint32_t)o->nr_loops;
+	bc_ctx_set_data(ctx, st);
 	return 0;
 }
 
@@ -259,27 +214,6 @@ static int bl_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
-static int bl_measure(struct bc_ctx *ctx, double *values)
-{
-	struct bl_state *st = bc_ctx_data(ctx);
-	const struct bc_line_counter *it, *runs;
-	size_t n;
-
-	if (st->for_skel) {
-		it = st->for_skel->bss->iterations;
-		runs = st->for_skel->bss->runs;
-		n = sizeof(st->for_skel->bss->runs) / sizeof(st->for_skel->bss->runs[0]);
-	} else {
-		it = st->skel->bss->iterations;
-		runs = st->skel->bss->runs;
-		n = sizeof(st->skel->bss->runs) / sizeof(st->skel->bss->runs[0]);
-	}
-
-	values[0] = (double)bc_line_counters_sum(it, n);
-	values[1] = (double)bc_line_counters_sum(runs, n);
-	return 0;
-}
-
 /*
  * hits: bpf_loop() iterations (the runner's ops: its latency line is the
  * cost of one iteration). runs: program runs, i.e. syscalls, each making
@@ -287,9 +221,17 @@ static int bl_measure(struct bc_ctx *ctx, double *values)
  * hits = runs x calls x --nr_loops, which the tests check.
  */
 static const struct bc_metric_desc bl_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS, .bpf = "iterations"),
 	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-		  .label = "program runs (1000 bpf_loop calls each)"),
+		  .label = "program runs (1000 bpf_loop calls each)", .bpf = "runs"),
+};
+
+/* hits: iterator values (the runner's ops); runs: program runs, each 1000
+ * bpf_for() loops of --nr_loops values (fewer above 16777, as bpf-loop). */
+static const struct bc_metric_desc bf_metrics[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS, .bpf = "iterations"),
+	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+		  .label = "program runs (1000 bpf_for loops each)", .bpf = "runs"),
 };
 
 static const struct bc_need bl_needs[] = {
@@ -307,23 +249,14 @@ static const struct bc_bench_desc bl_bench = {
 	.metric_cnt = sizeof(bl_metrics) / sizeof(bl_metrics[0]),
 	.options = bl_options,
 	.option_cnt = sizeof(bl_options) / sizeof(bl_options[0]),
-	.probe = bl_probe,
 	.needs = bl_needs,
 	.need_cnt = sizeof(bl_needs) / sizeof(bl_needs[0]),
 	.attach_points = bl_points,
 	.attach_point_cnt = sizeof(bl_points) / sizeof(bl_points[0]),
 	.setup = bl_setup,
 	.producer = bl_producer,
-	.measure = bl_measure,
 	.teardown = bl_teardown,
-};
-
-/* hits: iterator values (the runner's ops); runs: program runs, each 1000
- * bpf_for() loops of --nr_loops values (fewer above 16777, as bpf-loop). */
-static const struct bc_metric_desc bf_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
-	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-		  .label = "program runs (1000 bpf_for loops each)"),
+	.attach = bl_attach,
 };
 
 static const struct bc_bench_desc bf_bench = {
@@ -338,15 +271,14 @@ static const struct bc_bench_desc bf_bench = {
 	.options = bf_options,
 	.option_cnt = sizeof(bf_options) / sizeof(bf_options[0]),
 	.priv = bf_tag,
-	.probe = bl_probe,
 	.needs = bf_needs,
 	.need_cnt = sizeof(bf_needs) / sizeof(bf_needs[0]),
 	.attach_points = bf_points,
 	.attach_point_cnt = sizeof(bf_points) / sizeof(bf_points[0]),
 	.setup = bl_setup,
 	.producer = bl_producer,
-	.measure = bl_measure,
 	.teardown = bl_teardown,
+	.attach = bf_attach,
 };
 
 static const struct bc_bench_desc *const bl_benches[] = {

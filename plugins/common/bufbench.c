@@ -49,7 +49,9 @@ const struct bc_option buf_options[BC_BUF_OPTION_CNT] = {
 
 const struct bc_metric_desc buf_metrics[BC_BUF_METRIC_CNT] = {
 	[BC_BUF_HITS] = BC_METRIC("hits", "records", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
-	[BC_BUF_DROPS] = BC_METRIC("drops", "records", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+	/* Both producers count drops in BC_CPU_SLOTS(drops): the core reads them. */
+	[BC_BUF_DROPS] = BC_METRIC("drops", "records", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS,
+				   .bpf = "drops"),
 	[BC_BUF_LATENCY] = BC_METRIC("latency", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY,
 				     .label = "delivery latency"),
 };

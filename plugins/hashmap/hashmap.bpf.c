@@ -34,12 +34,13 @@ const volatile __u32 nr_entries = 1;
 const volatile __u32 outer_loops = 1;
 const volatile long getpgid_nr = -1;
 /* Feed the per-trigger histogram (off: the verifier drops the code). */
-const volatile bool record_threads;
+const volatile bool record_triggers;
 
 /* Lookup keys, one buffer per CPU; user space writes words 1.. before load. */
 __u32 keys[HM_KEY_SLOTS][HM_KEY_WORDS];
-struct hm_trigger_slot triggers[HM_TID_SLOTS];
+/* Read by the core: the metrics name them (hashmap.c). */
 BC_BATCH_TIMINGS(batches);
+BC_HIST_MAP(trigger_ns);
 __u32 error;
 
 static int update_one(__u32 i, __u32 *key)
@@ -73,17 +74,6 @@ static int lookup_round(__u32 i, struct lookup_ctx *lc)
 	return 0;
 }
 
-/* The BPF time of this thread's last trigger, for the histogram. */
-static __always_inline void record_thread(__u64 ns)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct hm_trigger_slot *s = &triggers[tid & (HM_TID_SLOTS - 1)];
-
-	s->tid = tid;
-	s->ns = ns;
-	s->seq++;
-}
-
 static __always_inline int hm_run(void)
 {
 	struct lookup_ctx lc;
@@ -105,8 +95,8 @@ static __always_inline int hm_run(void)
 		bpf_loop(HM_FULL_LOOPS, update_one, &key, 0);
 		ns = bc_batch_stop(batches, start, HM_FULL_LOOPS);
 	}
-	if (record_threads)
-		record_thread(ns);
+	if (record_triggers)
+		bc_hist_add(&trigger_ns, ns);
 	return 0;
 }
 

@@ -19,7 +19,9 @@
  * CPUs), and the runner's per-CPU lines end the report. The operations
  * per wall-clock second ("updates", "lookups") are a secondary figure: they
  * also count the syscall and any time the producer does not run. The
- * histogram "trigger_ns" holds each batch's BPF time.
+ * histogram "trigger_ns" holds each batch's BPF time. The core reads all
+ * of them from the BPF object (the metrics' `bpf` fields) and drives the
+ * attach ladder (hm_attach()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -65,8 +67,6 @@ struct hm_state {
 	/* bpf-hashmap-lookup's configuration, from the options */
 	uint32_t key_size, map_flags, max_entries, nr_entries, outer_loops;
 	struct hashmap *skel;
-	struct bpf_program *prog;
-	struct bc_hist *hist;
 };
 
 static const struct bc_option hm_lookup_options[] = {
@@ -158,14 +158,18 @@ static int hm_lookup_config(struct bc_ctx *ctx, struct hm_state *st)
 	return 0;
 }
 
-static int hm_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+static int hm_fill_full(struct bc_ctx *ctx, struct hm_state *st);
+static int hm_fill_lookup(struct bc_ctx *ctx, struct hm_state *st);
+
+/* One candidate of the descriptor's ladder, which the core drives. The
+ * map is filled between load and attach: no trigger sees it half full. */
+static int hm_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 {
-	struct hm_state *st = cookie;
+	struct hm_state *st = bc_ctx_data(ctx);
 	struct hashmap *skel;
 	unsigned int s, w;
 	int err;
 
-	(void)ctx;
 	skel = hashmap__open();
 	if (!skel)
 		return -errno;
@@ -175,7 +179,7 @@ static int hm_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *co
 	skel->rodata->bc_tgid = (__u32)getpid();
 	skel->rodata->getpgid_nr = SYS_getpgid;
 	skel->rodata->do_lookup = st->kind->lookup;
-	skel->rodata->record_threads = true;
+	skel->rodata->record_triggers = true;
 	if (st->kind->lookup) {
 		skel->rodata->nr_entries = st->nr_entries;
 		skel->rodata->outer_loops = st->outer_loops;
@@ -191,14 +195,17 @@ static int hm_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *co
 			goto fail;
 	}
 	err = hashmap__load(skel);
+	if (err)
+		goto fail;
+	st->skel = skel;
+	err = st->kind->lookup ? hm_fill_lookup(ctx, st) : hm_fill_full(ctx, st);
 	if (!err)
 		err = hashmap__attach(skel);
 	if (err)
 		goto fail;
-	st->skel = skel;
-	st->prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
-	return 0;
+	return bc_ctx_set_bpf_object(ctx, skel->obj);
 fail:
+	st->skel = NULL;
 	hashmap__destroy(skel);
 	return err;
 }
@@ -277,90 +284,37 @@ static int hm_validate(struct bc_ctx *ctx)
 	return st.kind->lookup ? hm_lookup_config(ctx, &st) : 0;
 }
 
-static int hm_probe(struct bc_ctx *ctx)
-{
-	/* The smallest lookup configuration: attaching does not depend on it. */
-	struct hm_state st = {
-		.kind = bc_ctx_bench_priv(ctx),
-		.key_size = 4, .max_entries = 1, .nr_entries = 1, .outer_loops = 1,
-	};
-	int idx;
-
-	idx = bc_attach_first(ctx, hm_points, HM_ARRAY_SIZE(hm_points), hm_try, &st);
-	hashmap__destroy(st.skel);
-	return idx < 0 ? idx : 0;
-}
-
 static int hm_setup(struct bc_ctx *ctx)
 {
 	struct hm_state *st;
-	int idx, err;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
 	bc_ctx_set_data(ctx, st);
 	st->kind = bc_ctx_bench_priv(ctx);
-	if (st->kind->lookup) {
-		err = hm_lookup_config(ctx, st);
-		if (err)
-			return err;
-	}
-	idx = bc_attach_first(ctx, hm_points, HM_ARRAY_SIZE(hm_points), hm_try, st);
-	if (idx < 0)
-		return idx;
-	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->prog), "producer");
-	if (err)
-		return bc_error(ctx, err, "declaring the program under test: %s", strerror(-err));
-	st->hist = bc_ctx_hist(ctx, "trigger_ns");
-	/* Attached already, but no producer runs before setup() returns. */
-	return st->kind->lookup ? hm_fill_lookup(ctx, st) : hm_fill_full(ctx, st);
+	return st->kind->lookup ? hm_lookup_config(ctx, st) : 0;
 }
 
 static int hm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
-	struct hm_state *st = bc_ctx_data(ctx);
-	__u32 tid = (__u32)syscall(SYS_gettid);
-	const struct hm_trigger_slot *slot = &st->skel->bss->triggers[tid & (HM_TID_SLOTS - 1)];
-	__u32 seen = __atomic_load_n(&slot->seq, __ATOMIC_RELAXED);
-	__u32 seq;
-
-	while (!bc_thread_should_stop(t)) {
+	(void)ctx;
+	while (!bc_thread_should_stop(t))
 		bc_getpgid_trigger();
-		if (!st->hist)
-			continue;
-		/* The program ran in this thread before the syscall returned.
-		 * A thread sharing the slot (ids equal modulo HM_TID_SLOTS)
-		 * makes us skip a batch, never record a wrong one. */
-		seq = __atomic_load_n(&slot->seq, __ATOMIC_RELAXED);
-		if (seq != seen && __atomic_load_n(&slot->tid, __ATOMIC_RELAXED) == tid) {
-			bc_hist_record(st->hist, t, __atomic_load_n(&slot->ns, __ATOMIC_RELAXED));
-			seen = seq;
-		}
-	}
 	return 0;
 }
 
 /* Metric indices, the same in both benchmarks. */
 enum { HM_M_EVENTS, HM_M_OPS, HM_M_BATCHES, HM_M_TRIGGER_NS };
 
+/* The counters are the core's to read; this only watches for a lost key. */
 static int hm_measure(struct bc_ctx *ctx, double *values)
 {
 	struct hm_state *st = bc_ctx_data(ctx);
-	const struct bc_batch_timing *b = st->skel->bss->batches;
-	double ops = 0, batches = 0, rates = 0;
-	size_t i;
 
+	(void)values;
 	if (__atomic_load_n(&st->skel->bss->error, __ATOMIC_RELAXED))
 		return bc_error(ctx, -EIO, "a lookup in BPF missed a stored key: the map lost an entry");
-	for (i = 0; i < HM_ARRAY_SIZE(st->skel->bss->batches); i++) {
-		ops += (double)__atomic_load_n(&b[i].ops, __ATOMIC_RELAXED);
-		batches += (double)__atomic_load_n(&b[i].batches, __ATOMIC_RELAXED);
-		rates += (double)__atomic_load_n(&b[i].rate_sum, __ATOMIC_RELAXED);
-	}
-	values[HM_M_OPS] = ops;
-	values[HM_M_BATCHES] = batches;
-	values[HM_M_EVENTS] = rates;	/* per batch: the mean per-batch rate */
 	return 0;
 }
 
@@ -437,28 +391,35 @@ static void hm_teardown(struct bc_ctx *ctx)
  */
 static const struct bc_metric_desc hm_full_metrics[] = {
 	[HM_M_OPS] = BC_METRIC("updates", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-			       .label = "updates of a full map per wall-clock second"),
+			       .label = "updates of a full map per wall-clock second",
+			       .bpf = "batches.ops"),
 	[HM_M_BATCHES] = BC_METRIC("triggers", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-				   .label = "getpgid() triggers, 10000 updates each"),
+				   .label = "getpgid() triggers, 10000 updates each",
+				   .bpf = "batches.batches"),
 	[HM_M_EVENTS] = BC_METRIC("events", "ops/s", BC_METRIC_RATIO, .role = BC_ROLE_RATE,
 				  .per = "triggers",
-				  .label = "updates per second of BPF time, mean over triggers"),
+				  .label = "updates per second of BPF time, mean over triggers",
+				  .bpf = "batches.rate_sum"),
 	[HM_M_TRIGGER_NS] = BC_METRIC("trigger_ns", "ns", BC_METRIC_HISTOGRAM,
 				      .role = BC_ROLE_LATENCY,
-				      .label = "BPF time per getpgid() (10000 updates)"),
+				      .label = "BPF time per getpgid() (10000 updates)",
+				      .bpf = "trigger_ns"),
 };
 
 static const struct bc_metric_desc hm_lookup_metrics[] = {
 	[HM_M_OPS] = BC_METRIC("lookups", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-			       .label = "lookups per wall-clock second"),
+			       .label = "lookups per wall-clock second", .bpf = "batches.ops"),
 	[HM_M_BATCHES] = BC_METRIC("triggers", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-				   .label = "getpgid() triggers, --nr_loops lookups each"),
+				   .label = "getpgid() triggers, --nr_loops lookups each",
+				   .bpf = "batches.batches"),
 	[HM_M_EVENTS] = BC_METRIC("events", "ops/s", BC_METRIC_RATIO, .role = BC_ROLE_RATE,
 				  .per = "triggers",
-				  .label = "lookups per second of BPF time, mean over triggers"),
+				  .label = "lookups per second of BPF time, mean over triggers",
+				  .bpf = "batches.rate_sum"),
 	[HM_M_TRIGGER_NS] = BC_METRIC("trigger_ns", "ns", BC_METRIC_HISTOGRAM,
 				      .role = BC_ROLE_LATENCY,
-				      .label = "BPF time per getpgid() (--nr_loops lookups)"),
+				      .label = "BPF time per getpgid() (--nr_loops lookups)",
+				      .bpf = "trigger_ns"),
 };
 
 static const struct hm_kind hm_k_full = { .lookup = false };
@@ -479,7 +440,6 @@ static const struct bc_bench_desc hm_full_update = {
 	.metrics = hm_full_metrics,
 	.metric_cnt = HM_ARRAY_SIZE(hm_full_metrics),
 	.priv = &hm_k_full,
-	.probe = hm_probe,
 	.needs = hm_needs,
 	.need_cnt = HM_ARRAY_SIZE(hm_needs),
 	.attach_points = hm_points,
@@ -491,6 +451,7 @@ static const struct bc_bench_desc hm_full_update = {
 	.teardown = hm_teardown,
 	.format_iter = hm_format_iter,
 	.format_summary = hm_format_summary,
+	.attach = hm_attach,
 };
 
 static const struct bc_bench_desc hm_lookup = {
@@ -504,7 +465,6 @@ static const struct bc_bench_desc hm_lookup = {
 	.options = hm_lookup_options,
 	.option_cnt = HM_ARRAY_SIZE(hm_lookup_options),
 	.priv = &hm_k_lookup,
-	.probe = hm_probe,
 	.needs = hm_needs,
 	.need_cnt = HM_ARRAY_SIZE(hm_needs),
 	.attach_points = hm_points,
@@ -516,6 +476,7 @@ static const struct bc_bench_desc hm_lookup = {
 	.teardown = hm_teardown,
 	.format_iter = hm_format_iter,
 	.format_summary = hm_format_summary,
+	.attach = hm_attach,
 };
 
 static const struct bc_bench_desc *const hm_benches[] = {

@@ -24,19 +24,6 @@
 /* The fill pattern of key word w >= 1 (the runner's). */
 #define HM_KEY_PATTERN 2654435761u
 
-/*
- * The BPF time of the last trigger of each thread, for the per-trigger
- * histogram: the slot is chosen by thread id, and user space reads the
- * slot of its own thread right after its syscall returns.
- */
-#define HM_TID_SLOTS 1024	/* power of two */
-
-struct hm_trigger_slot {
-	__u32 tid;
-	__u32 seq;	/* bumped per trigger */
-	__u64 ns;	/* BPF time of that trigger */
-} __attribute__((aligned(64)));
-
 /* Error bits the program sets. */
 #define HM_ERR_LOOKUP_MISS 1
 

@@ -81,15 +81,19 @@ static void ls_cache_cfg_get(struct bc_ctx *ctx, struct ls_cache_cfg *cfg)
 		cfg->keys_used = (unsigned long)o->hashmap_nr_keys_used;
 }
 
-static int ls_cache_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+static int ls_cache_fill_maps(struct bc_ctx *ctx, struct ls_cache_state *st);
+
+/* One candidate of the ladder the core drives. The program is live once
+ * attached but finds no inner map: nothing is counted until the maps are
+ * in place, which the fill's own failures (bc_error()) say are ours. */
+static int ls_cache_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 {
-	struct ls_cache_state *st = cookie;
+	struct ls_cache_state *st = bc_ctx_data(ctx);
 	struct bpf_program *target;
 	struct ls_cache *skel;
 	struct bpf_link *link;
 	int err;
 
-	(void)ctx;
 	skel = ls_cache__open();
 	if (!skel)
 		return -errno;
@@ -116,7 +120,8 @@ static int ls_cache_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, vo
 	}
 	st->skel = skel;
 	st->link = link;
-	return 0;
+	err = bc_ctx_set_bpf_object(ctx, skel->obj);
+	return err ? err : ls_cache_fill_maps(ctx, st);
 
 err_out:
 	ls_cache__destroy(skel);
@@ -310,46 +315,17 @@ static int ls_cache_fill_maps(struct bc_ctx *ctx, struct ls_cache_state *st)
 	return 0;
 }
 
-static int ls_cache_probe(struct bc_ctx *ctx)
-{
-	struct ls_cache_state st = { 0 };
-	int idx;
-
-	/* Probe the cheapest configuration: whether the gets can be attached
-	 * does not depend on how many maps there will be. */
-	st.cfg.mode = ls_cache_mode_of(ctx);
-	st.cfg.nr_maps = 1;
-	st.cfg.keys_used = 1;
-	idx = bc_attach_first(ctx, ls_cache_points, sizeof(ls_cache_points) / sizeof(ls_cache_points[0]),
-			      ls_cache_try, &st);
-	if (idx < 0)
-		return idx;
-	ls_cache_detach(&st);
-	return 0;
-}
-
 static int ls_cache_setup(struct bc_ctx *ctx)
 {
 	struct ls_cache_state *st;
-	int idx, err;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
 	bc_ctx_set_data(ctx, st);
 	ls_cache_cfg_get(ctx, &st->cfg);
-	idx = bc_attach_first(ctx, ls_cache_points, sizeof(ls_cache_points) / sizeof(ls_cache_points[0]),
-			      ls_cache_try, st);
-	if (idx < 0)
-		return idx;
-	err = bc_ctx_add_prog(ctx, bpf_program__fd(bpf_object__find_program_by_name(
-					   st->skel->obj, ls_cache_points[idx].prog_name)),
-			      "get");
-	if (err)
-		return bc_error(ctx, err, "declaring the program under test: %s", ls_strerror(err));
-	/* The program is live already but finds no inner map: nothing is
-	 * counted until the maps are in place. */
-	return ls_cache_fill_maps(ctx, st);
+	/* Next the core tries the attach points with ls_cache_attach(). */
+	return 0;
 }
 
 static int ls_cache_producer(struct bc_ctx *ctx, struct bc_thread *t)
@@ -357,15 +333,6 @@ static int ls_cache_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	(void)ctx;
 	while (!bc_thread_should_stop(t))
 		bc_getpgid_trigger();
-	return 0;
-}
-
-static int ls_cache_measure(struct bc_ctx *ctx, double *values)
-{
-	struct ls_cache_state *st = bc_ctx_data(ctx);
-
-	values[0] = (double)__atomic_load_n(&st->skel->bss->hits, __ATOMIC_RELAXED);
-	values[1] = (double)__atomic_load_n(&st->skel->bss->important_hits, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -382,8 +349,9 @@ static void ls_cache_teardown(struct bc_ctx *ctx)
 
 static const struct bc_metric_desc ls_cache_metrics[] = {
 	/* The runner's local-storage lines: gets, and gets of map 0 beside. */
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
-	BC_METRIC("important_hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_RATE),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS, .bpf = "hits"),
+	BC_METRIC("important_hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_RATE,
+		  .bpf = "important_hits"),
 };
 
 static const struct bc_option ls_maps_options[] = {
@@ -423,15 +391,14 @@ static const struct bc_need ls_cache_needs[] = {
 		.options = (opts_),                                                    \
 		.option_cnt = sizeof(opts_) / sizeof((opts_)[0]),                      \
 		.priv = (kind_),                                                       \
-		.probe = ls_cache_probe,                                               \
 		.needs = ls_cache_needs,                                               \
 		.need_cnt = sizeof(ls_cache_needs) / sizeof(ls_cache_needs[0]),        \
 		.attach_points = ls_cache_points,                                      \
 		.attach_point_cnt = sizeof(ls_cache_points) / sizeof(ls_cache_points[0]), \
 		.setup = ls_cache_setup,                                               \
 		.producer = ls_cache_producer,                                         \
-		.measure = ls_cache_measure,                                           \
 		.teardown = ls_cache_teardown,                                         \
+		.attach = ls_cache_attach,                                             \
 	}
 
 const struct bc_bench_desc ls_bench_seq_get = LS_CACHE_BENCH(

@@ -51,7 +51,6 @@ _Static_assert(BC_BUF_BATCH_MAX <= PB_MAX_BATCH,
 struct pb_state {
 	const struct buf_opts *opts;
 	struct perfbuf *skel;
-	struct bpf_program *prog;	/* the attached candidate's */
 	struct bpf_link *link;
 	struct perf_buffer *pb;
 	/* Written by the consumer, read by measure(): alone on its line. */
@@ -117,14 +116,17 @@ static struct perf_buffer *pb_buffer_new(struct perfbuf *skel, struct pb_state *
 				    pb_libbpf_event, st, NULL);
 }
 
+static int pb_consumer_side(struct bc_ctx *ctx, struct pb_state *st);
+
 /*
- * One attach candidate: open, load only this candidate's program, attach.
- * Leaves nothing behind on failure and returns the kernel's answer, which
- * bc_attach_first() judges (refusal: try the next candidate).
+ * One attach candidate of the ladder the core drives: open, load only this
+ * candidate's program, attach. Leaves nothing behind on failure and returns
+ * the kernel's answer, which the core judges (refusal: try the next
+ * candidate). Once one attached, the buffer the consumer reads is made.
  */
-static int pb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+static int pb_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 {
-	struct pb_state *st = cookie;
+	struct pb_state *st = bc_ctx_data(ctx);
 	struct bpf_program *prog;
 	struct bpf_link *link;
 	struct perfbuf *skel;
@@ -159,9 +161,9 @@ static int pb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 		goto out;
 	}
 	st->skel = skel;
-	st->prog = prog;
 	st->link = link;
-	return 0;
+	err = bc_ctx_set_bpf_object(ctx, skel->obj);
+	return err ? err : pb_consumer_side(ctx, st);
 out:
 	perfbuf__destroy(skel);
 	return err;
@@ -210,13 +212,6 @@ static int pb_rings_open(struct bc_ctx *ctx, struct pb_state *st)
 
 /* ----------------------------------------------------------- callbacks */
 
-static int pb_probe(struct bc_ctx *ctx)
-{
-	if (geteuid() != 0)
-		return bc_unavailable(ctx, "needs root: it loads BPF programs and opens perf events");
-	return 0;
-}
-
 static void pb_teardown(struct bc_ctx *ctx)
 {
 	struct pb_state *st = bc_ctx_data(ctx);
@@ -239,7 +234,6 @@ static void pb_teardown(struct bc_ctx *ctx)
 static int pb_setup(struct bc_ctx *ctx)
 {
 	struct pb_state *st;
-	int err;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -251,17 +245,15 @@ static int pb_setup(struct bc_ctx *ctx)
 	st->hits = bc_line_counters_alloc(1);
 	if (!st->hits)
 		return bc_error(ctx, -ENOMEM, "out of memory");
+	/* Next the core tries the attach points with pb_attach(). */
+	return 0;
+}
 
-	err = bc_attach_first(ctx, buf_attach_points, BC_BUF_ATTACH_CNT, pb_try_attach, st);
-	if (err < 0)
-		return err;
-	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->prog), "producer");
-	if (err)
-		return bc_error(ctx, err, "declaring the producer program: %s", strerror(-err));
-
+static int pb_consumer_side(struct bc_ctx *ctx, struct pb_state *st)
+{
 	/*
 	 * The program is live, but only this process's getpgid() fires it and
-	 * no producer runs before setup returns, so no batch can fall into an
+	 * no producer runs before the attach ladder ends, so no batch can fall into an
 	 * empty map slot (and be counted as drops) before the buffer exists.
 	 * A failure here is ours, not the kernel refusing an attach point.
 	 */
@@ -269,9 +261,7 @@ static int pb_setup(struct bc_ctx *ctx)
 	if (!st->pb)
 		return bc_error(ctx, -errno, "creating the perf buffer (%lld pages per CPU) failed: %s",
 				(long long)st->opts->pb_pages, strerror(errno));
-	if (buf_run_spec(ctx)->custom)
-		return pb_rings_open(ctx, st);
-	return 0;
+	return buf_run_spec(ctx)->custom ? pb_rings_open(ctx, st) : 0;
 }
 
 static int pb_producer(struct bc_ctx *ctx, struct bc_thread *t)
@@ -355,23 +345,22 @@ static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 static int pb_measure(struct bc_ctx *ctx, double *values)
 {
 	struct pb_state *st = bc_ctx_data(ctx);
-	size_t slots = sizeof(st->skel->bss->drops) / sizeof(st->skel->bss->drops[0]);
 
+	/* drops: the core's, from BPF */
 	values[BC_BUF_HITS] = (double)__atomic_load_n(&st->hits->value, __ATOMIC_RELAXED);
-	values[BC_BUF_DROPS] = (double)bc_line_counters_sum(st->skel->bss->drops, slots);
 	return 0;
 }
 
 /* ----------------------------------------------------------- descriptor */
 
 /* What `list` checks: the producer's attach points and its map, as
- * setup() will load them (probe() itself only checks for root). */
+ * pb_attach() will load them. */
 static const struct bc_need pb_needs[] = {
 	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_PERF_EVENT_ARRAY),
 };
 
 #define PB_BENCH(name_, desc_, spec_, consumer_)                                   \
-	BC_BUF_BENCH(name_, desc_, spec_, .probe = pb_probe, .setup = pb_setup,     \
+	BC_BUF_BENCH(name_, desc_, spec_, .setup = pb_setup, .attach = pb_attach,  \
 		     .needs = pb_needs, .need_cnt = 1,                              \
 		     .attach_points = buf_attach_points,                         \
 		     .attach_point_cnt = BC_BUF_ATTACH_CNT,                         \

@@ -127,13 +127,12 @@ static int ps_open_load(struct ps_state *st, const struct bc_attach_point *pt, b
 	return err;
 }
 
-static int ps_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+/* Loads and attaches one candidate; the kernel's answer, bare. */
+static int ps_load_attach(struct ps_state *st, const struct bc_attach_point *pt)
 {
-	struct ps_state *st = cookie;
 	struct bpf_program *prog;
 	int err;
 
-	(void)ctx;
 	/* Whether this attach point works is a question without the flag:
 	 * whether the kernel knows the flag is asked afterwards. */
 	err = ps_open_load(st, pt, false);
@@ -153,27 +152,16 @@ static int ps_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *co
 	return 0;
 }
 
-static const struct bc_attach_point *ps_point_named(const char *name)
-{
-	for (size_t i = 0; i < sizeof(ps_points) / sizeof(ps_points[0]); i++)
-		if (name && !strcmp(ps_points[i].name, name))
-			return &ps_points[i];
-	return NULL;
-}
-
 /* no-private-stack: reload with the series' flag. A kernel without it
  * answers EINVAL (unknown prog_flags bit), having just loaded the same
  * program without it. */
-static int ps_disable(struct bc_ctx *ctx, struct ps_state *st)
+static int ps_disable(struct bc_ctx *ctx, struct ps_state *st, const struct bc_attach_point *pt)
 {
-	const struct bc_attach_point *pt = ps_point_named(bc_ctx_attach_point(ctx));
 	libbpf_print_fn_t old = NULL;
 	bool quiet = !bc_ctx_verbose(ctx);
 	struct bpf_program *prog;
 	int err;
 
-	if (!pt)
-		return bc_error(ctx, -ENOENT, "no attach point recorded");
 	bpf_link__destroy(st->link);
 	st->link = NULL;
 	private_stack__destroy(st->skel);
@@ -261,30 +249,42 @@ static int ps_jit_uses_private_stack(int prog_fd)
 #endif
 }
 
-/* Loads, attaches and checks what the benchmark needs; the reason goes
- * to ctx and nothing stays loaded past ps_state_free() on failure. */
-static int ps_prepare(struct bc_ctx *ctx, struct ps_state *st)
+/*
+ * One candidate of the ladder the core drives: load and attach it (a bare
+ * errno is the kernel's answer about this attach point), then check what
+ * the benchmark needs of the program, whose refusals are the benchmark's
+ * (bc_unavailable(): the ladder stops there with that reason). Whatever
+ * stays loaded is ps_state_free()'s.
+ */
+static int ps_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 {
+	struct ps_state *st = bc_ctx_data(ctx);
 	int err, used;
 
-	if (!ps_kernel_has_private_stacks())
-		return bc_unavailable(ctx, "this kernel has no private stacks for BPF programs "
-				      "(added in Linux 6.13: there is no priv_stack_mode in its "
-				      "BTF)");
-	err = bc_attach_first(ctx, ps_points, sizeof(ps_points) / sizeof(ps_points[0]), ps_try,
-			      st);
-	if (err < 0)
+	err = ps_load_attach(st, pt);
+	if (err)
 		return err;
-	if (st->v->disable)
-		return ps_disable(ctx, st);
-	used = ps_jit_uses_private_stack(st->prog_fd);
-	if (used == 0)
-		return bc_unavailable(ctx, "the kernel did not give the program a private stack "
-				      "(its JIT image does not load one into r9)");
-	if (used < 0)
-		bc_debug("private-stack: cannot check the JIT image (%s); trusting the kernel",
-			 ps_strerror(used));
-	return 0;
+	if (st->v->disable) {
+		err = ps_disable(ctx, st, pt);
+		if (err)
+			return err;
+	} else {
+		used = ps_jit_uses_private_stack(st->prog_fd);
+		if (used == 0)
+			return bc_unavailable(ctx, "the kernel did not give the program a private stack "
+					      "(its JIT image does not load one into r9)");
+		if (used < 0)
+			bc_debug("private-stack: cannot check the JIT image (%s); trusting the kernel",
+				 ps_strerror(used));
+	}
+	/* The object that stays (ps_disable() reloads it): the core reads
+	 * hits there (the metric's `bpf`). */
+	err = bc_ctx_set_bpf_object(ctx, st->skel->obj);
+	if (!err)
+		err = bc_ctx_add_prog(ctx, st->prog_fd, "measured");
+	if (!err)
+		err = bc_ctx_add_prog(ctx, st->driver_fd, "driver");
+	return err ? bc_error(ctx, err, "declaring the programs: %s", ps_strerror(err)) : 0;
 }
 
 /*
@@ -339,25 +339,10 @@ static const struct bc_need ps_needs[] = {
 		.why = "private stacks for BPF programs (Linux 6.13)"),
 };
 
-static int ps_probe(struct bc_ctx *ctx)
-{
-	struct ps_state *st = calloc(1, sizeof(*st));
-	int err;
-
-	if (!st)
-		return bc_error(ctx, -ENOMEM, "out of memory");
-	st->v = bc_ctx_bench_priv(ctx);
-	st->batch = 1;	/* what loads does not depend on it */
-	err = ps_prepare(ctx, st);
-	ps_state_free(st);
-	return err;
-}
-
 static int ps_setup(struct bc_ctx *ctx)
 {
 	const struct ps_opts *o = bc_ctx_opts(ctx);
 	struct ps_state *st;
-	int err;
 
 	if (!o)
 		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
@@ -371,13 +356,12 @@ static int ps_setup(struct bc_ctx *ctx)
 	st->runs = bc_line_counters_alloc(st->prod_cnt);
 	if (!st->runs)
 		return bc_error(ctx, -ENOMEM, "out of memory");
-	err = ps_prepare(ctx, st);
-	if (err)
-		return err;
-	err = bc_ctx_add_prog(ctx, st->prog_fd, "measured");
-	if (!err)
-		err = bc_ctx_add_prog(ctx, st->driver_fd, "driver");
-	return err ? bc_error(ctx, err, "declaring the programs: %s", ps_strerror(err)) : 0;
+	if (!ps_kernel_has_private_stacks())
+		return bc_unavailable(ctx, "this kernel has no private stacks for BPF programs "
+				      "(added in Linux 6.13: there is no priv_stack_mode in its "
+				      "BTF)");
+	/* Next the core tries the attach points with ps_attach(). */
+	return 0;
 }
 
 static void ps_teardown(struct bc_ctx *ctx)
@@ -406,10 +390,8 @@ static int ps_producer(struct bc_ctx *ctx, struct bc_thread *t)
 static int ps_measure(struct bc_ctx *ctx, double *values)
 {
 	struct ps_state *st = bc_ctx_data(ctx);
-	size_t n = sizeof(st->skel->bss->hits) / sizeof(st->skel->bss->hits[0]);
 
-	values[0] = (double)bc_line_counters_sum(st->skel->bss->hits, n);
-	values[1] = 0;	/* the runner's hits/drops line: nothing is dropped */
+	/* hits: from BPF; drops: none (the runner's line), left at 0. */
 	values[2] = (double)bc_line_counters_sum(st->runs, st->prod_cnt);
 	return 0;
 }
@@ -420,7 +402,7 @@ static int ps_measure(struct bc_ctx *ctx, double *values)
  * runs: driver test runs, --nr-batch-iters hits each.
  */
 static const struct bc_metric_desc ps_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf = "hits"),
 	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
 	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
 		  .label = "driver test runs"),
@@ -439,7 +421,6 @@ static const struct ps_variant ps_on = { .disable = false };
 		.metrics = ps_metrics,                                           \
 		.metric_cnt = sizeof(ps_metrics) / sizeof(ps_metrics[0]),        \
 		.priv = (priv_),                                                 \
-		.probe = ps_probe,                                               \
 		.needs = ps_needs,                                               \
 		.need_cnt = 1,                                                   \
 		.attach_points = ps_points,                                      \
@@ -449,6 +430,7 @@ static const struct ps_variant ps_on = { .disable = false };
 		.producer = ps_producer,                                         \
 		.measure = ps_measure,                                           \
 		.teardown = ps_teardown,                                         \
+		.attach = ps_attach,                                             \
 	}
 
 PS_BENCH(b_off, "no-private-stack",

@@ -40,7 +40,6 @@
 
 struct rb_state {
 	struct ringbuf *skel;
-	struct bpf_program *prog;	/* the attached candidate's */
 	const struct buf_opts *opts;
 	/* Written by the one consumer thread, read by measure(). */
 	uint64_t hits;
@@ -59,16 +58,18 @@ struct rb_state {
 };
 
 
-/* One attach candidate: a fresh skeleton each time, because a libbpf object
- * whose load failed cannot be loaded again. */
-static int rb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+static int rb_consumer_side(struct bc_ctx *ctx, struct rb_state *st);
+
+/* One attach candidate of the ladder the core drives: a fresh skeleton
+ * each time, because a libbpf object whose load failed cannot be loaded
+ * again. What the consumer reads through is set up once one attached. */
+static int rb_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 {
-	struct rb_state *st = cookie;
+	struct rb_state *st = bc_ctx_data(ctx);
 	const struct buf_opts *o = st->opts;
 	struct ringbuf *skel;
 	int err;
 
-	(void)ctx;
 	skel = ringbuf__open();
 	if (!skel)
 		return -errno;
@@ -98,8 +99,8 @@ static int rb_try_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt, v
 		return err;
 	}
 	st->skel = skel;
-	st->prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
-	return 0;
+	err = bc_ctx_set_bpf_object(ctx, skel->obj);
+	return err ? err : rb_consumer_side(ctx, st);
 }
 
 static int rb_libbpf_sample(void *cookie, void *data, size_t len)
@@ -168,7 +169,6 @@ static void rb_teardown(struct bc_ctx *ctx)
 static int rb_setup(struct bc_ctx *ctx)
 {
 	struct rb_state *st;
-	int err;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
@@ -176,14 +176,13 @@ static int rb_setup(struct bc_ctx *ctx)
 	st->opts = buf_run_opts(ctx);
 	st->epoll_fd = -1;
 	bc_ctx_set_data(ctx, st);
+	/* Next the core tries the attach points with rb_attach(). */
+	return 0;
+}
 
-	err = bc_attach_first(ctx, buf_attach_points, BC_BUF_ATTACH_CNT, rb_try_attach, st);
-	if (err < 0)
-		return err;
-	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->prog), "producer");
-	if (err)
-		return bc_error(ctx, err, "declaring the producer program: %s", strerror(-err));
-
+/* Failures here are ours (bc_error()), not an attach point's refusal. */
+static int rb_consumer_side(struct bc_ctx *ctx, struct rb_state *st)
+{
 	if (buf_run_spec(ctx)->custom)
 		return rb_custom_map(ctx, st);
 	if (st->opts->bench_producer)
@@ -193,17 +192,6 @@ static int rb_setup(struct bc_ctx *ctx)
 	if (!st->rb)
 		return bc_error(ctx, -errno, "ring_buffer__new: %s", strerror(errno));
 	return 0;
-}
-
-/* list: can a producer be attached here at all? Leaves nothing loaded. */
-static int rb_probe(struct bc_ctx *ctx)
-{
-	struct rb_state st = { .opts = buf_run_opts(ctx), .epoll_fd = -1 };
-	int err;
-
-	err = bc_attach_first(ctx, buf_attach_points, BC_BUF_ATTACH_CNT, rb_try_attach, &st);
-	ringbuf__destroy(st.skel);
-	return err < 0 ? err : 0;
 }
 
 static int rb_producer(struct bc_ctx *ctx, struct bc_thread *t)
@@ -276,13 +264,13 @@ static int rb_measure(struct bc_ctx *ctx, double *values)
 {
 	struct rb_state *st = bc_ctx_data(ctx);
 
+	/* drops: the core's, from BPF; hits: the consumer's, or with no
+	 * consumer (--rb-bench-producer) the records the BPF side wrote */
 	if (st->opts->bench_producer)
 		values[BC_BUF_HITS] = (double)bc_line_counters_sum(st->skel->bss->hits,
 						  sizeof(st->skel->bss->hits) / sizeof(st->skel->bss->hits[0]));
 	else
 		values[BC_BUF_HITS] = (double)__atomic_load_n(&st->hits, __ATOMIC_RELAXED);
-	values[BC_BUF_DROPS] = (double)bc_line_counters_sum(st->skel->bss->drops,
-						  sizeof(st->skel->bss->drops) / sizeof(st->skel->bss->drops[0]));
 	return 0;
 }
 
@@ -292,8 +280,9 @@ static const struct bc_need rb_needs[] = {
 		.why = "BPF ring buffers (Linux 5.8)"),
 };
 
-#define RB_BENCH(name_, desc_, spec_, cons_min_, consumer_)                            \
-	BC_BUF_BENCH_CONS(name_, desc_, spec_, cons_min_, .probe = rb_probe, .setup = rb_setup, \
+#define RB_BENCH(name_, desc_, spec_, cons_min_, consumer_)                        \
+	BC_BUF_BENCH_CONS(name_, desc_, spec_, cons_min_, .setup = rb_setup,        \
+			  .attach = rb_attach,                                       \
 		     .needs = rb_needs, .need_cnt = 1,                              \
 		     .attach_points = buf_attach_points,                         \
 		     .attach_point_cnt = BC_BUF_ATTACH_CNT,                         \

@@ -8,6 +8,8 @@
  *
  * The runner attaches at tp/syscalls/sys_enter_getpgid; without tracefs the
  * same program goes on raw_tp/sys_enter (filtered to getpgid), reported.
+ * The two benchmarks differ only in their attach points' programs: the
+ * core tries them (sc_attach()) and reads the hits from BPF (`bpf`).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -34,16 +36,9 @@ static const struct bc_option sc_options[] = {
 		   .help = "characters compared per getpgid() (the strings differ in the last)"),
 };
 
-/* What tells the two benchmarks apart: which programs implement them. */
-struct sc_variant {
-	const struct bc_attach_point *points;
-	size_t point_cnt;
-};
-
 struct sc_state {
 	struct strncmp_bench *skel;
 	struct bpf_link *link;
-	int prog_fd;			/* the program under test */
 	uint32_t cmp_str_len;
 	struct bc_line_counter *calls;	/* per producer: getpgid() calls */
 	unsigned int prod_cnt;
@@ -81,15 +76,14 @@ static void sc_fill_strings(char *target, char *str, uint32_t len)
 	str[len - 1] -= 1;
 }
 
-static int sc_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
+/* One candidate of the ladder the core drives. */
+static int sc_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 {
-	struct sc_state *st = cookie;
+	struct sc_state *st = bc_ctx_data(ctx);
 	struct strncmp_bench *skel;
-	struct bpf_program *prog;
 	struct bpf_link *link;
 	int err;
 
-	(void)ctx;
 	skel = strncmp_bench__open();
 	if (!skel)
 		return errno ? -errno : -ENOMEM;
@@ -103,70 +97,38 @@ static int sc_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *co
 	err = strncmp_bench__load(skel);
 	if (err)
 		goto fail;
-	prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
-	link = bpf_program__attach(prog);
+	link = bpf_program__attach(bpf_object__find_program_by_name(skel->obj, pt->prog_name));
 	if (!link) {
 		err = errno ? -errno : -EINVAL;
 		goto fail;
 	}
 	st->skel = skel;
 	st->link = link;
-	st->prog_fd = bpf_program__fd(prog);
-	return 0;
+	return bc_ctx_set_bpf_object(ctx, skel->obj);
 fail:
 	strncmp_bench__destroy(skel);
-	return err;
-}
-
-static struct sc_state *sc_prepare(struct bc_ctx *ctx, uint32_t len, unsigned int prod_cnt,
-				   int *err)
-{
-	const struct sc_variant *v = bc_ctx_bench_priv(ctx);
-	struct sc_state *st;
-
-	st = calloc(1, sizeof(*st));
-	if (st && prod_cnt)
-		st->calls = bc_line_counters_alloc(prod_cnt);
-	if (!st || (prod_cnt && !st->calls)) {
-		sc_state_free(st);
-		*err = bc_error(ctx, -ENOMEM, "out of memory");
-		return NULL;
-	}
-	st->cmp_str_len = len;
-	st->prod_cnt = prod_cnt;
-	*err = bc_attach_first(ctx, v->points, v->point_cnt, sc_try, st);
-	if (*err < 0) {
-		sc_state_free(st);
-		return NULL;
-	}
-	*err = 0;
-	return st;
-}
-
-/* Whether the program loads does not depend on the length. */
-static int sc_probe(struct bc_ctx *ctx)
-{
-	struct sc_state *st;
-	int err;
-
-	st = sc_prepare(ctx, 1, 0, &err);
-	sc_state_free(st);
 	return err;
 }
 
 static int sc_setup(struct bc_ctx *ctx)
 {
 	const struct sc_opts *o = bc_ctx_opts(ctx);
+	unsigned int prod_cnt = bc_ctx_producer_cnt(ctx);
 	struct sc_state *st;
-	int err;
 
 	if (!o)
 		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
-	st = sc_prepare(ctx, (uint32_t)o->cmp_str_len, bc_ctx_producer_cnt(ctx), &err);
-	if (!st)
-		return err;
+	st = calloc(1, sizeof(*st));
+	if (st && prod_cnt)
+		st->calls = bc_line_counters_alloc(prod_cnt);
+	if (!st || (prod_cnt && !st->calls)) {
+		sc_state_free(st);
+		return bc_error(ctx, -ENOMEM, "out of memory");
+	}
+	st->cmp_str_len = (uint32_t)o->cmp_str_len;
+	st->prod_cnt = prod_cnt;
 	bc_ctx_set_data(ctx, st);
-	return bc_ctx_add_prog(ctx, st->prog_fd, "measured");
+	return 0;
 }
 
 static void sc_teardown(struct bc_ctx *ctx)
@@ -191,10 +153,9 @@ static int sc_producer(struct bc_ctx *ctx, struct bc_thread *t)
 static int sc_measure(struct bc_ctx *ctx, double *values)
 {
 	struct sc_state *st = bc_ctx_data(ctx);
-	size_t n = sizeof(st->skel->bss->hits) / sizeof(st->skel->bss->hits[0]);
 
-	values[0] = (double)bc_line_counters_sum(st->skel->bss->hits, n);
-	values[1] = 0;	/* the runner's hits/drops line: nothing is dropped here */
+	/* hits: the core's, from BPF; drops: none (the runner's hits/drops
+	 * line), left at 0. */
 	values[2] = (double)bc_line_counters_sum(st->calls, st->prod_cnt);
 	return 0;
 }
@@ -205,7 +166,7 @@ static int sc_measure(struct bc_ctx *ctx, double *values)
  * comparison (hits = syscalls, which the tests check).
  */
 static const struct bc_metric_desc sc_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf = "hits"),
 	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
 	BC_METRIC("syscalls", "calls", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
 		  .label = "getpgid() calls"),
@@ -225,22 +186,12 @@ static const struct bc_attach_point sc_helper_points[] = {
 	SC_POINT("raw_tp/sys_enter", BC_ATTACH_RAW_TP, "sc_helper_raw_tp"),
 };
 
-static const struct sc_variant sc_no_helper = {
-	.points = sc_no_helper_points,
-	.point_cnt = sizeof(sc_no_helper_points) / sizeof(sc_no_helper_points[0]),
-};
-
-static const struct sc_variant sc_helper = {
-	.points = sc_helper_points,
-	.point_cnt = sizeof(sc_helper_points) / sizeof(sc_helper_points[0]),
-};
-
 static const struct bc_need sc_helper_needs[] = {
 	BC_NEED(BC_NEED_HELPER, .type = BPF_PROG_TYPE_RAW_TRACEPOINT, .id = BPF_FUNC_strncmp,
 		.why = "bpf_strncmp() (Linux 5.17)"),
 };
 
-#define SC_BENCH(var_, name_, desc_, priv_, needs_, need_cnt_)                   \
+#define SC_BENCH(var_, name_, desc_, points_, needs_, need_cnt_)                 \
 	static const struct bc_bench_desc var_ = {                               \
 		.sz = sizeof(struct bc_bench_desc),                              \
 		.name = (name_),                                                 \
@@ -249,23 +200,22 @@ static const struct bc_need sc_helper_needs[] = {
 		.consumers = BC_THREADS(0, 0, 0),                                \
 		.metrics = sc_metrics,                                           \
 		.metric_cnt = sizeof(sc_metrics) / sizeof(sc_metrics[0]),        \
-		.priv = (priv_),                                                 \
-		.probe = sc_probe,                                               \
 		.needs = (needs_),                                               \
 		.need_cnt = (need_cnt_),                                         \
-		.attach_points = (priv_)->points,                                \
-		.attach_point_cnt = (unsigned int)(priv_)->point_cnt,            \
+		.attach_points = (points_),                                      \
+		.attach_point_cnt = sizeof(points_) / sizeof((points_)[0]),      \
 		.setup = sc_setup,                                               \
 		.producer = sc_producer,                                         \
 		.measure = sc_measure,                                           \
 		.teardown = sc_teardown,                                         \
+		.attach = sc_attach,                                             \
 	}
 
 SC_BENCH(sc_bench_no_helper, "strncmp-no-helper",
-	 "--cmp-str-len characters compared by a loop written in BPF, per getpgid()", &sc_no_helper,
+	 "--cmp-str-len characters compared by a loop written in BPF, per getpgid()", sc_no_helper_points,
 	 NULL, 0);
 SC_BENCH(sc_bench_helper, "strncmp-helper",
-	 "--cmp-str-len characters compared by bpf_strncmp(), per getpgid()", &sc_helper,
+	 "--cmp-str-len characters compared by bpf_strncmp(), per getpgid()", sc_helper_points,
 	 sc_helper_needs, sizeof(sc_helper_needs) / sizeof(sc_helper_needs[0]));
 
 static const struct bc_bench_desc *const sc_benches[] = {

@@ -38,7 +38,7 @@ static struct bc_json *run(struct bc_test_run *c, const char *bench, const char 
 	assert_int_equal(bc_test_program_count(doc, "producer"), 1);
 	/* The headline: the runner's rate per second of BPF time. */
 	assert_true(bc_test_summary_mean(doc, "events") > 0);
-	/* Every trigger's BPF time reached the histogram from its thread. */
+	/* Every trigger's BPF time reached the histogram, recorded in BPF. */
 	h = bc_json_get(bc_json_get(doc, "summary"), "trigger_ns");
 	assert_non_null(h);
 	assert_true(bc_json_num(bc_json_get(h, "count"), 0) > 0);

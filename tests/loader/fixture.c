@@ -193,6 +193,19 @@ FIX_ONE("");
 FIX_ONE("two words");
 #elif defined(FIX_NO_MEASURE)
 FIX_ONE("no-measure", .measure = NULL);
+#elif defined(FIX_BPF_MEASURED)
+/* ABI 2.2: no measure() when every non-histogram metric names its BPF
+ * source (the run, not the loader, finds the source). */
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf = "hits"),
+	BC_METRIC("lat", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY),
+};
+FIX_ONE("bpf-measured", .metrics = fix_m, .metric_cnt = 2, .measure = NULL);
+#elif defined(FIX_BAD_BPF)
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf = "two words"),
+};
+FIX_ONE("bad-bpf", .metrics = fix_m);
 #elif defined(FIX_NULL_METRICS)
 FIX_ONE("null-metrics", .metrics = NULL);
 #elif defined(FIX_NO_METRICS)

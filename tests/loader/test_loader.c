@@ -32,7 +32,7 @@
 #define MIXED_LOADED                                                                    \
 	"fixture.so", "newer.so", "newer_zero.so", "old.so", "bigzero.so",               \
 		"bigplugin_zero.so", "bigmetric_zero.so", "bigoption_zero.so",            \
-		"range_small.so", "roles.so", "needs.so"
+		"range_small.so", "roles.so", "needs.so", "bpf_measured.so"
 /* ... and refused, each with one line (not_elf.so is written by the test). */
 #define MIXED_REFUSED                                                                   \
 	"major.so", "abi1.so", "nosym.so", "bigset.so", "bigplugin.so", "bigmetric.so",  \
@@ -41,7 +41,7 @@
 		"empty.so", "blank.so", "nomeasure.so", "nullmetrics.so", "nometrics.so",  \
 		"badrole.so", "ratio_noper.so", "ratio_badper.so", "per_counter.so",       \
 		"hist_headline.so", "half_custom.so", "misnamed.so", "dash_strict.so",     \
-		"badneed.so", "needname.so", "badpoint.so"
+		"badneed.so", "needname.so", "badpoint.so", "bad_bpf.so"
 #define MIXED_FILES MIXED_LOADED, MIXED_REFUSED
 #define COUNT(...) (sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(const char *))
 #define MIXED_LOADED_CNT COUNT(MIXED_LOADED)
@@ -250,11 +250,11 @@ static void test_mixed_dir(void **state)
 		{ "nosym.so", "does not export the 'benchcore_plugin' symbol (not a benchcore plugin?)" },
 		{ "range_zero.so", "benchmark 'range-zero': producers range has sz 0; 24 expected (fill it with BC_THREADS(min, max, def))" },
 		{ "range_big.so", "benchmark 'range-big': consumers range has sz 32; at most 24 expected" },
-		{ "stride.so", "benchmark 'stride': metric #1 'drops' has sz 40; 48 expected, as #0 has" },
+		{ "stride.so", "benchmark 'stride': metric #1 'drops' has sz 40; 56 expected, as #0 has" },
 		{ "dup.so", "duplicate benchmark name 'same'" },
 		{ "empty.so", "benchmark #0 has an empty name" },
 		{ "blank.so", "benchmark name 'two words' contains ':' or a blank" },
-		{ "nomeasure.so", "benchmark 'no-measure' has no measure callback" },
+		{ "nomeasure.so", "benchmark 'no-measure' has no measure callback, and not every metric names its BPF source" },
 		{ "nullmetrics.so", "benchmark 'null-metrics': metric: 1 declared but the array is NULL" },
 		{ "nometrics.so", "benchmark 'no-metrics' declares no metrics; at least one expected" },
 		{ "badrole.so", "benchmark 'bad-role': metric 'hits' has unknown role 9 (0 to 6 expected)" },
@@ -270,6 +270,7 @@ static void test_mixed_dir(void **state)
 		{ "badneed.so", "benchmark 'bad-need': need #0 has unknown kind 9 (1 to 6 expected)" },
 		{ "needname.so", "benchmark 'need-no-name': need #0 (kind 4) has no name" },
 		{ "badpoint.so", "benchmark 'bad-point': attach point #1 has unknown kind 99 (1 to 16 expected)" },
+		{ "bad_bpf.so", "benchmark 'bad-bpf': metric 'hits' has bpf 'two words'; expected the name of a BPF global or map, optionally with '.field'" },
 	};
 	struct fixture_dirs *d = *state;
 	struct bc_plugin_set set = { 0 };
@@ -316,7 +317,7 @@ static void test_mixed_dir(void **state)
 	assert_refused_line(log, d->mixed, "garbage_bench.so", want);
 
 	unknown_byte_line(want, sizeof(want), "benchmark 'big-size' descriptor",
-			  sizeof(struct bc_bench_desc) + 8, OFFSETOFEND(struct bc_bench_desc, quick_probe),
+			  sizeof(struct bc_bench_desc) + 8, OFFSETOFEND(struct bc_bench_desc, attach),
 			  sizeof(struct bc_bench_desc));
 	assert_refused_line(log, d->mixed, "bigset.so", want);
 	unknown_byte_line(want, sizeof(want), "plugin descriptor", sizeof(struct bc_plugin_desc) + 8,

@@ -327,11 +327,17 @@ static void test_example_features(void **state)
 	/* Every producer call was timed: some did take time. */
 	assert_true(bc_json_num(json_need(&res, hist, "count"), 0) > 0);
 	assert_true(bc_json_num(json_need(&res, hist, "max"), 0) > 0);
+	/* The histogram the BPF program records, merged by the core. */
+	hist = json_need(&res, json_need(&res, doc, "summary"), "gap_ns");
+	assert_string_equal(bc_json_str(json_need(&res, hist, "kind")), "histogram");
+	assert_true(bc_json_num(json_need(&res, hist, "count"), 0) > 0);
+	assert_true(bc_json_num(json_need(&res, hist, "p50"), 0) > 0);
 
 	progs = json_need(&res, doc, "programs");
 	assert_int_equal(bc_json_len(progs), 1);
 	prog = bc_json_at(progs, 0);
-	assert_string_equal(bc_json_str(json_need(&res, prog, "role")), "counter");
+	/* Declared by the core, from the attach point that worked. */
+	assert_string_equal(bc_json_str(json_need(&res, prog, "role")), "producer");
 	assert_string_equal(bc_json_str(json_need(&res, prog, "name")), "hello_raw_tp");
 	assert_true(bc_json_num(json_need(&res, prog, "id"), 0) > 0);
 	bc_json_free(doc);
@@ -342,7 +348,7 @@ static void test_example_features(void **state)
 	    "hello:hello-tp -w0 -d1", prefix, hello_build);
 	expect_status(&res, 0);
 	expect_contains(&res, res.out, "Histogram getpgid() call latency: count ");
-	expect_contains(&res, res.out, "Program counter: hello_tp (id ");
+	expect_contains(&res, res.out, "Program producer: hello_tp (id ");
 	expect_contains(&res, res.out, "Summary: throughput ");
 	sdk_out_free(&res);
 }
@@ -378,6 +384,36 @@ static void test_pkg_config(void **state)
 	expect_status(&res, 0);
 	expect_contains(&res, res.out, "pcplug:spin");
 	sdk_out_free(&res);
+}
+
+/*
+ * The example, BPF side included, from pkg-config's variables alone:
+ * vmlinux.h from the running kernel, the BPF object with clang (the
+ * architecture's define, the SDK's BPF headers, the multiarch include
+ * dir), its skeleton with bpftool, then the plugin with cc.
+ */
+static void test_pkg_config_bpf(void **state)
+{
+	struct sdk_out res;
+
+	(void)state;
+	RUN(&res, "set -e; export PKG_CONFIG_PATH='%s/" BC_SDK_LIBDIR "/pkgconfig'; "
+	    "rm -rf pc-hello && mkdir -p pc-hello/plugins && cd pc-hello; "
+	    "case $(uname -m) in x86_64) arch=x86;; aarch64) arch=arm64;; s390x) arch=s390;; "
+	    "riscv64) arch=riscv;; *) arch=$(uname -m);; esac; "
+	    "bpftool btf dump file /sys/kernel/btf/vmlinux format c > vmlinux.h; "
+	    "clang -g -O2 -target bpf -D__TARGET_ARCH_$arch -I. "
+	    "-I\"$(pkg-config --variable=bpfincludedir benchcore)\" "
+	    "-idirafter /usr/include/$('%s' -print-multiarch) "
+	    "-c '%s/hello.bpf.c' -o hello.bpf.o; "
+	    "bpftool gen skeleton hello.bpf.o name hello > hello.skel.h; "
+	    "'%s' -shared -fPIC -fvisibility=hidden -DHELLO_VERSION='\"2.0.0\"' -I. "
+	    "$(pkg-config --cflags benchcore) '%s/hello.c' -o plugins/hello.so "
+	    "-Wl,--no-undefined $(pkg-config --libs benchcore)",
+	    prefix, BC_SDK_C_COMPILER, hello_src, BC_SDK_C_COMPILER, hello_src);
+	expect_status(&res, 0);
+	sdk_out_free(&res);
+	run_hits(prefix, "--plugin-dir pc-hello/plugins", "hello:hello-tp");
 }
 
 static void test_install_into_default_dir(void **state)
@@ -451,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_run_with_plugin_dir),
 		cmocka_unit_test(test_example_features),
 		cmocka_unit_test(test_pkg_config),
+		cmocka_unit_test(test_pkg_config_bpf),
 		cmocka_unit_test(test_install_into_default_dir),
 		cmocka_unit_test(test_relocated_tree),
 	};

@@ -218,6 +218,65 @@ static void collect_into(struct bc_hist *h, uint64_t *total, uint64_t *per_value
 	bc_hist_interval_free(&iv);
 }
 
+/* The bucket a BPF program computes (<benchcore/bpf_hist.h>, no clz) is
+ * the core's, at every power of two and either side of it. */
+static void test_bpf_bucket_same(void **state)
+{
+	unsigned int e;
+	uint64_t v, d;
+
+	(void)state;
+	for (v = 0; v < 4096; v++)
+		assert_int_equal(bc_hist_bucket_of(v), bc_hist_bucket(v));
+	for (e = 7; e < 64; e++)
+		for (d = 0; d < 3; d++) {
+			v = 1ULL << e;
+			assert_int_equal(bc_hist_bucket_of(v - d), bc_hist_bucket(v - d));
+			assert_int_equal(bc_hist_bucket_of(v + d), bc_hist_bucket(v + d));
+			v |= v - 1;	/* all ones up to bit e */
+			assert_int_equal(bc_hist_bucket_of(v), bc_hist_bucket(v));
+		}
+	assert_int_equal(bc_hist_bucket_of(UINT64_MAX), BC_HIST_BUCKETS - 1);
+}
+
+/* Totals a BPF map holds are merged with the shards: each collect returns
+ * what either side added since the last one, and the larger max. */
+static void test_bpf_totals_merge(void **state)
+{
+	struct bc_thread t = { .sz = sizeof(t), .idx = 0 };
+	struct bc_hist_interval iv;
+	uint64_t *totals;
+	struct bc_hist *h;
+
+	(void)state;
+	totals = calloc(BC_HIST_BUCKETS, sizeof(*totals));
+	h = bc_hist_new(1, 0);
+	assert_non_null(totals);
+	assert_non_null(h);
+	bc_hist_record(h, &t, 100);
+	totals[bc_hist_bucket(100)] = 2;
+	totals[bc_hist_bucket(5000)] = 1;
+	assert_int_equal(bc_hist_set_bpf(h, totals, 5000), 0);
+	assert_int_equal(bc_hist_collect(h, &iv), 0);
+	assert_int_equal(iv.n, 2);
+	assert_int_equal(iv.idx[0], bc_hist_bucket(100));
+	assert_int_equal(iv.cnt[0], 3);
+	assert_int_equal(iv.cnt[1], 1);
+	assert_int_equal(iv.max_seen, 5000);
+	bc_hist_interval_free(&iv);
+
+	/* Only what is new: one more from BPF. */
+	totals[bc_hist_bucket(5000)] = 2;
+	assert_int_equal(bc_hist_set_bpf(h, totals, 5000), 0);
+	assert_int_equal(bc_hist_collect(h, &iv), 0);
+	assert_int_equal(iv.n, 1);
+	assert_int_equal(iv.idx[0], bc_hist_bucket(5000));
+	assert_int_equal(iv.cnt[0], 1);
+	bc_hist_interval_free(&iv);
+	bc_hist_free(h);
+	free(totals);
+}
+
 static void test_concurrent_exact(void **state)
 {
 	struct bc_hist *h = bc_hist_new(THREADS, 0);
@@ -261,6 +320,8 @@ int main(void)
 		cmocka_unit_test(test_percentiles_uniform),
 		cmocka_unit_test(test_percentiles_bimodal),
 		cmocka_unit_test(test_merge_shards),
+		cmocka_unit_test(test_bpf_bucket_same),
+		cmocka_unit_test(test_bpf_totals_merge),
 		cmocka_unit_test(test_concurrent_exact),
 	};
 

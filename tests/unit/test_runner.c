@@ -24,6 +24,7 @@
 
 #include <bpf/bpf.h>
 
+#include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
 #include "cpuset.h"
 #include "config.h"
@@ -647,6 +648,114 @@ static void test_add_prog(void **state)
 	assert_int_equal(ctx.prog_cnt, 0);
 }
 
+/* ---------------------------------------- ABI 2.2: the core's ladder */
+
+/* The attach callback: candidate i answers fk_attach[i] (0: attached; a
+ * negative errno: the kernel's answer; 1: a failure it reports itself). */
+static int fk_attach[2];
+static int fk_attach_calls;
+
+static int fake_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+{
+	int answer = fk_attach[fk_attach_calls++ % 2];
+
+	assert_non_null(bc_ctx_data(ctx));	/* after setup() */
+	assert_non_null(pt->prog_name);
+	if (answer == 1)
+		return bc_error(ctx, -EINVAL, "fake map fill failed at %s", pt->name);
+	return answer;
+}
+
+static const struct bc_attach_point fake_points[] = {
+	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/fake_one",
+	  .kind = BC_ATTACH_RAW_TP, .prog_name = "fake_one" },
+	{ .sz = sizeof(struct bc_attach_point), .name = "other/fake_two",
+	  .kind = BC_ATTACH_OTHER, .prog_name = "fake_two" },
+};
+
+static struct bc_bench ladder_bench(int first, int second)
+{
+	struct bc_bench b = fake_bench();
+
+	fk_attach[0] = first;
+	fk_attach[1] = second;
+	fk_attach_calls = 0;
+	b.desc.attach = fake_attach;
+	b.desc.attach_points = fake_points;
+	b.desc.attach_point_cnt = 2;
+	return b;
+}
+
+/* The first candidate refused, the second taken and recorded. */
+static void test_ladder_falls_back(void **state)
+{
+	struct bc_bench b = ladder_bench(-EPERM, 0);
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	short_config(&cfg, 0, 1);
+	assert_int_equal(bc_run(&cfg, &b, &res, NULL, NULL), 0);
+	assert_int_equal(fk_attach_calls, 2);
+	assert_string_equal(bc_ctx_attach_point(res.ctx), "other/fake_two");
+	assert_int_equal(fk.producer_calls, 1);
+	bc_run_result_free(&res);
+}
+
+static void test_ladder_all_refused(void **state)
+{
+	struct bc_bench b = ladder_bench(-EPERM, -ENOENT);
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	short_config(&cfg, 0, 1);
+	run_refused(&cfg, &b, &res, BC_EXIT_UNAVAILABLE,
+		    "the kernel refused every attach point: raw_tp/fake_one: Operation not permitted; other/fake_two: No such file or directory");
+	assert_int_equal(fk.producer_calls, 0);
+	assert_int_equal(fk.teardown_calls, 1);
+	bc_run_result_free(&res);
+}
+
+/* A failure the callback words itself ends the ladder, though EINVAL
+ * would be a refusal as a bare errno. */
+static void test_ladder_own_error(void **state)
+{
+	struct bc_bench b = ladder_bench(1, 0);
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	short_config(&cfg, 0, 1);
+	run_refused(&cfg, &b, &res, BC_EXIT_FAILED, "fake map fill failed at raw_tp/fake_one");
+	assert_int_equal(fk_attach_calls, 1);
+	assert_int_equal(fk.teardown_calls, 1);
+	bc_run_result_free(&res);
+}
+
+/* A metric naming a BPF source needs the object it is in. */
+static void test_bpf_source_needs_object(void **state)
+{
+	static const struct bc_metric_desc m[] = {
+		BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf = "hits"),
+	};
+	struct bc_bench b = fake_bench();
+	struct bc_run_result res;
+	struct bc_config cfg;
+
+	(void)state;
+	b.desc.metrics = m;
+	b.desc.metric_cnt = 1;
+	b.desc.measure = NULL;
+	b.metrics = (struct bc_metric_desc *)m;
+	short_config(&cfg, 0, 1);
+	run_refused(&cfg, &b, &res, BC_EXIT_FAILED,
+		    "fake: metric 'hits' reads BPF source 'hits', but the plugin handed over no BPF object (bc_ctx_set_bpf_object())");
+	assert_int_equal(fk.producer_calls, 0);
+	assert_int_equal(fk.teardown_calls, 1);
+	bc_run_result_free(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -669,6 +778,10 @@ int main(void)
 		cmocka_unit_test_setup(test_consumers_and_counts, reset),
 		cmocka_unit_test_setup(test_run_then_json, reset),
 		cmocka_unit_test_setup(test_stale_reason_not_inherited, reset),
+		cmocka_unit_test_setup(test_ladder_falls_back, reset),
+		cmocka_unit_test_setup(test_ladder_all_refused, reset),
+		cmocka_unit_test_setup(test_ladder_own_error, reset),
+		cmocka_unit_test_setup(test_bpf_source_needs_object, reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
