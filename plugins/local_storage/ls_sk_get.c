@@ -207,6 +207,7 @@ static const struct bc_metric_desc ls_sk_metrics[] = {
 
 const struct bc_bench_desc ls_bench_sk_get = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "sk-storage-get",
 	.description = "bpf_sk_storage_get on a socket with storage, 100 per getsockopt (cgroup/getsockopt)",
 	/* One socket, as the runner: more producers would share its storage. */
