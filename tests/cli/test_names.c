@@ -197,7 +197,8 @@ static void test_units_and_summary_figures(void **state)
 
 static void test_sweep_typed_and_plot_title(void **state)
 {
-	char dir[] = "/tmp/bc-names-XXXXXX", path[PATH_MAX];
+	/* in the test's working directory, the build tree */
+	char dir[] = "bc-names-XXXXXX", path[PATH_MAX];
 	const struct bc_json *runs;
 	struct bc_test_run r;
 	struct bc_json *doc;
