@@ -139,7 +139,8 @@ static void bc_attach_point_get(const struct bc_attach_point *pts, size_t i,
  * `run` probes a benchmark and then sets it up: the same choice twice. Say
  * it at info once per benchmark and attach point; repeats go to debug.
  */
-static void bc_attach_log_choice(const char *bench, const char *name, const char *reasons)
+static void bc_attach_log_choice(const struct bc_ctx *ctx, const char *bench, const char *name,
+				 const char *reasons)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	static char last[256];
@@ -152,8 +153,9 @@ static void bc_attach_log_choice(const char *bench, const char *name, const char
 	snprintf(last, sizeof(last), "%s", key);
 	pthread_mutex_unlock(&lock);
 
-	bc_log(repeat ? BC_LOG_DEBUG : BC_LOG_INFO, "%s: attached at %s%s%s%s", bench, name,
-	       reasons[0] ? " (refused before it: " : "", reasons, reasons[0] ? ")" : "");
+	/* The ctx's prefix names the plugin and the benchmark. */
+	bc_ctx_log(ctx, repeat ? BC_LOG_DEBUG : BC_LOG_INFO, "attached at %s%s%s%s", name,
+		   reasons[0] ? " (refused before it: " : "", reasons, reasons[0] ? ")" : "");
 }
 
 int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt,
@@ -198,7 +200,7 @@ int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size
 			err = -err;
 		if (!err) {
 			bc_ctx_set_attach_point(ctx, name);
-			bc_attach_log_choice(bench, name, reasons);
+			bc_attach_log_choice(ctx, bench, name, reasons);
 			return (int)i;
 		}
 		if (bc_attach_map_refused(ctx, bench, err))

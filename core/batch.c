@@ -77,6 +77,7 @@ static void bc_row_free(struct bc_row *r)
 	bc_strv_free(&r->combo_args);
 	bc_strv_free(&r->opt_names);
 	bc_strv_free(&r->opt_values);
+	bc_strv_free(&r->opt_json);
 	free(r->reason);
 	free(r->json);
 	free(r->bench);
@@ -528,6 +529,14 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 					ret = bc_strv_push(&r->opt_names, axes[i].names[j]);
 				if (!ret)
 					ret = bc_strv_push(&r->opt_values, value);
+				if (!ret) {
+					char lit[64];
+
+					if (bc_sweep_value_json(swept, axes[i].names[j], value, lit,
+								sizeof(lit)))
+						lit[0] = '\0';
+					ret = bc_strv_push(&r->opt_json, lit);
+				}
 			}
 		}
 		if (!ret && section) {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "compare.h"
+#include "scale.h"
 #include "core_opts.h"
 #include "cli_env.h"
 #include "report_table.h"
@@ -603,10 +604,16 @@ static double bc_change_pct(double base, double new)
 
 static void bc_fmt_value(const struct bc_cmp_metric *m, double v, char *buf, size_t len)
 {
-	if (m->rate)
-		snprintf(buf, len, "%.3fM/s", v / 1e6);
+	const char *u = m->unit ? m->unit : "";
+	size_t ulen = strlen(u);
+	char unit[64];
+
+	/* A rate's unit is per second, however an older document spelt it. */
+	if (m->rate && !(ulen >= 2 && !strcmp(u + ulen - 2, "/s")))
+		snprintf(unit, sizeof(unit), "%s/s", *u ? u : "events");
 	else
-		snprintf(buf, len, "%.3f %s", v, m->unit ? m->unit : "");
+		snprintf(unit, sizeof(unit), "%s", u);
+	bc_scale_fmt(buf, len, v, unit);
 }
 
 static void bc_fmt_change(double pct, char *buf, size_t len)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "context.h"
@@ -20,6 +21,7 @@
 #include "exit_status.h"
 #include "hist.h"
 #include "plugin_opts.h"
+#include "log.h"
 
 #ifndef BENCHCORE_VERSION
 #define BENCHCORE_VERSION "0.0.0"
@@ -214,6 +216,24 @@ int bc_usage_error(struct bc_ctx *ctx, const char *fmt, ...)
 	return -EINVAL;
 }
 
+void bc_ctx_log(const struct bc_ctx *ctx, enum bc_log_level level, const char *fmt, ...)
+{
+	const struct bc_bench *b = ctx ? ctx->bench : NULL;
+	char prefix[192];
+	va_list ap;
+
+	if (b && b->plugin)
+		snprintf(prefix, sizeof(prefix), "benchcore: %s:%s: ", b->plugin->desc.name,
+			 b->desc.name);
+	else if (b)
+		snprintf(prefix, sizeof(prefix), "benchcore: %s: ", b->desc.name);
+	else
+		snprintf(prefix, sizeof(prefix), "benchcore: ");
+	va_start(ap, fmt);
+	bc_vlog_prefixed(level, prefix, fmt, ap);
+	va_end(ap);
+}
+
 const char *bc_version(void)
 {
 	return BENCHCORE_VERSION;
@@ -263,6 +283,44 @@ const void *bc_ctx_bench_priv(const struct bc_ctx *ctx)
 	return ctx && ctx->bench ? ctx->bench->desc.priv : NULL;
 }
 
+/*
+ * The kernel keeps BPF_OBJ_NAME_LEN - 1 (15) bytes of a program's name, so
+ * reports said "maplat_percpu_t". The program's BTF still has the whole
+ * name of its function, as bpftool shows it: read it when the kernel's copy
+ * may be cut, and keep the kernel's copy when there is no BTF.
+ */
+static void bc_prog_full_name(int fd, const struct bpf_prog_info *info, char *buf, size_t len)
+{
+	struct bpf_func_info fi;
+	struct bpf_prog_info fin;
+	__u32 fin_len = sizeof(fin);
+	const struct btf_type *t;
+	struct btf *btf;
+	const char *name;
+
+	if (strnlen(info->name, sizeof(info->name)) < sizeof(info->name) - 1 || !info->btf_id ||
+	    !info->nr_func_info)
+		return;
+	memset(&fin, 0, sizeof(fin));
+	memset(&fi, 0, sizeof(fi));
+	fin.nr_func_info = 1;
+	fin.func_info_rec_size = sizeof(fi);
+	fin.func_info = (__u64)(unsigned long)&fi;
+	if (bpf_obj_get_info_by_fd(fd, &fin, &fin_len))
+		return;
+	btf = btf__load_from_kernel_by_id(info->btf_id);
+	if (!btf)
+		return;
+	t = btf__type_by_id(btf, fi.type_id);
+	name = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+	/* Only a longer name that the kernel's copy begins: anything else is
+	 * not the same program's name. */
+	if (name && strlen(name) > strlen(info->name) &&
+	    !strncmp(name, info->name, strlen(info->name)))
+		snprintf(buf, len, "%s", name);
+	btf__free(btf);
+}
+
 /* The core asks the kernel about the program now, so that a report can
  * name it even after the plugin closed the fd, and keeps the counters it
  * had as the baseline of later readings. */
@@ -296,6 +354,7 @@ int bc_ctx_add_prog(struct bc_ctx *ctx, int prog_fd, const char *role)
 	p->run_cnt0 = info.run_cnt;
 	p->run_time_ns0 = info.run_time_ns;
 	snprintf(p->name, sizeof(p->name), "%.*s", (int)sizeof(info.name), info.name);
+	bc_prog_full_name(prog_fd, &info, p->name, sizeof(p->name));
 	type = libbpf_bpf_prog_type_str((enum bpf_prog_type)info.type);
 	snprintf(p->type, sizeof(p->type), "%s", type ? type : "unknown");
 	ctx->prog_cnt++;

@@ -60,6 +60,7 @@ const struct bc_core_opt bc_core_opts[] = {
 	  .help = "Pin consumers to these CPUs" },
 	{ .name = "bpf-stats", .type = BC_COPT_FLAG, .field = BC_CFG(bpf_stats),
 	  .set_field = BC_NO_FIELD, .json_key = "bpf_stats",
+	  .abi_minor = 1,
 	  .help = "Turn on the kernel's BPF run-time statistics for the run and report each declared program's runs/s, ns/run and share of the producers' time" },
 	{ .name = "verbose", .key = 'v', .type = BC_COPT_VERBOSE, .field = BC_CFG(verbosity),
 	  .set_field = BC_NO_FIELD, .not_configuration = true,
@@ -78,16 +79,20 @@ const struct bc_core_opt bc_core_opts[] = {
 	{ .name = "repeat", .arg = "N", .type = BC_COPT_UINT, .field = BC_CFG(repeat),
 	  .set_field = BC_NO_FIELD, .min = 1, .max = BC_REP_MAX_RUNS, .what = "runs",
 	  .not_configuration = true,
+	  .abi_minor = 1,
 	  .help = "Independent runs, each in its own process (default 1): reports the mean of the run means, its 95% confidence interval and the run-to-run CV; with --precision, the fewest runs" },
 	{ .name = "precision", .arg = "PCT", .type = BC_COPT_PCT, .field = BC_CFG(precision_pct),
 	  .set_field = BC_NO_FIELD, .not_configuration = true,
+	  .abi_minor = 1,
 	  .help = "Add runs until the 95% confidence interval of the headline metric is within PCT% of its mean (at least 3 runs), or a cap is reached" },
 	{ .name = "max-repeat", .arg = "N", .type = BC_COPT_UINT, .field = BC_CFG(max_repeat),
 	  .set_field = BC_NO_FIELD, .min = BC_REP_MIN_RUNS, .max = BC_REP_MAX_RUNS, .what = "runs",
 	  .not_configuration = true,
+	  .abi_minor = 1,
 	  .help = "Cap of --precision: at most N runs (default 30)" },
 	{ .name = "max-time", .arg = "SEC", .type = BC_COPT_SECONDS, .field = BC_CFG(max_time_sec),
 	  .set_field = BC_NO_FIELD, .not_configuration = true,
+	  .abi_minor = 1,
 	  .help = "Cap of --precision: start no run that would end after SEC seconds (default: none)" },
 	/* The result store (docs/history.md); sweeps and suites take these
 	 * out of a run line themselves (batch.c). */
@@ -318,12 +323,42 @@ const struct bc_core_opt *bc_core_opt_by_key(int key)
 	return NULL;
 }
 
-bool bc_run_is_core_option(const char *name)
+const char *bc_core_opt_refuses(const char *name, unsigned int abi_minor, unsigned int *since)
 {
+	const struct bc_core_opt *o;
+
+	*since = 0;
 	for (size_t i = 0; i < sizeof(bc_batch_names) / sizeof(bc_batch_names[0]); i++)
 		if (!strcmp(name, bc_batch_names[i]))
-			return true;
-	return bc_core_opt_find_long(name, strlen(name)) != NULL;
+			return bc_batch_names[i];
+	o = bc_core_opt_find_long(name, strlen(name));
+	if (!o)
+		return NULL;
+	*since = o->abi_minor;
+	return o->abi_minor <= abi_minor ? o->name : NULL;
+}
+
+struct argp_option *bc_core_opts_argp_without(bool (*shadowed)(const char *name, void *cookie),
+					      void *cookie)
+{
+	const struct argp_option *all = bc_core_opts_argp();
+	struct argp_option *opts = calloc(BC_CORE_OPT_CNT + 1, sizeof(*opts));
+	size_t k = 0;
+
+	if (!opts)
+		return NULL;
+	for (size_t i = 0; i < BC_CORE_OPT_CNT; i++) {
+		if (shadowed && shadowed(all[i].name, cookie)) {
+			/* A letter stays the core's: plugin options have none. */
+			if (!bc_core_opts[i].key)
+				continue;
+			opts[k] = all[i];
+			opts[k++].name = NULL;
+			continue;
+		}
+		opts[k++] = all[i];
+	}
+	return opts;
 }
 
 int bc_core_opt_set(const struct bc_core_opt *o, const char *arg, struct bc_config *cfg, char *err,

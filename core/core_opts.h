@@ -50,6 +50,11 @@ struct bc_core_opt {
 	bool not_configuration;
 	bool help_last;			/* --help lists it in the last group */
 	const char *help;
+	/* The ABI minor that added it. A plugin built against an older minor
+	 * may have an option of the same name: that option shadows this one
+	 * within the plugin's benchmarks (docs/plugin-abi.md, "Option
+	 * names"). 0: every 2.x plugin knew it, and a clash is refused. */
+	unsigned int abi_minor;
 };
 
 /* The table, ended by an entry without a name. */
@@ -102,9 +107,17 @@ void bc_run_scan(int argc, char **argv, struct bc_run_scan *scan);
 /* Is this word a core `run` option whose value is the next word ("-d",
  * "--duration"; not "-d5" or "--duration=5")? */
 bool bc_run_opt_takes_next(const char *word);
-/* Would a plugin option of this long name clash with the core's (run's
- * options, and the words sweeps and suites take out of a run line)? */
-bool bc_run_is_core_option(const char *name);
+/* The core option that refuses a plugin option of this long name in a
+ * plugin built against ABI minor `abi_minor`: one it knew of (abi_minor at
+ * or above the option's), or a batch word, which a plugin option could
+ * never shadow since the batch takes it first. NULL: the name is free, or
+ * the plugin's option shadows a later core option. *since gets the minor
+ * that added it (0 for a batch word). */
+const char *bc_core_opt_refuses(const char *name, unsigned int abi_minor, unsigned int *since);
+/* argp's view of the table without the options that `shadowed` says a
+ * plugin option takes over: a malloc'd copy, or NULL on ENOMEM. */
+struct argp_option *bc_core_opts_argp_without(bool (*shadowed)(const char *name, void *cookie),
+					      void *cookie);
 
 /* Value checks for options outside the table (list, batches); each says
  * what is wrong in one line ("benchcore: --duration 'abc': expected ...")

@@ -44,7 +44,7 @@
  * without the matching line here.
  */
 #define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, benches)
-#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, attach)
+#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, summary)
 #define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, bpf)
 #define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, maps)
 #define BC_RANGE_KNOWN BC_OFFSETOFEND(struct bc_thread_range, def)
@@ -556,6 +556,53 @@ static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 	return 0;
 }
 
+static bool bc_unit_is_time(const char *u)
+{
+	return u && (!strcmp(u, "ns") || !strcmp(u, "us") || !strcmp(u, "ms") || !strcmp(u, "s"));
+}
+
+/*
+ * The Summary line's figures (ABI 2.2): every name a metric's. Under the
+ * kernel runner's name the runner's line stays; the one place it has for
+ * another figure is an ops line's latency, which a LATENCY or RATIO metric
+ * in a time unit may take.
+ */
+static int bc_check_summary(const struct bc_bench *b, struct bc_load_err *e)
+{
+	const char *p = b->desc.summary, *bench = b->desc.name;
+	char name[128];
+	bool ops = false;
+
+	if (!p)
+		return 0;
+	for (size_t i = 0; i < b->desc.metric_cnt; i++)
+		ops |= b->metrics[i].role == BC_ROLE_OPS;
+	if (!*p)
+		return bc_fail(e, -EINVAL, "benchmark '%s': summary is empty; NULL gives the roles' figures",
+			       bench);
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const struct bc_metric_desc *m;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : sizeof(name) - 1),
+			 p);
+		m = bc_find_metric(b, b->desc.metric_cnt, name);
+		if (!m)
+			return bc_fail(e, -EINVAL,
+				       "benchmark '%s': summary names '%s', which is not one of its metrics",
+				       bench, name);
+		if (b->desc.runner_name && m->role != BC_ROLE_OPS &&
+		    !(ops && m->kind != BC_METRIC_HISTOGRAM &&
+		      (m->role == BC_ROLE_LATENCY || m->kind == BC_METRIC_RATIO) &&
+		      bc_unit_is_time(m->unit)))
+			return bc_fail(e, -EINVAL,
+				       "benchmark '%s': summary names '%s', but under the kernel runner's name the Summary keeps the runner's line: only an OPS headline's latency may be given, by a LATENCY or RATIO metric in ns, us, ms or s",
+				       bench, name);
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
 /* Option tables, plugin-wide or per benchmark: normalised copies the options
  * engine reads (core/plugin_opts.c checks names, types and defaults). */
 static int bc_copy_options(struct bc_option **out, size_t *cnt_out, const struct bc_option *src,
@@ -684,6 +731,9 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 		return bc_fail(e, -EINVAL,
 			       "benchmark '%s' has no measure callback, and not every metric names its BPF source",
 			       d->name);
+	err = bc_check_summary(b, e);
+	if (err)
+		return err;
 	snprintf(what, sizeof(what), "benchmark '%s': option", d->name);
 	err = bc_copy_options(&b->options, &b->option_cnt, d->options, d->option_cnt, what, e);
 	if (err)

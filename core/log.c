@@ -69,6 +69,12 @@ void bc_log(enum bc_log_level level, const char *fmt, ...)
 	va_end(ap);
 }
 
+void bc_vlog_prefixed(enum bc_log_level level, const char *prefix, const char *fmt, va_list ap)
+{
+	if (bc_log_enabled(level))
+		bc_log_write(prefix, fmt, ap);
+}
+
 static int bc_libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	enum bc_log_level ours;

@@ -117,6 +117,19 @@ static int bc_resolve_bench(struct bc_cli_env *env, const struct bc_run_scan *sc
 
 /* ------------------------------------------------------------ parsing */
 
+/* A core option that a plugin option of the same name shadows (the loader
+ * allowed it: the core option is newer than the plugin's ABI minor). */
+static bool bc_shadowed_by_plugin(const char *name, void *cookie)
+{
+	const struct bc_bench *bench = cookie;
+
+	if (!name || !bc_opts_find(bench, name))
+		return false;
+	bc_debug("%s:%s: --%s is the plugin's option; the core's --%s, newer than the plugin, is not available to it",
+		 bench->plugin->desc.name, bench->desc.name, name, name);
+	return true;
+}
+
 int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_config *cfg,
 			 const struct bc_bench **bench)
 {
@@ -135,6 +148,7 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 		       "3 unavailable on this kernel or without privileges, 130 interrupted.",
 	};
 	const struct argp_option *tables[2];
+	struct argp_option *core_opts = NULL;
 	const struct bc_plugin *plugin;
 	int err;
 
@@ -166,26 +180,32 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 			bc_warn("%s", err_msg);
 			return BC_EXIT_FAILED;
 		}
-		children[0].argp = bc_opts_argp(cfg->opts);
+		snprintf(header, sizeof(header), "Options of the %s plugin (%s):", plugin->desc.name,
+			 plugin->desc.version);
+		children[0].argp = bc_opts_argp(cfg->opts, header);
 		if (!children[0].argp)
 			return BC_EXIT_FAILED;
 		rp.child_input = cfg->opts;
-		snprintf(header, sizeof(header), "Options of the %s plugin (%s):", plugin->desc.name,
-			 plugin->desc.version);
-		children[0].header = header;
+		core_opts = bc_core_opts_argp_without(bc_shadowed_by_plugin, (void *)*bench);
+		if (!core_opts)
+			return BC_EXIT_FAILED;
+		argp.options = core_opts;
 		argp.children = children;
 	}
 
 	/* Long options in full only (cli_args.h says why). */
 	tables[0] = argp.options;
 	tables[1] = children[0].argp ? children[0].argp->options : NULL;
-	if (bc_cli_full_names("run", argc, argv, tables, 2, false))
+	if (bc_cli_full_names("run", argc, argv, tables, 2, false)) {
+		free(core_opts);
 		return BC_EXIT_USAGE;
+	}
 	/* argp names the program after argv[0] in usage and errors. */
 	saved0 = argv[0];
 	argv[0] = (char *)"benchcore run";
 	err = argp_parse(&argp, argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP, NULL, &rp);
 	argv[0] = saved0;
+	free(core_opts);
 	bc_log_set_verbosity(cfg->verbosity);
 	if (rp.done)
 		return BC_OPTIONS_DONE;

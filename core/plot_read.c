@@ -197,6 +197,29 @@ static void bc_add_line(struct bc_plot *p, const char *line)
 		p->lines[p->line_cnt++] = line;
 }
 
+/*
+ * Sweep documents store option values typed, as run documents do (65536,
+ * true); older ones stored the words. Every comparison and label here is
+ * on text, so a typed value gets the text it would have been typed as.
+ */
+static void bc_opts_as_text(struct bc_json *opts)
+{
+	char buf[64];
+
+	for (size_t i = 0; opts && i < opts->cnt; i++) {
+		struct bc_json *v = opts->items[i];
+
+		if (v->string || (v->type != BC_JSON_NUMBER && v->type != BC_JSON_BOOL))
+			continue;
+		if (v->type == BC_JSON_NUMBER)
+			snprintf(buf, sizeof(buf), "%.15g", v->number);
+		else
+			snprintf(buf, sizeof(buf), "%s", v->boolean ? "on" : "off");
+		v->string = strdup(buf);
+		v->string_len = v->string ? strlen(v->string) : 0;
+	}
+}
+
 /* ------------------------------------------------- sweeps and suites */
 
 struct bc_plot_row {
@@ -224,6 +247,7 @@ static void bc_read_row(const struct bc_json *run, struct bc_plot_row *r)
 	r->opts = bc_json_get(run, "options");
 	if (r->opts && r->opts->type != BC_JSON_OBJECT)
 		r->opts = NULL;
+	bc_opts_as_text((struct bc_json *)r->opts);
 	if (!r->res || (strcmp(r->status, "ok") && strcmp(r->status, "interrupted")))
 		return;
 	r->metric = bc_headline_metric(r->res);
@@ -241,7 +265,7 @@ static const char *bc_opt_text(const struct bc_plot_row *r, const char *name)
 {
 	const struct bc_json *v = bc_json_get(r->opts, name);
 
-	if (v && v->type == BC_JSON_STRING)
+	if (v && v->string)
 		return v->string;
 	return "";
 }
@@ -666,6 +690,10 @@ static int bc_read_headline(struct bc_plot *p, const struct bc_json *doc,
 			return ret;
 		if (pn->bars)
 			pn->title = bc_own_printf(p, "%s: %s per run", secs[s], pn->y.label);
+		else if (!strcmp(pn->y.label, pn->x.label))
+			/* A metric named like the swept option: say which is which. */
+			pn->title = bc_own_printf(p, "%s: metric %s against option --%s", secs[s],
+						  pn->y.label, pn->x.label);
 		else
 			pn->title = bc_own_printf(p, "%s: %s against %s", secs[s], pn->y.label, pn->x.label);
 		if (!pn->title)

@@ -41,6 +41,12 @@ struct bc_opts {
 	struct argp_option *argp_opts;
 	char **docs;
 	char *bench_header;
+	char *header;
+	/* --help's view: one child per option, in table order (argp sorts
+	 * the options of one group by name). */
+	struct argp_option *leaf_opts;
+	struct argp *leaf_argps;
+	struct argp_child *leaf_children;
 };
 
 /* A parsed value before it is stored. */
@@ -91,6 +97,30 @@ static void bc_size_str(uint64_t v, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu64, v);
 }
 
+/* 1M, 64Ki or the plain number: a count's bound as a user would write it,
+ * decimal suffixes first since counts are mostly written in them. */
+static void bc_count_str(uint64_t v, char *buf, size_t len)
+{
+	static const char *const dec[] = { "G", "M", "K" }, *const bin[] = { "Gi", "Mi", "Ki" };
+	static const uint64_t dmul[] = { 1000000000ULL, 1000000ULL, 1000ULL };
+
+	for (int i = 0; v && i < 3; i++) {
+		if (v % dmul[i] == 0) {
+			snprintf(buf, len, "%" PRIu64 "%s", v / dmul[i], dec[i]);
+			return;
+		}
+	}
+	for (int i = 0; v && i < 3; i++) {
+		uint64_t unit = 1ULL << (10 * (3 - i));
+
+		if (v % unit == 0) {
+			snprintf(buf, len, "%" PRIu64 "%s", v / unit, bin[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64, v);
+}
+
 /* What a value of opt must look like, after "expected ". */
 static void bc_opt_expected(const struct bc_option *opt, char *buf, size_t len)
 {
@@ -115,6 +145,16 @@ static void bc_opt_expected(const struct bc_option *opt, char *buf, size_t len)
 			snprintf(buf, len, "a size in bytes (K, M, G suffixes) from %s to %s", lo, hi);
 		} else {
 			snprintf(buf, len, "a size in bytes (K, M, G suffixes)");
+		}
+		return;
+	case BC_OPT_COUNT:
+		if (bc_opt_ranged(opt)) {
+			bc_count_str((uint64_t)opt->min, lo, sizeof(lo));
+			bc_count_str((uint64_t)opt->max, hi, sizeof(hi));
+			snprintf(buf, len, "a count (K, M, G suffixes x1000; Ki, Mi, Gi x1024) from %s to %s",
+				 lo, hi);
+		} else {
+			snprintf(buf, len, "a count (K, M, G suffixes x1000; Ki, Mi, Gi x1024)");
 		}
 		return;
 	case BC_OPT_ENUM:
@@ -213,6 +253,41 @@ static int bc_parse_size(const struct bc_option *opt, const char *text, uint64_t
 	return 0;
 }
 
+/* A count: K (or SI's k), M, G are powers of 1000 (what "1M entries"
+ * means to people), Ki, Mi, Gi powers of 1024 (what a power-of-two table
+ * wants). */
+static int bc_parse_count(const struct bc_option *opt, const char *text, uint64_t *out)
+{
+	static const struct {
+		const char *sfx;
+		uint64_t mul;
+	} sfx[] = {
+		{ "K", 1000ULL }, { "k", 1000ULL }, { "M", 1000000ULL }, { "G", 1000000000ULL },
+		{ "Ki", 1ULL << 10 }, { "Mi", 1ULL << 20 }, { "Gi", 1ULL << 30 },
+	};
+	const char *end;
+	uint64_t v, mul = 1;
+	size_t i;
+
+	if (bc_parse_digits(text, &end, &v))
+		return -EINVAL;
+	if (*end) {
+		for (i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++)
+			if (!strcmp(end, sfx[i].sfx))
+				break;
+		if (i == sizeof(sfx) / sizeof(sfx[0]))
+			return -EINVAL;
+		mul = sfx[i].mul;
+	}
+	if (v > UINT64_MAX / mul)
+		return -ERANGE;
+	v *= mul;
+	if (bc_opt_ranged(opt) && (v < (uint64_t)opt->min || v > (uint64_t)opt->max))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
 /* One parser for every path. CPUSET: *v->cpus is allocated here and
  * becomes the caller's. */
 static int bc_opt_parse(const struct bc_option *opt, const char *text, union bc_opt_val *v,
@@ -233,6 +308,8 @@ static int bc_opt_parse(const struct bc_option *opt, const char *text, union bc_
 		return bc_parse_int(opt, text, &v->i) ? bc_opt_bad(opt, text, err, err_len) : 0;
 	case BC_OPT_SIZE:
 		return bc_parse_size(opt, text, &v->u) ? bc_opt_bad(opt, text, err, err_len) : 0;
+	case BC_OPT_COUNT:
+		return bc_parse_count(opt, text, &v->u) ? bc_opt_bad(opt, text, err, err_len) : 0;
 	case BC_OPT_ENUM:
 		for (int i = 0; opt->words && opt->words[i]; i++) {
 			if (!strcmp(opt->words[i], text)) {
@@ -268,6 +345,31 @@ int bc_opts_check_value(const struct bc_option *opt, const char *text, char *err
 	return ret;
 }
 
+int bc_opts_value_json(const struct bc_option *opt, const char *text, char *buf, size_t len)
+{
+	union bc_opt_val v;
+	char err[8];
+
+	switch (opt->type) {
+	case BC_OPT_FLAG:
+	case BC_OPT_INT:
+	case BC_OPT_SIZE:
+	case BC_OPT_COUNT:
+		break;
+	default:
+		return -ENOENT;		/* a string, as the run document has it */
+	}
+	if (bc_opt_parse(opt, text, &v, err, sizeof(err)))
+		return -EINVAL;
+	if (opt->type == BC_OPT_FLAG)
+		snprintf(buf, len, "%s", v.flag ? "true" : "false");
+	else if (opt->type == BC_OPT_INT)
+		snprintf(buf, len, "%" PRId64, v.i);
+	else
+		snprintf(buf, len, "%" PRIu64, v.u);
+	return 0;
+}
+
 /* ------------------------------------------------------------ tables */
 
 static size_t bc_opt_field_size(enum bc_opt_type type)
@@ -278,6 +380,7 @@ static size_t bc_opt_field_size(enum bc_opt_type type)
 	case BC_OPT_INT:
 		return sizeof(int64_t);
 	case BC_OPT_SIZE:
+	case BC_OPT_COUNT:
 		return sizeof(uint64_t);
 	case BC_OPT_ENUM:
 		return sizeof(int);
@@ -306,6 +409,7 @@ static int bc_opt_check_one(const struct bc_plugin *p, const struct bc_option *o
 {
 	const char *pn = p->desc.name, *n = opt->name ? opt->name : "";
 	size_t fsz = bc_opt_field_size(opt->type);
+	unsigned int since;
 	char why[600];
 
 	if (!bc_opt_name_ok(opt->name)) {
@@ -314,8 +418,14 @@ static int bc_opt_check_one(const struct bc_plugin *p, const struct bc_option *o
 			   pn, n);
 		return -EINVAL;
 	}
-	if (bc_run_is_core_option(n)) {
-		bc_set_err(err, err_len, "plugin '%s': option '%s': the name is a core option's", pn, n);
+	if (bc_core_opt_refuses(n, p->desc.abi_minor, &since)) {
+		if (since)
+			bc_set_err(err, err_len,
+				   "plugin '%s': option '%s': the name is a core option's (since ABI 2.%u; this plugin was built against 2.%u)",
+				   pn, n, since, p->desc.abi_minor);
+		else
+			bc_set_err(err, err_len, "plugin '%s': option '%s': the name is a core option's",
+				   pn, n);
 		return -EINVAL;
 	}
 	if (!fsz) {
@@ -339,13 +449,15 @@ static int bc_opt_check_one(const struct bc_plugin *p, const struct bc_option *o
 			return -EINVAL;
 		}
 	}
-	if ((opt->type == BC_OPT_INT || opt->type == BC_OPT_SIZE) && opt->min > opt->max) {
+	if ((opt->type == BC_OPT_INT || opt->type == BC_OPT_SIZE || opt->type == BC_OPT_COUNT) &&
+	    opt->min > opt->max) {
 		bc_set_err(err, err_len, "plugin '%s': option '%s': min %" PRId64 " is above max %" PRId64,
 			   pn, n, opt->min, opt->max);
 		return -EINVAL;
 	}
-	if (opt->type == BC_OPT_SIZE && opt->min < 0) {
-		bc_set_err(err, err_len, "plugin '%s': option '%s': a size range below 0", pn, n);
+	if ((opt->type == BC_OPT_SIZE || opt->type == BC_OPT_COUNT) && opt->min < 0) {
+		bc_set_err(err, err_len, "plugin '%s': option '%s': a %s range below 0", pn, n,
+			   opt->type == BC_OPT_SIZE ? "size" : "count");
 		return -EINVAL;
 	}
 	if (opt->def && bc_opts_check_value(opt, opt->def, why, sizeof(why))) {
@@ -459,6 +571,7 @@ static int bc_opts_store(struct bc_opts *o, size_t i, union bc_opt_val *v)
 		memcpy(field, &v->i, sizeof(v->i));
 		break;
 	case BC_OPT_SIZE:
+	case BC_OPT_COUNT:
 		memcpy(field, &v->u, sizeof(v->u));
 		break;
 	case BC_OPT_ENUM:
@@ -516,6 +629,10 @@ void bc_opts_free(struct bc_opts *o)
 	free(o->argp_opts);
 	free(o->docs);
 	free(o->bench_header);
+	free(o->header);
+	free(o->leaf_opts);
+	free(o->leaf_argps);
+	free(o->leaf_children);
 	free(o);
 }
 
@@ -640,6 +757,7 @@ static bool bc_opts_is_default(const struct bc_opts *o, size_t i)
 		same = !memcmp(field, &v.i, sizeof(v.i));
 		break;
 	case BC_OPT_SIZE:
+	case BC_OPT_COUNT:
 		same = !memcmp(field, &v.u, sizeof(v.u));
 		break;
 	case BC_OPT_ENUM:
@@ -683,6 +801,8 @@ static const char *bc_opt_placeholder(const struct bc_option *opt)
 		return "N";
 	case BC_OPT_SIZE:
 		return "SIZE";
+	case BC_OPT_COUNT:
+		return "N";
 	case BC_OPT_ENUM:
 		return "WORD";
 	case BC_OPT_STRING:
@@ -716,6 +836,15 @@ static char *bc_opt_doc(const struct bc_option *opt)
 			snprintf(range, sizeof(range), "%s to %s bytes", lo, hi);
 		} else {
 			snprintf(range, sizeof(range), "bytes; K, M, G suffixes");
+		}
+		break;
+	case BC_OPT_COUNT:
+		if (bc_opt_ranged(opt)) {
+			bc_count_str((uint64_t)opt->min, lo, sizeof(lo));
+			bc_count_str((uint64_t)opt->max, hi, sizeof(hi));
+			snprintf(range, sizeof(range), "%s to %s", lo, hi);
+		} else {
+			snprintf(range, sizeof(range), "K, M, G suffixes x1000; Ki, Mi, Gi x1024");
 		}
 		break;
 	case BC_OPT_ENUM:
@@ -759,45 +888,89 @@ static error_t bc_opts_parse_opt(int key, char *arg, struct argp_state *state)
 	return EINVAL;
 }
 
-const struct argp *bc_opts_argp(struct bc_opts *o)
+/* The help-only children parse nothing: the hidden table before them
+ * takes every option (getopt takes the first of two equal names). */
+static error_t bc_opts_leaf_parse(int key, char *arg, struct argp_state *state)
+{
+	(void)key;
+	(void)arg;
+	(void)state;
+	return ARGP_ERR_UNKNOWN;
+}
+
+/*
+ * argp prints the options of one group sorted by name, which scattered a
+ * table written in a reading order. So the table argp parses is hidden,
+ * and --help shows one child per option, each its own group, numbered in
+ * the table's order; a child without a header adds no blank line.
+ */
+static int bc_opts_argp_leaves(struct bc_opts *o, const char *header)
+{
+	if (!o->leaf_opts)
+		o->leaf_opts = calloc(2 * o->cnt + 1, sizeof(*o->leaf_opts));
+	if (!o->leaf_argps)
+		o->leaf_argps = calloc(o->cnt + 1, sizeof(*o->leaf_argps));
+	if (!o->leaf_children)
+		o->leaf_children = calloc(o->cnt + 1, sizeof(*o->leaf_children));
+	if (!o->header && header)
+		o->header = strdup(header);
+	if (!o->leaf_opts || !o->leaf_argps || !o->leaf_children || (header && !o->header))
+		return -ENOMEM;
+	for (size_t i = 0; i < o->cnt; i++) {
+		struct argp_option *a = &o->leaf_opts[2 * i];
+
+		*a = o->argp_opts[i];
+		a->flags &= ~OPTION_HIDDEN;
+		o->leaf_argps[i].options = a;
+		o->leaf_argps[i].parser = bc_opts_leaf_parse;
+		o->leaf_children[i].argp = &o->leaf_argps[i];
+		o->leaf_children[i].group = (int)i + 1;
+		if (i == 0)
+			o->leaf_children[i].header = o->header;
+		else if (i == o->plugin_cnt)
+			o->leaf_children[i].header = o->bench_header;
+	}
+	return 0;
+}
+
+const struct argp *bc_opts_argp(struct bc_opts *o, const char *header)
 {
 	const struct bc_plugin *p = o->bench->plugin;
-	size_t k = 0;
 
 	if (o->argp.options)
 		return &o->argp;
-	/* Every option, a group header before the benchmark's own, the end. */
 	if (!o->argp_opts)
-		o->argp_opts = calloc(o->cnt + 2, sizeof(*o->argp_opts));
+		o->argp_opts = calloc(o->cnt + 1, sizeof(*o->argp_opts));
 	if (!o->docs)
 		o->docs = calloc(o->cnt + 1, sizeof(*o->docs));
 	if (!o->argp_opts || !o->docs)
 		return NULL;
+	if (o->plugin_cnt && o->plugin_cnt < o->cnt && !o->bench_header &&
+	    asprintf(&o->bench_header, "Options of %s:%s only:", p->desc.name,
+		     o->bench->desc.name) < 0) {
+		o->bench_header = NULL;
+		return NULL;
+	}
 	for (size_t i = 0; i < o->cnt; i++) {
 		struct argp_option *a;
 
-		if (i == o->plugin_cnt && i) {
-			if (!o->bench_header &&
-			    asprintf(&o->bench_header, "Options of %s:%s only:", p->desc.name,
-				     o->bench->desc.name) < 0) {
-				o->bench_header = NULL;
-				return NULL;
-			}
-			o->argp_opts[k++].doc = o->bench_header;
-		}
 		/* A retry after ENOMEM must not leak the docs made before. */
 		if (!o->docs[i])
 			o->docs[i] = bc_opt_doc(o->opts[i]);
 		if (!o->docs[i])
 			return NULL;
-		a = &o->argp_opts[k++];
+		a = &o->argp_opts[i];
 		a->name = o->opts[i]->name;
 		a->key = BC_OPTS_KEY_BASE + (int)i;
 		a->arg = o->opts[i]->type == BC_OPT_FLAG ? NULL : bc_opt_placeholder(o->opts[i]);
 		a->doc = o->docs[i];
+		a->flags = OPTION_HIDDEN;
 	}
+	if (bc_opts_argp_leaves(o, header))
+		return NULL;
 	o->argp.options = o->argp_opts;
 	o->argp.parser = bc_opts_parse_opt;
+	o->argp.children = o->leaf_children;
 	return &o->argp;
 }
 
@@ -826,6 +999,7 @@ void bc_opts_json(struct bc_json_writer *w, const struct bc_opts *o)
 			bc_jw_int(w, opt->name, (long long)v);
 			break;
 		case BC_OPT_SIZE:
+		case BC_OPT_COUNT:
 			memcpy(&u, field, sizeof(u));
 			bc_jw_uint(w, opt->name, (unsigned long long)u);
 			break;

@@ -70,14 +70,18 @@ int bc_opts_set(struct bc_opts *o, const struct bc_option *opt, const char *text
 		size_t err_len);
 /* Whether `text` is a valid value of opt (nothing stored); the same err. */
 int bc_opts_check_value(const struct bc_option *opt, const char *text, char *err, size_t err_len);
+/* A valid value of opt as the run document stores it: a JSON number or
+ * boolean into buf (0), or -ENOENT for the types it stores as strings
+ * (ENUM, STRING, CPUSET), -EINVAL for a bad value. */
+int bc_opts_value_json(const struct bc_option *opt, const char *text, char *buf, size_t len);
 /* FLAG words: 1 for on/true/yes/1, 0 for off/false/no/0, -1 otherwise. */
 int bc_opts_flag_word(const char *text);
 
 /* The argp child parser of a run (long options only, documented with type
- * placeholder, range or words and default). Valid while o lives; its input
- * (state->child_inputs[i]) must be o. A bad value prints its one line and
- * ends the parse with EINVAL. */
-const struct argp *bc_opts_argp(struct bc_opts *o);
+ * placeholder, range or words and default, in the tables' order under
+ * `header`). Valid while o lives; its input (state->child_inputs[i]) must
+ * be o. A bad value prints its one line and ends the parse with EINVAL. */
+const struct argp *bc_opts_argp(struct bc_opts *o, const char *header);
 
 /* "plugin_options": {NAME: typed value} for every option of the run, and
  * "plugin_options_set": [NAME...] for those the user gave. */

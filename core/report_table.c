@@ -16,6 +16,7 @@
 #include <benchcore/benchcore.h>
 
 #include "report_table.h"
+#include "scale.h"
 #include "run_doc.h"
 #include "row.h"
 #include "json.h"
@@ -119,11 +120,15 @@ static bool bc_fig_is_rate(const struct bc_json *fig)
 static void bc_row_headline_figures(const struct bc_json *figs, char *buf, size_t len, size_t *n)
 {
 	const struct bc_json *pp = bc_fig_find(figs, "per_producer"), *lat = bc_fig_find(figs, "latency");
+	char num[96];
 
 	if (pp && bc_fig_is_rate(pp))
-		bc_row_appendf(buf, len, n, " (%.3f M/prod)", bc_fig_value(pp) / 1e6);
+		bc_row_appendf(buf, len, n, " (%s per producer)",
+			       bc_scale_fmt(num, sizeof(num), bc_fig_value(pp),
+					    bc_json_str(bc_json_get(pp, "unit"))));
 	if (lat)
-		bc_row_appendf(buf, len, n, ", latency %.3f ns/op", bc_fig_value(lat));
+		bc_row_appendf(buf, len, n, ", latency %s",
+			       bc_scale_fmt(num, sizeof(num), bc_fig_value(lat), "ns/op"));
 }
 
 /* A ratio metric's figure is its own value, already in the row. */
@@ -140,6 +145,7 @@ static void bc_row_other_figures(const struct bc_row *r, const struct bc_json *f
 			      size_t len, size_t *n)
 {
 	const struct bc_json *st = bc_fig_find(figs, "share_total"), *sp = bc_fig_find(figs, "share_pct");
+	char num[128];
 
 	for (size_t i = 0; figs && i < figs->cnt; i++) {
 		const struct bc_json *f = figs->items[i];
@@ -147,15 +153,17 @@ static void bc_row_other_figures(const struct bc_row *r, const struct bc_json *f
 		const char *of = bc_json_str(bc_json_get(f, "of"));
 
 		if (!strcmp(kind, "total"))
-			bc_row_appendf(buf, len, n, ", total operations %.3f ± %.3f M/s",
-				    bc_fig_value(f) / 1e6, bc_fig_stat(f, "stddev") / 1e6);
+			bc_row_appendf(buf, len, n, ", total operations %s",
+				       bc_scale_fmt_pm(num, sizeof(num), bc_fig_value(f),
+						       bc_fig_stat(f, "stddev"), unit));
 		else if (!strcmp(kind, "share_events"))
 			bc_row_appendf(buf, len, n, ", %s %.0f of %.0f total operations (%.2f %%)",
 				    of ? of : figs->keys[i], bc_fig_value(f), bc_fig_value(st),
 				    bc_fig_value(sp));
 		else if (!strcmp(kind, "ratio") && !bc_row_has_value_of(r, figs->keys[i]))
-			bc_row_appendf(buf, len, n, ", %s avg %.3f ± %.3f %s", figs->keys[i],
-				    bc_fig_value(f), bc_fig_stat(f, "stddev"), unit ? unit : "");
+			bc_row_appendf(buf, len, n, ", %s avg %s", figs->keys[i],
+				       bc_scale_fmt_pm(num, sizeof(num), bc_fig_value(f),
+						       bc_fig_stat(f, "stddev"), unit));
 	}
 }
 
@@ -164,17 +172,21 @@ static void bc_row_hists(const struct bc_json *summary, char *buf, size_t len, s
 	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
 		const struct bc_json *h = summary->items[i];
 		const char *unit = bc_json_str(bc_json_get(h, "unit"));
+		char num[64];
 
 		if (!bc_run_doc_is_hist(h))
 			continue;
-		bc_row_appendf(buf, len, n, "%s%s p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, max %.1f %s "
-			    "(%.0f values)", *n ? ", " : "", summary->keys[i],
-			    bc_json_num(bc_json_get(h, "p50"), NAN),
-			    bc_json_num(bc_json_get(h, "p90"), NAN),
-			    bc_json_num(bc_json_get(h, "p99"), NAN),
-			    bc_json_num(bc_json_get(h, "p99.9"), NAN),
-			    bc_json_num(bc_json_get(h, "max"), NAN), unit ? unit : "",
-			    bc_json_num(bc_json_get(h, "count"), 0));
+		bc_row_appendf(buf, len, n, "%s%s p50 %s, ", *n ? ", " : "", summary->keys[i],
+			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p50"), NAN), unit));
+		bc_row_appendf(buf, len, n, "p90 %s, ",
+			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p90"), NAN), unit));
+		bc_row_appendf(buf, len, n, "p99 %s, ",
+			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p99"), NAN), unit));
+		bc_row_appendf(buf, len, n, "p99.9 %s, ",
+			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p99.9"), NAN), unit));
+		bc_row_appendf(buf, len, n, "max %s (%.0f values)",
+			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "max"), NAN), unit),
+			       bc_json_num(bc_json_get(h, "count"), 0));
 	}
 }
 
@@ -199,8 +211,21 @@ static void bc_row_repeats(const struct bc_json *doc, char *buf, size_t len, siz
 		bc_row_appendf(buf, len, n, ", CV %.2f%%", cv);
 }
 
-/* "hits 12.345 ± 0.123 M/s (6.172 M/prod), drops 0.000 ± 0.000 M/s, total
- * operations ...": the metrics' means, then the figures the run stored.
+/* A rate's unit; documents of older versions said "ops" for "ops/s". */
+static const char *bc_row_unit(const struct bc_row_metric *m, char *buf, size_t len)
+{
+	const char *u = m->unit ? m->unit : "";
+	size_t ulen = strlen(u);
+
+	if (m->rate && !(ulen >= 2 && !strcmp(u + ulen - 2, "/s")))
+		snprintf(buf, len, "%s/s", *u ? u : "events");
+	else
+		snprintf(buf, len, "%s", u);
+	return buf;
+}
+
+/* "hits 12.35 ± 0.12M hits/s (6.172M hits/s per producer), drops 0 ± 0 hits/s,
+ * total operations ...": the metrics' means, then the figures the run stored.
  * A document without figures shows none; they are never derived here. */
 static void bc_row_summary(const struct bc_row *r, char *buf, size_t len)
 {
@@ -208,6 +233,7 @@ static void bc_row_summary(const struct bc_row *r, char *buf, size_t len)
 	const struct bc_json *figs = bc_run_doc_figures(doc);
 	const struct bc_json *pp = bc_fig_find(figs, "per_producer");
 	const char *headline = pp ? bc_json_str(bc_json_get(pp, "of")) : NULL;
+	char num[128], unit[64];
 	size_t n = 0;
 
 	buf[0] = '\0';
@@ -215,12 +241,9 @@ static void bc_row_summary(const struct bc_row *r, char *buf, size_t len)
 		const struct bc_row_metric *m = &r->metrics[i];
 		const char *sep = i ? ", " : "";
 
-		if (m->rate)
-			bc_row_appendf(buf, len, &n, "%s%s %.3f ± %.3f M/s", sep, m->name, m->mean / 1e6,
-				    m->stddev / 1e6);
-		else
-			bc_row_appendf(buf, len, &n, "%s%s %.3f ± %.3f %s", sep, m->name, m->mean,
-				    m->stddev, m->unit ? m->unit : "");
+		bc_row_appendf(buf, len, &n, "%s%s %s", sep, m->name,
+			       bc_scale_fmt_pm(num, sizeof(num), m->mean, m->stddev,
+					       bc_row_unit(m, unit, sizeof(unit))));
 		if (headline && !strcmp(m->name, headline))
 			bc_row_headline_figures(figs, buf, len, &n);
 	}
@@ -446,7 +469,11 @@ void bc_batch_render_json(struct bc_batch *b)
 			fputs(j ? ", " : "", f);
 			bc_table_json_str(f, r->opt_names.v[j]);
 			fputs(": ", f);
-			bc_table_json_str(f, r->opt_values.v[j]);
+			/* Typed as the run document's config has it. */
+			if (j < r->opt_json.cnt && r->opt_json.v[j][0])
+				fputs(r->opt_json.v[j], f);
+			else
+				bc_table_json_str(f, r->opt_values.v[j]);
 		}
 		fputs("},\n      \"args\": [", f);
 		for (size_t j = 0; j < r->args.cnt + r->combo_args.cnt; j++) {

@@ -27,6 +27,7 @@
 #include "figures.h"
 #include "repstats.h"
 #include "log.h"
+#include "scale.h"
 
 #define BC_PM "\xc2\xb1" /* U+00B1 PLUS-MINUS SIGN, as the kernel runner prints it */
 #define BC_MILLION 1000000.0
@@ -84,10 +85,135 @@ static const char *bc_warm_mark(const struct bc_iteration *it)
 	return it->warmup ? " [warm-up]" : "";
 }
 
+/* A benchmark under the kernel runner's name keeps the runner's Iter and
+ * Summary lines to the character; any other prints its metrics' units. */
+static bool bc_runner_shaped(const struct bc_run_result *res)
+{
+	return res->bench && res->bench->desc.runner_name;
+}
+
+/* A counter's rate is its unit per second. */
+static void bc_rate_unit(const struct bc_metric_desc *m, char *buf, size_t len)
+{
+	const char *u = m->unit && *m->unit ? m->unit : "events";
+
+	if (m->kind == BC_METRIC_COUNTER)
+		snprintf(buf, len, "%s/s", u);
+	else
+		snprintf(buf, len, "%s", m->unit ? m->unit : "");
+}
+
 /* The runner prints time units, and nothing after a count. */
 static bool bc_unit_is_time(const char *u)
 {
 	return u && (!strcmp(u, "ns") || !strcmp(u, "us") || !strcmp(u, "ms") || !strcmp(u, "s"));
+}
+
+/* ------------------------------------------------ lines in metric units */
+
+/*
+ * What a benchmark without the runner's name prints: each figure with its
+ * metric's unit, scaled (scale.h). One item per metric: a counter's rate
+ * (the headline's with its per-producer rate and its latency), a gauge's or
+ * a ratio's value, a histogram's p50 and p99. idx is an iteration, or
+ * SIZE_MAX for the summary (mean and standard deviation).
+ */
+static void bc_unit_item(FILE *f, const struct bc_run_result *res, int m, size_t idx)
+{
+	const struct bc_metric_desc *d = &res->bench->metrics[m];
+	const struct bc_figures *fg = res->figs;
+	const struct bc_figure *r = bc_figure_find(res, BC_FIG_RATIO, m);
+	const struct bc_figure *pp = fg && fg->headline == m ?
+					     bc_figure_find(res, BC_FIG_PER_PRODUCER, m) : NULL;
+	const struct bc_figure *lat = fg && fg->headline == m ?
+					      bc_figure_find(res, BC_FIG_LATENCY, m) : NULL;
+	bool sum = idx == SIZE_MAX;
+	char unit[64], a[96], b[96];
+
+	bc_rate_unit(d, unit, sizeof(unit));
+	if (d->kind == BC_METRIC_HISTOGRAM) {
+		const struct bc_hist_stats *h = fg && fg->hist_iters[m] ?
+			(sum ? &fg->hist_summary[m] : &fg->hist_iters[m][idx]) : NULL;
+
+		if (!h || !h->count) {
+			fprintf(f, "%s no values", bc_label(res, m));
+			return;
+		}
+		fprintf(f, "%s p50 %s, p99 %s", bc_label(res, m),
+			bc_scale_fmt(a, sizeof(a), h->p50, unit),
+			bc_scale_fmt(b, sizeof(b), h->p99, unit));
+		return;
+	}
+	if (r) {
+		if (sum)
+			bc_scale_fmt_pm(a, sizeof(a), r->stats.mean, r->stats.stddev, unit);
+		else
+			bc_scale_fmt(a, sizeof(a), r->iters[idx], unit);
+	} else if (sum) {
+		bc_scale_fmt_pm(a, sizeof(a), bc_sum(res, m)->mean, bc_sum(res, m)->stddev, unit);
+	} else {
+		bc_scale_fmt(a, sizeof(a), res->iters[idx].rates[m], unit);
+	}
+	fprintf(f, "%s %s", bc_label(res, m), a);
+	if (pp && res->producer_cnt > 1)
+		fprintf(f, " (%s per producer)",
+			bc_scale_fmt(b, sizeof(b), sum ? pp->value : pp->iters[idx], unit));
+	if (lat)
+		fprintf(f, ", latency %s",
+			bc_scale_fmt(b, sizeof(b), sum ? lat->value : lat->iters[idx], "ns/op"));
+}
+
+/* The metrics the benchmark's `summary` names, in its order, or (NULL, or
+ * on the Iter lines) every metric but the histograms and the AUX ones when
+ * a headline exists. Returns how many it printed. */
+static unsigned int bc_unit_items(FILE *f, const struct bc_run_result *res, size_t idx)
+{
+	const char *want = idx == SIZE_MAX ? res->bench->desc.summary : NULL;
+	unsigned int i, cnt = bc_metric_cnt(res), n = 0;
+	int head = res->figs ? res->figs->headline : -1;
+
+	if (want && *want) {
+		const char *p = want;
+
+		while (*p) {
+			size_t len = strcspn(p, ",");
+
+			for (i = 0; i < cnt; i++) {
+				const char *nm = res->bench->metrics[i].name;
+
+				if (nm && strlen(nm) == len && !strncmp(nm, p, len)) {
+					fprintf(f, "%s", n++ ? ", " : "");
+					bc_unit_item(f, res, (int)i, idx);
+					break;
+				}
+			}
+			p += len + (p[len] == ',');
+		}
+		return n;
+	}
+	for (i = 0; i < cnt; i++) {
+		const struct bc_metric_desc *d = &res->bench->metrics[i];
+
+		if (d->kind == BC_METRIC_HISTOGRAM || (head >= 0 && d->role == BC_ROLE_AUX))
+			continue;
+		fprintf(f, "%s", n++ ? ", " : "");
+		bc_unit_item(f, res, (int)i, idx);
+	}
+	return n;
+}
+
+static void bc_unit_iter(FILE *f, const struct bc_run_result *res, size_t idx)
+{
+	fprintf(f, "Iter %3zu (%7.3lfus): ", idx, res->iters[idx].drift_us);
+	bc_unit_items(f, res, idx);
+	fprintf(f, "%s\n", bc_warm_mark(&res->iters[idx]));
+}
+
+static void bc_unit_summary(FILE *f, const struct bc_run_result *res)
+{
+	fprintf(f, "Summary: ");
+	bc_unit_items(f, res, SIZE_MAX);
+	fprintf(f, "\n");
 }
 
 /* ------------------------------------------------------------ Iter lines */
@@ -156,6 +282,11 @@ void bc_report_text_iter(FILE *f, const struct bc_run_result *res, size_t iter_i
 	h = fg ? fg->headline : -1;
 	d = fg ? fg->drops : -1;
 
+	if (res->bench && !bc_runner_shaped(res) && !res->bench->desc.format_iter &&
+	    bc_lines_of(res) != BC_LINES_SHARE) {
+		bc_unit_iter(f, res, iter_idx);
+		return;
+	}
 	if (bc_lines_of(res) == BC_LINES_LATENCY) {
 		bc_latency_iter(f, res, iter_idx);
 		return;
@@ -273,6 +404,44 @@ static void bc_latency_summary(FILE *f, const struct bc_run_result *res)
 	}
 }
 
+/* A time in unit u, in nanoseconds; NaN when u is not a time. */
+static double bc_to_ns(double v, const char *u)
+{
+	if (!u)
+		return NAN;
+	if (!strcmp(u, "ns"))
+		return v;
+	if (!strcmp(u, "us"))
+		return v * 1e3;
+	if (!strcmp(u, "ms"))
+		return v * 1e6;
+	if (!strcmp(u, "s"))
+		return v * 1e9;
+	return NAN;
+}
+
+/* The runner's "latency X ns/op": the headline's inverse, or the mean of
+ * the LATENCY or RATIO metric the benchmark's `summary` names (the loader
+ * allows no other name under a runner's name). */
+static double bc_runner_latency(const struct bc_run_result *res)
+{
+	const char *want = res->bench ? res->bench->desc.summary : NULL;
+	unsigned int i, cnt = bc_metric_cnt(res);
+
+	for (i = 0; want && i < cnt; i++) {
+		const struct bc_metric_desc *d = &res->bench->metrics[i];
+		const struct bc_figure *r = bc_figure_find(res, BC_FIG_RATIO, (int)i);
+		size_t len = d->name ? strlen(d->name) : 0;
+
+		if (!r || !len)
+			continue;
+		for (const char *p = want; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+			if (strcspn(p, ",") == len && !strncmp(p, d->name, len))
+				return bc_to_ns(r->stats.mean, d->unit);
+	}
+	return bc_fig(res, BC_FIG_LATENCY)->value;
+}
+
 static void bc_summary_lines(FILE *f, const struct bc_run_result *res)
 {
 	const struct bc_figures *fg = res->figs;
@@ -283,6 +452,11 @@ static void bc_summary_lines(FILE *f, const struct bc_run_result *res)
 	double per_prod = bc_fig(res, BC_FIG_PER_PRODUCER)->value / BC_MILLION;
 	unsigned int i;
 
+	if (res->bench && !bc_runner_shaped(res) && !res->bench->desc.format_summary &&
+	    bc_lines_of(res) != BC_LINES_SHARE) {
+		bc_unit_summary(f, res);
+		return;
+	}
 	switch (bc_lines_of(res)) {
 	case BC_LINES_HITS:
 		fprintf(f, "Summary: %s %8.3lf " BC_PM " %5.3lfM/s (%7.3lfM/prod), ",
@@ -296,13 +470,12 @@ static void bc_summary_lines(FILE *f, const struct bc_run_result *res)
 	case BC_LINES_OPS:
 		fprintf(f, "Summary: throughput %8.3lf " BC_PM " %5.3lf M ops/s (%7.3lfM ops/prod), ",
 			hm, hs, per_prod);
-		fprintf(f, "latency %8.3lf ns/op\n", bc_fig(res, BC_FIG_LATENCY)->value);
+		fprintf(f, "latency %8.3lf ns/op\n", bc_runner_latency(res));
 		return;
 	case BC_LINES_OPS_RATE:
 		fprintf(f, "Summary: %s throughput %8.3lf " BC_PM " %5.3lf M ops/s, ",
 			bc_label(res, hi), hm, hs);
-		fprintf(f, "%s latency %8.3lf ns/op", bc_label(res, hi),
-			bc_fig(res, BC_FIG_LATENCY)->value);
+		fprintf(f, "%s latency %8.3lf ns/op", bc_label(res, hi), bc_runner_latency(res));
 		for (i = 0; i < fg->metric_cnt; i++) {
 			const struct bc_metric_summary *s = bc_sum(res, (int)i);
 
@@ -337,6 +510,7 @@ static void bc_spread_line(FILE *f, const struct bc_run_result *res, size_t n)
 {
 	unsigned int i, cnt = bc_metric_cnt(res);
 	const char *sep = "";
+	char unit[64], lo[64], mid[64], hi[64];
 
 	if (!cnt)
 		return;
@@ -348,12 +522,11 @@ static void bc_spread_line(FILE *f, const struct bc_run_result *res, size_t n)
 
 		if (m->kind == BC_METRIC_HISTOGRAM)
 			continue;
-		if (m->kind == BC_METRIC_COUNTER && !r)
-			fprintf(f, "%s %s min %.3lf, median %.3lf, max %.3lf M/s", sep, m->name,
-				s->min / BC_MILLION, s->median / BC_MILLION, s->max / BC_MILLION);
-		else
-			fprintf(f, "%s %s min %.3lf, median %.3lf, max %.3lf %s", sep, m->name,
-				s->min, s->median, s->max, m->unit ? m->unit : "");
+		bc_rate_unit(m, unit, sizeof(unit));
+		fprintf(f, "%s %s min %s, median %s, max %s", sep, m->name,
+			bc_scale_fmt(lo, sizeof(lo), s->min, unit),
+			bc_scale_fmt(mid, sizeof(mid), s->median, unit),
+			bc_scale_fmt(hi, sizeof(hi), s->max, unit));
 		sep = ";";
 	}
 	fprintf(f, "\n");
@@ -364,6 +537,7 @@ static void bc_cpu_line(FILE *f, const struct bc_run_result *res)
 {
 	unsigned int i, cnt = bc_metric_cnt(res);
 	int m = res->figs ? res->figs->headline : -1;
+	char num[64];
 
 	fprintf(f, "CPU: producers %.3f CPUs (%.3f user, %.3f sys), "
 		"consumers %.3f CPUs (%.3f user, %.3f sys)",
@@ -377,8 +551,8 @@ static void bc_cpu_line(FILE *f, const struct bc_run_result *res)
 		double x = res->figs->per_cpu_sec[m];
 
 		if (!isnan(x))
-			fprintf(f, "; %s per CPU-second %.3fM", res->bench->metrics[m].name,
-				x / BC_MILLION);
+			fprintf(f, "; %s per CPU-second %s", res->bench->metrics[m].name,
+				bc_scale_fmt(num, sizeof(num), x, res->bench->metrics[m].unit));
 		else
 			fprintf(f, "; %s per CPU-second n/a (no CPU time measured)",
 				res->bench->metrics[m].name);
@@ -393,6 +567,7 @@ static void bc_hist_lines(FILE *f, const struct bc_run_result *res)
 	for (i = 0; res->figs && i < res->figs->metric_cnt; i++) {
 		const struct bc_hist_stats *s = &res->figs->hist_summary[i];
 		const char *u = res->bench->metrics[i].unit;
+		char a[64];
 
 		if (!res->figs->hist_iters[i])
 			continue;
@@ -401,9 +576,12 @@ static void bc_hist_lines(FILE *f, const struct bc_run_result *res)
 			fprintf(f, "Histogram %s: no values recorded\n", bc_label(res, (int)i));
 			continue;
 		}
-		fprintf(f, "Histogram %s: count %llu, p50 %.1f, p90 %.1f, p99 %.1f, p99.9 %.1f, "
-			"max %.1f%s%s\n", bc_label(res, (int)i), (unsigned long long)s->count, s->p50,
-			s->p90, s->p99, s->p999, s->max, u && *u ? " " : "", u ? u : "");
+		fprintf(f, "Histogram %s: count %llu, p50 %s, ", bc_label(res, (int)i),
+			(unsigned long long)s->count, bc_scale_fmt(a, sizeof(a), s->p50, u));
+		fprintf(f, "p90 %s, ", bc_scale_fmt(a, sizeof(a), s->p90, u));
+		fprintf(f, "p99 %s, ", bc_scale_fmt(a, sizeof(a), s->p99, u));
+		fprintf(f, "p99.9 %s, ", bc_scale_fmt(a, sizeof(a), s->p999, u));
+		fprintf(f, "max %s\n", bc_scale_fmt(a, sizeof(a), s->max, u));
 	}
 }
 
@@ -455,13 +633,13 @@ static void bc_prog_lines(FILE *f, const struct bc_run_result *res)
 	}
 }
 
-/* A metric's value over runs as the Spread line prints it: M/s or its unit. */
+/* A metric's value over runs as the Spread line prints it: in its unit. */
 static void bc_rep_value(FILE *f, const struct bc_metric_desc *m, double v)
 {
-	if (m->kind == BC_METRIC_COUNTER)
-		fprintf(f, "%.3fM/s", v / BC_MILLION);
-	else
-		fprintf(f, "%.3f%s%s", v, m->unit && *m->unit ? " " : "", m->unit ? m->unit : "");
+	char unit[64], num[96];
+
+	bc_rate_unit(m, unit, sizeof(unit));
+	fputs(bc_scale_fmt(num, sizeof(num), v, unit), f);
 }
 
 static void bc_rep_ended(FILE *f, const struct bc_run_result *res)

@@ -58,6 +58,9 @@ struct bc_row {
 	struct bc_strv combo_args;	/* the combination's options */
 	struct bc_strv opt_names;	/* the combination, for reports */
 	struct bc_strv opt_values;
+	/* Per value: the JSON literal the run document would store (65536,
+	 * true), or "" where it is a string there. */
+	struct bc_strv opt_json;
 	double timeout_sec;
 
 	enum bc_row_status status;

@@ -135,6 +135,49 @@ static int bc_core_flag_arg(const char *name, const char *value, char **arg, cha
 	return asprintf(arg, strlen(name) == 1 ? "-%s" : "--%s", name) < 0 ? -ENOMEM : 0;
 }
 
+/* Plain decimals only, as the core's own number options take them. */
+static bool bc_json_number_word(const char *v)
+{
+	char *end;
+
+	if (!*v || strspn(v, "0123456789.") != strlen(v))
+		return false;
+	strtod(v, &end);
+	return !*end;
+}
+
+int bc_sweep_value_json(const struct bc_bench *bench, const char *name, const char *value,
+			char *buf, size_t len)
+{
+	const struct bc_core_opt *core = bc_core_opt_find(name);
+	const struct bc_option *opt = bench ? bc_opts_find(bench, name) : NULL;
+	int on;
+
+	if (opt && (!core || strlen(name) > 1))
+		return bc_opts_value_json(opt, value, buf, len);
+	if (!core)
+		return -ENOENT;
+	switch (core->type) {
+	case BC_COPT_FLAG:
+		on = bc_opts_flag_word(value);
+		if (on < 0)
+			return -EINVAL;
+		snprintf(buf, len, "%s", on ? "true" : "false");
+		return 0;
+	case BC_COPT_UINT:
+	case BC_COPT_SECONDS:
+	case BC_COPT_SECONDS_OR_ZERO:
+	case BC_COPT_PCT:
+		if (!bc_json_number_word(value))
+			return -EINVAL;
+		/* "05" is no JSON number; the value is. */
+		snprintf(buf, len, "%.17g", strtod(value, NULL));
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
 int bc_sweep_option_arg(const struct bc_bench *bench, const char *name, const char *value,
 			char **arg, char *err, size_t err_len)
 {
@@ -143,6 +186,11 @@ int bc_sweep_option_arg(const struct bc_bench *bench, const char *name, const ch
 	int n;
 
 	*arg = NULL;
+	/* A plugin option shadows a newer core option of its name (the
+	 * loader refused any other clash): within this benchmark it is the
+	 * plugin's. */
+	if (core && strlen(name) > 1 && bench && (opt = bc_opts_find(bench, name)))
+		return bc_opts_sweep_arg(opt, value, arg, err, err_len);
 	/* Core options keep their own checks (the run makes them). */
 	if (core && !core->arg)
 		return bc_core_flag_arg(name, value, arg, err, err_len);

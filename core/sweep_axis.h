@@ -31,6 +31,12 @@ void bc_sweep_combination(const struct bc_sweep_axis *axes, size_t cnt, size_t i
  * is off, no word), from the option's declared type: a core option's, or
  * one of `bench`'s tables (NULL bench: not known, see sweep.c). -EINVAL
  * with one line in err for a value the type refuses or an unknown name. */
+/* One swept value as a run document's config types it: a JSON number or
+ * boolean into buf (0), or -ENOENT (and -EINVAL for a value the type
+ * refuses) when it stays a string: the types the run document writes as
+ * strings, and options of a benchmark the parent cannot resolve. */
+int bc_sweep_value_json(const struct bc_bench *bench, const char *name, const char *value,
+			char *buf, size_t len);
 int bc_sweep_option_arg(const struct bc_bench *bench, const char *name, const char *value,
 			char **arg, char *err, size_t err_len);
 

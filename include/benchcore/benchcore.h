@@ -38,6 +38,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* BC_NEED() takes the kernel's BPF_PROG_TYPE_*, BPF_MAP_TYPE_* and
+ * BPF_FUNC_* constants. */
+#include <linux/bpf.h>
+
 #include <benchcore/line_counter.h>
 
 #ifdef __cplusplus
@@ -71,10 +75,15 @@ struct bc_ctx;
  *   BC_OPT_INT     int64_t      decimal, within [min, max]
  *   BC_OPT_SIZE    uint64_t     decimal with an optional K, M or G (x1024^n)
  *                               suffix, within [min, max]
+ *   BC_OPT_COUNT   uint64_t     (2.2) a count of things, not bytes: decimal
+ *                               with an optional K, M, G (x1000^n) or Ki, Mi,
+ *                               Gi (x1024^n) suffix, within [min, max]
  *   BC_OPT_ENUM    int          the index of the word in `words`
  *   BC_OPT_STRING  const char * owned by the core, valid until teardown
  *   BC_OPT_CPUSET  const struct bc_cpus *  "0,2-3"; NULL when not given
- * For INT and SIZE, min == max == 0 means no range beyond the type's own.
+ * For INT, SIZE and COUNT, min == max == 0 means no range beyond the type's
+ * own. A plugin built against 2.0 or 2.1 never declares COUNT; one that does
+ * is refused by those cores as an unknown type, as it should be.
  */
 enum bc_opt_type {
 	BC_OPT_FLAG = 1,
@@ -83,6 +92,7 @@ enum bc_opt_type {
 	BC_OPT_ENUM = 4,
 	BC_OPT_STRING = 5,
 	BC_OPT_CPUSET = 6,
+	BC_OPT_COUNT = 7,	/* 2.2: report */
 };
 
 struct bc_option {
@@ -127,6 +137,8 @@ struct bc_cpus {
 #define BC_OPT_INT(st, field, name_, ...) BC__OPT(st, field, int64_t, BC_OPT_INT, name_, __VA_ARGS__)
 #define BC_OPT_SIZE(st, field, name_, ...) BC__OPT(st, field, uint64_t, BC_OPT_SIZE, name_, __VA_ARGS__)
 #define BC_OPT_ENUM(st, field, name_, ...) BC__OPT(st, field, int, BC_OPT_ENUM, name_, __VA_ARGS__)
+#define BC_OPT_COUNT(st, field, name_, ...) \
+	BC__OPT(st, field, uint64_t, BC_OPT_COUNT, name_, __VA_ARGS__)
 #define BC_OPT_STRING(st, field, name_, ...) \
 	BC__OPT(st, field, const char *, BC_OPT_STRING, name_, __VA_ARGS__)
 #define BC_OPT_CPUSET(st, field, name_, ...) \
@@ -382,6 +394,23 @@ struct bc_bench_desc {
 	 * Without probe(), `list --probe` and `run` probe a benchmark by
 	 * setup(), this ladder and teardown(). */
 	int (*attach)(struct bc_ctx *ctx, const struct bc_attach_point *pt);
+
+	/* 2.2: report */
+	/* The benchmark has the kernel runner's name, and the runner's
+	 * scripts read its text: its Iter and Summary lines keep the runner's
+	 * shapes exactly (rates in M/s with three decimals, the runner's
+	 * words). Without it those lines print each figure in its metric's
+	 * unit, on a scale that keeps its significant digits. */
+	bool runner_name;
+	/* The metrics whose figures the Summary line carries, by name, comma
+	 * separated, in order ("lookup_ns,lookups"): a counter's rate (with
+	 * its per-producer rate and latency when it is the headline), a
+	 * gauge's or a ratio's mean, a histogram's p50 and p99. NULL: the
+	 * figures the roles give. With runner_name the runner's line stays:
+	 * the one figure that may be named besides the OPS headline is a
+	 * LATENCY or RATIO metric in ns, us, ms or s, which takes the ops
+	 * line's "latency ... ns/op" place; the loader refuses other names. */
+	const char *summary;
 };
 
 /* ----------------------------------------------------------------- plugin */
@@ -482,6 +511,10 @@ enum bc_log_level {
 /* Goes to stderr; -v widens it to debug, -q narrows it to warnings. */
 BC_API void bc_log(enum bc_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* ABI 2.2: the same, each line starting "benchcore: PLUGIN:BENCH: " for
+ * the benchmark of ctx, so that a plugin's own lines say who speaks. */
+BC_API void bc_ctx_log(const struct bc_ctx *ctx, enum bc_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #define bc_warn(...) bc_log(BC_LOG_WARN, __VA_ARGS__)
 #define bc_info(...) bc_log(BC_LOG_INFO, __VA_ARGS__)

@@ -395,6 +395,7 @@ static const struct bc_need bloom_needs[] = {
 #define BLOOM_BENCH(var, name_, desc_, kind_, metrics_)                          \
 	static const struct bc_bench_desc var = {                                \
 		.sz = sizeof(struct bc_bench_desc),                              \
+		.runner_name = true,                                             \
 		.name = (name_),                                                 \
 		.description = (desc_),                                          \
 		.producers = BC_THREADS(1, 0, 1),                                \

@@ -241,6 +241,7 @@ static const struct bc_need bl_needs[] = {
 
 static const struct bc_bench_desc bl_bench = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "bpf-loop",
 	.description = "cost of one bpf_loop() iteration: 1000 calls of --nr_loops per getpgid()",
 	.producers = BC_THREADS(1, 0, 1),

@@ -200,6 +200,7 @@ static const struct bc_metric_desc bt_nop_metrics[] = {
 
 const struct bc_bench_desc bt_bench_nop = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "bpf-nop",
 	.description = "the in-BPF timing loop around nothing: its own cost per iteration",
 	.producers = BC_THREADS(1, 0, 1),

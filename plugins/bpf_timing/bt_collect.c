@@ -218,11 +218,9 @@ int bt_calibrate(struct bc_ctx *ctx, struct bt_collect *c, uint32_t fixed, bt_ru
 		return bc_error(ctx, err, "calibration run failed: %s", bt_strerror(err));
 	ratio = t1 ? (double)t2 / (double)t1 : 0;
 	if (fabs(ratio - 2.0) / 2.0 > BT_PROPORTION_TOL)
-		bc_warn("%s: %u and %u iterations took %.3f and %.3f ms (ratio %.3f, expected "
-			"2.000): the machine is noisy, the timings will be too",
-			bc_ctx_bench_name(ctx), c->batch, c->batch * 2, t1 / 1e6, t2 / 1e6, ratio);
-	bc_info("%s: %u iterations per batch (~%.1f ms)", bc_ctx_bench_name(ctx), c->batch,
-		t1 / 1e6);
+		bc_ctx_log(ctx, BC_LOG_WARN, "%u and %u iterations took %.3f and %.3f ms (ratio %.3f, expected "
+			   "2.000): the machine is noisy, the timings will be too", c->batch, c->batch * 2, t1 / 1e6, t2 / 1e6, ratio);
+	bc_ctx_log(ctx, BC_LOG_INFO, "%u iterations per batch (~%.1f ms)", c->batch, t1 / 1e6);
 done:
 	*c->v.batch_iters = c->batch;
 	bt_collect_restart(c);

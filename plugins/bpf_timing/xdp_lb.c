@@ -928,8 +928,8 @@ static int lb_setup(struct bc_ctx *ctx)
 	err = bc_ctx_add_prog(ctx, st->prog_fd, "measured");
 	if (err)
 		return bc_error(ctx, err, "declaring the program: %s", bt_strerror(err));
-	bc_info("xdp-lb: scenario %s (%s), %u iterations per batch, validated", st->sc->name,
-		st->sc->description, st->col.batch);
+	bc_ctx_log(ctx, BC_LOG_INFO, "scenario %s (%s), %u iterations per batch, validated",
+		   st->sc->name, st->sc->description, st->col.batch);
 	return 0;
 }
 
@@ -999,6 +999,7 @@ static const struct bc_option lb_options[] = {
 
 const struct bc_bench_desc bt_bench_xdp_lb = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "xdp-lb",
 	.description = "Katran-style XDP load balancer, in-BPF time per packet (--scenario)",
 	.producers = BC_THREADS(1, 0, 1),

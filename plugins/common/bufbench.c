@@ -145,14 +145,13 @@ int buf_validate(struct bc_ctx *ctx)
 	/* Both plugins take every option, so that one command line (a suite's
 	 * extra options) fits every row; what one kind cannot use is said. */
 	if (spec->kind == BC_BUF_PERFBUF && o->use_output)
-		bc_warn("--rb-use-output applies to ring buffers only; ignored by %s",
-			bc_ctx_bench_name(ctx));
+		bc_ctx_log(ctx, BC_LOG_WARN, "--rb-use-output applies to ring buffers only; ignored");
 	if (spec->kind == BC_BUF_PERFBUF && o->rb_size != BC_BUF_RB_SIZE_DEF)
-		bc_warn("--rb-size applies to ring buffers only; ignored by %s (see --pb-size)",
-			bc_ctx_bench_name(ctx));
+		bc_ctx_log(ctx, BC_LOG_WARN,
+			   "--rb-size applies to ring buffers only; ignored (see --pb-size)");
 	if (spec->kind == BC_BUF_RINGBUF && o->pb_pages != BC_BUF_PB_PAGES_DEF)
-		bc_warn("--pb-size applies to perf buffers only; ignored by %s (see --rb-size)",
-			bc_ctx_bench_name(ctx));
+		bc_ctx_log(ctx, BC_LOG_WARN,
+			   "--pb-size applies to perf buffers only; ignored (see --rb-size)");
 	return 0;
 }
 

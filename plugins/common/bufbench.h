@@ -91,6 +91,7 @@ extern const struct bc_metric_desc buf_metrics[BC_BUF_METRIC_CNT];
  * ties the two). */
 #define BC_BUF_BENCH_CONS(name_, desc_, spec_, cons_min_, ...)                      \
 	{ .sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_), \
+	  .runner_name = true,                                                         \
 	  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(cons_min_, 1, 1), \
 	  .metrics = buf_metrics, .metric_cnt = BC_BUF_METRIC_CNT,              \
 	  .priv = (spec_), .validate = buf_validate, __VA_ARGS__ }

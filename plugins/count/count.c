@@ -107,6 +107,7 @@ static const struct bc_metric_desc count_metrics[] = {
 #define COUNT_BENCH(name_, desc_, variant_)                                            \
 	{                                                                              \
 		.sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_), \
+		.runner_name = true,                                                         \
 		.producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(0, 0, 0),     \
 		.metrics = count_metrics, .metric_cnt = 1, .priv = (variant_),         \
 		.setup = count_setup, .producer = count_producer,                      \

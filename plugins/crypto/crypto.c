@@ -362,6 +362,7 @@ static const struct cr_variant cr_dec = { .decrypt = true };
 #define CR_BENCH(var_, name_, desc_, priv_)                                      \
 	static const struct bc_bench_desc var_ = {                               \
 		.sz = sizeof(struct bc_bench_desc),                              \
+		.runner_name = true,                                             \
 		.name = (name_),                                                 \
 		.description = (desc_),                                          \
 		.producers = BC_THREADS(1, 0, 1),                                \

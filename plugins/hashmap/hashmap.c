@@ -433,6 +433,7 @@ static const struct bc_need hm_needs[] = {
 
 static const struct bc_bench_desc hm_full_update = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "bpf-hashmap-full-update",
 	.description = "updates of an absent key in a full preallocated hash map (1000 keys)",
 	.producers = BC_THREADS(1, 0, 1),
@@ -456,6 +457,7 @@ static const struct bc_bench_desc hm_full_update = {
 
 static const struct bc_bench_desc hm_lookup = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "bpf-hashmap-lookup",
 	.description = "lookups of each of --nr_entries keys in turn, --nr_loops per getpgid()",
 	.producers = BC_THREADS(1, 0, 1),

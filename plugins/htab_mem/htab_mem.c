@@ -413,6 +413,7 @@ static const struct bc_need htab_mem_needs[] = {
 
 static const struct bc_bench_desc htab_mem_bench = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "htab-mem",
 	.description = "hash map operation rate and the memory it holds, per --use-case",
 	.producers = BC_THREADS(1, 0, 1),

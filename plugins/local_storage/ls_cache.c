@@ -382,6 +382,7 @@ static const struct bc_need ls_cache_needs[] = {
 #define LS_CACHE_BENCH(name_, desc_, kind_, opts_)                                     \
 	{                                                                              \
 		.sz = sizeof(struct bc_bench_desc),                                    \
+		.runner_name = true,                                                   \
 		.name = (name_),                                                       \
 		.description = (desc_),                                                \
 		.producers = BC_THREADS(1, 0, 1),                                      \

@@ -299,7 +299,7 @@ static void ls_create_teardown(struct bc_ctx *ctx)
 	/* The runner prints a line after its summary when creations failed;
 	 * here the Summary line stays last, so it goes to stderr. */
 	if (st->skel && (st->owner_err_total || st->skel->bss->create_errs))
-		bc_warn("local-storage-create: %s() errors %llu, create_errs %llu",
+		bc_ctx_log(ctx, BC_LOG_WARN, "%s() errors %llu, create_errs %llu",
 			st->type == LS_STORAGE_SOCKET ? "socket" : "pthread_create",
 			(unsigned long long)st->owner_err_total,
 			(unsigned long long)st->skel->bss->create_errs);
@@ -357,6 +357,7 @@ static const struct bc_option ls_create_options[] = {
 
 const struct bc_bench_desc ls_bench_create = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "local-storage-create",
 	.description = "creation and destruction rate of socket (or task) local storage, kmallocs per creation",
 	.producers = BC_THREADS(1, 0, 1),

@@ -449,6 +449,7 @@ static const struct bc_option ls_sk_options[] = {
 
 const struct bc_bench_desc ls_bench_sk_get = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "sk-storage-get",
 	.description = "bpf_sk_storage_get on a socket with storage: 100 per getsockopt on one socket, or --sk-mode iter-tcp over --nr-socks cold ones",
 	/* One socket, as the runner: more producers would share its storage. */

@@ -242,7 +242,7 @@ static int ls_tt_spawn(struct bc_ctx *ctx, struct ls_tt_state *st, unsigned long
 			ls_tt_sleeper(parent);
 		st->children[st->child_cnt++] = pid;
 	}
-	bc_info("local-storage-tasks-trace: %lu sleeper processes running", cnt);
+	bc_ctx_log(ctx, BC_LOG_INFO, "%lu sleeper processes running", cnt);
 	return 0;
 }
 
@@ -261,7 +261,8 @@ static int ls_tt_setup(struct bc_ctx *ctx)
 	if (!st->kthread_pid)
 		st->kthread_pid = ls_tt_find_kthread();
 	if (!st->kthread_pid)
-		bc_warn("local-storage-tasks-trace: no rcu_tasks_trace kthread found; ticks per grace period will read 0 (pass --kthread_pid)");
+		bc_ctx_log(ctx, BC_LOG_WARN,
+			   "no rcu_tasks_trace kthread found; ticks per grace period will read 0 (pass --kthread_pid)");
 	else if (ls_tt_stime(st->kthread_pid, &st->stime0))
 		return bc_error(ctx, -ENOENT, "--kthread_pid %lu: cannot read /proc/%lu/stat",
 				st->kthread_pid, st->kthread_pid);
@@ -353,6 +354,7 @@ static const struct bc_need ls_tt_needs[] = {
 
 const struct bc_bench_desc ls_bench_tasks_trace = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "local-storage-tasks-trace",
 	.description = "RCU Tasks Trace grace-period latency and kthread ticks under task-storage churn by --nr_procs processes",
 	.producers = BC_THREADS(1, 1, 1),

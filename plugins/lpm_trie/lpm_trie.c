@@ -223,8 +223,8 @@ static int lpm_free_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, vo
 	if (pt->kind == BC_ATTACH_RAW_TP && !st->free_fn) {
 		/* The tracepoints see every work item: without the address
 		 * of the map free function they cannot pick ours out. */
-		bc_debug("%s: bpf_map_free_deferred is not in /proc/kallsyms (or kptr_restrict hides it)",
-			 bc_ctx_bench_name(ctx));
+		bc_ctx_log(ctx, BC_LOG_DEBUG,
+			   "bpf_map_free_deferred is not in /proc/kallsyms (or kptr_restrict hides it)");
 		return -ENOENT;
 	}
 	skel = lpm_open(st, pt->prog_name, lpm_free_partner(pt));
@@ -559,6 +559,7 @@ static const struct bc_need lpm_needs[] = {
 
 #define LPM_BENCH_COMMON(name_, desc_, kind_)                                     \
 	.sz = sizeof(struct bc_bench_desc),                                       \
+	.runner_name = true,                                                      \
 	.name = (name_),                                                          \
 	.description = (desc_),                                                   \
 	.consumers = BC_THREADS(0, 0, 0),                                         \

@@ -274,8 +274,9 @@ static int ps_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 			return bc_unavailable(ctx, "the kernel did not give the program a private stack "
 					      "(its JIT image does not load one into r9)");
 		if (used < 0)
-			bc_debug("private-stack: cannot check the JIT image (%s); trusting the kernel",
-				 ps_strerror(used));
+			bc_ctx_log(ctx, BC_LOG_DEBUG,
+				   "cannot check the JIT image (%s); trusting the kernel",
+				   ps_strerror(used));
 	}
 	/* The object that stays (ps_disable() reloads it): the core reads
 	 * hits there (the metric's `bpf`). */
@@ -328,8 +329,8 @@ static int ps_quick_probe(struct bc_ctx *ctx)
 				      "stack a private stack (its JIT image does not load one into "
 				      "r9)");
 	if (used < 0)
-		bc_debug("private-stack: cannot check the JIT image (%s); trusting the kernel",
-			 ps_strerror(used));
+		bc_ctx_log(ctx, BC_LOG_DEBUG, "cannot check the JIT image (%s); trusting the kernel",
+			   ps_strerror(used));
 	return 0;
 }
 
@@ -414,6 +415,7 @@ static const struct ps_variant ps_on = { .disable = false };
 #define PS_BENCH(var_, name_, desc_, priv_)                                      \
 	static const struct bc_bench_desc var_ = {                               \
 		.sz = sizeof(struct bc_bench_desc),                              \
+		.runner_name = true,                                             \
 		.name = (name_),                                                 \
 		.description = (desc_),                                          \
 		.producers = BC_THREADS(1, 0, 1),                                \

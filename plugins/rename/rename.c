@@ -300,6 +300,7 @@ static const struct bc_need rn_needs[] = {
 #define RN_BENCH(var_, name_, desc_, priv_, point_cnt_)                          \
 	static const struct bc_bench_desc var_ = {                               \
 		.sz = sizeof(struct bc_bench_desc),                              \
+		.runner_name = true,                                             \
 		.name = (name_),                                                 \
 		.description = (desc_),                                          \
 		.producers = BC_THREADS(1, 1, 1),                                \

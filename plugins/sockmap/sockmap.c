@@ -458,7 +458,7 @@ static int sm_setup(struct bc_ctx *ctx)
 					     "none (plain loopback sockets)" :
 				     sm_rx_bpf(st->mode) ? "sk_skb/stream_verdict on sock_map_rx" :
 							   "sk_msg on sock_map_tx");
-	bc_info("sockmap: mode %s, loopback connections c1 %d <-> p1 %d, c2 %d <-> p2 %d",
+	bc_ctx_log(ctx, BC_LOG_INFO, "mode %s, loopback connections c1 %d <-> p1 %d, c2 %d <-> p2 %d",
 		sm_mode_names[st->mode], st->fds[SM_C1], st->fds[SM_P1], st->fds[SM_C2],
 		st->fds[SM_P2]);
 	return 0;
@@ -673,6 +673,7 @@ static const struct bc_metric_desc sm_metrics[] = {
 
 static const struct bc_bench_desc sm_bench = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "sockmap",
 	.description = "loopback TCP forwarding by sockmap verdict programs vs user space (mode flags)",
 	.producers = BC_THREADS(1, 1, 1),

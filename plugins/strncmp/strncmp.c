@@ -194,6 +194,7 @@ static const struct bc_need sc_helper_needs[] = {
 #define SC_BENCH(var_, name_, desc_, points_, needs_, need_cnt_)                 \
 	static const struct bc_bench_desc var_ = {                               \
 		.sz = sizeof(struct bc_bench_desc),                              \
+		.runner_name = true,                                             \
 		.name = (name_),                                                 \
 		.description = (desc_),                                          \
 		.producers = BC_THREADS(1, 0, 1),                                \

@@ -160,9 +160,9 @@ static int trig_resolve(struct bc_ctx *ctx, const struct trig_spec *spec,
 				      "its BTF); --trig-driver syscall or auto drives it with "
 				      "getpgid()", trig_kind_name(spec->kind));
 	if (spec->syscall_alt)
-		bc_debug("%s: kfunc %s %s; driving it with the %s driver", spec->name,
-			 BC_TRIG_KFUNC, kfunc > 0 ? "present" : kfunc == 0 ? "absent" : "unknown",
-			 out->driver == BC_TRIG_DRV_SYSCALL ? "syscall" : "batched");
+		bc_ctx_log(ctx, BC_LOG_DEBUG, "kfunc %s %s; driving it with the %s driver",
+			   BC_TRIG_KFUNC, kfunc > 0 ? "present" : kfunc == 0 ? "absent" : "unknown",
+			   out->driver == BC_TRIG_DRV_SYSCALL ? "syscall" : "batched");
 	return 0;
 }
 
@@ -631,8 +631,8 @@ static int trig_attach_all(struct bc_ctx *ctx, struct trig_state *st)
 	opts.syms = syms.names;
 	opts.cnt = syms.cnt;
 	opts.retprobe = spec->kind == BC_ATTACH_KRETPROBE_MULTI;
-	bc_info("%s: attaching %s to %zu kernel functions", spec->name, spec->attach_all_prog,
-		syms.cnt);
+	bc_ctx_log(ctx, BC_LOG_INFO, "attaching %s to %zu kernel functions", spec->attach_all_prog,
+		   syms.cnt);
 	st->link_all = syms.cnt ? bpf_program__attach_kprobe_multi_opts(p, NULL, &opts) : NULL;
 	err = st->link_all ? 0 : (errno ? -errno : -ENOENT);
 	trig_syms_free(&syms);
@@ -1094,6 +1094,7 @@ static const struct bc_metric_desc trig_metrics[] = {
 #define TRIG_BENCH_OPTS(var_, id_, name_, desc_, opts_, opt_cnt_)                  \
 	static const struct bc_bench_desc var_ = {                                \
 		.sz = sizeof(struct bc_bench_desc),                               \
+		.runner_name = true,                                              \
 		.name = (name_),                                                  \
 		.description = (desc_),                                           \
 		.producers = BC_THREADS(1, 0, 1),                                 \

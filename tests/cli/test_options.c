@@ -229,9 +229,30 @@ static void test_scan(void **state)
 	assert_false(bc_run_opt_takes_next("-a"));
 	assert_false(bc_run_opt_takes_next("--rb-x"));
 	assert_false(bc_run_opt_takes_next("word"));
-	assert_true(bc_run_is_core_option("producers"));
-	assert_true(bc_run_is_core_option("sweep"));
-	assert_false(bc_run_is_core_option("rb-x"));
+}
+
+/* The option namespace rule (docs/plugin-abi.md, "Option names"): a core
+ * option refuses a plugin option of its name only when the plugin's ABI
+ * minor already had it; a batch word refuses it always. */
+static void test_core_opt_refuses(void **state)
+{
+	unsigned int since;
+
+	(void)state;
+	assert_string_equal(bc_core_opt_refuses("producers", 0, &since), "producers");
+	assert_int_equal(since, 0);
+	assert_string_equal(bc_core_opt_refuses("sweep", 0, &since), "sweep");
+	assert_int_equal(since, 0);
+	assert_null(bc_core_opt_refuses("rb-x", 2, &since));
+	/* --max-time came with 2.1: a 2.0 plugin may have its own. */
+	assert_null(bc_core_opt_refuses("max-time", 0, &since));
+	assert_int_equal(since, 1);
+	assert_string_equal(bc_core_opt_refuses("max-time", 1, &since), "max-time");
+	assert_string_equal(bc_core_opt_refuses("max-time", 2, &since), "max-time");
+	/* Every core option carries the minor that added it, none from the
+	 * future: a newer one would need this core's own plugins rebuilt. */
+	for (const struct bc_core_opt *o = bc_core_opts; o->name; o++)
+		assert_true(o->abi_minor <= BC_ABI_MINOR);
 }
 
 static void test_parse_run(void **state)
@@ -308,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_value_checks),
 		cmocka_unit_test(test_core_option_table),
 		cmocka_unit_test(test_scan),
+		cmocka_unit_test(test_core_opt_refuses),
 		cmocka_unit_test(test_parse_run),
 		cmocka_unit_test(test_parse_errors),
 	};

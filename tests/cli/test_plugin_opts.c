@@ -130,6 +130,7 @@ struct t_opts {
 	bool f;
 	int64_t i;
 	int e;
+	uint64_t n;
 };
 
 static const char *const t_words[] = { "a", "b", NULL };
@@ -218,6 +219,68 @@ static void test_table_checks(void **state)
 			   "plugin 'tbl': option 'kind': bad default: --kind 'c': expected one of: a, b");
 	expect_table_error(flagon, 1, NULL, 0,
 			   "plugin 'tbl': option 'fast': a flag cannot default to on (it could not be turned off); declare the opposite flag");
+}
+
+/* ------------------------------------------------------------ counts */
+
+/* BC_OPT_COUNT (ABI 2.2): K, M, G are powers of 1000, Ki, Mi, Gi of 1024;
+ * what --help and the refusals say of its range has no "bytes". */
+static void test_counts(void **state)
+{
+	static const struct {
+		const char *text;
+		uint64_t value;
+	} ok[] = {
+		{ "1", 1 }, { "7K", 7000 }, { "7k", 7000 }, { "2M", 2000000 }, { "1G", 1000000000 },
+		{ "3Ki", 3072 }, { "1Mi", 1 << 20 }, { "1Gi", 1 << 30 }, { "4000000", 4000000 },
+	};
+	static const char *const bad[] = { "", "k1", "3m", "3KB", "3Kib", "1.5M", "-1", "2Gi", "0",
+					   "18446744073709551616", "18446744073709551615K" };
+	const struct bc_option cnt[] = {
+		BC_OPT_COUNT(struct t_opts, n, "entries", .min = 1, .max = 1 << 30, .def = "1M"),
+	};
+	const struct bc_option neg[] = {
+		BC_OPT_COUNT(struct t_opts, n, "entries", .min = -1, .max = 5),
+	};
+	char err[256], lit[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(bc_opts_check_value(&cnt[0], ok[i].text, err, sizeof(err)), 0);
+		assert_int_equal(bc_opts_value_json(&cnt[0], ok[i].text, lit, sizeof(lit)), 0);
+		assert_true(strtoull(lit, NULL, 10) == ok[i].value);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (bc_opts_check_value(&cnt[0], bad[i], err, sizeof(err)) != -EINVAL)
+			fail_msg("'%s' was taken", bad[i]);
+	}
+	assert_int_equal(bc_opts_check_value(&cnt[0], "2Gi", err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--entries '2Gi': expected a count (K, M, G suffixes x1000; Ki, Mi, Gi x1024) from 1 to 1Gi");
+	expect_table_error(neg, 1, NULL, 0, "plugin 'tbl': option 'entries': a count range below 0");
+	expect_table_error(cnt, 1, cnt, 1,
+			   "plugin 'tbl': option 'entries' is declared twice (plugin-wide and by its benchmark)");
+}
+
+/* What a sweep document stores for a value: the run document's types. */
+static void test_value_json(void **state)
+{
+	const struct bc_option o[] = {
+		BC_OPT_FLAG(struct t_opts, f, "fast"),
+		BC_OPT_INT(struct t_opts, i, "n", .min = -5, .max = 5),
+		BC_OPT_ENUM(struct t_opts, e, "kind", .words = t_words),
+	};
+	char lit[64];
+
+	(void)state;
+	assert_int_equal(bc_opts_value_json(&o[0], "yes", lit, sizeof(lit)), 0);
+	assert_string_equal(lit, "true");
+	assert_int_equal(bc_opts_value_json(&o[0], "off", lit, sizeof(lit)), 0);
+	assert_string_equal(lit, "false");
+	assert_int_equal(bc_opts_value_json(&o[1], "-5", lit, sizeof(lit)), 0);
+	assert_string_equal(lit, "-5");
+	assert_int_equal(bc_opts_value_json(&o[1], "6", lit, sizeof(lit)), -EINVAL);
+	/* The run document has an enum's word: a string, as before. */
+	assert_int_equal(bc_opts_value_json(&o[2], "b", lit, sizeof(lit)), -ENOENT);
 }
 
 /* ------------------------------------------------------------ values */
@@ -580,8 +643,14 @@ static void test_cli_sweep(void **state)
 							"config");
 		const struct bc_json *po = bc_json_get(cfg, "plugin_options");
 
+		const struct bc_json *so = bc_json_get(bc_json_at(runs, i), "options");
+
 		assert_true(bc_json_bool(bc_json_get(po, "of-sampled"), i == 1) == (i == 0));
 		assert_string_equal(bc_json_str(bc_json_get(po, "of-mode")), "socket");
+		/* The sweep's own record of the row: typed as the run's. */
+		assert_int_equal(bc_json_get(so, "of-sampled")->type, BC_JSON_BOOL);
+		assert_true(bc_json_bool(bc_json_get(so, "of-sampled"), i == 1) == (i == 0));
+		assert_string_equal(bc_json_str(bc_json_get(so, "of-mode")), "socket");
 		assert_int_equal(bc_json_len(bc_json_get(cfg, "plugin_options_set")), i == 0 ? 2 : 1);
 	}
 	bc_json_free(doc);
@@ -592,6 +661,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table_checks),
+		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_value_json),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_every_type),
 		cmocka_unit_test(test_sizes),

@@ -350,10 +350,11 @@ static void test_compare_out_of_memory(void **state)
 /* A sweep document whose swept values span the doubles. */
 static void test_plot_huge_values(void **state)
 {
-	const char *from[] = { "\"count-batch\": \"1\"", "\"count-batch\": \"2\"",
-			       "\"count-batch\": \"3\"" };
-	const char *to[] = { "\"count-batch\": \"-1e308\"", "\"count-batch\": \"0\"",
-			     "\"count-batch\": \"1e308\"" };
+	/* sweep documents store the values typed, as numbers */
+	const char *from[] = { "\"count-batch\": 1}", "\"count-batch\": 2}",
+			       "\"count-batch\": 3}" };
+	const char *to[] = { "\"count-batch\": -1e308}", "\"count-batch\": 0}",
+			     "\"count-batch\": 1e308}" };
 	struct bc_test_run r;
 	char *text, *p, seen[3][32] = { "" };
 	size_t distinct = 0;

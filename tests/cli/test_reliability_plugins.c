@@ -244,6 +244,8 @@ static void test_refused_at_load(void **state)
 		"optenum.so: plugin 'optenum': option 'mode': an enum without words",
 		"optdefault.so: plugin 'optdefault': option 'batch': bad default: --batch '11': expected an integer from 1 to 10",
 		"optsize.so: plugin 'optsize': opts_size 1099511627776 is above the 1048576 bytes an options struct may have",
+		"sumname.so: benchmark 'summary': summary names 'misses', which is not one of its metrics",
+		"sumrunner.so: benchmark 'summary': summary names 'hits', but under the kernel runner's name the Summary keeps the runner's line: only an OPS headline's latency may be given, by a LATENCY or RATIO metric in ns, us, ms or s",
 	};
 	static const char *const formats[] = { "text", "json" };
 	char line[1024];

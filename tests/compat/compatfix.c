@@ -114,6 +114,7 @@ static const struct bc_metric_desc cf_share_metrics[] = {
 #define CF_BENCH(name_, metrics_, measure_)                                        \
 	{                                                                          \
 		.sz = sizeof(struct bc_bench_desc), .name = (name_),               \
+		.runner_name = true,                                               \
 		.description = "deterministic numbers in a runner line shape",     \
 		.producers = BC_THREADS(1, 4, 1), .consumers = BC_THREADS(0, 0, 0), \
 		.metrics = (metrics_),                                             \

@@ -96,6 +96,7 @@ static const struct bc_metric_desc fig_latency_metrics[] = {
 #define FIG_BENCH(name_, metrics_, measure_)                                       \
 	{                                                                          \
 		.sz = sizeof(struct bc_bench_desc), .name = (name_),               \
+		.runner_name = true,                                               \
 		.description = "deterministic figures", .producers = BC_THREADS(1, 4, 2), \
 		.consumers = BC_THREADS(0, 0, 0), .metrics = (metrics_),           \
 		.metric_cnt = sizeof(metrics_) / sizeof((metrics_)[0]),            \

@@ -21,6 +21,7 @@
 #include "child.h"
 #include "json.h"
 #include "json_read.h"
+#include "scale.h"
 
 #define PM "\xc2\xb1"
 
@@ -75,24 +76,26 @@ static void assert_contains(const char *text, const char *want)
 		fail_msg("'%s' not in:\n%s", want, text);
 }
 
-/* What the sweep table prints for each stored figure (report_table.c). */
+/* What the sweep table prints for each stored figure (report_table.c):
+ * the figure in its unit, through the one formatter text reports use. */
 static void expected_cell(const struct bc_json *figs, size_t i, char *buf, size_t len)
 {
 	const struct bc_json *f = figs->items[i];
 	const char *kind = bc_json_str(bc_json_get(f, "kind"));
+	const char *unit = bc_json_str(bc_json_get(f, "unit"));
+	double v = num(f, "value", NULL), sd = num(bc_json_get(f, "stats"), "stddev", NULL);
+	char x[128];
 
 	if (!strcmp(kind, "per_producer"))
-		snprintf(buf, len, " (%.3f M/prod)", num(f, "value", NULL) / 1e6);
+		snprintf(buf, len, " (%s per producer)", bc_scale_fmt(x, sizeof(x), v, unit));
 	else if (!strcmp(kind, "latency"))
-		snprintf(buf, len, ", latency %.3f ns/op", num(f, "value", NULL));
+		snprintf(buf, len, ", latency %s", bc_scale_fmt(x, sizeof(x), v, "ns/op"));
 	else if (!strcmp(kind, "total"))
-		snprintf(buf, len, ", total operations %.3f " PM " %.3f M/s",
-			 num(f, "value", NULL) / 1e6, num(bc_json_get(f, "stats"), "stddev", NULL) / 1e6);
+		snprintf(buf, len, ", total operations %s",
+			 bc_scale_fmt_pm(x, sizeof(x), v, sd, unit));
 	else if (!strcmp(kind, "ratio"))
 		/* a declared ratio's figure is its metric's value, shown once */
-		snprintf(buf, len, "%s %.3f " PM " %.3f %s", figs->keys[i],
-			 num(f, "value", NULL), num(bc_json_get(f, "stats"), "stddev", NULL),
-			 bc_json_str(bc_json_get(f, "unit")));
+		snprintf(buf, len, "%s %s", figs->keys[i], bc_scale_fmt_pm(x, sizeof(x), v, sd, unit));
 	else
 		fail_msg("a figure kind this test does not know: %s", kind);
 }

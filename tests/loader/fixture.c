@@ -86,6 +86,9 @@ struct fix_big_option {
 struct fix_opts {
 	int64_t batch;
 	int mode;
+	uint64_t entries;
+	int64_t cap;
+	bool on;
 };
 
 #if defined(FIX_OLD_SIZE)
@@ -455,6 +458,56 @@ static const struct bc_metric_desc fix_m[] = {
 		  .label = "two\nlines"),
 };
 FIX_ONE("metric-label", .metrics = fix_m);
+#elif defined(FIX_SUMMARY)
+/* A Summary naming what it cannot carry (ABI 2.2): a metric the benchmark
+ * does not have (1), or, under the runner's name, a figure the runner's
+ * hits line has no place for (2). */
+#if FIX_SUMMARY == 1
+FIX_ONE("summary", .summary = "hits,misses");
+#else
+FIX_ONE("summary", .runner_name = true, .summary = "hits");
+#endif
+#elif defined(FIX_OPT_TABLE) && FIX_OPT_TABLE == 6
+/* ABI 2.2's report and option rules, through the real binary: options in
+ * a reading order that is not the alphabet's, a count, and --max-time, a
+ * core option since 2.1, which this plugin may shadow when it says it was
+ * built against 2.0 (FIX_ABI_MINOR=0) and may not otherwise. The benchmark
+ * counts slowly (about 200 calls a second) in a unit of its own, with a
+ * latency it names for its Summary line; "lookups" is both a metric and an
+ * option, as a plot's title must tell apart. */
+#include <time.h>
+
+static uint64_t fix_slow_calls;
+
+static int fix_slow_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	const struct timespec nap = { .tv_nsec = 5 * 1000 * 1000 };
+
+	(void)ctx;
+	while (!bc_thread_should_stop(t)) {
+		nanosleep(&nap, NULL);
+		__atomic_add_fetch(&fix_slow_calls, 1, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static int fix_slow_measure(struct bc_ctx *ctx, double *values)
+{
+	const struct fix_opts *o = bc_ctx_opts(ctx);
+
+	values[0] = (double)__atomic_load_n(&fix_slow_calls, __ATOMIC_RELAXED);
+	values[1] = 5e6;		/* ns: what the nap asks for */
+	values[2] = (double)o->cap;	/* the shadowing option's value */
+	return 0;
+}
+
+static const struct bc_metric_desc fix_slow_metrics[] = {
+	BC_METRIC("lookups", "calls", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("nap_ns", "ns", BC_METRIC_GAUGE, .role = BC_ROLE_LATENCY),
+	BC_METRIC("cap", "", BC_METRIC_GAUGE),
+};
+FIX_ONE("opt-table", .producer = fix_slow_producer, .measure = fix_slow_measure,
+	.metrics = fix_slow_metrics, .metric_cnt = 3, .summary = "nap_ns,lookups");
 #elif defined(FIX_OPT_TABLE)
 /* An option table `list` must refuse as the plugin loads (FIX_OPT_TABLE
  * selects the fault; the options are declared below, plugin-wide). */
@@ -484,6 +537,13 @@ static const struct bc_option fix_options[] = {
 	BC_OPT_ENUM(struct fix_opts, mode, "mode", .words = fix_no_words),
 #elif FIX_OPT_TABLE == 4	/* a default outside its range */
 	BC_OPT_INT(struct fix_opts, batch, "batch", .min = 1, .max = 10, .def = "11"),
+#elif FIX_OPT_TABLE == 6	/* see the benchmark above */
+	BC_OPT_INT(struct fix_opts, batch, "zeta", .def = "1", .help = "first in the table"),
+	BC_OPT_COUNT(struct fix_opts, entries, "entries", .def = "1M", .min = 1,
+		     .max = 1 << 30, .help = "a count, not bytes"),
+	BC_OPT_INT(struct fix_opts, cap, "max-time", .def = "0", .help = "the plugin's own"),
+	BC_OPT_INT(struct fix_opts, batch, "lookups", .def = "1", .help = "named like a metric"),
+	BC_OPT_FLAG(struct fix_opts, on, "alpha", .help = "last in the table"),
 #endif
 };
 #endif

@@ -317,7 +317,7 @@ static void test_mixed_dir(void **state)
 	assert_refused_line(log, d->mixed, "garbage_bench.so", want);
 
 	unknown_byte_line(want, sizeof(want), "benchmark 'big-size' descriptor",
-			  sizeof(struct bc_bench_desc) + 8, OFFSETOFEND(struct bc_bench_desc, attach),
+			  sizeof(struct bc_bench_desc) + 8, OFFSETOFEND(struct bc_bench_desc, summary),
 			  sizeof(struct bc_bench_desc));
 	assert_refused_line(log, d->mixed, "bigset.so", want);
 	unknown_byte_line(want, sizeof(want), "plugin descriptor", sizeof(struct bc_plugin_desc) + 8,

@@ -87,7 +87,7 @@ static const struct newer_case {
 	  OFFSETOFEND(struct bc_plugin_desc, benches), sizeof(struct bc_plugin_desc) },
 	{ "abi_newer_bench.so", "benchmark 'spin' descriptor",
 	  sizeof(struct bc_bench_desc) + sizeof(unsigned long),
-	  OFFSETOFEND(struct bc_bench_desc, attach), sizeof(struct bc_bench_desc) },
+	  OFFSETOFEND(struct bc_bench_desc, summary), sizeof(struct bc_bench_desc) },
 	{ "abi_newer_metric.so", "benchmark 'spin': metric #0 'hits'",
 	  sizeof(struct bc_metric_desc) + sizeof(unsigned long),
 	  OFFSETOFEND(struct bc_metric_desc, bpf), sizeof(struct bc_metric_desc) },

@@ -505,10 +505,10 @@ static void test_table_histograms(void **state)
 
 	(void)state;
 	t = render_hist_row(BC_FORMAT_TEXT);
-	assert_non_null(strstr(t, "lat p50 10.5, p90 20.5, p99 30.5, p99.9 40.5, max 50.0 ns (7 values)"));
+	assert_non_null(strstr(t, "lat p50 10.50 ns, p90 20.50 ns, p99 30.50 ns, p99.9 40.50 ns, max 50.00 ns (7 values)"));
 	free(t);
 	t = render_hist_row(BC_FORMAT_MARKDOWN);
-	assert_non_null(strstr(t, "| row | lat p50 10.5, p90 20.5, p99 30.5, p99.9 40.5, max 50.0 ns"));
+	assert_non_null(strstr(t, "| row | lat p50 10.50 ns, p90 20.50 ns, p99 30.50 ns, p99.9 40.50 ns, max 50.00 ns"));
 	free(t);
 	t = render_hist_row(BC_FORMAT_CSV);
 	assert_non_null(strstr(t, "S,row,p:b,,ok,,lat.count,values,7,,,,\n"));

@@ -430,6 +430,44 @@ static void check_own_process(bool on)
 	assert_none_left("trig-rawtp");
 }
 
+/* The kernel keeps 15 bytes of a program's name ("trig_rawtp_sysc");
+ * the report names the program by its whole name, from its BTF. */
+static void test_full_program_name(void **state)
+{
+	const char *args[] = { "run", "trigger:trig-rawtp", "-w0", "-d1", "--trig-driver",
+			       "syscall", "--format", "json", NULL };
+	const struct bc_json *progs;
+	struct bc_test_run r;
+	struct bc_json *doc;
+	char perr[256];
+	bool found = false;
+
+	(void)state;
+	bc_test_run_benchcore(&r, args);
+	if (r.status != 0) {
+		dump("trig-rawtp --trig-driver syscall", &r);
+		fail_msg("trig-rawtp --trig-driver syscall: exit status %d", r.status);
+	}
+	doc = bc_json_parse(r.out, strlen(r.out), perr, sizeof(perr));
+	if (!doc)
+		fail_msg("trig-rawtp: stdout is not JSON: %s", perr);
+	progs = bc_json_get(doc, "programs");
+	for (size_t i = 0; i < bc_json_len(progs); i++) {
+		const char *name = bc_json_str(bc_json_get(bc_json_at(progs, i), "name"));
+
+		assert_non_null(name);
+		assert_string_not_equal(name, "trig_rawtp_sysc");
+		found |= !strcmp(name, "trig_rawtp_syscall");
+	}
+	if (!found) {
+		dump("trig-rawtp --trig-driver syscall", &r);
+		fail_msg("no program named trig_rawtp_syscall in the report");
+	}
+	bc_json_free(doc);
+	bc_test_run_free(&r);
+	assert_none_left("trig-rawtp --trig-driver syscall");
+}
+
 /* The filter the runner lacks: off by default, on when asked. */
 static void test_own_process_option(void **state)
 {
@@ -604,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_batch_iters_option),
 		cmocka_unit_test(test_two_producers),
 		cmocka_unit_test(test_own_process_option),
+		cmocka_unit_test(test_full_program_name),
 		cmocka_unit_test(test_both_drivers),
 		cmocka_unit_test(test_bad_options),
 		cmocka_unit_test(test_runner_script_shape),

@@ -83,6 +83,9 @@ static inline void fake_result_init(struct fake_result *fr, const enum bc_metric
 	fr->plugin.option_cnt = sizeof(fake_options) / sizeof(fake_options[0]);
 	fr->bench.desc.sz = sizeof(fr->bench.desc);
 	fr->bench.desc.name = "fake-bench";
+	/* The runner's line shapes, which most cases check; test_units()
+	 * turns it off. */
+	fr->bench.desc.runner_name = true;
 	fr->bench.desc.metric_cnt = FAKE_METRICS;
 	fr->bench.desc.metrics = fr->metrics;
 	fr->bench.metrics = fr->metrics;

@@ -100,10 +100,11 @@ static void test_roles_hits_drops(void **state)
 	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): hits    1.000M/s (  0.500M/prod), "
 			    "drops    0.000M/s, total operations    1.000M/s\n");
 	summary_text();
-	assert_non_null(strstr(line(0), "Spread over 3 iterations: hits min 1.000, median 1.200, "
-				       "max 1.400 M/s; drops min 0.000"));
+	/* benchcore's own lines, in the metrics' units for every benchmark */
+	assert_non_null(strstr(line(0), "Spread over 3 iterations: hits min 1.000M ops/s, median "
+				       "1.200M ops/s, max 1.400M ops/s; drops min 0 ops/s"));
 	assert_string_equal(line(1), "CPU: producers 2.000 CPUs (1.500 user, 0.500 sys), "
-			    "consumers 0.000 CPUs (0.000 user, 0.000 sys); hits per CPU-second 0.600M");
+			    "consumers 0.000 CPUs (0.000 user, 0.000 sys); hits per CPU-second 600.0K ops");
 	assert_summary_last("Summary: hits    1.200 " PM " 0.200M/s (  0.600M/prod), "
 			    "drops    0.000 " PM " 0.000M/s, total operations    1.200 " PM " 0.200M/s\n");
 	assert_null(strstr(out, "Attach point"));
@@ -268,10 +269,64 @@ static void test_hist_and_program_lines(void **state)
 
 	summary_text();
 	assert_null(strstr(line(0), "gp_ct"));
-	assert_string_equal(line(2), "Histogram delivery latency: count 300, p50 50.0, p90 90.0, "
-			    "p99 99.0, p99.9 100.0, max 100.0 ns");
+	assert_string_equal(line(2), "Histogram delivery latency: count 300, p50 50.00 ns, "
+			    "p90 90.00 ns, p99 99.00 ns, p99.9 100.0 ns, max 100.0 ns");
 	assert_string_equal(line(3), "Program producer: bench_trigger (id 42, raw_tracepoint)");
 	assert_non_null(strstr(line(4), "Summary: throughput"));
+}
+
+/* ABI 2.2: a benchmark without the runner's name prints its metrics'
+ * units on a scale that keeps their digits, and the Summary carries the
+ * figures it names; under the runner's name a named latency takes the ops
+ * line's latency place, and nothing else changes. */
+static void test_units(void **state)
+{
+	static const enum bc_metric_role roles[FAKE_METRICS] = { BC_ROLE_OPS, BC_ROLE_AUX,
+								 BC_ROLE_AUX, BC_ROLE_LATENCY };
+	size_t i;
+
+	(void)state;
+	fake_result_init(&fr, NULL);
+	fr.bench.desc.runner_name = false;
+	fr.metrics[3].kind = BC_METRIC_GAUGE;
+	fake_result_roles(&fr, roles);
+	assert_string_equal(iter_line(1), "Iter   1 ( 13.345us): hits 1.000M ops/s (500.0K ops/s per "
+			    "producer), latency 2.000 us/op, gp_ns 6.000 us\n");
+	summary_text();
+	assert_summary_last("Summary: hits 1.200 " PM " 0.200M ops/s (600.0K ops/s per producer), "
+			    "latency 1.667 us/op, gp_ns 6.000 " PM " 0.000 us\n");
+	assert_non_null(strstr(out, "Spread over 3 iterations: hits min 1.000M ops/s, median "
+				    "1.200M ops/s, max 1.400M ops/s;"));
+
+	/* The figure the benchmark exists for first, the headline after. */
+	fr.bench.desc.summary = "gp_ns,hits";
+	summary_text();
+	assert_summary_last("Summary: gp_ns 6.000 " PM " 0.000 us, hits 1.200 " PM " 0.200M ops/s "
+			    "(600.0K ops/s per producer), latency 1.667 us/op\n");
+
+	/* A slow rate keeps its digits: no 0.000M. */
+	for (i = 0; i < FAKE_ITERS; i++)
+		fr.rates[i][0] = 347.2;
+	fr.metrics[0].unit = "calls";
+	fr.bench.desc.summary = NULL;
+	fake_result_roles(&fr, roles);
+	assert_string_equal(iter_line(2), "Iter   2 ( 14.345us): hits 347.2 calls/s (173.6 calls/s "
+			    "per producer), latency 5.760 ms/op, gp_ns 6.000 us\n");
+	summary_text();
+	assert_summary_last("Summary: hits 347.2 " PM " 0.0 calls/s (173.6 calls/s per producer), "
+			    "latency 5.760 ms/op, gp_ns 6.000 " PM " 0.000 us\n");
+
+	/* Under the runner's name: the runner's line, the named latency in
+	 * its place (in ns, as the runner prints it). */
+	fr.bench.desc.runner_name = true;
+	fr.bench.desc.summary = "hits,gp_ns";
+	fr.metrics[0].unit = "ops";
+	for (i = 0; i < FAKE_ITERS; i++)
+		fr.rates[i][0] = 1.2e6;
+	fake_result_roles(&fr, roles);
+	summary_text();
+	assert_summary_last("Summary: throughput    1.200 " PM " 0.000 M ops/s "
+			    "(  0.600M ops/prod), latency 6000.000 ns/op\n");
 }
 
 static int custom_iter(struct bc_ctx *ctx, const double *rates, char *buf, size_t len)
@@ -356,6 +411,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_roles_latency, teardown),
 		cmocka_unit_test_teardown(test_figures, teardown),
 		cmocka_unit_test_teardown(test_hist_and_program_lines, teardown),
+		cmocka_unit_test_teardown(test_units, teardown),
 		cmocka_unit_test_teardown(test_plain_and_custom, teardown),
 		cmocka_unit_test_teardown(test_no_measured_iterations, teardown),
 		cmocka_unit_test_teardown(test_warnings, teardown),
