@@ -205,6 +205,7 @@ static int bc_list_json(FILE *f, const struct bc_plugin_set *set, const struct b
 			bc_jw_str(&w, "name", name);
 			bc_jw_str(&w, "bench", b->desc.name);
 			bc_jw_str(&w, "description", b->desc.description);
+			bc_jw_bool(&w, "runner_name", b->desc.runner_name);
 			bc_jw_bool(&w, "available", pr.available);
 			bc_jw_str(&w, "reason", pr.available ? NULL : pr.reason);
 			bc_jw_str(&w, "checked", pr.checked);

@@ -262,6 +262,7 @@ static const struct bc_bench_desc bl_bench = {
 
 static const struct bc_bench_desc bf_bench = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "bpf-for",
 	.description = "cost of one value of an open-coded numeric iterator (bpf_for()): 1000 "
 		       "loops of --nr_loops per getpgid()",

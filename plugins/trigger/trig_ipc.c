@@ -499,6 +499,7 @@ static const char trig_urb_syscall_tag[] = "syscall";
 
 const struct bc_bench_desc trig_b_user_ringbuf_timer = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "trig-user-ringbuf-timer",
 	.description = "baseline: 8-byte records through a BPF user ring buffer, drained by a "
 		       "bpf_timer every --user-rb-timer-ns",
@@ -522,6 +523,7 @@ const struct bc_bench_desc trig_b_user_ringbuf_timer = {
 
 const struct bc_bench_desc trig_b_user_ringbuf_syscall = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "trig-user-ringbuf-syscall",
 	.description = "baseline: 8-byte records through a BPF user ring buffer, one drained by "
 		       "each getppid() the producer makes",
@@ -912,6 +914,7 @@ static const char trig_shm_eventfd_tag[] = "eventfd";
 
 const struct bc_bench_desc trig_b_unix_socket = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "trig-unix-socket",
 	.description = "baseline, no BPF: 432-byte records through a Unix stream socket to a "
 		       "consumer thread",
@@ -928,6 +931,7 @@ const struct bc_bench_desc trig_b_unix_socket = {
 
 const struct bc_bench_desc trig_b_shared_memory = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "trig-shared-memory",
 	.description = "baseline, no BPF: records through a ring in shared memory to a "
 		       "consumer thread that spins on it",
@@ -947,6 +951,7 @@ const struct bc_bench_desc trig_b_shared_memory = {
 
 const struct bc_bench_desc trig_b_shared_memory_eventfd = {
 	.sz = sizeof(struct bc_bench_desc),
+	.runner_name = true,
 	.name = "trig-shared-memory-eventfd",
 	.description = "baseline, no BPF: the shared-memory ring, its consumer sleeping on an "
 		       "eventfd when the ring is empty",

@@ -133,8 +133,9 @@ static void read_not_carried(struct strs *out)
 		fail_msg("%s has no '%s' section", COMPAT_FILE, SECTION);
 }
 
-/* Every benchmark's bare name in `list --format json`. */
-static void read_listed(struct strs *out)
+/* Every benchmark's bare name in `list --format json`; in *plain the ones
+ * not marked runner_name (their Summary would not keep the runner's line). */
+static void read_listed(struct strs *out, struct strs *plain)
 {
 	const char *args[] = { "list", NULL };
 	struct bc_test_run r;
@@ -145,13 +146,16 @@ static void read_listed(struct strs *out)
 		const struct bc_json *b = bc_json_get(bc_json_at(plugins, i), "benchmarks");
 
 		for (size_t j = 0; j < bc_json_len(b); j++) {
-			const char *name = bc_json_str(bc_json_get(bc_json_at(b, j), "name"));
+			const struct bc_json *bench = bc_json_at(b, j);
+			const char *name = bc_json_str(bc_json_get(bench, "name"));
 			const char *colon;
 
 			assert_non_null(name);
 			colon = strchr(name, ':');
 			name = colon ? colon + 1 : name;
 			strs_add(out, name, strlen(name));
+			if (!bc_json_bool(bc_json_get(bench, "runner_name"), false))
+				strs_add(plain, name, strlen(name));
 		}
 	}
 	bc_json_free(doc);
@@ -160,13 +164,13 @@ static void read_listed(struct strs *out)
 
 static void test_every_runner_name_accounted_for(void **state)
 {
-	struct strs names = { 0 }, origins = { 0 }, listed = { 0 }, waiting = { 0 };
-	size_t missing = 0, stale = 0, carried = 0;
+	struct strs names = { 0 }, origins = { 0 }, listed = { 0 }, waiting = { 0 }, plain = { 0 };
+	size_t missing = 0, stale = 0, carried = 0, unshaped = 0;
 
 	(void)state;
 	read_runner_names(&names, &origins);
 	read_not_carried(&waiting);
-	read_listed(&listed);
+	read_listed(&listed, &plain);
 	for (size_t i = 0; i < names.cnt; i++) {
 		bool in_list = strs_has(&listed, names.v[i]);
 		bool in_compat = strs_has(&waiting, names.v[i]);
@@ -176,6 +180,11 @@ static void test_every_runner_name_accounted_for(void **state)
 			printf("MISSING %s (%s): not in `benchcore list`, nor in docs/compat.md's "
 			       "\"Not carried yet\"\n", names.v[i], origins.v[i]);
 			missing++;
+		} else if (in_list && strs_has(&plain, names.v[i])) {
+			printf("SHAPE %s (%s): in `benchcore list` without runner_name: its Iter and "
+			       "Summary lines would not keep the runner's shapes\n", names.v[i],
+			       origins.v[i]);
+			unshaped++;
 		} else if (in_list && in_compat) {
 			printf("STALE %s (%s): in `benchcore list`, and still in docs/compat.md's "
 			       "\"Not carried yet\"\n", names.v[i], origins.v[i]);
@@ -188,9 +197,10 @@ static void test_every_runner_name_accounted_for(void **state)
 	strs_free(&origins);
 	strs_free(&listed);
 	strs_free(&waiting);
-	if (missing || stale)
-		fail_msg("%zu runner name(s) unaccounted for, %zu stale (lines above)", missing,
-			 stale);
+	strs_free(&plain);
+	if (missing || stale || unshaped)
+		fail_msg("%zu runner name(s) unaccounted for, %zu stale, %zu without runner_name "
+			 "(lines above)", missing, stale, unshaped);
 }
 
 int main(void)
