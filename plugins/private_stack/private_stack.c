@@ -32,6 +32,7 @@
 #include <benchcore/work.h>
 
 #include "private_stack.skel.h"
+#include "ps_jit.h"
 
 /* The series' load flag (include/uapi/linux/bpf.h in its kernel). */
 #define PS_F_DISABLE_PRIVATE_STACK (1U << 19)
@@ -207,10 +208,9 @@ static bool ps_kernel_has_private_stacks(void)
 }
 
 /*
- * On x86-64 the JIT loads a private stack's address into r9 in the
- * prologue: movabs r9, imm64 (49 b9 ...) then add r9, gs:[disp32]
- * (65 4c 03 0c 25 ...). Returns 1 if the image has it, 0 if not, a
- * negative errno when the image cannot be read (other arches: -ENOTSUP).
+ * Whether the program's JIT image loads a private stack (ps_jit.c reads
+ * the bytes). Returns 1 if it does, 0 if not, a negative errno when the
+ * image cannot be read (other arches: -EOPNOTSUPP).
  */
 static int ps_jit_uses_private_stack(int prog_fd)
 {
@@ -218,7 +218,7 @@ static int ps_jit_uses_private_stack(int prog_fd)
 	struct bpf_prog_info info;
 	__u32 len = sizeof(info);
 	unsigned char *img;
-	int found = 0;
+	bool found;
 
 	memset(&info, 0, sizeof(info));
 	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
@@ -237,10 +237,7 @@ static int ps_jit_uses_private_stack(int prog_fd)
 		free(img);
 		return -errno;
 	}
-	for (__u32 i = 0; i + 15 <= info.jited_prog_len && !found; i++)
-		found = img[i] == 0x49 && img[i + 1] == 0xb9 && img[i + 10] == 0x65 &&
-			img[i + 11] == 0x4c && img[i + 12] == 0x03 && img[i + 13] == 0x0c &&
-			img[i + 14] == 0x25;
+	found = ps_jit_image_loads_private_stack(img, info.jited_prog_len);
 	free(img);
 	return found;
 #else
