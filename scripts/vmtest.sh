@@ -40,7 +40,12 @@
 # BENCHCORE_VMTEST_PROBE_TIMEOUT (seconds the KVM probe boot may take,
 # default 45), BENCHCORE_VMTEST_TIMEOUT (seconds per guest, default 1800),
 # BENCHCORE_VMTEST_DURATION (seconds per benchmark probe, default 0.5),
-# BENCHCORE_VMTEST_MEM (guest memory, default 2G).
+# BENCHCORE_VMTEST_MEM (guest memory, default 2G), BENCHCORE_VMTEST_TCG_THREAD
+# (single or multi: TCG's threading, default single; see boot_guest).
+#
+# A guest that panics (its console shows "Kernel panic") is booted once more
+# with the same accelerator; its oops line, the accelerator and whether the
+# retry passed are reported. A panic that repeats fails the run ("panicked").
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,7 +56,7 @@ build=$src/build
 guest_timeout=${BENCHCORE_VMTEST_TIMEOUT:-1800}
 
 usage() {
-	sed -n '4,45p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,51p' "$0" | sed 's/^# \{0,1\}//'
 	exit "$1"
 }
 
@@ -306,7 +311,15 @@ boot_guest() {
 		# a vCPU can then run a stale int3 (6.12: "Oops: int3" in
 		# sched_clock_cpu, then a panic). Saying so at boot settles the
 		# clock before anything runs.
-		args=(-accel tcg)
+		#
+		# Single-threaded TCG (both vCPUs on one host thread, in turn):
+		# multi-threaded TCG gives the guest weaker cross-modifying-code
+		# guarantees than hardware, and attaching trampolines and kprobes
+		# patches kernel text while the other vCPU runs; 6.12 then ran a
+		# stale int3 at a patched call site (an "Oops: int3" panic in
+		# raw_spin_rq_unlock). With one thread no vCPU runs while another
+		# patches. BENCHCORE_VMTEST_TCG_THREAD=multi brings it back.
+		args=(-accel "tcg,thread=$tcg_thread")
 		clock="tsc=unstable "
 	fi
 	# The redirection on the call also takes bash's own notice when QEMU
@@ -385,6 +398,17 @@ choose_accel() {
 	echo "$accel	$accel_why	$((SECONDS - t0))" >"$vm/accel"
 }
 
+# The panic a console shows, in one line: the oops (or BUG, or the panic
+# itself) and where it hit; empty when the kernel did not panic.
+panic_line() {
+	local console=$1 oops rip
+	grep -q 'Kernel panic' "$console" 2>/dev/null || return 0
+	oops=$(tr -d '\r' <"$console" | grep -m1 -E 'Oops:|BUG:|general protection fault|Kernel panic' |
+		sed 's/^\[[ 0-9.]*\] //')
+	rip=$(tr -d '\r' <"$console" | grep -m1 -E 'RIP: [0-9]{4}:' | sed 's/^\[[ 0-9.]*\] //; s/^RIP: [0-9]*://')
+	echo "${oops}${rip:+ at ${rip}}" | cut -c1-200
+}
+
 # run_guest TREE RELEASE OUT: the kernel's matrix run. A guest that never
 # reached init is an infrastructure failure, not a test result: it is
 # booted once more under TCG. Writes OUT/boot (accelerator, the reason for
@@ -411,7 +435,26 @@ run_guest() {
 			return "$rc"
 		fi
 	fi
-	printf '%s\t%s\tbooted\n' "$how" "$why" >"$out/boot"
+	# A panic is booted once more, with the same accelerator: once may be
+	# the emulator; twice is the kernel (or benchcore), and fails the run.
+	local oops oops2 note=
+	oops=$(panic_line "$out/console.log")
+	if [ -n "$oops" ]; then
+		log "$release: the guest panicked under $how: $oops; booting it once more"
+		cp "$out/console.log" "$out/console.panic.log"
+		rc=0
+		rm -rf "$out/results"
+		mkdir -p "$out/results"
+		boot_guest "$tree" "$release" "$out" "$how" "$guest_timeout" || rc=$?
+		oops2=$(panic_line "$out/console.log")
+		if [ -n "$oops2" ]; then
+			printf '%s\t%s\tpanicked: twice under %s: %s (first boot: %s; console.panic.log)\n' \
+				"$how" "$why" "$how" "$oops2" "$oops" >"$out/boot"
+			return "$rc"
+		fi
+		note="the first boot panicked under $how ($oops; console.panic.log); the retry did not"
+	fi
+	printf '%s\t%s\tbooted\t%s\n' "$how" "$why" "$note" >"$out/boot"
 	return "$rc"
 }
 
@@ -636,7 +679,7 @@ write_matrix() {
 # to this file during a 30-minute run would otherwise break its ending.
 main() {
 	local report_only=0 opt k t0 t1 t2 t3 out pkg tree release rc how n failed names
-	local kernel_bad used used_why booted verdict reason
+	local kernel_bad used used_why booted verdict reason note
 	while getopts "b:t:rh" opt; do
 		case $opt in
 		b) build=$OPTARG ;;
@@ -648,6 +691,14 @@ main() {
 	done
 	shift $((OPTIND - 1))
 	accel_mode=${BENCHCORE_VMTEST_ACCEL:-auto}
+	tcg_thread=${BENCHCORE_VMTEST_TCG_THREAD:-single}
+	case $tcg_thread in
+	single | multi) ;;
+	*)
+		echo "vmtest: BENCHCORE_VMTEST_TCG_THREAD '$tcg_thread': expected single or multi" >&2
+		exit 2
+		;;
+	esac
 	case $accel_mode in
 	auto | kvm | tcg) ;;
 	*)
@@ -716,11 +767,17 @@ main() {
 				$((t1 - t0)) $((t2 - t1)) $((t3 - t2)) $((SECONDS - t3)) >"$out/cost"
 		fi
 		read -r rc how <"$out/qemu.rc"
-		IFS=$'\t' read -r used used_why booted <"$out/boot"
+		note=
+		IFS=$'\t' read -r used used_why booted note <"$out/boot"
 		kernel_bad=0
 		verdict=passed
 		reason=
-		if [ "$booted" != booted ]; then
+		if [ "${booted%%:*}" = panicked ]; then
+			how="$pkg under QEMU/$used ($used_why), **$booted**"
+			verdict=panicked
+			reason=${booted#panicked: }
+			kernel_bad=1
+		elif [ "$booted" != booted ]; then
 			# Infrastructure, not a test result: say so, and fail the
 			# run, since the kernel's tests did not run at all.
 			how="$pkg under QEMU/$used ($used_why), **$booted**"
@@ -736,8 +793,11 @@ main() {
 			how="$pkg under QEMU/$used ($used_why)"
 		fi
 		echo "$used: $used_why" >"$out/accel"
+		[ -z "$note" ] || how="$how; $note"
 		judge "$release" "$out" "$how" || { [ "$verdict" = passed ] && verdict=failed; kernel_bad=1; }
 		[ -n "$reason" ] || reason=$(cat "$out/reason" 2>/dev/null || true)
+		# A retry that passed is still said: the first boot's panic.
+		[ -z "$note" ] || reason="${reason:+$reason; }$note"
 		[ "$kernel_bad" = 0 ] || failed=1
 		printf '%s\t%s\t%s\t%s\n' "$release" "$used ($used_why)" "$verdict" "$reason" >>"$vm/summary.tsv"
 	done

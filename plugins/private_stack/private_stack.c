@@ -237,6 +237,12 @@ static int ps_jit_uses_private_stack(int prog_fd)
 		free(img);
 		return -errno;
 	}
+	/* Without raw dumps (kptr_restrict) the kernel says how long the
+	 * image is and copies none of it. */
+	if (!info.jited_prog_insns) {
+		free(img);
+		return -EPERM;
+	}
 	found = ps_jit_image_loads_private_stack(img, info.jited_prog_len);
 	free(img);
 	return found;

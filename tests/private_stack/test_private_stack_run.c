@@ -89,8 +89,10 @@ static enum ps_answer kernel_gives_private_stacks(void)
 	memset(&info, 0, sizeof(info));
 	info.jited_prog_len = sizeof(img);
 	info.jited_prog_insns = (__u64)(uintptr_t)img;
+	memset(img, 0, sizeof(img));
+	/* !jited_prog_insns: the kernel withholds the image (kptr_restrict). */
 	if (bpf_obj_get_info_by_fd(fd, &info, &len) || !info.jited_prog_len ||
-	    info.jited_prog_len > sizeof(img)) {
+	    info.jited_prog_len > sizeof(img) || !info.jited_prog_insns) {
 		close(fd);
 		return PS_CANNOT_TELL;
 	}
