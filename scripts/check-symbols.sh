@@ -22,11 +22,12 @@ fi
 build=${1:?usage: check-symbols.sh [--private] BUILD_DIR}
 src=$(dirname "$0")/..
 status=0
-runtime_objs=$(ls "$build"/core/CMakeFiles/benchcore_runtime_objs.dir/*.o)
-cli_objs=$(ls "$build"/core/CMakeFiles/benchcore_cli_objs.dir/*.o \
-	"$build"/core/CMakeFiles/benchcore.dir/*.o)
+# Objects lie in the wings' folders under each target's directory.
+runtime_objs=$(find "$build"/core/CMakeFiles/benchcore_runtime_objs.dir -name '*.o' | sort)
+cli_objs=$(find "$build"/core/CMakeFiles/benchcore_cli_objs.dir \
+	"$build"/core/CMakeFiles/benchcore.dir -name '*.o' | sort)
 objs="$runtime_objs
-$(ls "$build"/core/CMakeFiles/benchcore_cli_objs.dir/*.o)"
+$(find "$build"/core/CMakeFiles/benchcore_cli_objs.dir -name '*.o' | sort)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

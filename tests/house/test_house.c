@@ -30,7 +30,8 @@ static void bc_house_run(struct bc_test_run *r, const char *script, const char *
 	printf("%s%s", r->out, r->err);
 }
 
-/* A scratch copy of core/ (sources, headers, layers.txt) under dir/core. */
+/* A scratch copy of core/ (the wings' sources and headers, layers.txt)
+ * under dir/core. */
 static void bc_house_copy_core(char *dir, size_t len)
 {
 	char cmd[8192];
@@ -38,8 +39,10 @@ static void bc_house_copy_core(char *dir, size_t len)
 	snprintf(dir, len, "/tmp/bc-house-XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	snprintf(cmd, sizeof(cmd),
-		 "mkdir '%s/core' && cp '%s'/core/*.c '%s'/core/*.h '%s'/core/layers.txt '%s/core/'",
-		 dir, BC_TEST_SOURCE_DIR, BC_TEST_SOURCE_DIR, BC_TEST_SOURCE_DIR, dir);
+		 "mkdir '%s/core' && cp -r '%s'/core/runtime '%s'/core/results '%s'/core/commands "
+		 "'%s'/core/layers.txt '%s/core/'",
+		 dir, BC_TEST_SOURCE_DIR, BC_TEST_SOURCE_DIR, BC_TEST_SOURCE_DIR, BC_TEST_SOURCE_DIR,
+		 dir);
 	assert_int_equal(system(cmd), 0);
 }
 
@@ -98,11 +101,11 @@ static void test_upward_include_caught(void **state)
 
 	(void)state;
 	bc_house_copy_core(dir, sizeof(dir));
-	bc_house_add_include(dir, "stats.c", "runner.h");
+	bc_house_add_include(dir, "runtime/stats.c", "runner.h");
 	bc_house_run(&r, "check-layers.sh", dir);
 	bc_test_assert_status(&r, 1);
 	assert_non_null(strstr(r.out,
-		"core/stats: includes runner.h of the runner layer, above its own statistics layer"));
+		"core/runtime/stats: includes runner.h of the runner layer, above its own statistics layer"));
 	bc_test_run_free(&r);
 	bc_house_remove(dir);
 }
@@ -116,8 +119,8 @@ static void test_circle_caught(void **state)
 
 	(void)state;
 	bc_house_copy_core(dir, sizeof(dir));
-	bc_house_add_include(dir, "suite.c", "sweep.h");
-	bc_house_add_include(dir, "sweep.c", "suite.h");
+	bc_house_add_include(dir, "commands/suite.c", "sweep.h");
+	bc_house_add_include(dir, "commands/sweep.c", "suite.h");
 	bc_house_run(&r, "check-layers.sh", dir);
 	bc_test_assert_status(&r, 1);
 	assert_non_null(strstr(r.out, "include circle:"));
@@ -136,11 +139,46 @@ static void test_unplaced_module_caught(void **state)
 
 	(void)state;
 	bc_house_copy_core(dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/core/newthing.c", dir);
+	snprintf(path, sizeof(path), "%s/core/runtime/newthing.c", dir);
 	bc_test_write_file(path, "#include \"log.h\"\n");
 	bc_house_run(&r, "check-layers.sh", dir);
 	bc_test_assert_status(&r, 1);
-	assert_non_null(strstr(r.out, "core/newthing: not in any layer of core/layers.txt"));
+	assert_non_null(strstr(r.out, "core/runtime/newthing: not in any layer of core/layers.txt"));
+	bc_test_run_free(&r);
+	bc_house_remove(dir);
+}
+
+/* A wing below reaching into one above: the runtime (libbenchcore.so)
+ * must not know the results wing. */
+static void test_climbing_wing_caught(void **state)
+{
+	struct bc_test_run r;
+	char dir[64];
+
+	(void)state;
+	bc_house_copy_core(dir, sizeof(dir));
+	bc_house_add_include(dir, "runtime/hist.c", "results/compare.h");
+	bc_house_run(&r, "check-layers.sh", dir);
+	bc_test_assert_status(&r, 1);
+	assert_non_null(strstr(r.out,
+		"core/runtime/hist: includes results/compare.h of the results wing, above its own runtime wing"));
+	bc_test_run_free(&r);
+	bc_house_remove(dir);
+}
+
+/* Another wing's header by its bare name hides the climb: refused. */
+static void test_bare_cross_wing_caught(void **state)
+{
+	struct bc_test_run r;
+	char dir[64];
+
+	(void)state;
+	bc_house_copy_core(dir, sizeof(dir));
+	bc_house_add_include(dir, "results/svg.c", "log.h");
+	bc_house_run(&r, "check-layers.sh", dir);
+	bc_test_assert_status(&r, 1);
+	assert_non_null(strstr(r.out, "core/results/svg: includes log.h bare, a header of the runtime "
+					"wing; expected \"runtime/log.h\""));
 	bc_test_run_free(&r);
 	bc_house_remove(dir);
 }
@@ -153,6 +191,8 @@ int main(void)
 		cmocka_unit_test(test_upward_include_caught),
 		cmocka_unit_test(test_circle_caught),
 		cmocka_unit_test(test_unplaced_module_caught),
+		cmocka_unit_test(test_climbing_wing_caught),
+		cmocka_unit_test(test_bare_cross_wing_caught),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

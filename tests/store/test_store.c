@@ -29,6 +29,7 @@
 #include "json_read.h"
 #include "store.h"
 #include "store_doc.h"
+#include "cmd_store.h"
 
 #define PATHF(buf, ...) assert_true(snprintf((buf), sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
 

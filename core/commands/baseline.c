@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * --save and --against, after a run. The baseline is looked up before the
+ * run is saved, so that "latest" never finds the run itself; the line
+ * comes last on stderr, after the Summary's warnings, and the Summary line
+ * stays the last line on standard output.
+ *
+ * The judgement is `compare`'s (compare.h): Welch's test on the runs when
+ * both sides were repeated, else on the per-second samples.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baseline.h"
+#include "cmd_store.h"
+#include "results/compare.h"
+#include "runtime/exit_status.h"
+#include "results/json_read.h"
+#include "runtime/log.h"
+#include "runtime/report.h"
+#include "results/store.h"
+#include "results/store_doc.h"
+
+/* compare's default level */
+#define BC_BASELINE_ALPHA 0.05
+
+struct bc_found {
+	char *doc;
+	size_t len;
+	long long id;
+	char *label;
+	char *date;
+};
+
+static int bc_take_row(const struct bc_store_row *r, void *cookie)
+{
+	struct bc_found *fd = cookie;
+
+	fd->doc = r->doc ? strndup(r->doc, r->doc_len) : NULL;
+	fd->len = r->doc_len;
+	fd->id = r->id;
+	fd->label = r->k.label ? strdup(r->k.label) : NULL;
+	fd->date = r->k.date ? strdup(r->k.date) : NULL;
+	return 1;
+}
+
+/* The baseline entry's document, or a line in err saying why there is none. */
+static int bc_find_baseline(const struct bc_config *cfg, const struct bc_store_doc *now,
+			    struct bc_found *fd, char *err, size_t err_len)
+{
+	struct bc_store_filter f = {
+		.bench = now->k.bench,
+		.options = now->k.options,
+		.ok_only = true,
+		.with_doc = true,
+		.newest_first = true,
+		.limit = 1,
+	};
+	char path[PATH_MAX];
+	struct bc_store *s;
+	int ret;
+
+	if (!strcmp(cfg->against, "latest")) {
+		f.host = now->k.host;
+		f.cpu_model = now->k.cpu_model;
+		f.cpu_count = now->k.cpu_count;
+	} else {
+		f.label = cfg->against;
+	}
+	ret = bc_store_path(cfg->store_path, path, sizeof(path), err, err_len);
+	if (ret)
+		return ret;
+	s = bc_store_open(path, 0, err, err_len);
+	if (!s)
+		return -errno;
+	ret = bc_store_each(s, &f, bc_take_row, fd, err, err_len);
+	bc_store_close(s);
+	if (ret < 0)
+		return ret;
+	if (!fd->doc) {
+		if (f.label)
+			snprintf(err, err_len,
+				 "--against '%s': no saved entry of %s labelled '%s' with these options (%s) in %.400s",
+				 cfg->against, now->k.bench, cfg->against,
+				 *now->k.options ? now->k.options : "defaults", path);
+		else
+			snprintf(err, err_len,
+				 "--against latest: no saved entry of %s with these options on this machine in %.400s",
+				 now->k.bench, path);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static void bc_fmt_pct(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%+.2f%%", v);
+}
+
+static void bc_against_line(const struct bc_config *cfg, const struct bc_store_doc *now,
+			    const struct bc_found *fd)
+{
+	struct bc_json *base;
+	struct bc_cmp_change c;
+	char err[256], ch[32], lo[32], hi[32], p[32];
+	const char *metric = now->k.metric;
+
+	base = bc_json_parse(fd->doc, fd->len, err, sizeof(err));
+	if (!base || !metric || bc_compare_metric(base, now->json, metric, BC_BASELINE_ALPHA, &c)) {
+		bc_warn("--against '%s': entry %lld cannot be compared with this run (%s)",
+			cfg->against, fd->id, !base ? err : "no common headline metric");
+		bc_json_free(base);
+		return;
+	}
+	bc_fmt_pct(c.change_pct, ch, sizeof(ch));
+	bc_fmt_pct(c.ci_low_pct, lo, sizeof(lo));
+	bc_fmt_pct(c.ci_high_pct, hi, sizeof(hi));
+	if (c.valid)
+		snprintf(p, sizeof(p), "%.3g", c.p);
+	else
+		snprintf(p, sizeof(p), "n/a");
+	fprintf(stderr,
+		"benchcore: against '%s' (entry %lld, %s): %s %s [95%% CI %s, %s], p=%s (%s, %zu+%zu %s): %s\n",
+		fd->label ? fd->label : cfg->against, fd->id, fd->date ? fd->date : "?", metric, ch,
+		lo, hi, p, c.test ? c.test : "welch", c.n_base, c.n_new,
+		c.by_runs ? "runs" : "seconds",
+		bc_change_verdict(c.valid, c.significant, c.change_pct, now->k.higher_better));
+	bc_json_free(base);
+}
+
+int bc_baseline_after_run(const struct bc_config *cfg, const struct bc_run_result *res,
+			  int status)
+{
+	struct bc_found fd = { 0 };
+	struct bc_store_doc now;
+	char *text = NULL, err[1024] = "";
+	size_t len = 0;
+	bool found = false;
+	FILE *f;
+	int ret;
+
+	if (!cfg->save && !cfg->against)
+		return status;
+	if (status != BC_EXIT_OK) {
+		bc_warn("%s: the run did not end well, so it is %s",
+			cfg->save ? "--save" : "--against",
+			cfg->save ? "not saved" : "not compared");
+		return status;
+	}
+	f = open_memstream(&text, &len);
+	ret = f ? bc_report_json(f, cfg, res) : -ENOMEM;
+	if (f && fclose(f))
+		ret = -ENOMEM;
+	if (ret || bc_store_doc_read(text, len, cfg->label, &now, err, sizeof(err))) {
+		bc_warn("--save: cannot make the run's document: %s", err[0] ? err : strerror(ENOMEM));
+		free(text);
+		return BC_EXIT_FAILED;
+	}
+	if (cfg->against) {
+		ret = bc_find_baseline(cfg, &now, &fd, err, sizeof(err));
+		if (ret)
+			bc_warn("%s; nothing to compare with", err);
+		found = !ret;
+	}
+	if (cfg->save) {
+		struct bc_store_item item = { .text = now.text, .len = now.len, .label = cfg->label };
+
+		char path[PATH_MAX];
+
+		if (bc_store_path(cfg->store_path, path, sizeof(path), err, sizeof(err)) ||
+		    bc_store_save_items(path, &item, 1, NULL, NULL, err, sizeof(err))) {
+			bc_warn("--save: %s", err);
+			status = BC_EXIT_FAILED;
+		}
+	}
+	if (found)
+		bc_against_line(cfg, &now, &fd);
+	free(fd.doc);
+	free(fd.label);
+	free(fd.date);
+	bc_store_doc_free(&now);
+	free(text);
+	return status;
+}

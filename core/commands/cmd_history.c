@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * `benchcore history PLUGIN:BENCH`: its command line. The grouping, the
+ * judging and the tables are results/history.c's.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_args.h"
+#include "cli_env.h"
+#include "cmd_history.h"
+#include "cmd_store.h"
+#include "results/history.h"
+#include "results/store.h"
+#include "runtime/core_opts.h"
+#include "runtime/exit_status.h"
+#include "runtime/log.h"
+#include "runtime/output.h"
+
+static void bc_history_help(FILE *f)
+{
+	fputs("Usage: benchcore history PLUGIN:BENCH [--by date|kernel|label|machine]\n"
+	      "                         [--format text|json|csv|markdown] [--store PATH]\n"
+	      "                         [--label TEXT] [--kernel RELEASE] [--host NAME]\n"
+	      "                         [--cpu-model TEXT] [--options LINE] [--since DATE]\n"
+	      "One row per group of saved entries (--by, default date): the headline\n"
+	      "metric's mean with its 95% interval, the entries, and the change from the\n"
+	      "group before with Welch's p-value and a verdict (improved, regressed, no\n"
+	      "significant change). Each configuration (--options: the canonical line\n"
+	      "`store list` shows) has its own rows. docs/history.md says more.\n", f);
+}
+
+int bc_history_main(struct bc_cli_env *env, int argc, char **argv)
+{
+	struct bc_store_filter f = { 0 };
+	enum bc_format format = BC_FORMAT_TEXT;
+	enum bc_history_by by = BC_HISTORY_BY_DATE;
+	const char *store = NULL, *v;
+	char path[PATH_MAX], err[1024] = "";
+	struct bc_history h;
+	struct bc_store *s;
+	int ret, taken;
+
+	(void)env;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "-?")) {
+			bc_history_help(bc_stdout());
+			return BC_EXIT_OK;
+		}
+		taken = bc_store_filter_opt(argc, argv, &i, &store, &f);
+		if (taken < 0)
+			return BC_EXIT_USAGE;
+		if (taken)
+			continue;
+		if ((v = bc_cli_opt_value(argc, argv, &i, "--format"))) {
+			if (bc_parse_format("--format", v, BC_FORMATS_TABLE, &format))
+				return BC_EXIT_USAGE;
+			continue;
+		}
+		if ((v = bc_cli_opt_value(argc, argv, &i, "--by"))) {
+			if (bc_history_by_parse(v, &by))
+				return bc_cli_usage_error("--by '%s': expected kernel, label, date or machine",
+							  v);
+			continue;
+		}
+		if (argv[i][0] == '-' || f.bench)
+			return bc_cli_usage_error("history: unexpected argument '%s' (`benchcore history --help`)",
+						  argv[i]);
+		f.bench = argv[i];
+	}
+	if (!f.bench)
+		return bc_cli_usage_error("history: expected a benchmark (PLUGIN:BENCH, as `benchcore store list` shows)");
+	if (!strchr(f.bench, ':'))
+		return bc_cli_usage_error("history: '%s': expected PLUGIN:BENCH", f.bench);
+	if (bc_store_path(store, path, sizeof(path), err, sizeof(err))) {
+		bc_warn("%s", err);
+		return BC_EXIT_USAGE;
+	}
+	s = bc_store_open(path, 0, err, sizeof(err));
+	if (!s) {
+		bc_warn("%s", err);
+		return BC_EXIT_FAILED;
+	}
+	ret = bc_history_collect(s, &f, by, &h, err, sizeof(err));
+	bc_store_close(s);
+	if (ret) {
+		bc_warn("%s", err);
+		return BC_EXIT_FAILED;
+	}
+	if (!h.cnt) {
+		bc_warn("history: no saved entry of %s that ended well matches in %s", f.bench, path);
+		bc_history_free(&h);
+		return BC_EXIT_FAILED;
+	}
+	bc_history_write(bc_stdout(), format, f.bench, by, &h);
+	bc_history_free(&h);
+	return BC_EXIT_OK;
+}

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * `benchcore store import|export|list|path` and where a command's store
+ * is: --store PATH, else $BENCHCORE_STORE, else the XDG data directory.
+ * Reading documents in and writing entries out is results/store_doc.c's.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_args.h"
+#include "cli_env.h"
+#include "cmd_store.h"
+#include "results/store.h"
+#include "results/store_doc.h"
+#include "runtime/exit_status.h"
+#include "runtime/log.h"
+#include "runtime/output.h"
+
+int bc_store_path(const char *path, char *buf, size_t len, char *err, size_t err_len)
+{
+	const char *env = getenv("BENCHCORE_STORE"), *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (path && !*path) {
+		snprintf(err, err_len, "--store '': expected the path of a store file");
+		return -EINVAL;
+	}
+	if (path)
+		n = snprintf(buf, len, "%s", path);
+	else if (env && *env)
+		n = snprintf(buf, len, "%s", env);
+	else if (xdg && *xdg == '/')	/* the XDG spec: relative values are ignored */
+		n = snprintf(buf, len, "%s/benchcore/results.db", xdg);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.local/share/benchcore/results.db", home);
+	else {
+		snprintf(err, err_len,
+				 "no store: neither --store, BENCHCORE_STORE, XDG_DATA_HOME nor HOME is set");
+		return -ENOENT;
+	}
+	if (n < 0 || (size_t)n >= len) {
+		snprintf(err, err_len, "store path too long (at most %zu bytes)", len - 1);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* Options every store subcommand (and history) takes; 1 when argv[*i]
+ * was one, 0 when not, -EINVAL after a usage line. */
+int bc_store_filter_opt(int argc, char **argv, int *i, const char **store,
+			struct bc_store_filter *f)
+{
+	struct {
+		const char *name;
+		const char **to;
+	} opts[] = {
+		{ "--store", store },	       { "--label", &f->label },
+		{ "--kernel", &f->kernel },    { "--host", &f->host },
+		{ "--options", &f->options },  { "--since", &f->since },
+		{ "--bench", &f->bench },      { "--run-id", &f->run_id },
+		{ "--cpu-model", &f->cpu_model },
+	};
+	const char *v;
+
+	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+		v = bc_cli_opt_value(argc, argv, i, opts[k].name);
+		if (!v)
+			continue;
+		if (!*v && strcmp(opts[k].name, "--options")) {
+			bc_cli_usage_error("%s '': expected a value", opts[k].name);
+			return -EINVAL;
+		}
+		*opts[k].to = v;
+		return 1;
+	}
+	return 0;
+}
+
+static void bc_store_help(FILE *f)
+{
+	fputs("Usage: benchcore store import [--store PATH] [--label TEXT] FILE...\n"
+	      "       benchcore store export [--store PATH] [FILTERS] [-o FILE|DIR]\n"
+	      "       benchcore store list   [--store PATH] [FILTERS]\n"
+	      "       benchcore store path   [--store PATH]\n"
+	      "The result store keeps every run saved with --save (docs/history.md).\n"
+	      "import adds run, sweep and suite documents (and other stores' entries); an\n"
+	      "entry whose run id is there already is kept once. export writes the entries\n"
+	      "back as run documents: one to standard output as it was saved, several as a\n"
+	      "JSON array, or with -o DIR one RUN_ID.json file each. FILTERS: --bench\n"
+	      "PLUGIN:BENCH, --label TEXT, --kernel RELEASE, --host NAME, --cpu-model TEXT,\n"
+	      "--options LINE, --since DATE, --run-id ID. The store is --store PATH, else\n"
+	      "$BENCHCORE_STORE, else $XDG_DATA_HOME/benchcore/results.db.\n", f);
+}
+
+static int bc_store_import(int argc, char **argv)
+{
+	struct bc_import im = { 0 };
+	const char *store = NULL, *v;
+	size_t added = 0, dups = 0, files = 0;
+	char path[PATH_MAX], err[1024] = "";
+	int ret = 0;
+
+	for (int i = 1; i < argc && !ret; i++) {
+		const char *name = !strncmp(argv[i], "--store", 7) ? "--store"
+				   : !strncmp(argv[i], "--label", 7) ? "--label"
+								     : NULL;
+
+		if (name && (v = bc_cli_opt_value(argc, argv, &i, name))) {
+			if (!*v)
+				ret = bc_cli_usage_error("store import: %s '': expected a value", name);
+			else if (name[2] == 's')
+				store = v;
+			else
+				im.label = v;
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1]) {
+			ret = bc_cli_usage_error("store import: unknown option '%s' (expected --store or --label)",
+						 argv[i]);
+			break;
+		}
+		files++;
+		if (bc_import_file(&im, argv[i], err, sizeof(err))) {
+			bc_warn("%s; nothing was imported", err);
+			ret = BC_EXIT_USAGE;
+		}
+	}
+	if (!ret && !files)
+		ret = bc_cli_usage_error("store import: expected FILE... (run, sweep or suite documents, or a store)");
+	/* --label wherever it stood on the line */
+	for (size_t k = 0; im.label && k < im.cnt; k++)
+		im.items[k].label = im.label;
+	if (!ret && bc_store_path(store, path, sizeof(path), err, sizeof(err))) {
+		bc_warn("%s", err);
+		ret = BC_EXIT_USAGE;
+	}
+	if (!ret && bc_store_save_items(path, im.items, im.cnt, &added, &dups, err, sizeof(err))) {
+		bc_warn("%s", err);
+		ret = BC_EXIT_FAILED;
+	}
+	if (!ret)
+		fprintf(stderr, "benchcore: imported %zu entr%s (%zu already in the store)\n", added,
+			added == 1 ? "y" : "ies", dups);
+	bc_import_free(&im);
+	return ret;
+}
+
+static int bc_store_export(int argc, char **argv)
+{
+	struct bc_store_filter f = { .with_doc = true };
+	const char *store = NULL, *o = NULL, *v;
+	char path[PATH_MAX], err[1024] = "";
+	struct bc_store *s;
+	int ret, taken;
+
+	for (int i = 1; i < argc; i++) {
+		taken = bc_store_filter_opt(argc, argv, &i, &store, &f);
+		if (taken < 0)
+			return BC_EXIT_USAGE;
+		if (taken)
+			continue;
+		if ((v = bc_cli_opt_value(argc, argv, &i, "-o")) ||
+		    (v = bc_cli_opt_value(argc, argv, &i, "--output"))) {
+			if (!*v)
+				return bc_cli_usage_error("store export: -o '': expected a file or a directory");
+			o = v;
+			continue;
+		}
+		return bc_cli_usage_error("store export: unknown argument '%s' (expected filters or -o)",
+					  argv[i]);
+	}
+	if (bc_store_path(store, path, sizeof(path), err, sizeof(err))) {
+		bc_warn("%s", err);
+		return BC_EXIT_USAGE;
+	}
+	s = bc_store_open(path, 0, err, sizeof(err));
+	if (!s) {
+		bc_warn("%s", err);
+		return BC_EXIT_FAILED;
+	}
+	ret = bc_store_export_entries(s, &f, o);
+	bc_store_close(s);
+	return ret;
+}
+
+static int bc_store_list(int argc, char **argv, bool path_only)
+{
+	struct bc_store_filter f = { 0 };
+	const char *store = NULL;
+	char path[PATH_MAX], err[1024] = "";
+	struct bc_store *s;
+	int ret, taken;
+
+	for (int i = 1; i < argc; i++) {
+		taken = bc_store_filter_opt(argc, argv, &i, &store, &f);
+		if (taken < 0)
+			return BC_EXIT_USAGE;
+		if (!taken)
+			return bc_cli_usage_error("store %s: unknown argument '%s'", argv[0], argv[i]);
+	}
+	if (bc_store_path(store, path, sizeof(path), err, sizeof(err))) {
+		bc_warn("%s", err);
+		return BC_EXIT_USAGE;
+	}
+	if (path_only) {
+		fprintf(bc_stdout(), "%s\n", path);
+		return BC_EXIT_OK;
+	}
+	s = bc_store_open(path, 0, err, sizeof(err));
+	if (!s) {
+		bc_warn("%s", err);
+		return BC_EXIT_FAILED;
+	}
+	ret = bc_store_list_write(s, &f, bc_stdout(), err, sizeof(err));
+	if (ret)
+		bc_warn("%s", err);
+	bc_store_close(s);
+	return ret ? BC_EXIT_FAILED : BC_EXIT_OK;
+}
+
+int bc_store_main(struct bc_cli_env *env, int argc, char **argv)
+{
+	(void)env;
+	if (argc < 2) {
+		bc_store_help(stderr);
+		return BC_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "-?")) {
+		bc_store_help(bc_stdout());
+		return BC_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "import"))
+		return bc_store_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "export"))
+		return bc_store_export(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "list"))
+		return bc_store_list(argc - 1, argv + 1, false);
+	if (!strcmp(argv[1], "path"))
+		return bc_store_list(argc - 1, argv + 1, true);
+	return bc_cli_usage_error("store: unknown subcommand '%s'; expected import, export, list or path",
+				  argv[1]);
+}

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The `run` command line: the core options (compatible with the kernel's
+ * bench runner) plus the options of the selected benchmark, built from its
+ * plugin's option tables (plugin_opts.c) once the benchmark is known, so
+ * that two plugins may use the same option names.
+ *
+ * Every bad value costs one line naming the option, the value and what is
+ * expected, and exit status 2.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "runtime/config.h"
+#include "runtime/loader.h"
+#include "cli_env.h"
+#include "runtime/core_opts.h"
+#include "runtime/log.h"
+#include "cli_args.h"
+#include "runtime/exit_status.h"
+#include "runtime/plugin_opts.h"
+#include "repeat.h"
+#include "runtime/output.h"
+
+/* --------------------------------------------------------- run parser */
+
+struct bc_run_parse {
+	struct bc_config *cfg;
+	const char *bench_arg;		/* the argv string naming the benchmark */
+	void *child_input;		/* the plugin options parser's, or NULL */
+	bool done;			/* --help/--usage/--version answered */
+	bool bad_value;
+};
+
+/* Stops at the first bad value: one line, not a cascade. */
+static error_t bc_run_parse_stop(struct argp_state *state, struct bc_run_parse *rp)
+{
+	rp->bad_value = true;
+	state->next = state->argc;
+	return EINVAL;
+}
+
+static error_t bc_run_parse_opt(int key, char *arg, struct argp_state *state)
+{
+	struct bc_run_parse *rp = state->input;
+	const struct bc_core_opt *o = bc_core_opt_by_key(key);
+	char err[BC_REASON_LEN];
+
+	switch (key) {
+	case ARGP_KEY_INIT:
+		if (rp->child_input)
+			state->child_inputs[0] = rp->child_input;
+		return 0;
+	case ARGP_KEY_ARG:
+		if (arg == rp->bench_arg)
+			return 0;
+		if (rp->bench_arg)
+			bc_warn("run: unexpected argument '%s'; expected options after %s", arg,
+				rp->bench_arg);
+		else
+			bc_warn("run: unexpected argument '%s'", arg);
+		return bc_run_parse_stop(state, rp);
+	}
+	if (!o)
+		return ARGP_ERR_UNKNOWN;
+	if (o->type == BC_COPT_ACTION) {
+		if (!strcmp(o->name, "version")) {
+			bc_cli_print_version(bc_stdout());
+			return bc_argp_stop(state, &rp->done);
+		}
+		return bc_argp_help(state, !strcmp(o->name, "usage") ? ARGP_HELP_USAGE
+								      : ARGP_HELP_STD_HELP,
+				    &rp->done);
+	}
+	if (bc_core_opt_set(o, arg, rp->cfg, err, sizeof(err))) {
+		bc_warn("%s", err);
+		return bc_run_parse_stop(state, rp);
+	}
+	return 0;
+}
+
+/* The first word that names a benchmark is the benchmark: words before it
+ * may be values of plugin options, which are not known yet. */
+static int bc_resolve_bench(struct bc_cli_env *env, const struct bc_run_scan *scan,
+			    const struct bc_bench **bench, const char **word)
+{
+	char msg[BC_REASON_LEN], first_msg[BC_REASON_LEN] = "";
+	int err;
+
+	for (size_t i = 0; i < scan->cand_cnt; i++) {
+		err = bc_bench_resolve(&env->plugins, scan->cands[i], bench, msg, sizeof(msg));
+		if (!err) {
+			*word = scan->cands[i];
+			return 0;
+		}
+		if (err == -ENOTUNIQ) {
+			bc_warn("%s", msg);
+			return BC_EXIT_USAGE;
+		}
+		if (!first_msg[0])
+			snprintf(first_msg, sizeof(first_msg), "%s", msg);
+	}
+	*bench = NULL;
+	if (!first_msg[0])
+		return 0;
+	bc_warn("%s", first_msg);
+	if (env->plugins.failed_cnt)
+		bc_warn("(%zu plugin file%s could not be loaded; see above)", env->plugins.failed_cnt,
+			env->plugins.failed_cnt == 1 ? "" : "s");
+	return BC_EXIT_USAGE;
+}
+
+/* ------------------------------------------------------------ parsing */
+
+/* A core option that a plugin option of the same name shadows (the loader
+ * allowed it: the core option is newer than the plugin's ABI minor). */
+static bool bc_shadowed_by_plugin(const char *name, void *cookie)
+{
+	const struct bc_bench *bench = cookie;
+
+	if (!name || !bc_opts_find(bench, name))
+		return false;
+	bc_debug("%s:%s: --%s is the plugin's option; the core's --%s, newer than the plugin, is not available to it",
+		 bench->plugin->desc.name, bench->desc.name, name, name);
+	return true;
+}
+
+int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_config *cfg,
+			 const struct bc_bench **bench)
+{
+	struct bc_run_parse rp = { .cfg = cfg };
+	struct bc_run_scan scan;
+	struct argp_child children[2];
+	char header[256], err_msg[BC_REASON_LEN], *saved0;
+	struct argp argp = {
+		.options = bc_core_opts_argp(),
+		.parser = bc_run_parse_opt,
+		.args_doc = "PLUGIN:BENCH [PLUGIN OPTIONS...]",
+		.doc = "Runs one benchmark and reports its metrics.\v"
+		       "PLUGIN:BENCH may be a bare BENCH when only one plugin has it. "
+		       "`benchcore run PLUGIN:BENCH --help` also lists that benchmark's options. "
+		       "Exit status: 0 ran, 1 failed at run time, 2 usage error, "
+		       "3 unavailable on this kernel or without privileges, 130 interrupted.",
+	};
+	const struct argp_option *tables[2];
+	struct argp_option *core_opts = NULL;
+	const struct bc_plugin *plugin;
+	int err;
+
+	*bench = NULL;
+	cfg->verbosity = env->verbosity;
+	bc_run_scan(argc, argv, &scan);
+	if (scan.verbosity)
+		cfg->verbosity = scan.verbosity;
+	bc_log_set_verbosity(cfg->verbosity);
+
+	if (scan.cand_cnt) {
+		if ((err = bc_cli_load_plugins(env)))
+			return err == -EMFILE ? BC_EXIT_FAILED : BC_EXIT_USAGE;
+		err = bc_resolve_bench(env, &scan, bench, &rp.bench_arg);
+		if (err)
+			return err;
+	}
+	if (!*bench && !scan.help) {
+		bc_warn("run: missing PLUGIN:BENCH; `benchcore list` shows what is available");
+		return BC_EXIT_USAGE;
+	}
+
+	memset(children, 0, sizeof(children));
+	if (*bench) {
+		plugin = (*bench)->plugin;
+		/* A bad table is the plugin's fault, not the user's. */
+		cfg->opts = bc_opts_new(*bench, err_msg, sizeof(err_msg));
+		if (!cfg->opts) {
+			bc_warn("%s", err_msg);
+			return BC_EXIT_FAILED;
+		}
+		snprintf(header, sizeof(header), "Options of the %s plugin (%s):", plugin->desc.name,
+			 plugin->desc.version);
+		children[0].argp = bc_opts_argp(cfg->opts, header);
+		if (!children[0].argp)
+			return BC_EXIT_FAILED;
+		rp.child_input = cfg->opts;
+		core_opts = bc_core_opts_argp_without(bc_shadowed_by_plugin, (void *)*bench);
+		if (!core_opts)
+			return BC_EXIT_FAILED;
+		argp.options = core_opts;
+		argp.children = children;
+	}
+
+	/* Long options in full only (cli_args.h says why). */
+	tables[0] = argp.options;
+	tables[1] = children[0].argp ? children[0].argp->options : NULL;
+	if (bc_cli_full_names("run", argc, argv, tables, 2, false)) {
+		free(core_opts);
+		return BC_EXIT_USAGE;
+	}
+	/* argp names the program after argv[0] in usage and errors. */
+	saved0 = argv[0];
+	argv[0] = (char *)"benchcore run";
+	err = argp_parse(&argp, argc, argv, ARGP_NO_EXIT | ARGP_NO_HELP, NULL, &rp);
+	argv[0] = saved0;
+	free(core_opts);
+	bc_log_set_verbosity(cfg->verbosity);
+	if (rp.done)
+		return BC_OPTIONS_DONE;
+	if (err)
+		return err == ENOMEM ? BC_EXIT_FAILED : BC_EXIT_USAGE;
+	/* The sampler ticks once a second (runner.c): -d 0.5 measures one
+	 * second, and the document records what was measured. */
+	cfg->warmup_sec = ceil(cfg->warmup_sec - 1e-9);
+	if (cfg->warmup_sec < 0)
+		cfg->warmup_sec = 0;
+	cfg->duration_sec = ceil(cfg->duration_sec - 1e-9);
+	if (cfg->duration_sec < 1)
+		cfg->duration_sec = 1;
+	return bc_repeat_check(cfg);
+}
+
+void bc_options_free(struct bc_config *cfg)
+{
+	bc_opts_free(cfg->opts);
+	cfg->opts = NULL;
+}

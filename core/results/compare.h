@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * `compare` (compare.c): two or more result documents, matched by
+ * benchmark and configuration, with a significance test per metric.
+ */
+#ifndef BENCHCORE_COMPARE_H
+#define BENCHCORE_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <stdio.h>
+
+#include "runtime/config.h"
+
+enum bc_cmp_test {
+	BC_CMP_WELCH,
+	BC_CMP_MANN_WHITNEY,
+};
+
+struct bc_cmp_opts {
+	enum bc_cmp_test test;
+	double alpha;
+	enum bc_format format;
+	FILE *out;
+};
+
+/* `compare`: reads both documents (a run, sweep or suite each), matches
+ * their runs and writes the table to output (NULL: standard output),
+ * replaced only by a complete one. Returns the exit status, having said
+ * what was wrong in one line (a file that is no result: BC_EXIT_USAGE). */
+int bc_compare_files(const struct bc_cmp_opts *o, const char *const paths[2], const char *output);
+
+/* A run document's configuration as one canonical line: the core options
+ * that are configuration (core_opts.c's table), then the plugin's options
+ * sorted by name ("producers=1 consumers=0 rb-size=524288"); the same
+ * line for the same configuration however long or often it ran. NULL when
+ * out of memory. */
+struct bc_json;
+char *bc_compare_config_line(const struct bc_json *cfg);
+
+/* One metric of two run documents, as `compare` judges it (Welch's test
+ * on the runs when both sides were repeated, else on the seconds), with
+ * the 95% interval of the change (Welch). */
+struct bc_cmp_change {
+	double base_mean, new_mean;
+	double change_pct;		/* (new - base) / |base| in %; NaN for base 0 */
+	double ci_low_pct, ci_high_pct;	/* NaN when too few samples */
+	double p;			/* NaN unless valid */
+	const char *test;		/* "welch" */
+	bool valid;			/* enough samples for the test */
+	bool significant;		/* p < alpha */
+	bool by_runs;			/* n counts runs, not seconds */
+	size_t n_base, n_new;
+};
+/* 0, or -ENOENT when either run lacks the metric or measured nothing,
+ * -EINVAL for a document without a summary, -ENOMEM. */
+int bc_compare_metric(const struct bc_json *base, const struct bc_json *new, const char *metric,
+		      double alpha, struct bc_cmp_change *c);
+
+/* "improved", "regressed", "no significant change" or "too few samples
+ * to judge" for a change of change_pct with that significance: the words
+ * of --against, history and the report. */
+const char *bc_change_verdict(bool valid, bool significant, double change_pct, bool higher_better);
+
+#endif /* BENCHCORE_COMPARE_H */

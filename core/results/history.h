@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * `benchcore history PLUGIN:BENCH` (history.c): the saved entries of one
+ * benchmark grouped by kernel, label, date or machine, each group's mean
+ * with its 95% interval, and the change from the group before it.
+ */
+#ifndef BENCHCORE_HISTORY_H
+#define BENCHCORE_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <stdio.h>
+
+#include "runtime/config.h"
+#include "store.h"
+
+enum bc_history_by {
+	BC_HISTORY_BY_DATE = 0,
+	BC_HISTORY_BY_KERNEL,
+	BC_HISTORY_BY_LABEL,
+	BC_HISTORY_BY_MACHINE,
+};
+
+/* One group of entries of one configuration. */
+struct bc_history_group {
+	char *options;
+	char *metric;
+	char *unit;
+	char *name;			/* the kernel, label, day or machine */
+	char *first_date, *last_date;
+	bool higher_better;
+	size_t n;			/* entries */
+	double *means;			/* each entry's headline mean */
+	/* the group's mean, its spread and sample count: over the entries
+	 * when there are several, else the one entry's own (seconds or
+	 * runs) */
+	double mean, sd, ci_half;
+	unsigned int sample_n;
+	const char *samples;		/* "entries", "seconds" or "runs" */
+	/* against the previous group of the same configuration */
+	bool has_prev;
+	double change_pct, p;
+	bool valid, significant;
+	const char *verdict;
+	long long last_id;		/* the newest entry: the report links it */
+	char *last_run_id;
+};
+
+struct bc_history {
+	struct bc_history_group *groups;
+	size_t cnt, cap;
+	size_t entries;
+	/* a hash of group keys, so that 100,000 entries group in one pass */
+	size_t *slots;
+	size_t slot_cnt;
+};
+
+/* Groups the entries f selects (their bench set) by `by`; 0, or a
+ * negative errno with one line in err. */
+int bc_history_collect(struct bc_store *s, const struct bc_store_filter *f, enum bc_history_by by,
+		    struct bc_history *h, char *err, size_t err_len);
+void bc_history_free(struct bc_history *h);
+/* "date", "kernel", "label", "machine" */
+const char *bc_history_by_name(enum bc_history_by by);
+
+/* --by's word ("date", "kernel", "label", "machine"); -EINVAL for another. */
+int bc_history_by_parse(const char *name, enum bc_history_by *by);
+/* The groups as a table in one of the four formats. */
+void bc_history_write(FILE *f, enum bc_format format, const char *bench, enum bc_history_by by,
+		      const struct bc_history *h);
+
+#endif /* BENCHCORE_HISTORY_H */

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Rendering the table of a sweep or suite: one line per run as it finishes
+ * (text in the kernel run_bench_*.sh scripts' shape, CSV, Markdown), or one
+ * JSON document at the end with every run's own document inside. The CSV
+ * and Markdown cell writers serve `suite --list` and `compare` too.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <benchcore/benchcore.h>
+
+#include "report_table.h"
+#include "runtime/scale.h"
+#include "run_doc.h"
+#include "row.h"
+#include "runtime/json.h"
+#include "json_read.h"
+
+static const char *const bc_row_status_names[] = {
+	[BC_ROW_PLANNED] = "not run",	[BC_ROW_OK] = "ok",
+	[BC_ROW_UNAVAILABLE] = "unavailable", [BC_ROW_INVALID] = "invalid",
+	[BC_ROW_FAILED] = "failed",	[BC_ROW_CRASHED] = "crashed",
+	[BC_ROW_TIMEOUT] = "timeout",	[BC_ROW_INTERRUPTED] = "interrupted",
+};
+
+static void bc_table_json_str(FILE *f, const char *s)
+{
+	if (s)
+		bc_json_write_string(f, s);
+	else
+		fputs("null", f);
+}
+
+void bc_csv_write(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void bc_md_write(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '|')
+			fputc('\\', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+}
+
+static void bc_row_appendf(char *buf, size_t len, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void bc_row_appendf(char *buf, size_t len, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*n >= len)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *n, len - *n, fmt, ap);
+	va_end(ap);
+	if (k > 0)
+		*n += (size_t)k;
+}
+
+static const char *bc_fig_kind(const struct bc_json *fig)
+{
+	const char *k = bc_json_str(bc_json_get(fig, "kind"));
+
+	return k ? k : "";
+}
+
+static double bc_fig_value(const struct bc_json *fig)
+{
+	return bc_json_num(bc_json_get(fig, "value"), NAN);
+}
+
+static double bc_fig_stat(const struct bc_json *fig, const char *stat)
+{
+	return bc_json_num(bc_json_get(bc_json_get(fig, "stats"), stat), NAN);
+}
+
+/* The first figure of a kind, or NULL. */
+static const struct bc_json *bc_fig_find(const struct bc_json *figs, const char *kind)
+{
+	for (size_t i = 0; figs && i < figs->cnt; i++)
+		if (!strcmp(bc_fig_kind(figs->items[i]), kind))
+			return figs->items[i];
+	return NULL;
+}
+
+/* A figure is a rate when its unit is per second. */
+static bool bc_fig_is_rate(const struct bc_json *fig)
+{
+	const char *u = bc_json_str(bc_json_get(fig, "unit"));
+	size_t len = u ? strlen(u) : 0;
+
+	return len >= 2 && !strcmp(u + len - 2, "/s");
+}
+
+/* What the run's figures say after its headline metric: per producer, and
+ * the latency. */
+static void bc_row_headline_figures(const struct bc_json *figs, char *buf, size_t len, size_t *n)
+{
+	const struct bc_json *pp = bc_fig_find(figs, "per_producer"), *lat = bc_fig_find(figs, "latency");
+	char num[96];
+
+	if (pp && bc_fig_is_rate(pp))
+		bc_row_appendf(buf, len, n, " (%s per producer)",
+			       bc_scale_fmt(num, sizeof(num), bc_fig_value(pp),
+					    bc_json_str(bc_json_get(pp, "unit"))));
+	if (lat)
+		bc_row_appendf(buf, len, n, ", latency %s",
+			       bc_scale_fmt(num, sizeof(num), bc_fig_value(lat), "ns/op"));
+}
+
+/* A ratio metric's figure is its own value, already in the row. */
+static bool bc_row_has_value_of(const struct bc_row *r, const char *name)
+{
+	for (size_t i = 0; i < r->metric_cnt; i++)
+		if (!r->metrics[i].rate && !strcmp(r->metrics[i].name, name))
+			return true;
+	return false;
+}
+
+/* The other figures, in the document's order. */
+static void bc_row_other_figures(const struct bc_row *r, const struct bc_json *figs, char *buf,
+			      size_t len, size_t *n)
+{
+	const struct bc_json *st = bc_fig_find(figs, "share_total"), *sp = bc_fig_find(figs, "share_pct");
+	char num[128];
+
+	for (size_t i = 0; figs && i < figs->cnt; i++) {
+		const struct bc_json *f = figs->items[i];
+		const char *kind = bc_fig_kind(f), *unit = bc_json_str(bc_json_get(f, "unit"));
+		const char *of = bc_json_str(bc_json_get(f, "of"));
+
+		if (!strcmp(kind, "total"))
+			bc_row_appendf(buf, len, n, ", total operations %s",
+				       bc_scale_fmt_pm(num, sizeof(num), bc_fig_value(f),
+						       bc_fig_stat(f, "stddev"), unit));
+		else if (!strcmp(kind, "share_events"))
+			bc_row_appendf(buf, len, n, ", %s %.0f of %.0f total operations (%.2f %%)",
+				    of ? of : figs->keys[i], bc_fig_value(f), bc_fig_value(st),
+				    bc_fig_value(sp));
+		else if (!strcmp(kind, "ratio") && !bc_row_has_value_of(r, figs->keys[i]))
+			bc_row_appendf(buf, len, n, ", %s avg %s", figs->keys[i],
+				       bc_scale_fmt_pm(num, sizeof(num), bc_fig_value(f),
+						       bc_fig_stat(f, "stddev"), unit));
+	}
+}
+
+static void bc_row_hists(const struct bc_json *summary, char *buf, size_t len, size_t *n)
+{
+	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
+		const struct bc_json *h = summary->items[i];
+		const char *unit = bc_json_str(bc_json_get(h, "unit"));
+		char num[64];
+
+		if (!bc_run_doc_is_hist(h))
+			continue;
+		bc_row_appendf(buf, len, n, "%s%s p50 %s, ", *n ? ", " : "", summary->keys[i],
+			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p50"), NAN), unit));
+		bc_row_appendf(buf, len, n, "p90 %s, ",
+			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p90"), NAN), unit));
+		bc_row_appendf(buf, len, n, "p99 %s, ",
+			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p99"), NAN), unit));
+		bc_row_appendf(buf, len, n, "p99.9 %s, ",
+			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p99.9"), NAN), unit));
+		bc_row_appendf(buf, len, n, "max %s (%.0f values)",
+			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "max"), NAN), unit),
+			       bc_json_num(bc_json_get(h, "count"), 0));
+	}
+}
+
+/* A run of --repeat or --precision: how far its mean can be trusted, for
+ * the metric --precision watches ("; 5 runs: hits ±0.81% (95% CI), CV 0.52%"). */
+static void bc_row_repeats(const struct bc_json *doc, char *buf, size_t len, size_t *n)
+{
+	const struct bc_json *rep = bc_json_get(doc, "repeats");
+	const char *watched = bc_json_str(bc_json_get(rep, "watched"));
+	const struct bc_json *agg = bc_json_get(bc_json_get(rep, "aggregate"), watched);
+	double runs = bc_json_num(bc_json_get(rep, "runs_complete"), NAN);
+	double ci = bc_json_num(bc_json_get(agg, "ci95_pct"), NAN);
+	double cv = bc_json_num(bc_json_get(agg, "cv_pct"), NAN);
+
+	if (!rep || isnan(runs))
+		return;
+	bc_row_appendf(buf, len, n, "; %.0f run%s", runs, runs == 1 ? "" : "s");
+	if (!watched || isnan(ci))
+		return;
+	bc_row_appendf(buf, len, n, ": %s ±%.2f%% (95%% CI)", watched, ci);
+	if (!isnan(cv))
+		bc_row_appendf(buf, len, n, ", CV %.2f%%", cv);
+}
+
+/* A rate's unit; documents of older versions said "ops" for "ops/s". */
+static const char *bc_row_unit(const struct bc_row_metric *m, char *buf, size_t len)
+{
+	const char *u = m->unit ? m->unit : "";
+	size_t ulen = strlen(u);
+
+	if (m->rate && !(ulen >= 2 && !strcmp(u + ulen - 2, "/s")))
+		snprintf(buf, len, "%s/s", *u ? u : "events");
+	else
+		snprintf(buf, len, "%s", u);
+	return buf;
+}
+
+/* "hits 12.35 ± 0.12M hits/s (6.172M hits/s per producer), drops 0 ± 0 hits/s,
+ * total operations ...": the metrics' means, then the figures the run stored.
+ * A document without figures shows none; they are never derived here. */
+static void bc_row_summary(const struct bc_row *r, char *buf, size_t len)
+{
+	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
+	const struct bc_json *figs = bc_run_doc_figures(doc);
+	const struct bc_json *pp = bc_fig_find(figs, "per_producer");
+	const char *headline = pp ? bc_json_str(bc_json_get(pp, "of")) : NULL;
+	char num[128], unit[64];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->metric_cnt; i++) {
+		const struct bc_row_metric *m = &r->metrics[i];
+		const char *sep = i ? ", " : "";
+
+		bc_row_appendf(buf, len, &n, "%s%s %s", sep, m->name,
+			       bc_scale_fmt_pm(num, sizeof(num), m->mean, m->stddev,
+					       bc_row_unit(m, unit, sizeof(unit))));
+		if (headline && !strcmp(m->name, headline))
+			bc_row_headline_figures(figs, buf, len, &n);
+	}
+	bc_row_other_figures(r, figs, buf, len, &n);
+	bc_row_hists(bc_json_get(doc, "summary"), buf, len, &n);
+	bc_row_repeats(doc, buf, len, &n);
+	bc_json_free(doc);
+}
+
+static void bc_row_status_text(const struct bc_row *r, char *buf, size_t len)
+{
+	size_t n;
+
+	if (r->status == BC_ROW_OK) {
+		bc_row_summary(r, buf, len);
+	} else if (r->status == BC_ROW_INTERRUPTED && r->metric_cnt && !isnan(r->metrics[0].mean)) {
+		n = (size_t)snprintf(buf, len, "interrupted, so far: ");
+		if (n < len)
+			bc_row_summary(r, buf + n, len - n);
+	} else {
+		snprintf(buf, len, "%s: %s", bc_row_status_names[r->status],
+			 r->reason ? r->reason : "no reason given");
+	}
+}
+
+static void bc_batch_section_start(struct bc_batch *b, const struct bc_row *r)
+{
+	FILE *f = b->opts.out;
+	const char *s = r->section;
+
+	if (b->section_open && ((!s && !b->cur_section) ||
+				(s && b->cur_section && !strcmp(s, b->cur_section))))
+		return;
+	b->section_open = true;
+	b->cur_section = s;
+	if (b->opts.format == BC_FORMAT_TEXT && s) {
+		size_t len = strlen(s);
+
+		/* the kernel run scripts' header(): a blank line, the title,
+		 * and a rule as long as it */
+		fprintf(f, "\n%s\n", s);
+		for (size_t i = 0; i < len; i++)
+			fputc('=', f);
+		fputc('\n', f);
+	} else if (b->opts.format == BC_FORMAT_MARKDOWN) {
+		if (s) {
+			fputs("\n### ", f);
+			bc_md_write(f, s);
+			fputs("\n", f);
+		}
+		fputs("\n| run | result |\n| --- | --- |\n", f);
+	}
+}
+
+static void bc_row_options_joined(const struct bc_row *r, char *buf, size_t len, const char *sep)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->opt_names.cnt && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s=%s", i ? sep : "",
+				      r->opt_names.v[i], r->opt_values.v[i]);
+}
+
+static void bc_csv_num(FILE *f, double x)
+{
+	fprintf(f, ",%.17g", x);
+}
+
+/* section,label,benchmark,options,status,reason, of one CSV line */
+static void bc_csv_row_start(FILE *f, const struct bc_row *r, const char *opts)
+{
+	bc_csv_write(f, r->section);
+	fputc(',', f);
+	bc_csv_write(f, r->label);
+	fputc(',', f);
+	bc_csv_write(f, r->bench ? r->bench : r->args.v[0]);
+	fputc(',', f);
+	bc_csv_write(f, opts);
+	fprintf(f, ",%s,", bc_row_status_names[r->status]);
+	bc_csv_write(f, r->reason);
+	fputc(',', f);
+}
+
+/* One CSV line per stored figure: "mean" holds the run's figure (for the
+ * latency, that of the mean rate), the other columns its per-interval
+ * statistics. */
+static void bc_csv_figures(FILE *f, const struct bc_row *r, const char *opts)
+{
+	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
+	const struct bc_json *figs = bc_run_doc_figures(doc);
+
+	for (size_t i = 0; figs && i < figs->cnt; i++) {
+		const struct bc_json *fg = figs->items[i];
+
+		bc_csv_row_start(f, r, opts);
+		bc_csv_write(f, figs->keys[i]);
+		fputc(',', f);
+		bc_csv_write(f, bc_json_str(bc_json_get(fg, "unit")));
+		bc_csv_num(f, bc_fig_value(fg));
+		bc_csv_num(f, bc_fig_stat(fg, "stddev"));
+		bc_csv_num(f, bc_fig_stat(fg, "min"));
+		bc_csv_num(f, bc_fig_stat(fg, "median"));
+		bc_csv_num(f, bc_fig_stat(fg, "max"));
+		fputc('\n', f);
+	}
+	bc_json_free(doc);
+}
+
+/* One CSV line per statistic of each histogram in the run's summary
+ * ("latency.count", "latency.p50", ... "latency.max"): "mean" holds the
+ * statistic over every measured value; the other columns stay empty, as a
+ * run's percentile is no statistic of its intervals' percentiles. */
+static void bc_csv_hists(FILE *f, const struct bc_row *r, const char *opts)
+{
+	static const char *const stats[] = { "count", "p50", "p90", "p99", "p99.9", "max" };
+	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
+	const struct bc_json *summary = bc_json_get(doc, "summary");
+
+	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
+		const struct bc_json *h = summary->items[i];
+		const char *unit = bc_json_str(bc_json_get(h, "unit"));
+
+		if (!bc_run_doc_is_hist(h))
+			continue;
+		for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]); k++) {
+			char name[256];
+
+			snprintf(name, sizeof(name), "%s.%s", summary->keys[i], stats[k]);
+			bc_csv_row_start(f, r, opts);
+			bc_csv_write(f, name);
+			fputc(',', f);
+			bc_csv_write(f, k ? unit : "values");
+			bc_csv_num(f, bc_json_num(bc_json_get(h, stats[k]), NAN));
+			fputs(",,,,\n", f);
+		}
+	}
+	bc_json_free(doc);
+}
+
+void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r)
+{
+	FILE *f = b->opts.out;
+	char buf[2048], opts[1024];
+
+	switch (b->opts.format) {
+	case BC_FORMAT_TEXT:
+		bc_batch_section_start(b, r);
+		bc_row_status_text(r, buf, sizeof(buf));
+		fprintf(f, "%-*s %s\n", b->name_width, r->label, buf);
+		break;
+	case BC_FORMAT_MARKDOWN:
+		bc_batch_section_start(b, r);
+		bc_row_status_text(r, buf, sizeof(buf));
+		fputs("| ", f);
+		bc_md_write(f, r->label);
+		fputs(" | ", f);
+		bc_md_write(f, buf);
+		fputs(" |\n", f);
+		break;
+	case BC_FORMAT_CSV:
+		bc_row_options_joined(r, opts, sizeof(opts), ";");
+		for (size_t i = 0; i < (r->metric_cnt ? r->metric_cnt : 1); i++) {
+			const struct bc_row_metric *m = r->metric_cnt ? &r->metrics[i] : NULL;
+
+			bc_csv_row_start(f, r, opts);
+			if (m) {
+				bc_csv_write(f, m->name);
+				fputc(',', f);
+				bc_csv_write(f, m->unit);
+				bc_csv_num(f, m->mean);
+				bc_csv_num(f, m->stddev);
+				bc_csv_num(f, m->min);
+				bc_csv_num(f, m->median);
+				bc_csv_num(f, m->max);
+			} else {
+				fputs(",,,,,,", f);
+			}
+			fputc('\n', f);
+		}
+		bc_csv_figures(f, r, opts);
+		bc_csv_hists(f, r, opts);
+		break;
+	case BC_FORMAT_JSON:
+		break;
+	}
+	fflush(f);
+}
+
+void bc_batch_render_json(struct bc_batch *b)
+{
+	FILE *f = b->opts.out;
+
+	fputs("{\n  \"kind\": ", f);
+	bc_table_json_str(f, b->opts.kind);
+	fputs(",\n  \"name\": ", f);
+	bc_table_json_str(f, b->opts.name);
+	fputs(",\n  \"benchcore_version\": ", f);
+	bc_table_json_str(f, bc_version());
+	if (b->sweep_specs.cnt) {
+		fputs(",\n  \"sweep\": [", f);
+		for (size_t i = 0; i < b->sweep_specs.cnt; i++) {
+			fputs(i ? ", " : "", f);
+			bc_table_json_str(f, b->sweep_specs.v[i]);
+		}
+		fputs("]", f);
+	}
+	fputs(",\n  \"runs\": [", f);
+	for (size_t i = 0, shown = 0; i < b->row_cnt; i++) {
+		const struct bc_row *r = &b->rows[i];
+
+		if (r->status == BC_ROW_PLANNED)
+			continue;
+		fputs(shown++ ? ",\n    {" : "\n    {", f);
+		fputs("\n      \"section\": ", f);
+		bc_table_json_str(f, r->section);
+		fputs(",\n      \"label\": ", f);
+		bc_table_json_str(f, r->label);
+		fputs(",\n      \"benchmark\": ", f);
+		bc_table_json_str(f, r->bench ? r->bench : r->args.v[0]);
+		fputs(",\n      \"options\": {", f);
+		for (size_t j = 0; j < r->opt_names.cnt; j++) {
+			fputs(j ? ", " : "", f);
+			bc_table_json_str(f, r->opt_names.v[j]);
+			fputs(": ", f);
+			/* Typed as the run document's config has it. */
+			if (j < r->opt_json.cnt && r->opt_json.v[j][0])
+				fputs(r->opt_json.v[j], f);
+			else
+				bc_table_json_str(f, r->opt_values.v[j]);
+		}
+		fputs("},\n      \"args\": [", f);
+		for (size_t j = 0; j < r->args.cnt + r->combo_args.cnt; j++) {
+			fputs(j ? ", " : "", f);
+			bc_table_json_str(f, j < r->args.cnt ? r->args.v[j] : r->combo_args.v[j - r->args.cnt]);
+		}
+		fprintf(f, "],\n      \"status\": \"%s\",\n      \"exit_status\": %d,"
+			   "\n      \"reason\": ",
+			bc_row_status_names[r->status], r->exit_code);
+		bc_table_json_str(f, r->reason);
+		fprintf(f, ",\n      \"elapsed_sec\": %.3f,\n      \"timeout_sec\": %.3f",
+			r->elapsed_sec, r->timeout_sec);
+		fputs(",\n      \"result\": ", f);
+		if (r->json) {
+			size_t len = strlen(r->json);
+
+			while (len && strchr(" \t\r\n", r->json[len - 1]))
+				len--;
+			fwrite(r->json, 1, len, f);
+		} else {
+			fputs("null", f);
+		}
+		fputs("\n    }", f);
+	}
+	fputs("\n  ]\n}\n", f);
+	fflush(f);
+}
+
+void bc_batch_csv_header(FILE *f)
+{
+	fputs("section,label,benchmark,options,status,reason,metric,unit,mean,stddev,min,median,max\n",
+	      f);
+}
+

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * The result store (store.c): one SQLite file that keeps every saved run
+ * document whole, with the columns history, baselines and the report
+ * select on beside it. This module knows SQLite and the schema, nothing
+ * of run documents: store_doc.c reads a document into a struct
+ * bc_store_keys.
+ *
+ * Every failure is one line in err naming the file and what is wrong
+ * (not a store, corrupt, read-only, disk full, written by a newer
+ * benchcore), and a write that fails leaves the store as it was: each save
+ * is one transaction.
+ */
+#ifndef BENCHCORE_STORE_H
+#define BENCHCORE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The schema this benchcore writes; a store at a lower version is
+ * migrated when opened for writing, one at a higher one is refused. */
+#define BC_STORE_SCHEMA_VERSION 2
+/* SQLite's application_id of a benchcore store ("BCST"): what tells our
+ * file from any other SQLite database. */
+#define BC_STORE_APP_ID 0x42435354
+
+/* The columns of an entry; strings may be NULL (unknown). */
+struct bc_store_keys {
+	const char *run_id;		/* unique: a second save of it is skipped */
+	const char *bench;		/* "plugin:bench" */
+	const char *options;		/* canonical configuration line */
+	const char *kernel_release;
+	const char *kernel_version;
+	const char *host;
+	const char *cpu_model;
+	unsigned int cpu_count;
+	bool hypervisor;
+	const char *benchcore_version;
+	const char *plugin_version;
+	const char *label;
+	const char *date;		/* ISO 8601 UTC, the run's */
+	int status;			/* the run's exit status */
+	/* The headline figure, so that history reads no document: its
+	 * name, unit, mean, standard deviation and sample count (runs when
+	 * repeated, else measured iterations), and whether more is better. */
+	const char *metric;
+	const char *unit;
+	double mean;
+	double stddev;
+	unsigned int n;
+	bool by_runs;
+	bool higher_better;
+};
+
+/* One entry read back: the keys, its row id, and the document when asked. */
+struct bc_store_row {
+	int64_t id;
+	struct bc_store_keys k;
+	const char *doc;		/* NULL unless the query asked for it */
+	size_t doc_len;
+};
+
+struct bc_store;
+
+enum {
+	BC_STORE_WRITE = 1 << 0,	/* save or import: create and migrate */
+};
+/* Opens (and, for writing, creates with its directory, and migrates) the
+ * store at path. NULL with errno and one line in err. A file with no
+ * write permission bits is opened read-only even for root: write
+ * protection says the store is to be kept as it is. */
+struct bc_store *bc_store_open(const char *path, unsigned int flags, char *err, size_t err_len);
+void bc_store_close(struct bc_store *s);
+const char *bc_store_file(const struct bc_store *s);
+
+/* A transaction: BEGIN IMMEDIATE, so that two savers queue on the write
+ * lock (busy timeout) rather than fail half-way. */
+int bc_store_begin(struct bc_store *s, char *err, size_t err_len);
+int bc_store_commit(struct bc_store *s, char *err, size_t err_len);
+void bc_store_rollback(struct bc_store *s);
+
+/* Adds an entry: 0, 1 when an entry of that run id is there already
+ * (nothing added), or a negative errno with one line in err. */
+int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *doc,
+		 size_t doc_len, char *err, size_t err_len);
+
+/* What a query selects; NULL / 0 members select everything. */
+struct bc_store_filter {
+	const char *bench;
+	const char *options;
+	const char *label;
+	const char *kernel;		/* kernel_release */
+	const char *host;
+	const char *cpu_model;
+	unsigned int cpu_count;
+	const char *since;		/* date >= since */
+	const char *run_id;
+	int64_t id;
+	bool ok_only;			/* status 0 only */
+	bool with_doc;
+	bool newest_first;
+	unsigned int limit;
+};
+/* Calls fn for each entry in date order (oldest first unless
+ * newest_first); fn returns 0 to go on, non-zero to stop (returned).
+ * Row pointers are valid during the call only. */
+typedef int (*bc_store_row_fn)(const struct bc_store_row *row, void *cookie);
+int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_row_fn fn,
+		  void *cookie, char *err, size_t err_len);
+/* The store's schema version (PRAGMA user_version). */
+int bc_store_schema_version(struct bc_store *s);
+
+#endif /* BENCHCORE_STORE_H */

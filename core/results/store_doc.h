@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Run documents in and out of the store (store_doc.c): the columns an
+ * entry is indexed by, read from its document; saving a batch of
+ * documents in one transaction; the `store` command (import, export,
+ * list).
+ */
+#ifndef BENCHCORE_STORE_DOC_H
+#define BENCHCORE_STORE_DOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "store.h"
+
+struct bc_json;
+
+/* A document ready for the store. */
+struct bc_store_doc {
+	struct bc_store_keys k;		/* point into json and the strings below */
+	struct bc_json *json;		/* the parsed document */
+	char *text;			/* as stored: with "run_id" (and "label") */
+	size_t len;
+	char *bench;
+	char *options;
+	char run_id[40];
+};
+
+/*
+ * Reads one run document (text, len) for the store. A document without a
+ * run id gets one made from its bytes, so that importing the same file
+ * twice keeps it once; `label` (NULL: the document's own "label", if any)
+ * is written into the stored text too, so that an exported entry carries
+ * it. -EINVAL with one line in err for text that is not a run document.
+ */
+int bc_store_doc_read(const char *text, size_t len, const char *label, struct bc_store_doc *d,
+		      char *err, size_t err_len);
+void bc_store_doc_free(struct bc_store_doc *d);
+
+/* The headline metric of a run document: hits, else ops, else the first
+ * summary entry with a mean (what `plot` draws); NULL when none. */
+const char *bc_store_doc_headline(const struct bc_json *doc);
+
+/* One document to save: its text and the entry's label (NULL: none). */
+struct bc_store_item {
+	const char *text;
+	size_t len;
+	const char *label;
+};
+/*
+ * Saves the items into the store at path in one transaction: all are
+ * there afterwards, or none is (err says why in one line). *added and
+ * *dups (may be NULL) count the new entries and those that were there
+ * already.
+ */
+int bc_store_save_items(const char *path, const struct bc_store_item *items, size_t cnt,
+			size_t *added, size_t *dups, char *err, size_t err_len);
+
+/* Documents read for import, in memory until all are read: a bad file
+ * stops the import before anything is written. */
+struct bc_import {
+	struct bc_store_item *items;
+	size_t cnt, cap;
+	char **texts;			/* owned */
+	size_t text_cnt;
+	char **labels;			/* owned */
+	size_t label_cnt;
+	const char *label;		/* --label */
+};
+/* Adds the documents of one file: a run, sweep or suite document, an
+ * array of run documents (what export writes), or another store's
+ * entries with their labels. -EINVAL with one line in err. */
+int bc_import_file(struct bc_import *im, const char *path, char *err, size_t err_len);
+void bc_import_free(struct bc_import *im);
+
+/* The entries that match f, as saved: one document to standard output or
+ * the file o, several as a JSON array, or one RUN_ID.json each when o is a
+ * directory. Returns the command's exit status, having said what failed. */
+int bc_store_export_entries(struct bc_store *s, const struct bc_store_filter *f, const char *o);
+/* One line per matching entry (`store list`). */
+int bc_store_list_write(struct bc_store *s, const struct bc_store_filter *f, FILE *out, char *err,
+			size_t err_len);
+
+#endif /* BENCHCORE_STORE_DOC_H */
