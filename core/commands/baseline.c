@@ -50,7 +50,7 @@ static int bc_take_row(const struct bc_store_row *r, void *cookie)
 }
 
 /* The baseline entry's document, or a line in err saying why there is none. */
-static int bc_find_baseline(const struct bc_config *cfg, const struct bc_store_doc *now,
+static int bc_find_baseline(const struct bc_run_request *cfg, const struct bc_store_doc *now,
 			    struct bc_found *fd, char *err, size_t err_len)
 {
 	struct bc_store_filter f = {
@@ -105,7 +105,7 @@ static void bc_fmt_pct(double v, char *buf, size_t len)
 		snprintf(buf, len, "%+.2f%%", v);
 }
 
-static void bc_against_line(const struct bc_config *cfg, const struct bc_store_doc *now,
+static void bc_against_line(const struct bc_run_request *cfg, const struct bc_store_doc *now,
 			    const struct bc_found *fd)
 {
 	struct bc_json *base;
@@ -136,7 +136,7 @@ static void bc_against_line(const struct bc_config *cfg, const struct bc_store_d
 	bc_json_free(base);
 }
 
-int bc_baseline_after_run(const struct bc_config *cfg, const struct bc_run_result *res,
+int bc_baseline_after_run(const struct bc_run_request *cfg, const struct bc_run_result *res,
 			  int status)
 {
 	struct bc_found fd = { 0 };
@@ -156,7 +156,7 @@ int bc_baseline_after_run(const struct bc_config *cfg, const struct bc_run_resul
 		return status;
 	}
 	f = open_memstream(&text, &len);
-	ret = f ? bc_report_json(f, cfg, res) : -ENOMEM;
+	ret = f ? bc_report_json(f, &cfg->cfg, res) : -ENOMEM;
 	if (f && fclose(f))
 		ret = -ENOMEM;
 	if (ret || bc_store_doc_read(text, len, cfg->label, &now, err, sizeof(err))) {

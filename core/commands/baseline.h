@@ -17,7 +17,7 @@
  * interval, p-value and verdict. Returns the status, BC_EXIT_FAILED when
  * the save failed (said in one line; the store keeps what it held).
  */
-int bc_baseline_after_run(const struct bc_config *cfg, const struct bc_run_result *res,
+int bc_baseline_after_run(const struct bc_run_request *req, const struct bc_run_result *res,
 			  int status);
 
 #endif /* BENCHCORE_BASELINE_H */

@@ -324,7 +324,7 @@ static int bc_check_sweepable(const char *spec, const struct bc_sweep_axis *ax, 
 
 /* The processes a run with this configuration makes: --repeat's runs, or
  * --precision's cap. */
-static unsigned int bc_cfg_runs(const struct bc_config *cfg)
+static unsigned int bc_cfg_runs(const struct bc_run_request *cfg)
 {
 	unsigned int runs = cfg->repeat ? cfg->repeat : 1;
 
@@ -356,7 +356,7 @@ static int bc_batch_check_row(struct bc_batch *b, const struct bc_row *r, unsign
 	FILE *saved_out = stdout, *saved_err = stderr, *cap;
 	const struct bc_bench *bench = NULL;
 	struct bc_strv argv = {};
-	struct bc_config *cfg;
+	struct bc_run_request *cfg;
 	char *said = NULL, *why;
 	size_t said_len = 0;
 
@@ -367,7 +367,7 @@ static int bc_batch_check_row(struct bc_batch *b, const struct bc_row *r, unsign
 		bc_strv_free(&argv);
 		return -ENOMEM;
 	}
-	bc_config_init(cfg);
+	bc_run_request_init(cfg);
 	if (!env) {
 		/* no plugins to check against (a test's batch): the core words */
 		bc_core_words_apply(argv.v + skip, argv.cnt - skip, cfg, NULL, 0);
@@ -395,7 +395,7 @@ static int bc_batch_check_row(struct bc_batch *b, const struct bc_row *r, unsign
 	fclose(cap);
 	if (!status)
 		*runs = bc_cfg_runs(cfg);
-	bc_options_free(cfg);
+	bc_options_free(&cfg->cfg);
 	free(cfg);
 	bc_strv_free(&argv);
 	if (status == BC_OPTIONS_DONE) {
@@ -588,15 +588,15 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
  * planned; the core options' defaults are the table's. */
 static double bc_run_timeout_sec(char *const *args, size_t cnt)
 {
-	struct bc_config *cfg = malloc(sizeof(*cfg));	/* 32 KiB of CPU sets */
+	struct bc_run_request *cfg = malloc(sizeof(*cfg));	/* 32 KiB of CPU sets */
 	double one, all, max_time;
 	unsigned int runs;
 
 	if (!cfg)
 		return 0;	/* no bound rather than a wrong one */
-	bc_config_init(cfg);
+	bc_run_request_init(cfg);
 	bc_core_words_apply(args, cnt, cfg, NULL, 0);
-	one = cfg->warmup_sec + cfg->duration_sec + BC_BATCH_TIMEOUT_MARGIN_SEC;
+	one = cfg->cfg.warmup_sec + cfg->cfg.duration_sec + BC_BATCH_TIMEOUT_MARGIN_SEC;
 	runs = cfg->repeat ? cfg->repeat : 1;
 	max_time = 0;
 	if (cfg->precision_pct > 0) {

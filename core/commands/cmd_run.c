@@ -128,8 +128,9 @@ static void bc_cli_crash_doc_disarm(struct bc_cli_crash_doc *cd)
 	memset(cd, 0, sizeof(*cd));
 }
 
-int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
+int bc_cli_run(const struct bc_run_request *req, const struct bc_bench *bench)
 {
+	const struct bc_config *cfg = &req->cfg;
 	struct bc_cli_crash_doc crash;
 	struct bc_cli_rescue rescue;
 	struct bc_run_result res;
@@ -159,7 +160,7 @@ int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 	res.exit_status = status;
 
 	status = bc_report_finish(&out, cfg, bench, &res, bc_stats_measured_cnt(&res));
-	status = bc_baseline_after_run(cfg, &res, status);
+	status = bc_baseline_after_run(req, &res, status);
 	bc_run_result_free(&res);
 	return status;
 }
@@ -167,20 +168,20 @@ int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench)
 int bc_cmd_run(struct bc_cli_env *env, int argc, char **argv)
 {
 	const struct bc_bench *bench = NULL;
-	struct bc_config cfg;
+	struct bc_run_request req;
 	int status;
 
 	/* every combination in its own child process (batch.c) */
 	if (bc_sweep_requested(argc, argv))
 		return bc_sweep_main(env, argc, argv);
-	bc_config_init(&cfg);
-	status = bc_options_parse_run(env, argc, argv, &cfg, &bench);
+	bc_run_request_init(&req);
+	status = bc_options_parse_run(env, argc, argv, &req, &bench);
 	if (status == BC_OPTIONS_DONE)
 		status = BC_EXIT_OK;
-	else if (status == 0 && bc_repeat_requested(&cfg))
-		status = bc_repeat_run(&cfg, bench);	/* each run a process of its own */
+	else if (status == 0 && bc_repeat_requested(&req))
+		status = bc_repeat_run(&req, bench);	/* each run a process of its own */
 	else if (status == 0)
-		status = bc_cli_run(&cfg, bench);
-	bc_options_free(&cfg);
+		status = bc_cli_run(&req, bench);
+	bc_options_free(&req.cfg);
 	return status;
 }

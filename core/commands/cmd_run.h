@@ -14,6 +14,6 @@ struct bc_cli_env;
 int bc_cmd_run(struct bc_cli_env *env, int argc, char **argv);
 /* Runs one parsed benchmark: progress, report, reason line; returns the
  * exit status (enum bc_exit_status). */
-int bc_cli_run(const struct bc_config *cfg, const struct bc_bench *bench);
+int bc_cli_run(const struct bc_run_request *req, const struct bc_bench *bench);
 
 #endif /* BENCHCORE_CMD_RUN_H */

@@ -30,7 +30,7 @@
 /* --------------------------------------------------------- run parser */
 
 struct bc_run_parse {
-	struct bc_config *cfg;
+	struct bc_run_request *req;
 	const char *bench_arg;		/* the argv string naming the benchmark */
 	void *child_input;		/* the plugin options parser's, or NULL */
 	bool done;			/* --help/--usage/--version answered */
@@ -77,7 +77,7 @@ static error_t bc_run_parse_opt(int key, char *arg, struct argp_state *state)
 								      : ARGP_HELP_STD_HELP,
 				    &rp->done);
 	}
-	if (bc_core_opt_set(o, arg, rp->cfg, err, sizeof(err))) {
+	if (bc_core_opt_set(o, arg, rp->req, err, sizeof(err))) {
 		bc_warn("%s", err);
 		return bc_run_parse_stop(state, rp);
 	}
@@ -130,10 +130,11 @@ static bool bc_shadowed_by_plugin(const char *name, void *cookie)
 	return true;
 }
 
-int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_config *cfg,
+int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_run_request *req,
 			 const struct bc_bench **bench)
 {
-	struct bc_run_parse rp = { .cfg = cfg };
+	struct bc_config *cfg = &req->cfg;
+	struct bc_run_parse rp = { .req = req };
 	struct bc_run_scan scan;
 	struct argp_child children[2];
 	char header[256], err_msg[BC_REASON_LEN], *saved0;
@@ -219,7 +220,7 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 	cfg->duration_sec = ceil(cfg->duration_sec - 1e-9);
 	if (cfg->duration_sec < 1)
 		cfg->duration_sec = 1;
-	return bc_repeat_check(cfg);
+	return bc_repeat_check(req);
 }
 
 void bc_options_free(struct bc_config *cfg)

@@ -13,7 +13,7 @@
 /* options.c: `run`'s command line. Returns 0 (cfg and bench filled),
  * BC_OPTIONS_DONE (--help/--version answered: exit 0) or an exit status. */
 #define BC_OPTIONS_DONE (-1)
-int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_config *cfg,
+int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_run_request *req,
 			 const struct bc_bench **bench);
 void bc_options_free(struct bc_config *cfg);	/* cfg->opts */
 

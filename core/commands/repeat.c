@@ -68,12 +68,12 @@ static double bc_rep_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-bool bc_repeat_requested(const struct bc_config *cfg)
+bool bc_repeat_requested(const struct bc_run_request *req)
 {
-	return cfg->repeat > 1 || cfg->precision_pct > 0;
+	return req->repeat > 1 || req->precision_pct > 0;
 }
 
-int bc_repeat_check(const struct bc_config *cfg)
+int bc_repeat_check(const struct bc_run_request *cfg)
 {
 	if (!(cfg->precision_pct > 0)) {
 		if (cfg->max_repeat)
@@ -776,8 +776,9 @@ static void bc_rep_free(struct bc_repeats *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int bc_repeat_run(const struct bc_config *cfg, const struct bc_bench *bench)
+int bc_repeat_run(const struct bc_run_request *req, const struct bc_bench *bench)
 {
+	const struct bc_config *cfg = &req->cfg;
 	struct bc_rep_state st = { .cfg = cfg, .bench = bench };
 	struct bc_noise_usage use = { .hz = sysconf(_SC_CLK_TCK) };
 	struct bc_run_result pooled;
@@ -793,10 +794,10 @@ int bc_repeat_run(const struct bc_config *cfg, const struct bc_bench *bench)
 	st.progress = cfg->format == BC_FORMAT_JSON ? stderr : out.f;
 	st.quiet = cfg->verbosity < 0;
 	st.rep.watched = -1;
-	st.rep.rule.repeat = cfg->repeat ? cfg->repeat : 1;
-	st.rep.rule.precision_pct = cfg->precision_pct;
-	st.rep.rule.max_time_sec = cfg->max_time_sec;
-	st.rep.rule.max_repeat = cfg->max_repeat ? cfg->max_repeat : BC_REP_DEFAULT_MAX_REPEAT;
+	st.rep.rule.repeat = req->repeat ? req->repeat : 1;
+	st.rep.rule.precision_pct = req->precision_pct;
+	st.rep.rule.max_time_sec = req->max_time_sec;
+	st.rep.rule.max_repeat = req->max_repeat ? req->max_repeat : BC_REP_DEFAULT_MAX_REPEAT;
 	if (st.rep.rule.max_repeat < st.rep.rule.repeat)
 		st.rep.rule.max_repeat = st.rep.rule.repeat;
 
@@ -822,7 +823,7 @@ int bc_repeat_run(const struct bc_config *cfg, const struct bc_bench *bench)
 		pooled.exit_status = BC_EXIT_FAILED;
 	}
 	status = bc_report_finish(&out, cfg, bench, &pooled, bc_rep_measured(&pooled));
-	status = bc_baseline_after_run(cfg, &pooled, status);
+	status = bc_baseline_after_run(req, &pooled, status);
 	pooled.repeats = NULL;
 	bc_run_result_free(&pooled);
 	bc_rep_free(&st.rep);

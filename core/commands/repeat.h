@@ -25,12 +25,12 @@
 
 
 /* Did the command line ask for more than one plain run? */
-bool bc_repeat_requested(const struct bc_config *cfg);
+bool bc_repeat_requested(const struct bc_run_request *req);
 /* The checks between these options, after each was checked alone: 0, or
  * BC_EXIT_USAGE after one line. */
-int bc_repeat_check(const struct bc_config *cfg);
+int bc_repeat_check(const struct bc_run_request *req);
 /* Runs the repetitions and reports them; returns the exit status. */
-int bc_repeat_run(const struct bc_config *cfg, const struct bc_bench *bench);
+int bc_repeat_run(const struct bc_run_request *req, const struct bc_bench *bench);
 /* The metric --precision watches: the headline (hits or ops), else the
  * first latency, else the first rate, else the first metric that is not a
  * histogram; -1 when there is none. */

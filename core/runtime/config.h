@@ -44,6 +44,17 @@ struct bc_config {
 	 * reads them. Made by the `run` parser, freed by bc_options_free(). */
 	struct bc_opts *opts;
 	bool bpf_stats;			/* --bpf-stats (bpf_stats.h) */
+};
+
+/*
+ * What a `run` command line asks beyond the run itself: how many runs, and
+ * what becomes of the result afterwards. Parsed with the run's options
+ * (one table, core_opts.c, so that plugin options cannot take these names)
+ * but read only by the commands (repeat.c, baseline.c, batch.c): the
+ * loader, the runner and the reporters get the configuration alone.
+ */
+struct bc_run_request {
+	struct bc_config cfg;
 	/* --repeat, --precision, --max-repeat, --max-time (repeat.h); zero
 	 * for one run, max_repeat 0 for its default. */
 	unsigned int repeat;
@@ -57,6 +68,8 @@ struct bc_config {
 	const char *store_path;		/* NULL: the default store */
 	const char *label;
 	const char *against;		/* a label, or "latest" */
+	/* --metric: the figure --against judges; NULL: the headline. */
+	const char *metric;
 };
 
 #endif /* BENCHCORE_CONFIG_H */

@@ -29,6 +29,8 @@
 #include "repstats.h"
 
 #define BC_CFG(f) offsetof(struct bc_config, f)
+/* A request option: .in_request = true with its field. */
+#define BC_REQ(f) .in_request = true, .field = offsetof(struct bc_run_request, f)
 #define BC_NO_FIELD ((ptrdiff_t)-1)
 
 /* Order: the run document's config block follows it, and --help lists it. */
@@ -76,38 +78,41 @@ const struct bc_core_opt bc_core_opts[] = {
 	  .help = "Write the report to FILE instead of stdout" },
 	/* How many runs, not what each measures: the document's repeats block
 	 * states them (report_json.c). */
-	{ .name = "repeat", .arg = "N", .type = BC_COPT_UINT, .field = BC_CFG(repeat),
+	{ .name = "repeat", .arg = "N", .type = BC_COPT_UINT, BC_REQ(repeat),
 	  .set_field = BC_NO_FIELD, .min = 1, .max = BC_REP_MAX_RUNS, .what = "runs",
 	  .not_configuration = true,
 	  .abi_minor = 1,
 	  .help = "Independent runs, each in its own process (default 1): reports the mean of the run means, its 95% confidence interval and the run-to-run CV; with --precision, the fewest runs" },
-	{ .name = "precision", .arg = "PCT", .type = BC_COPT_PCT, .field = BC_CFG(precision_pct),
+	{ .name = "precision", .arg = "PCT", .type = BC_COPT_PCT, BC_REQ(precision_pct),
 	  .set_field = BC_NO_FIELD, .not_configuration = true,
 	  .abi_minor = 1,
 	  .help = "Add runs until the 95% confidence interval of the headline metric is within PCT% of its mean (at least 3 runs), or a cap is reached" },
-	{ .name = "max-repeat", .arg = "N", .type = BC_COPT_UINT, .field = BC_CFG(max_repeat),
+	{ .name = "max-repeat", .arg = "N", .type = BC_COPT_UINT, BC_REQ(max_repeat),
 	  .set_field = BC_NO_FIELD, .min = BC_REP_MIN_RUNS, .max = BC_REP_MAX_RUNS, .what = "runs",
 	  .not_configuration = true,
 	  .abi_minor = 1,
 	  .help = "Cap of --precision: at most N runs (default 30)" },
-	{ .name = "max-time", .arg = "SEC", .type = BC_COPT_SECONDS, .field = BC_CFG(max_time_sec),
+	{ .name = "max-time", .arg = "SEC", .type = BC_COPT_SECONDS, BC_REQ(max_time_sec),
 	  .set_field = BC_NO_FIELD, .not_configuration = true,
 	  .abi_minor = 1,
 	  .help = "Cap of --precision: start no run that would end after SEC seconds (default: none)" },
 	/* The result store (docs/history.md); sweeps and suites take these
 	 * out of a run line themselves (batch.c). */
-	{ .name = "save", .type = BC_COPT_FLAG, .field = BC_CFG(save), .set_field = BC_NO_FIELD,
+	{ .name = "save", .type = BC_COPT_FLAG, BC_REQ(save), .set_field = BC_NO_FIELD,
 	  .not_configuration = true,
 	  .help = "Keep this run's document in the result store (--store, BENCHCORE_STORE, or ~/.local/share/benchcore/results.db)" },
-	{ .name = "store", .arg = "PATH", .type = BC_COPT_FILE, .field = BC_CFG(store_path),
+	{ .name = "store", .arg = "PATH", .type = BC_COPT_FILE, BC_REQ(store_path),
 	  .set_field = BC_NO_FIELD, .not_configuration = true,
 	  .help = "The result store file for --save and --against" },
-	{ .name = "label", .arg = "TEXT", .type = BC_COPT_TEXT, .field = BC_CFG(label),
+	{ .name = "label", .arg = "TEXT", .type = BC_COPT_TEXT, BC_REQ(label),
 	  .set_field = BC_NO_FIELD, .not_configuration = true,
 	  .help = "Name the saved entry (\"baseline\", \"patch-v2\"); in a sweep, its rows' names" },
-	{ .name = "against", .arg = "LABEL", .type = BC_COPT_TEXT, .field = BC_CFG(against),
+	{ .name = "against", .arg = "LABEL", .type = BC_COPT_TEXT, BC_REQ(against),
 	  .set_field = BC_NO_FIELD, .not_configuration = true,
 	  .help = "After the run, one line on stderr: the change of the headline metric against the newest saved entry of this label (\"latest\": the newest of this benchmark, options and machine), its 95% interval, p-value and verdict" },
+	{ .name = "metric", .arg = "NAME", .type = BC_COPT_TEXT, BC_REQ(metric),
+	  .set_field = BC_NO_FIELD, .not_configuration = true, .abi_minor = 3,
+	  .help = "The figure --against judges (a metric or a derived figure of the benchmark; default: its headline)" },
 	{ .name = "version", .type = BC_COPT_ACTION, .field = BC_NO_FIELD, .set_field = BC_NO_FIELD,
 	  .help = "Print the benchcore, ABI and libbpf versions" },
 	{ .name = "help", .key = '?', .type = BC_COPT_ACTION, .field = BC_NO_FIELD,
@@ -361,11 +366,13 @@ struct argp_option *bc_core_opts_argp_without(bool (*shadowed)(const char *name,
 	return opts;
 }
 
-int bc_core_opt_set(const struct bc_core_opt *o, const char *arg, struct bc_config *cfg, char *err,
-		    size_t err_len)
+/* Stores arg into the struct at base (a configuration or a request, as
+ * o->in_request says). */
+static int bc_core_opt_store(const struct bc_core_opt *o, const char *arg, char *base, char *err,
+			     size_t err_len)
 {
 	char opt[64], why[256];
-	void *field = o->field == BC_NO_FIELD ? NULL : (char *)cfg + o->field;
+	void *field = o->field == BC_NO_FIELD ? NULL : base + o->field;
 	int ret = 0;
 
 	snprintf(opt, sizeof(opt), "--%s", o->name);
@@ -417,8 +424,15 @@ int bc_core_opt_set(const struct bc_core_opt *o, const char *arg, struct bc_conf
 		break;
 	}
 	if (!ret && o->set_field != BC_NO_FIELD)
-		*(bool *)((char *)cfg + o->set_field) = true;
+		*(bool *)(base + o->set_field) = true;
 	return ret;
+}
+
+int bc_core_opt_set(const struct bc_core_opt *o, const char *arg, struct bc_run_request *req,
+		    char *err, size_t err_len)
+{
+	return bc_core_opt_store(o, arg, o->in_request ? (char *)req : (char *)&req->cfg, err,
+				 err_len);
 }
 
 const struct argp_option *bc_core_opts_argp(void)
@@ -447,11 +461,19 @@ void bc_config_init(struct bc_config *cfg)
 	/* The defaults are written as a user would type them, so they go
 	 * through the same checks as a typed value. */
 	for (const struct bc_core_opt *o = bc_core_opts; o->name; o++) {
-		if (o->def && bc_core_opt_set(o, o->def, cfg, NULL, 0))
+		if (o->in_request)
+			continue;
+		if (o->def && bc_core_opt_store(o, o->def, (char *)cfg, NULL, 0))
 			bc_warn("core option --%s: its default '%s' is refused", o->name, o->def);
 		if (o->def && o->set_field != BC_NO_FIELD)
 			*(bool *)((char *)cfg + o->set_field) = false;
 	}
+}
+
+void bc_run_request_init(struct bc_run_request *req)
+{
+	memset(req, 0, sizeof(*req));
+	bc_config_init(&req->cfg);
 }
 
 void bc_core_opts_json(struct bc_json_writer *w, const struct bc_config *cfg)
@@ -460,10 +482,11 @@ void bc_core_opts_json(struct bc_json_writer *w, const struct bc_config *cfg)
 
 	for (const struct bc_core_opt *o = bc_core_opts; o->name; o++) {
 		const void *field = (const char *)cfg + o->field;
-		bool set = o->set_field == BC_NO_FIELD || *(const bool *)((const char *)cfg + o->set_field);
+		bool set;
 
-		if (!o->json_key)
+		if (!o->json_key || o->in_request)
 			continue;
+		set = o->set_field == BC_NO_FIELD || *(const bool *)((const char *)cfg + o->set_field);
 		switch (o->type) {
 		case BC_COPT_FLAG:
 			bc_jw_bool(w, o->json_key, *(const bool *)field);
@@ -586,16 +609,16 @@ void bc_run_scan(int argc, char **argv, struct bc_run_scan *scan)
 
 /* A value word of a line: --format and --output are a batch's own (and
  * the actions are answered by the run), so only the rest is applied. */
-static int bc_words_value(const struct bc_core_opt *o, const char *v, struct bc_config *cfg,
+static int bc_words_value(const struct bc_core_opt *o, const char *v, struct bc_run_request *req,
 			  char *err, size_t err_len)
 {
 	if (o->type == BC_COPT_FORMAT || o->type == BC_COPT_FILE || o->type == BC_COPT_ACTION ||
 	    o->type == BC_COPT_TEXT)
 		return 0;
-	return bc_core_opt_set(o, v, cfg, err, err_len);
+	return bc_core_opt_set(o, v, req, err, err_len);
 }
 
-int bc_core_words_apply(char *const *words, size_t cnt, struct bc_config *cfg, char *err,
+int bc_core_words_apply(char *const *words, size_t cnt, struct bc_run_request *req, char *err,
 			size_t err_len)
 {
 	const struct bc_core_opt *o;
@@ -613,7 +636,7 @@ int bc_core_words_apply(char *const *words, size_t cnt, struct bc_config *cfg, c
 			if (!o)
 				continue;
 			if (!o->arg) {
-				if (bc_words_value(o, NULL, cfg, err, err_len))
+				if (bc_words_value(o, NULL, req, err, err_len))
 					return -EINVAL;
 				continue;
 			}
@@ -621,7 +644,7 @@ int bc_core_words_apply(char *const *words, size_t cnt, struct bc_config *cfg, c
 				bc_set_err(err, err_len, "%s: expected a value after it", a);
 				return -EINVAL;
 			}
-			if (bc_words_value(o, eq ? eq + 1 : words[++i], cfg, err, err_len))
+			if (bc_words_value(o, eq ? eq + 1 : words[++i], req, err, err_len))
 				return -EINVAL;
 			continue;
 		}
@@ -632,7 +655,7 @@ int bc_core_words_apply(char *const *words, size_t cnt, struct bc_config *cfg, c
 			if (!o)
 				break;	/* a plugin's short option: its own rules */
 			if (!o->arg) {
-				if (bc_words_value(o, NULL, cfg, err, err_len))
+				if (bc_words_value(o, NULL, req, err, err_len))
 					return -EINVAL;
 				continue;
 			}
@@ -640,7 +663,7 @@ int bc_core_words_apply(char *const *words, size_t cnt, struct bc_config *cfg, c
 				bc_set_err(err, err_len, "-%c: expected a value after it", *c);
 				return -EINVAL;
 			}
-			if (bc_words_value(o, c[1] ? c + 1 : words[++i], cfg, err, err_len))
+			if (bc_words_value(o, c[1] ? c + 1 : words[++i], req, err, err_len))
 				return -EINVAL;
 			break;
 		}
@@ -651,14 +674,14 @@ int bc_core_words_apply(char *const *words, size_t cnt, struct bc_config *cfg, c
 int bc_run_check_core_words(char *const *words, size_t cnt, char *err, size_t err_len)
 {
 	/* two CPU sets of BC_MAX_CPUS: not on the stack */
-	struct bc_config *scratch = malloc(sizeof(*scratch));
+	struct bc_run_request *scratch = malloc(sizeof(*scratch));
 	int ret;
 
 	if (!scratch) {
 		bc_set_err(err, err_len, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	bc_config_init(scratch);
+	bc_run_request_init(scratch);
 	ret = bc_core_words_apply(words, cnt, scratch, err, err_len);
 	free(scratch);
 	return ret;

@@ -39,7 +39,11 @@ struct bc_core_opt {
 	int key;			/* the short letter; 0: none */
 	const char *arg;		/* its value's name in --help; NULL: takes none */
 	enum bc_copt_type type;
-	ptrdiff_t field;		/* offsetof(struct bc_config, ...); -1: none */
+	/* Where the value goes: a field of struct bc_config (the run), or,
+	 * when in_request, of struct bc_run_request (what the command does
+	 * around the run). */
+	bool in_request;
+	ptrdiff_t field;		/* offsetof(..., ...); -1: none */
 	ptrdiff_t set_field;		/* offsetof the bool "given"; -1: none */
 	unsigned int min, max;		/* BC_COPT_UINT's bounds */
 	const char *what;		/* BC_COPT_UINT: what it counts ("threads") */
@@ -65,11 +69,11 @@ const struct bc_core_opt *bc_core_opt_find(const char *name);
 /* argp's key: the short letter, or a number above any letter. */
 int bc_core_opt_key(const struct bc_core_opt *o);
 const struct bc_core_opt *bc_core_opt_by_key(int key);
-/* Checks arg (NULL for an option that takes none) and stores it in cfg: 0,
- * or -EINVAL with one line in err naming the option, the value and what is
- * expected. */
-int bc_core_opt_set(const struct bc_core_opt *o, const char *arg, struct bc_config *cfg, char *err,
-		    size_t err_len);
+/* Checks arg (NULL for an option that takes none) and stores it in req (the
+ * run's configuration, req->cfg, or the request around it): 0, or -EINVAL
+ * with one line in err naming the option, the value and what is expected. */
+int bc_core_opt_set(const struct bc_core_opt *o, const char *arg, struct bc_run_request *req,
+		    char *err, size_t err_len);
 /* argp's view of the table (options.c's parser and --help), made once. */
 const struct argp_option *bc_core_opts_argp(void);
 /* Every option with a JSON key, typed, into the open config object, in
@@ -80,13 +84,15 @@ void bc_core_opts_json(struct bc_json_writer *w, const struct bc_config *cfg);
  * configuration (not_configuration)? */
 bool bc_core_opt_json_ignored(const char *key);
 
-/* The table's defaults. */
+/* The table's defaults: of a run's configuration, and of a request (its
+ * configuration's, nothing else asked). */
 void bc_config_init(struct bc_config *cfg);
+void bc_run_request_init(struct bc_run_request *req);
 
 /* The core options among a run line's words (run's own checks; --format,
- * --output and the actions are left to the run): applied to cfg, 0, or
+ * --output and the actions are left to the run): applied to req, 0, or
  * -EINVAL with one line in err. */
-int bc_core_words_apply(char *const *words, size_t cnt, struct bc_config *cfg, char *err,
+int bc_core_words_apply(char *const *words, size_t cnt, struct bc_run_request *req, char *err,
 			size_t err_len);
 /* The same checks on a scratch configuration: sweeps and suites refuse a
  * bad line before anything runs. */

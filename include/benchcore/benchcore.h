@@ -49,7 +49,7 @@ extern "C" {
 #endif
 
 #define BC_ABI_MAJOR 2
-#define BC_ABI_MINOR 2
+#define BC_ABI_MINOR 3
 
 #ifndef BC_API
 #define BC_API __attribute__((visibility("default")))

@@ -76,7 +76,7 @@ static void fake_env(struct bc_cli_env *env)
 }
 
 /* Parses a NULL-terminated word list as `benchcore run ...`. */
-static int parse(struct bc_config *cfg, const struct bc_bench **bench, ...)
+static int parse(struct bc_run_request *req, const struct bc_bench **bench, ...)
 {
 	struct bc_cli_env env;
 	char *argv[32];
@@ -91,8 +91,8 @@ static int parse(struct bc_config *cfg, const struct bc_bench **bench, ...)
 		argv[argc++] = (char *)w;
 	va_end(ap);
 	argv[argc] = NULL;
-	bc_config_init(cfg);
-	rc = bc_options_parse_run(&env, argc, argv, cfg, bench);
+	bc_run_request_init(req);
+	rc = bc_options_parse_run(&env, argc, argv, req, bench);
 	bc_log_set_verbosity(0);
 	return rc;
 }
@@ -151,13 +151,14 @@ static void test_core_option_table(void **state)
 	char *words[] = { "-w", "0.5", "--duration=2", "-ap", "3", "--repeat", "4",
 			  "--prod-affinity", "1", "--format", "json", "--rb-x", "7" };
 	const struct argp_option *argp = bc_core_opts_argp();
-	struct bc_config *cfg = malloc(sizeof(*cfg));
+	struct bc_run_request *req = malloc(sizeof(*req));
+	struct bc_config *cfg = req ? &req->cfg : NULL;
 	char err[256];
 	size_t n = 0;
 
 	(void)state;
-	assert_non_null(cfg);
-	bc_config_init(cfg);
+	assert_non_null(req);
+	bc_run_request_init(req);
 	assert_true(cfg->warmup_sec == 1 && cfg->duration_sec == 5);
 	assert_int_equal(cfg->format, BC_FORMAT_TEXT);
 	assert_false(cfg->producers_set);
@@ -172,20 +173,20 @@ static void test_core_option_table(void **state)
 	}
 	assert_null(argp[n].name);
 
-	assert_int_equal(bc_core_words_apply(words, sizeof(words) / sizeof(words[0]), cfg, err,
+	assert_int_equal(bc_core_words_apply(words, sizeof(words) / sizeof(words[0]), req, err,
 					     sizeof(err)), 0);
 	assert_true(cfg->warmup_sec == 0.5 && cfg->duration_sec == 2);
 	assert_true(cfg->affinity && cfg->producers_set);
 	assert_int_equal(cfg->producers, 3);
-	assert_int_equal(cfg->repeat, 4);
+	assert_int_equal(req->repeat, 4);
 	assert_true(cfg->prod_cpus_set && cfg->prod_cpus.cnt == 1);
 	/* --format is a batch's own word on a run line: left to the run */
 	assert_int_equal(cfg->format, BC_FORMAT_TEXT);
 
-	assert_int_equal(bc_core_opt_set(bc_core_opt_find("duration"), "abc", cfg, err,
+	assert_int_equal(bc_core_opt_set(bc_core_opt_find("duration"), "abc", req, err,
 					 sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--duration 'abc': expected a number of seconds > 0 (at most 31536000)");
-	assert_int_equal(bc_core_opt_set(bc_core_opt_find("c"), "0x3", cfg, err, sizeof(err)),
+	assert_int_equal(bc_core_opt_set(bc_core_opt_find("c"), "0x3", req, err, sizeof(err)),
 			 -EINVAL);
 	assert_string_equal(err, "--consumers '0x3': expected a whole number of threads from 0 to 4096");
 
@@ -193,7 +194,7 @@ static void test_core_option_table(void **state)
 	assert_true(bc_core_opt_json_ignored("format"));
 	assert_false(bc_core_opt_json_ignored("producers"));
 	assert_false(bc_core_opt_json_ignored("prod_cpus"));
-	free(cfg);
+	free(req);
 }
 
 static void test_scan(void **state)
@@ -259,66 +260,66 @@ static void test_parse_run(void **state)
 {
 	const struct fake_opts *o;
 	const struct bc_bench *bench;
-	struct bc_config cfg;
+	struct bc_run_request req;
 	struct bc_ctx ctx;
 
 	(void)state;
-	assert_int_equal(parse(&cfg, &bench, "--alpha", "5", "fake:b1", "--flag", "-d", "2", "-w",
+	assert_int_equal(parse(&req, &bench, "--alpha", "5", "fake:b1", "--flag", "-d", "2", "-w",
 			       "0", "-p", "3", "-a", "--cons-affinity", "0-1", "--alpha=6", NULL), 0);
 	assert_ptr_equal(bench, &fake_bench);
-	assert_true(cfg.duration_sec == 2);
-	assert_true(cfg.warmup_sec == 0);
-	assert_int_equal(cfg.producers, 3);
-	assert_true(cfg.producers_set);
-	assert_false(cfg.consumers_set);
-	assert_true(cfg.affinity);
-	assert_true(cfg.cons_cpus_set);
-	assert_int_equal(cfg.cons_cpus.cnt, 2);
+	assert_true(req.cfg.duration_sec == 2);
+	assert_true(req.cfg.warmup_sec == 0);
+	assert_int_equal(req.cfg.producers, 3);
+	assert_true(req.cfg.producers_set);
+	assert_false(req.cfg.consumers_set);
+	assert_true(req.cfg.affinity);
+	assert_true(req.cfg.cons_cpus_set);
+	assert_int_equal(req.cfg.cons_cpus.cnt, 2);
 
 	/* The plugin's options struct, typed; given twice: the last value. */
-	bc_ctx_init(&ctx, &cfg, bench);
+	bc_ctx_init(&ctx, &req.cfg, bench);
 	o = bc_ctx_opts(&ctx);
 	assert_non_null(o);
 	assert_int_equal(o->alpha, 6);
 	assert_true(o->flag);
 	bc_ctx_release(&ctx);
-	bc_options_free(&cfg);
-	assert_null(cfg.opts);
+	bc_options_free(&req.cfg);
+	assert_null(req.cfg.opts);
 
 	/* Not given: the table's defaults. */
-	assert_int_equal(parse(&cfg, &bench, "fake:b1", NULL), 0);
-	bc_ctx_init(&ctx, &cfg, bench);
+	assert_int_equal(parse(&req, &bench, "fake:b1", NULL), 0);
+	bc_ctx_init(&ctx, &req.cfg, bench);
 	o = bc_ctx_opts(&ctx);
 	assert_non_null(o);
 	assert_int_equal(o->alpha, 1);
 	assert_false(o->flag);
 	bc_ctx_release(&ctx);
-	bc_options_free(&cfg);
+	bc_options_free(&req.cfg);
 }
 
 static void test_parse_errors(void **state)
 {
 	const struct bc_bench *bench;
-	struct bc_config cfg;
+	struct bc_run_request req;
 	FILE *log = tmpfile();
 
 	(void)state;
 	assert_non_null(log);
 	bc_log_set_file(log);
-	assert_int_equal(parse(&cfg, &bench, "b1", "-d", "x", NULL), BC_EXIT_USAGE);
-	bc_options_free(&cfg);
-	assert_int_equal(parse(&cfg, &bench, "b1", "--alpha", "bad", NULL), BC_EXIT_USAGE);
-	bc_options_free(&cfg);
-	assert_int_equal(parse(&cfg, &bench, "b1", "--alpha", "101", NULL), BC_EXIT_USAGE);
-	bc_options_free(&cfg);
-	assert_int_equal(parse(&cfg, &bench, "b1", "--beta", "1", NULL), BC_EXIT_USAGE);
-	bc_options_free(&cfg);
-	assert_int_equal(parse(&cfg, &bench, "nope", NULL), BC_EXIT_USAGE);
-	bc_options_free(&cfg);
-	assert_int_equal(parse(&cfg, &bench, NULL), BC_EXIT_USAGE);
-	bc_options_free(&cfg);
-	assert_int_equal(parse(&cfg, &bench, "b1", "stray", NULL), BC_EXIT_USAGE);
-	bc_options_free(&cfg);
+	assert_int_equal(parse(&req, &bench, "b1", "-d", "x", NULL), BC_EXIT_USAGE);
+	bc_options_free(&req.cfg);
+	assert_int_equal(parse(&req, &bench, "b1", "--alpha", "bad", NULL), BC_EXIT_USAGE);
+	bc_options_free(&req.cfg);
+	assert_int_equal(parse(&req, &bench, "b1", "--alpha", "101", NULL), BC_EXIT_USAGE);
+	bc_options_free(&req.cfg);
+	assert_int_equal(parse(&req, &bench, "b1", "--beta", "1", NULL), BC_EXIT_USAGE);
+	bc_options_free(&req.cfg);
+	assert_int_equal(parse(&req, &bench, "nope", NULL), BC_EXIT_USAGE);
+	bc_options_free(&req.cfg);
+	assert_int_equal(parse(&req, &bench, NULL), BC_EXIT_USAGE);
+	bc_options_free(&req.cfg);
+	assert_int_equal(parse(&req, &bench, "b1", "stray", NULL), BC_EXIT_USAGE);
+	bc_options_free(&req.cfg);
 	bc_log_set_file(NULL);
 	fclose(log);
 }

@@ -76,21 +76,25 @@ static int parse(struct bc_config *cfg, const struct bc_bench **bench, char **lo
 {
 	char *argv[32], buf[2048];
 	FILE *f = tmpfile();
+	struct bc_run_request *req = malloc(sizeof(*req));
 	const char *w;
 	int argc = 0, rc;
 	size_t n;
 	va_list ap;
 
 	assert_non_null(f);
+	assert_non_null(req);
 	argv[argc++] = (char *)"run";
 	va_start(ap, log);
 	while ((w = va_arg(ap, const char *)))
 		argv[argc++] = (char *)w;
 	va_end(ap);
 	argv[argc] = NULL;
-	bc_config_init(cfg);
+	bc_run_request_init(req);
 	bc_log_set_file(f);
-	rc = bc_options_parse_run(&env, argc, argv, cfg, bench);
+	rc = bc_options_parse_run(&env, argc, argv, req, bench);
+	*cfg = req->cfg;	/* the run's part; the options move with it */
+	free(req);
 	bc_log_set_file(NULL);
 	bc_log_set_verbosity(0);
 	rewind(f);

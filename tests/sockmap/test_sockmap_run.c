@@ -78,16 +78,17 @@ static void run_in_process(const char *mode, bool bpf)
 	const struct bc_bench *bench = NULL;
 	unsigned int before, during = 0, after;
 	struct bc_run_result res;
-	struct bc_config cfg;
+	struct bc_run_request req;
+	struct bc_config *cfgp = &req.cfg;
 	const double *rates;
 	int err;
 
-	bc_config_init(&cfg);
-	assert_int_equal(bc_options_parse_run(&env, 6, argv, &cfg, &bench), 0);
-	cfg.verbosity = -1;
+	bc_run_request_init(&req);
+	assert_int_equal(bc_options_parse_run(&env, 6, argv, &req, &bench), 0);
+	cfgp->verbosity = -1;
 	before = count_sockets();
 	memset(&res, 0, sizeof(res));
-	err = bc_run(&cfg, bench, &res, most_sockets, &during);
+	err = bc_run(cfgp, bench, &res, most_sockets, &during);
 	if (err)
 		fail_msg("sockmap %s: run failed (%d): %s", mode, err, res.reason);
 	after = count_sockets();
@@ -105,7 +106,7 @@ static void run_in_process(const char *mode, bool bpf)
 		fail_msg("sockmap %s: sent %.0f, BPF %.0f, received %.0f bytes/s", mode,
 			 rates[M_SEND_BYTES], rates[M_BPF_BYTES], rates[M_RCV_BYTES]);
 	bc_run_result_free(&res);
-	bc_options_free(&cfg);
+	bc_options_free(cfgp);
 	bc_test_assert_none_loaded(ours, mode);
 }
 
