@@ -20,6 +20,7 @@
 
 #include "compare.h"
 #include "runtime/exit_status.h"
+#include "runtime/figures.h"
 #include "runtime/json.h"
 #include "json_read.h"
 #include "runtime/log.h"
@@ -58,25 +59,14 @@ const char *bc_store_doc_headline(const struct bc_json *doc)
 	return NULL;
 }
 
-/* Counted events and operations: more is better; latencies, drops and
- * everything in time units: less is. */
+/* The entry's metric's direction, figures.c's rule from the document's
+ * names. */
 static bool bc_higher_better(const struct bc_json *doc, const char *metric, const char *unit)
 {
-	const struct bc_json *metrics = bc_json_get(doc, "metrics");
+	const struct bc_json *m = bc_run_doc_metric(doc, metric);
 
-	for (size_t i = 0; i < bc_json_len(metrics); i++) {
-		const struct bc_json *m = bc_json_at(metrics, i);
-		const char *name = bc_json_str(bc_json_get(m, "name"));
-		const char *role = bc_json_str(bc_json_get(m, "role"));
-
-		if (!name || strcmp(name, metric))
-			continue;
-		if (role && (!strcmp(role, "latency") || !strcmp(role, "drops")))
-			return false;
-		break;
-	}
-	return !(unit && (!strcmp(unit, "ns") || !strcmp(unit, "us") || !strcmp(unit, "ms") ||
-			  !strcmp(unit, "s")));
+	return bc_metric_direction(bc_json_str(bc_json_get(m, "kind")),
+				   bc_json_str(bc_json_get(m, "role")), unit) == BC_HIGHER_IS_BETTER;
 }
 
 /* Two FNV-1a hashes with different seeds: a run id for a document that

@@ -52,6 +52,21 @@ const char *bc_metric_role_name(enum bc_metric_role role)
 	return "unknown";
 }
 
+enum bc_direction bc_metric_direction(const char *kind, const char *role, const char *unit)
+{
+	static const char *const time_units[] = { "ns", "us", "ms", "s", "ns/op", "us/op",
+						  "ms/op", "s/op", NULL };
+
+	if (role && (!strcmp(role, "latency") || !strcmp(role, "drops")))
+		return BC_LOWER_IS_BETTER;
+	if (kind && !strcmp(kind, "time_per_op"))
+		return BC_LOWER_IS_BETTER;
+	for (size_t i = 0; unit && time_units[i]; i++)
+		if (!strcmp(unit, time_units[i]))
+			return BC_LOWER_IS_BETTER;
+	return BC_HIGHER_IS_BETTER;
+}
+
 const char *bc_figure_kind_name(enum bc_figure_kind kind)
 {
 	switch (kind) {

@@ -98,4 +98,19 @@ const struct bc_metric_view *bc_metric_view(const struct bc_run_result *res, uns
 const char *bc_metric_kind_name(enum bc_metric_kind kind);
 const char *bc_metric_role_name(enum bc_metric_role role);
 
+/* Which way a figure is better. */
+enum bc_direction {
+	BC_LOWER_IS_BETTER = -1,
+	BC_HIGHER_IS_BETTER = 1,
+};
+/*
+ * The one rule for every figure a report judges, from the names a run
+ * document uses (the writer's kind and role names, the unit as reported:
+ * "ops/s", "ns", "ns/op"): a latency, drops, a time per operation and
+ * anything in a time unit are better lower; counted events and operations
+ * higher. NULL kind or role: not known (a document from before they were
+ * written).
+ */
+enum bc_direction bc_metric_direction(const char *kind, const char *role, const char *unit);
+
 #endif /* BENCHCORE_FIGURES_H */
