@@ -9,9 +9,12 @@
 # matrix). It only records; scripts/vmtest.sh reads OUT_DIR afterwards and
 # judges, so the guest needs nothing the host root does not already have.
 #
-# OUT_DIR gets: kernel (uname -r), benches (list order),
-# probe/NAME.{json,err,rc,sec} per benchmark, ctest.{log,rc,sec}, dmesg, and done once everything was recorded (a
-# guest that dies half-way leaves no done file).
+# OUT_DIR gets: kernel (uname -r), features (the kernel's own answers, one
+# "NAME yes|no" line each, from tests/kernel_features: hand-written probes,
+# apart from every plugin; features.err has what each probe found), benches
+# (list order), probe/NAME.{json,err,rc,sec} per benchmark,
+# ctest.{log,rc,sec}, dmesg, and done once everything was recorded (a guest
+# that dies half-way leaves no done file).
 set -euo pipefail
 
 mode=$1
@@ -30,6 +33,18 @@ uname -r >"$out/kernel"
 cut -d' ' -f1 /proc/uptime >"$out/uptime.start"
 
 benchcore=("$build/benchcore" --plugin-dir "$build/plugins")
+
+# Before any benchmark runs: what the kernel can do, asked without the code
+# under test, so that scripts/vmtest.sh checks each expectation (needs=) on
+# whatever build of a release this is. No file when it cannot ask: the
+# judge then fails the expectations that need it, rather than guessing.
+if "$build/tests/kernel_features" >"$out/features.tmp" 2>"$out/features.err"; then
+	mv "$out/features.tmp" "$out/features"
+	echo "vmtest-guest: $(uname -r): features: $(awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }' "$out/features")"
+else
+	rm -f "$out/features.tmp"
+	echo "vmtest-guest: $(uname -r): tests/kernel_features failed (features.err): no features file"
+fi
 
 # list prints one "PLUGIN:BENCH  description [...]" line per benchmark
 # (and says which are unavailable, from cheap feature checks).

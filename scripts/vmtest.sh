@@ -21,7 +21,8 @@
 # console.log, initramfs.cpio.gz, results/ (what the guest wrote through its
 # writable share). matrix.md puts all kernels side by side. Expectations per
 # kernel line (tests/vmtest/expect/MAJOR.MINOR, tests/vmtest/expect/host) are
-# checked against the probe table.
+# checked against the probe table; a line's needs= against the kernel's own
+# feature table (results/features, from tests/kernel_features).
 #
 # -r re-reads the last run's results (tables, verdicts) without booting.
 #
@@ -56,7 +57,8 @@ build=$src/build
 guest_timeout=${BENCHCORE_VMTEST_TIMEOUT:-1800}
 
 usage() {
-	sed -n '4,51p' "$0" | sed 's/^# \{0,1\}//'
+	# The header comment, however long it grows.
+	awk 'NR >= 4 && !/^#/ { exit } NR >= 4' "$0" | sed 's/^# \{0,1\}//'
 	exit "$1"
 }
 
@@ -507,31 +509,67 @@ metrics_positive() {
 	done
 }
 
-# Checks an expectations file against a probe table. Lines:
-#   BENCH STATE PATTERN [positive=METRIC,...] [xfail WHY...]
-#   only-if BENCH STATE PATTERN
+# Does the kernel have what a needs= list names? FEATURES holds the
+# kernel's own answers ("NAME yes|no", tests/kernel_features); !NAME needs a
+# "no". Returns 0 when every one holds; 1, printing the first that does
+# not (NAME or !NAME); 2, printing why, when the file cannot say (missing,
+# or no line for NAME: a typo must not pass as "does not hold").
+needs_hold() {
+	local features=$1 list=$2 f want have
+	if [ ! -f "$features" ]; then
+		echo "no kernel feature table (results/features)"
+		return 2
+	fi
+	for f in ${list//,/ }; do
+		want=yes
+		if [ "${f:0:1}" = '!' ]; then
+			want=no
+			f=${f:1}
+		fi
+		have=$(awk -v f="$f" '$1 == f { print $2; exit }' "$features")
+		if [ "$have" != yes ] && [ "$have" != no ]; then
+			echo "the kernel feature table has no answer for '$f'"
+			return 2
+		fi
+		if [ "$have" != "$want" ]; then
+			[ "$want" = yes ] && echo "$f" || echo "!$f"
+			return 1
+		fi
+	done
+	return 0
+}
+
+# Checks an expectations file against a probe table and the kernel's
+# feature table. Lines:
+#   BENCH STATE PATTERN [needs=FEATURE[,!FEATURE...]] [positive=METRIC,...] [xfail WHY...]
 # PATTERN is an extended regex on the attach point (ran) or the reason
-# (!REGEX: must not match);
-# positive= needs those summary means > 0; xfail marks a known failure.
-# only-if skips the whole file unless that line holds (the host's file
-# describes one kind of kernel). Prints "BENCH<TAB>verdict" lines.
+# (!REGEX: must not match); needs= checks the line only where the kernel
+# has each FEATURE (and lacks each !FEATURE), per FEATURES, and otherwise
+# reports "skipped: needs X", which is no failure; positive= needs those
+# summary means > 0; xfail marks a known failure. Prints "BENCH<TAB>verdict"
+# lines.
 check_expect() {
-	local file=$1 table=$2 res=$3 bench state pattern rest got detail positive xfail verdict
+	local file=$1 table=$2 res=$3 features=$4 bench state pattern rest got detail positive
+	local xfail verdict needs why rc
 	while read -r bench state pattern rest; do
 		case $bench in '' | '#'*) continue ;; esac
-		if [ "$bench" = only-if ]; then
-			bench=$state state=$pattern pattern=${rest%% *}
-			got=$(awk -F'\t' -v b="$bench" '$1 == b { print $2 "\t" $3 }' "$table")
-			if [ "${got%%$'\t'*}" != "$state" ] || ! [[ ${got#*$'\t'} =~ $pattern ]]; then
-				printf '*\tskipped: %s is not %s /%s/ here\n' "$bench" "$state" "$pattern"
-				return
-			fi
-			continue
-		fi
+		needs=
 		positive=
 		xfail=
+		case " $rest " in *" needs="*) needs=${rest#*needs=}; needs=${needs%% *} ;; esac
 		case " $rest " in *" positive="*) positive=${rest#*positive=}; positive=${positive%% *} ;; esac
 		case " $rest " in *" xfail"*) xfail=${rest#*xfail}; xfail=${xfail# } ;; esac
+		if [ -n "$needs" ]; then
+			rc=0
+			why=$(needs_hold "$features" "$needs") || rc=$?
+			if [ "$rc" = 1 ]; then
+				printf '%s\tskipped: needs %s\n' "$bench" "$why"
+				continue
+			elif [ "$rc" != 0 ]; then
+				printf '%s\tFAIL: needs=%s: %s\n' "$bench" "$needs" "$why"
+				continue
+			fi
+		fi
 		got=$(awk -F'\t' -v b="$bench" '$1 == b { print $2 "\t" $3 }' "$table")
 		detail=${got#*$'\t'}
 		if [ -z "$got" ]; then
@@ -588,7 +626,7 @@ judge() {
 	expect=$src/tests/vmtest/expect/$key
 	verdicts=$out/verdicts.tsv
 	: >"$verdicts"
-	[ -f "$expect" ] && check_expect "$expect" "$out/probe.tsv" "$res" >"$verdicts"
+	[ -f "$expect" ] && check_expect "$expect" "$out/probe.tsv" "$res" "$res/features" >"$verdicts"
 
 	if [ -e "$res/ctest.rc" ]; then
 		ctest_rc=$(cat "$res/ctest.rc")
@@ -607,10 +645,19 @@ judge() {
 		"list $(cat "$res/list.sec" 2>/dev/null || echo -) s," \
 		"probes $(cat "$res"/probe/*.sec 2>/dev/null | awk '{ t += $1 } END { printf "%.0f", t }') s," \
 		"ctest $(cat "$res/ctest.sec" 2>/dev/null || echo -) s" >>"$out/table.md"
-	if grep -q '^\*' "$verdicts"; then
-		echo "expectations ($(basename "$expect")): $(cut -f2 "$verdicts" | head -n 1)" >>"$out/table.md"
-		: >"$verdicts"
-	elif [ -f "$expect" ]; then
+	# The kernel's own answers, which the expectations' needs= are read
+	# against. The host's file is checked on any host build, so it must
+	# have them: without, nothing says which of its lines apply.
+	if [ -s "$res/features" ]; then
+		echo "kernel features (tests/kernel_features): $(awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 }' "$res/features")" >>"$out/table.md"
+	else
+		echo "kernel features: **missing** (tests/kernel_features did not run; results/features.err)" >>"$out/table.md"
+		if [ "$name" = host ]; then
+			bad=1
+			reasons+=("no kernel feature table (results/features): the host's expectations cannot be checked")
+		fi
+	fi
+	if [ -f "$expect" ]; then
 		echo "expectations: tests/vmtest/expect/$key" >>"$out/table.md"
 	else
 		echo "expectations: none for $key (only: no benchmark may fail)" >>"$out/table.md"
@@ -624,7 +671,10 @@ judge() {
 		echo "|---|---|---|---|"
 	} >>"$out/table.md"
 	while IFS=$'\t' read -r bench state detail metric; do
-		verdict=$(awk -F'\t' -v b="$bench" '$1 == b { print $2 }' "$verdicts")
+		# A benchmark may have a line per kind of kernel (needs=fentry,
+		# needs=!fentry): the one checked here speaks, a failure first.
+		verdict=$(awk -F'\t' -v b="$bench" '$1 == b && (v == "" || v ~ /^skipped/ || $2 ~ /^FAIL/) { v = $2 }
+			END { print v }' "$verdicts")
 		case $verdict in
 		FAIL*) bad=1 failed_benches+=("$bench (${verdict#FAIL: })") ;;
 		xfail* | XPASS*) ;;
@@ -858,6 +908,10 @@ main() {
 		awk 'NR > 2 && /^$/ { exit } NR > 2' "$vm/$n/table.md" | sed "s/^/$n: /"
 		# Known failures are counted, not repeated: the table has them.
 		echo "$n: $(grep -c '| xfail (' "$vm/$n/table.md" || true) known failures (xfail)"
+		# Per line of the expectations file: a line whose needs= do not
+		# hold on this kernel is skipped, not failed.
+		echo "$n: expectations: $(grep -c $'\tok$' "$vm/$n/verdicts.tsv" 2>/dev/null || true) ok," \
+			"$(grep -c $'\tskipped: needs' "$vm/$n/verdicts.tsv" 2>/dev/null || true) skipped (needs= does not hold here)"
 		grep -E '^\| [^|]* \| failed:|\| (FAIL|XPASS)' "$vm/$n/table.md" | sed "s/^/$n: /" || true
 	done
 	echo

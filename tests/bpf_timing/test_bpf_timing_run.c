@@ -10,6 +10,11 @@
  *  - --machine-readable adds the runner's RESULT line, last on stdout, with
  *    min <= median <= p99 <= max over the measured batches;
  *  - an unknown scenario is a usage error (status 2);
+ *  - where this kernel cannot run one (asked directly, apart from the
+ *    plugin: may_goto in a sleepable syscall program for bpf-nop; may_goto
+ *    in XDP, at most LB_LRU_CPUS possible CPUs and an LRU hash held in an
+ *    array of maps for xdp-lb), it exits 3 with a reason naming what
+ *    was refused, and nothing else is accepted;
  *  - no program or map of the plugin stays loaded.
  * No timing is asserted.
  */
@@ -21,8 +26,12 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include <bpf/libbpf.h>
+
+#include "bc_test_kernel.h"
 #include "bc_test_report.h"
 #include "json_read.h"
+#include "xdp_lb_common.h"
 
 static const char *const ours[] = { "bt_", "lb_", "xdp_lb.", "bpf_nop.", NULL };
 
@@ -35,6 +44,44 @@ static const char *const scenarios[] = {
 	"drop-v4-options", "drop-v6-frag",
 };
 
+/*
+ * What the kernel refuses that a benchmark needs, asked in main(): for each,
+ * the word the plugin's reason must hold. None: the benchmark must run.
+ */
+struct refusals {
+	const char *needle[4];
+	size_t cnt;
+};
+
+static struct refusals nop_refused, lb_refused;
+
+static void refused(struct refusals *r, int err, const char *needle)
+{
+	if (err && r->cnt < sizeof(r->needle) / sizeof(r->needle[0]))
+		r->needle[r->cnt++] = needle;
+}
+
+/* The run must exit 3 with a reason naming one of the refusals (the plugin
+ * stops at the first it meets). */
+static void check_unavailable(const char *const *args, const struct refusals *why)
+{
+	struct bc_test_run r;
+	bool named = false;
+
+	bc_test_run_benchcore(&r, args);
+	for (size_t i = 0; i < why->cnt; i++)
+		named |= strstr(r.err, why->needle[i]) != NULL;
+	if (r.status != BC_TEST_EXIT_UNAVAILABLE || !named) {
+		bc_test_dump(args[1], &r);
+		fail_msg("%s: the kernel refuses %s%s: expected exit status %d naming it", args[1],
+			 why->needle[0], why->cnt > 1 ? " (and more)" : "",
+			 BC_TEST_EXIT_UNAVAILABLE);
+	}
+	print_message("%s unavailable here, as the kernel said: %s", args[1], r.err);
+	bc_test_run_free(&r);
+	bc_test_assert_none_loaded(ours, args[1]);
+}
+
 static void test_nop(void **state)
 {
 	const char *args[] = { "run", "bpf_timing:bpf-nop", "-w0", "-d1", NULL };
@@ -43,6 +90,10 @@ static void test_nop(void **state)
 	double op_ns, ops, runs;
 
 	(void)state;
+	if (nop_refused.cnt) {
+		check_unavailable(args, &nop_refused);
+		return;
+	}
 	doc = bc_test_run_json(&r, args);
 	op_ns = bc_test_summary_mean(doc, "op_ns");
 	ops = bc_test_summary_mean(doc, "ops");
@@ -88,7 +139,13 @@ static void check_scenario(const char *sc)
 
 static void test_xdp_lb_scenarios(void **state)
 {
+	const char *args[] = { "run", "bpf_timing:xdp-lb", "-w0", "-d1", NULL };
+
 	(void)state;
+	if (lb_refused.cnt) {
+		check_unavailable(args, &lb_refused);
+		return;
+	}
 	for (size_t i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
 		check_scenario(scenarios[i]);
 	bc_test_assert_none_loaded(ours, "xdp-lb");
@@ -107,14 +164,11 @@ static void test_machine_readable(void **state)
 	char sc[64];
 
 	(void)state;
-	bc_test_run_benchcore(&r, args);
-	/* Before Linux 6.9 (no may_goto) xdp-lb cannot run at all: its own
-	 * test above says so; the line has nothing to be made of. */
-	if (r.status == BC_TEST_EXIT_UNAVAILABLE) {
-		print_message("xdp-lb unavailable here, no RESULT line to check: %s", r.err);
-		bc_test_run_free(&r);
+	if (lb_refused.cnt) {
+		check_unavailable(args, &lb_refused);
 		return;
 	}
+	bc_test_run_benchcore(&r, args);
 	line = strstr(r.out, "RESULT ");
 	if (r.status != 0 || !line || (line != r.out && line[-1] != '\n')) {
 		bc_test_dump("xdp-lb --machine-readable", &r);
@@ -155,9 +209,24 @@ int main(void)
 		cmocka_unit_test(test_machine_readable),
 		cmocka_unit_test(test_unknown_scenario),
 	};
-	int skip = bc_test_bpf_skip("bpf_timing_run");
+	int skip = bc_test_bpf_skip("bpf_timing_run"), cpus;
 
 	if (skip)
 		return skip;
+	libbpf_set_print(NULL);
+	/* bpf-nop: the timed program is a sleepable syscall program that
+	 * bounds its loop with may_goto (6.9+). */
+	refused(&nop_refused, bc_test_kernel_may_goto(BPF_PROG_TYPE_SYSCALL, BPF_F_SLEEPABLE),
+		"may_goto");
+	/* xdp-lb: an XDP program with may_goto, one LRU connection table per
+	 * possible CPU in an array of LB_LRU_CPUS slots. */
+	refused(&lb_refused, bc_test_kernel_may_goto(BPF_PROG_TYPE_XDP, 0), "may_goto");
+	refused(&lb_refused, bc_test_kernel_lru_in_array_of_maps(), "maps");
+	cpus = bc_test_kernel_possible_cpus();
+	if (cpus <= 0) {
+		fprintf(stderr, "cannot count the possible CPUs: %s\n", strerror(-cpus));
+		return 1;
+	}
+	refused(&lb_refused, (unsigned int)cpus > LB_LRU_CPUS, "possible CPUs");
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,8 +5,8 @@
  *  - the attached program really runs: with the kernel's BPF statistics on
  *    (BPF_ENABLE_STATS, held by this test while benchcore runs) the
  *    rn_rawtp program's run count grows during the run;
- *  - kprobe, kretprobe, fentry and fexit run where this kernel has them
- *    (asked directly, not through the plugin) and otherwise exit 3 naming
+ *  - kprobe, kretprobe, fentry and fexit run where this kernel attaches
+ *    them (asked directly, not through the plugin) and otherwise exit 3 naming
  *    their attach point; nothing is substituted;
  *  - more than one producer is a usage error (status 2);
  *  - no program or map of the plugin stays loaded.
@@ -26,46 +26,13 @@
 #include <cmocka.h>
 
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bc_test_kernel.h"
 #include "bc_test_report.h"
 #include "json_read.h"
 
 static const char *const ours[] = { "rn_", "rename_b.", NULL };
-
-/* ------------------------------------------- what the kernel says, asked directly */
-
-static const struct bpf_insn ret0[] = {
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
-
-static bool kernel_has_fentry(void)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	int id, fd;
-
-	if (!btf)
-		return false;
-	id = btf__find_by_name_kind(btf, "__set_task_comm", BTF_KIND_FUNC);
-	btf__free(btf);
-	if (id < 0)
-		return false;
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = (__u32)id);
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "bc_rt_fentry", "GPL", ret0, 2, &opts);
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
-}
-
-static bool kernel_has_kprobes(void)
-{
-	return access("/sys/bus/event_source/devices/kprobe", F_OK) == 0 ||
-	       access("/sys/kernel/tracing/kprobe_events", F_OK) == 0;
-}
 
 /* ------------------------------------------------------------ runs */
 
@@ -125,9 +92,11 @@ static void test_rawtp(void **state)
 	check_renames("rename:rename-rawtp", "raw_tp/task_rename");
 }
 
+/* Asked with hand-written programs (tests/support/bc_test_kernel.c), on the
+ * plugin's own function: loaded AND attached, as the plugin needs. */
 static void test_kprobes(void **state)
 {
-	bool has = kernel_has_kprobes();
+	bool has = bc_test_kernel_kprobe("__set_task_comm") == 0;
 
 	(void)state;
 	check_variant("rename:rename-kprobe", "kprobe/__set_task_comm", has);
@@ -136,11 +105,11 @@ static void test_kprobes(void **state)
 
 static void test_trampolines(void **state)
 {
-	bool has = kernel_has_fentry();
-
 	(void)state;
-	check_variant("rename:rename-fentry", "fentry/__set_task_comm", has);
-	check_variant("rename:rename-fexit", "fexit/__set_task_comm", has);
+	check_variant("rename:rename-fentry", "fentry/__set_task_comm",
+		      bc_test_kernel_trampoline(BPF_TRACE_FENTRY, "__set_task_comm") == 0);
+	check_variant("rename:rename-fexit", "fexit/__set_task_comm",
+		      bc_test_kernel_trampoline(BPF_TRACE_FEXIT, "__set_task_comm") == 0);
 }
 
 /* The highest run count of any loaded rn_rawtp program, 0 if none. */

@@ -7,7 +7,9 @@
  * suite takes minutes, so only its first line is run, for one second, and
  * its JSON row must carry the latency histogram.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,15 +170,21 @@ static void test_one_row(void **state)
 	struct bc_test_run r;
 	struct bc_json *doc;
 	const char *status;
+	cpu_set_t mask;
 	FILE *f;
 	int fd;
 
 	(void)state;
 	if (bc_test_bpf_skip("running a row of the " SUITE_NAME " suite"))
 		skip();
-	/* -a pins the producer and the consumer to two different CPUs. */
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
-		print_message("skipped: the suite's rows pin to CPUs 0 and 1; one CPU online\n");
+	/* -a pins the consumer to CPU 0 and the producer to CPU 1: both must
+	 * be ours to run on, not merely two CPUs online (a cpuset or taskset
+	 * may give this process others). */
+	CPU_ZERO(&mask);
+	assert_int_equal(sched_getaffinity(0, sizeof(mask), &mask), 0);
+	if (!CPU_ISSET(0, &mask) || !CPU_ISSET(1, &mask)) {
+		print_message("skipped: the suite's rows pin to CPUs 0 and 1, and this process "
+			      "may not run on CPU %d\n", CPU_ISSET(0, &mask) ? 1 : 0);
 		skip();
 	}
 	fd = mkstemp(path);

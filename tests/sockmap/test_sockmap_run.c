@@ -8,7 +8,10 @@
  *  - data moves: bytes are sent and received, the BPF programs count what
  *    they carry in BPF modes, and --verify finds every byte in order;
  *  - no program or map of the plugin stays loaded, in this live process;
- *  - two mode flags at once are a usage error (status 2, through the binary).
+ *  - two mode flags at once are a usage error (status 2, through the binary);
+ *  - where this kernel creates no sockmap (asked directly, apart from the
+ *    plugin: CONFIG_BPF_STREAM_PARSER is a config option), the benchmark
+ *    exits 3 naming sockmap, and nothing else runs.
  * No timing is asserted.
  */
 #include <dirent.h>
@@ -30,6 +33,7 @@
 #include "cli_env.h"
 #include "options.h"
 #include "core_opts.h"
+#include "bc_test_kernel.h"
 #include "bc_test_report.h"
 
 static const char *const ours[] = { "sm_", "sockmap_.", "sock_map_", NULL };
@@ -159,6 +163,23 @@ static void test_two_modes(void **state)
 	bc_test_run_free(&r);
 }
 
+/* The kernel refuses sockmaps: the benchmark must say so, status 3. */
+static void test_unavailable(void **state)
+{
+	const char *args[] = { "run", "sockmap:sockmap", "-w0", "-d1", NULL };
+	struct bc_test_run r;
+
+	(void)state;
+	bc_test_run_benchcore(&r, args);
+	if (r.status != BC_TEST_EXIT_UNAVAILABLE || !strstr(r.err, "sockmap")) {
+		bc_test_dump("sockmap", &r);
+		fail_msg("this kernel creates no sockmap: expected exit status %d naming it",
+			 BC_TEST_EXIT_UNAVAILABLE);
+	}
+	bc_test_run_free(&r);
+	bc_test_assert_none_loaded(ours, "sockmap (unavailable)");
+}
+
 static int load(void **state)
 {
 	(void)state;
@@ -184,9 +205,15 @@ int main(void)
 		cmocka_unit_test(test_tx_modes),
 		cmocka_unit_test(test_two_modes),
 	};
+	const struct CMUnitTest refused[] = {
+		cmocka_unit_test(test_unavailable),
+		cmocka_unit_test(test_two_modes),
+	};
 	int skip = bc_test_bpf_skip("sockmap_run");
 
 	if (skip)
 		return skip;
+	if (bc_test_kernel_sockmap())
+		return cmocka_run_group_tests(refused, NULL, NULL);
 	return cmocka_run_group_tests(tests, load, unload);
 }

@@ -54,9 +54,9 @@ int bc_test_scratch_make(const char *prefix, char *root, char *plugins, char *wo
 int bc_test_scratch_remove(const char *root);
 
 /*
- * 0 when this process can load BPF programs against kernel BTF; otherwise
- * prints the reason (why names the test's need) and returns BC_TEST_SKIP
- * for main() to return.
+ * 0 when this process can load BPF programs against kernel BTF (root, BTF,
+ * and a trivial program loads); otherwise prints the reason (why names the
+ * test's need) and returns BC_TEST_SKIP for main() to return.
  */
 int bc_test_bpf_skip(const char *why);
 

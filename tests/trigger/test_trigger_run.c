@@ -2,8 +2,9 @@
 /*
  * The trigger plugin through the real benchcore binary, for every benchmark
  * in its requirement table:
- *  - what this kernel supports (asked directly, independently of the
- *    plugin) must run for one second (-w0 -d1 --format json) with hits > 0
+ *  - what this kernel supports (asked directly with hand-written programs
+ *    that load AND attach, tests/support/bc_test_kernel.c, independently
+ *    of the plugin) must run for one second (-w0 -d1 --format json) with hits > 0
  *    and hits = runs x hits-per-run (the batch for batched drivers, else
  *    1) within the slack of the sampling boundary, and name its attach
  *    point;
@@ -25,7 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -33,6 +33,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bc_test_kernel.h"
 #include "bc_test_util.h"
 #include "json.h"
 #include "json_read.h"
@@ -86,51 +87,6 @@ static void assert_none_left(const char *after)
 
 /* ------------------------------------- what the kernel says, asked directly */
 
-/* A minimal program: r0 = 0; exit. */
-static const struct bpf_insn ret0[] = {
-	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-	{ .code = BPF_JMP | BPF_EXIT },
-};
-
-static int kernel_fentry_answer(void)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	int id, fd;
-
-	if (!btf)
-		return -ENOENT;
-	id = btf__find_by_name_kind(btf, "bpf_get_numa_node_id", BTF_KIND_FUNC);
-	btf__free(btf);
-	if (id < 0)
-		return id;
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY,
-		    .attach_btf_id = (__u32)id);
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "bc_tt_fentry", "GPL", ret0, 2, &opts);
-	if (fd < 0)
-		return fd;
-	close(fd);
-	return 0;
-}
-
-static int kernel_kprobe_multi_answer(void)
-{
-	const char *syms[] = { "bpf_get_numa_node_id" };
-	int fd, link;
-
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_KPROBE_MULTI);
-	fd = bpf_prog_load(BPF_PROG_TYPE_KPROBE, "bc_tt_kmulti", "GPL", ret0, 2, &opts);
-	if (fd < 0)
-		return fd;
-	LIBBPF_OPTS(bpf_link_create_opts, lopts, .kprobe_multi.syms = syms,
-		    .kprobe_multi.cnt = 1);
-	link = bpf_link_create(fd, 0, BPF_TRACE_KPROBE_MULTI, &lopts);
-	close(fd);
-	if (link < 0)
-		return link;
-	close(link);
-	return 0;
-}
-
 /* 1: vmlinux BTF lists the batched tp/raw_tp/fmod_ret driver's kfunc. */
 static int kernel_kfunc_answer(void)
 {
@@ -144,20 +100,35 @@ static int kernel_kfunc_answer(void)
 	return id > 0;
 }
 
-static bool kernel_at_least(int major, int minor)
-{
-	struct utsname u;
-	int ma = 0, mi = 0;
-
-	if (uname(&u) || sscanf(u.release, "%d.%d", &ma, &mi) != 2)
-		return false;
-	return ma > major || (ma == major && mi >= minor);
-}
-
+/* Asked once in main() (tests/support/bc_test_kernel.c, apart from the
+ * plugin), each answer printed there as a "# kernel:" line. */
 static struct {
-	bool fentry, kprobe, kprobe_multi, uprobe_multi;
+	bool fentry, fexit, kprobe, kprobe_multi, uprobe, uprobe_multi, tracefs;
+	bool filter_functions;	/* tracefs lists the traceable functions */
 	int kfunc;
 } kernel;
+
+/* fmod_ret is allowed on some functions only (an error-injection list that
+ * is a config option, and LSM hooks): asked per target, once each. */
+static bool kernel_fmod_ret(const char *attach_point)
+{
+	static struct {
+		char func[64];
+		bool ok;
+	} seen[4];
+	static size_t seen_cnt;
+	char func[64];
+
+	if (sscanf(attach_point, "fmod_ret/%63[^ ]", func) != 1)
+		fail_msg("no fmod_ret target in attach point '%s'", attach_point);
+	for (size_t i = 0; i < seen_cnt; i++)
+		if (!strcmp(seen[i].func, func))
+			return seen[i].ok;
+	assert_true(seen_cnt < sizeof(seen) / sizeof(seen[0]));
+	snprintf(seen[seen_cnt].func, sizeof(seen[seen_cnt].func), "%s", func);
+	seen[seen_cnt].ok = bc_test_kernel_trampoline(BPF_MODIFY_RETURN, func) == 0;
+	return seen[seen_cnt++].ok;
+}
 
 /* The spec as the plugin must run it here, for this --trig-driver. */
 static struct trig_spec as_run(const char *name, enum trig_drive want)
@@ -183,21 +154,28 @@ static bool expect_available(const struct trig_spec *s)
 #endif
 	switch (s->kind) {
 	case BC_ATTACH_FENTRY:
-	case BC_ATTACH_FEXIT:
-	case BC_ATTACH_FMOD_RET:
 		return kernel.fentry;
+	case BC_ATTACH_FEXIT:
+		return kernel.fexit;
+	case BC_ATTACH_FMOD_RET:
+		return kernel_fmod_ret(s->attach_point);
 	case BC_ATTACH_KPROBE:
 	case BC_ATTACH_KRETPROBE:
 		return kernel.kprobe;
 	case BC_ATTACH_KPROBE_MULTI:
 	case BC_ATTACH_KRETPROBE_MULTI:
-		return kernel.kprobe_multi;
+		/* -all attaches to every function tracefs lists. */
+		return kernel.kprobe_multi && (!s->attach_all_prog || kernel.filter_functions);
+	case BC_ATTACH_UPROBE:
+	case BC_ATTACH_URETPROBE:
+		return kernel.uprobe;
 	case BC_ATTACH_UPROBE_MULTI:
 	case BC_ATTACH_URETPROBE_MULTI:
 		return kernel.uprobe_multi;
+	case BC_ATTACH_TP:
+		return kernel.tracefs;
 	default:
-		/* tracepoints, raw_tp, uprobes, test runs: what every
-		 * machine this project supports has. */
+		/* raw_tp and test runs: what every kernel with BPF has. */
 		return true;
 	}
 }
@@ -371,14 +349,17 @@ static void test_every_benchmark(void **state)
 	for (size_t i = 0; i < trig_spec_cnt; i++) {
 		const struct trig_spec *s = &trig_specs[i];
 
+		/* What the plugin must run here (the syscall driver where
+		 * the kernel lacks the kfunc), and so what to ask about. */
 		struct trig_spec eff = as_run(s->name, BC_TRIG_DRIVE_AUTO);
+		bool avail = expect_available(&eff);
 
 		fprintf(stderr, "# %s: expected %s here\n", s->name,
-			expect_available(s) ? "to run" : "unavailable");
-		if (expect_available(s))
+			avail ? "to run" : "unavailable");
+		if (avail)
 			check_run(&eff, NULL, hits_per_run(&eff, BC_TRIG_BATCH_DEFAULT), 1);
 		else
-			check_unavailable(s);
+			check_unavailable(&eff);
 	}
 }
 
@@ -651,28 +632,34 @@ int main(void)
 	const char *list_json_args[] = { "list", "--format", "json", NULL };
 	struct bc_test_run list, list_js;
 	char perr[256] = "";
-	int err, ret;
+	int ret;
 
 	ret = bc_test_bpf_skip("the trigger benchmarks");
 	if (ret)
 		return ret;
 	libbpf_set_print(NULL);
-	err = kernel_fentry_answer();
-	kernel.fentry = err == 0;
-	fprintf(stderr, "# kernel: fentry load %s\n", err ? strerror(-err) : "ok");
-	kernel.kprobe = access("/sys/bus/event_source/devices/kprobe", F_OK) == 0;
-	fprintf(stderr, "# kernel: kprobe PMU %s\n", kernel.kprobe ? "present" : "absent");
+	/* tracefs first: tp/ benchmarks attach through it and the -all ones
+	 * read its list of functions; a fresh machine has it unmounted, and
+	 * no case may depend on an earlier one having mounted it. */
+	kernel.tracefs = bc_test_kernel_tracefs() == 0;
+	kernel.filter_functions =
+		access("/sys/kernel/tracing/available_filter_functions", R_OK) == 0 ||
+		access("/sys/kernel/debug/tracing/available_filter_functions", R_OK) == 0;
+	fprintf(stderr, "# kernel: available_filter_functions readable: %s\n",
+		kernel.filter_functions ? "yes" : "no");
+	/* Load AND attach: a kernel may accept the program and refuse the
+	 * trampoline, and the plugin needs both. */
+	kernel.fentry = bc_test_kernel_trampoline(BPF_TRACE_FENTRY, "bpf_get_numa_node_id") == 0;
+	kernel.fexit = bc_test_kernel_trampoline(BPF_TRACE_FEXIT, "bpf_get_numa_node_id") == 0;
+	kernel.kprobe = bc_test_kernel_kprobe("bpf_get_numa_node_id") == 0;
+	kernel.kprobe_multi = bc_test_kernel_kprobe_multi("bpf_get_numa_node_id") == 0;
 	kernel.kfunc = kernel_kfunc_answer();
 	fprintf(stderr, "# kernel: kfunc %s %s\n", BC_TRIG_KFUNC,
 		kernel.kfunc > 0 ? "in vmlinux BTF" : "absent");
-	err = kernel_kprobe_multi_answer();
-	kernel.kprobe_multi = err == 0;
-	fprintf(stderr, "# kernel: kprobe.multi link %s\n", err ? strerror(-err) : "ok");
-	/* The kernel's side of uprobe.multi, whatever libbpf we were built
-	 * against: Linux 6.6+ with uprobes. */
-	kernel.uprobe_multi = kernel_at_least(6, 6) &&
-			      access("/sys/bus/event_source/devices/uprobe", F_OK) == 0;
-	fprintf(stderr, "# kernel: uprobe.multi %s\n", kernel.uprobe_multi ? "expected" : "absent");
+	/* The kernel's side of uprobes, whatever libbpf we were built
+	 * against: a link created on a function of this binary. */
+	kernel.uprobe = bc_test_kernel_uprobe() == 0;
+	kernel.uprobe_multi = bc_test_kernel_uprobe_multi() == 0;
 
 	if (wait_for_none() != 0) {
 		printf("skipping: bc_trig_* programs are already loaded by another process\n");
