@@ -26,8 +26,13 @@ def log(msg):
 	print('parity: ' + msg, file=sys.stderr, flush=True)
 
 
+# "same" means the ratio's 95% interval lies inside this band; a rows file
+# may set a tighter band for quiet rows (band ROW-REGEX LOW HIGH).
+DEFAULT_BAND = (0.95, 1.05)
+
+
 def read_rows(path):
-	rows, by_design, aliases = [], [], []
+	rows, by_design, aliases, bands = [], [], [], []
 	with open(path) as f:
 		for ln, line in enumerate(f, 1):
 			line = line.strip()
@@ -39,6 +44,16 @@ def read_rows(path):
 					sys.exit(f'parity: {path}:{ln}: by-design needs PEER-REGEX ROW-REGEX REASON')
 				by_design.append((re.compile(parts[1]), re.compile(parts[2]), parts[3]))
 				continue
+			if line.startswith('band'):
+				parts = line.split()
+				try:
+					lo, hi = float(parts[2]), float(parts[3])
+				except (IndexError, ValueError):
+					lo = hi = None
+				if len(parts) != 4 or lo is None or not (0 < lo < 1 < hi):
+					sys.exit(f'parity: {path}:{ln}: band needs ROW-REGEX LOW HIGH with LOW < 1 < HIGH')
+				bands.append((re.compile(parts[1]), (lo, hi)))
+				continue
 			if line.startswith('alias'):
 				parts = line.split()
 				if len(parts) != 4:
@@ -49,7 +64,17 @@ def read_rows(path):
 			if len(parts) < 2:
 				sys.exit(f'parity: {path}:{ln}: a row needs ROW BENCH [OPTIONS...]')
 			rows.append({'row': parts[0], 'bench': parts[1], 'opts': parts[2:]})
-	return rows, by_design, aliases
+	return rows, by_design, aliases, bands
+
+
+def band_of(row, bands):
+	"""The band a row's interval must lie in to read "same": the last band
+	line naming it, else the default."""
+	band = DEFAULT_BAND
+	for rr, b in bands:
+		if rr.fullmatch(row):
+			band = b
+	return band
 
 
 def runner_name(peer, bench):
@@ -119,9 +144,13 @@ def parse_runner(text, producers=1):
 # --- benchcore's JSON ----------------------------------------------------------
 
 def headline_metric(doc):
-	"""benchcore plot's headline: the first hits metric, else ops, histograms aside."""
+	"""The document's headline: what it records (from ABI 2.3's writer on),
+	else the rule older documents were read by (the first hits metric, else
+	ops, histograms aside)."""
 	metrics = doc.get('metrics') or []
 	summary = doc.get('summary') or {}
+	if isinstance(doc.get('headline'), str) and doc['headline'] in summary:
+		return doc['headline']
 	for role in ('hits', 'ops'):
 		for m in metrics:
 			if m.get('role') == role and m.get('kind') != 'histogram' and m.get('name') in summary:
@@ -284,7 +313,11 @@ def measure(rows, peers, a):
 	t_start, spent = time.time(), 0.0
 	for i, r in enumerate(rows):
 		rr = res[r['row']]
-		for rnd in range(a.rounds):
+		rnd = 0
+		# a.rounds first; then one more round at a time while a runner's
+		# verdict is undecided, up to a.max_rounds
+		while rnd < a.rounds or (rnd < a.max_rounds and not a.reread and
+					 undecided_peers(r, rr, peers, a)):
 			order = [p['name'] for p in peers] + ['benchcore']
 			if rnd % 2:
 				order.reverse()
@@ -307,10 +340,36 @@ def measure(rows, peers, a):
 				else:
 					rc, out, err = run(cmd, cwd, timeout, logp)
 				absorb(rr, s, r, peers, rc, out, err)
+			rnd += 1
+		if a.reread:
+			# the extra rounds a pass made are in its logs too
+			while rnd < a.max_rounds and os.path.exists(
+					os.path.join(a.raw, f"{r['row']}.benchcore.{rnd}.log")):
+				for s in [p['name'] for p in peers] + ['benchcore']:
+					if rr[s]['error']:
+						continue
+					rc, out, err, secs = read_log(os.path.join(a.raw, f"{r['row']}.{s}.{rnd}.log"))
+					spent += secs
+					absorb(rr, s, r, peers, rc, out, err)
+				rnd += 1
 		log(f"[{i + 1}/{len(rows)}] {r['row']}: " + ', '.join(
 			f"{s} {fmt(statistics.median(st['vals']))}" if st['vals'] else f"{s} -"
 			for s, st in rr.items()) + f" ({time.time() - t_start:.0f} s so far)")
 	return res, spent if a.reread else time.time() - t_start
+
+
+def undecided_peers(r, rr, peers, a):
+	"""Does any runner's comparison of this row still read undecided?"""
+	bs = rr['benchcore']
+	for p in peers:
+		rs = rr[p['name']]
+		if not rs['vals'] or not bs['vals'] or len(rs['vals']) != len(bs['vals']):
+			continue
+		_, _, ratio, lo, hi, noise, _ = compare(rs, bs)
+		if not decided(verdict(p['name'], r['row'], ratio, lo, hi, noise, a.by_design,
+				       band_of(r['row'], a.bands))):
+			return True
+	return False
 
 
 # --- statistics ------------------------------------------------------------------
@@ -356,19 +415,27 @@ def compare(rs, bs):
 	return rmed, bmed, ratio, lo, hi, noise, n
 
 
-def verdict(peer, row, ratio, lo, hi, noise, by_design):
+def verdict(peer, row, ratio, lo, hi, noise, by_design, band):
+	"""same: the whole 95% interval of the ratio inside the band; differs:
+	the whole interval outside it; undecided otherwise (an interval too wide
+	to say, or none: one round). A noisy row is never "same"."""
 	if not math.isfinite(ratio):
 		return 'n/a'
-	if lo is not None and lo <= 1.0 <= hi:
+	nz = f'{noise * 100:.1f}%' if noise is not None else 'unknown'
+	if lo is None:
+		return f'undecided: one round, noise {nz}'
+	if band[0] <= lo and hi <= band[1]:
 		return 'same'
-	# "within the rows' own run-to-run noise": the combined relative spread
-	# of the two sides
-	if noise is not None and abs(math.log(ratio)) <= noise:
-		return 'same'
-	for pr, rr, reason in by_design:
-		if pr.fullmatch(peer) and rr.fullmatch(row):
-			return 'differs, by design: ' + reason
-	return 'differs: bug'
+	if hi < band[0] or lo > band[1]:
+		for pr, rr, reason in by_design:
+			if pr.fullmatch(peer) and rr.fullmatch(row):
+				return 'differs, by design: ' + reason
+		return 'differs: bug'
+	return f'undecided: noise {nz}'
+
+
+def decided(v):
+	return not v.startswith('undecided') and v != 'n/a'
 
 
 # --- output ------------------------------------------------------------------------
@@ -396,9 +463,10 @@ def report(rows, peers, res, by_design, elapsed, a, shared_missing, bc_only):
 	lines, runs = [], []
 	for p in peers:
 		lines.append(f"\n## runner {p['name']}\n")
-		lines.append('| row | options | runner median | benchcore median | unit | ratio [95% interval] | noise | verdict |')
-		lines.append('|---|---|---:|---:|---|---|---:|---|')
+		lines.append('| row | options | runner median | benchcore median | unit | ratio [95% interval] | rounds | noise | verdict |')
+		lines.append('|---|---|---:|---:|---|---|---:|---:|---|')
 		notrun = []
+		counts = {'same': 0, 'differs': 0, 'undecided': 0}
 		for r in rows:
 			rs, bs = res[r['row']][p['name']], res[r['row']]['benchcore']
 			opts = ' '.join(r['opts']) or '(defaults)'
@@ -412,11 +480,14 @@ def report(rows, peers, res, by_design, elapsed, a, shared_missing, bc_only):
 				notrun.append(f"- {name} `{opts}`: " + '; '.join(w.replace('|', '/') for w in why))
 				continue
 			rmed, bmed, ratio, lo, hi, noise, n = compare(rs, bs)
-			v = verdict(p['name'], r['row'], ratio, lo, hi, noise, by_design)
+			v = verdict(p['name'], r['row'], ratio, lo, hi, noise, by_design,
+				    band_of(r['row'], a.bands))
 			ci = f' [{lo:.2f}, {hi:.2f}]' if lo is not None else ' (one round: no interval)'
 			nz = f'{noise * 100:.1f}%' if noise is not None else '-'
 			lines.append(f"| {name} | `{opts}` | {fmt(rmed)} | {fmt(bmed)} | {rs['unit']} | "
-				     f"{ratio:.2f}{ci} | {nz} | {v} |")
+				     f"{ratio:.3f}{ci} | {n} | {nz} | {v} |")
+			counts['same' if v == 'same' else 'differs' if v.startswith('differs') else
+			       'undecided'] += 1
 			runs.append({
 				'section': f"runner {p['name']}",
 				'label': r['row'],
@@ -435,6 +506,9 @@ def report(rows, peers, res, by_design, elapsed, a, shared_missing, bc_only):
 						   'runner_figure': rs['label'], 'noise': noise, 'verdict': v},
 				},
 			})
+		lines.append(f"\nrunner {p['name']}: {counts['same']} same, {counts['differs']} differs, "
+			     f"{counts['undecided']} undecided, {len(notrun)} not compared.")
+		a.counts[p['name']] = counts
 		if notrun:
 			lines.append('\nNot compared (a side did not run here, or printed no figure):\n')
 			lines.extend(notrun)
@@ -479,9 +553,14 @@ the paired per-round ratios (log scale). `noise` is the rows' own run-to-run noi
 side the larger of the spread over rounds and the typical spread within a run (relative),
 the two combined in quadrature.
 
-Verdicts: **same** when the interval holds 1.0 or the ratio is within the noise (|ln ratio| ≤ noise);
-**differs, by design** when a `by-design` line of the row file names the row (the reason is
-a difference docs/compat.md lists); **differs: bug** otherwise.
+Verdicts, from the ratio's 95% interval and a band, [{DEFAULT_BAND[0]:.2f}, {DEFAULT_BAND[1]:.2f}] unless a `band` line
+of the row file sets a tighter one for a quiet row: **same** when the whole interval lies
+inside the band; **differs** when the whole interval lies outside it (**differs, by design**
+when a `by-design` line names the row, the reason a difference docs/compat.md lists;
+**differs: bug** otherwise); **undecided: noise N%** when the interval is too wide to say
+either. A row starts with `-n` rounds and gets one more round at a time while it is
+undecided, up to `--max-rounds` ({a.max_rounds} in this pass); a noisy row stays undecided, it
+never reads "same". `rounds` is how many paired rounds a row took.
 
 To rerun (root; about {elapsed / 60:.0f} minutes for this pass):
 
@@ -521,6 +600,7 @@ def main():
 	ap.add_argument('--rows-file', required=True)
 	ap.add_argument('--rows', default='')
 	ap.add_argument('-n', dest='rounds', type=int, default=3)
+	ap.add_argument('--max-rounds', type=int, default=0)
 	ap.add_argument('-w', dest='warmup', type=int, default=1)
 	ap.add_argument('-d', dest='duration', type=int, default=5)
 	ap.add_argument('-o', dest='out', required=True)
@@ -533,7 +613,9 @@ def main():
 	ap.add_argument('--reread', action='store_true')
 	a = ap.parse_args()
 	a.argv = a.argv.split('\x1f') if a.argv else []
-	rows, by_design, aliases = read_rows(a.rows_file)
+	rows, by_design, aliases, bands = read_rows(a.rows_file)
+	a.by_design, a.bands = by_design, bands
+	a.max_rounds = max(a.max_rounds, a.rounds)
 	sel = re.compile(a.rows)
 	rows = [r for r in rows if sel.search(r['row'])]
 	if not rows:
@@ -562,7 +644,10 @@ def main():
 	os.makedirs(a.raw, exist_ok=True)
 	os.makedirs(a.out, exist_ok=True)
 	res, elapsed = measure(rows, peers, a)
+	a.counts = {}
 	report(rows, peers, res, by_design, elapsed, a, shared_missing, bc_only)
+	for name, c in a.counts.items():
+		log(f"runner {name}: {c['same']} same, {c['differs']} differs, {c['undecided']} undecided")
 	log(f"wrote {os.path.join(a.out, 'parity.md')} and parity.json in {elapsed / 60:.1f} minutes")
 
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# scripts/parity.sh [-b BUILD_DIR] [-n ROUNDS] [-w SEC] [-d SEC] [--rows REGEX]
-#                   [--peer 6.1,6.12] [-o DIR] [--note TEXT] [-r]
+# scripts/parity.sh [-b BUILD_DIR] [-n ROUNDS] [--max-rounds N] [-w SEC] [-d SEC]
+#                   [--rows REGEX] [--peer 6.1,6.12] [-o DIR] [--note TEXT] [-r]
 #
 # Measures every row of tests/parity/rows (a benchmark both sides have, with
 # its options) on the kernel's own runner, built by scripts/peer.sh, and on
@@ -14,6 +14,8 @@
 #
 #   -b BUILD_DIR   benchcore's build (default build)
 #   -n ROUNDS      rounds per row (default 3)
+#   --max-rounds N a row still undecided after ROUNDS gets more rounds, one
+#                  at a time, up to N in all (default 6)
 #   -w SEC, -d SEC warm-up and duration, for both sides (default 1 and 5)
 #   --rows REGEX   only the rows whose name matches (default all)
 #   --peer LIST    runner versions, comma-separated (default 6.12); a
@@ -33,11 +35,11 @@ set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$src/build
-rounds=3 warmup=1 duration=5 rows= peers=6.12 out=$src/docs note= reread=
+rounds=3 max_rounds=6 warmup=1 duration=5 rows= peers=6.12 out=$src/docs note= reread=
 argv=("$@")
 
 usage() {
-	sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,33p' "$0" | sed 's/^# \{0,1\}//'
 	exit "$1"
 }
 
@@ -58,6 +60,8 @@ while [ $# -gt 0 ]; do
 	-h | --help) usage 0 ;;
 	-b) need_arg "$@"; build=$2; shift ;;
 	-n) need_arg "$@"; whole -n "$2" 1; rounds=$2; shift ;;
+	--max-rounds) need_arg "$@"; whole --max-rounds "$2" 1; max_rounds=$2; shift ;;
+	--max-rounds=*) whole --max-rounds "${1#*=}" 1; max_rounds=${1#*=} ;;
 	-w) need_arg "$@"; whole -w "$2" 0; warmup=$2; shift ;;
 	-d) need_arg "$@"; whole -d "$2" 1; duration=$2; shift ;;
 	--rows) need_arg "$@"; rows=$2; shift ;;
@@ -70,7 +74,7 @@ while [ $# -gt 0 ]; do
 	--rows=* | --peer=* | --note=*) set -- "${1%%=*}" "${1#*=}" "${@:2}"; continue ;;
 	--note) need_arg "$@"; note=$2; shift ;;
 	-r) reread=--reread ;;
-	*) die2 "unknown option '$1'; expected one of -b -n -w -d --rows --peer -o --note -r (-h lists them)" ;;
+	*) die2 "unknown option '$1'; expected one of -b -n --max-rounds -w -d --rows --peer -o --note -r (-h lists them)" ;;
 	esac
 	shift
 done
@@ -118,6 +122,7 @@ done
 mkdir -p "$out" "$build/parity"
 [ -n "$reread" ] || rm -rf "$build/parity/raw"
 exec python3 "$src/scripts/parity.py" --rows-file "$src/tests/parity/rows" --rows="$rows" \
-	-n "$rounds" -w "$warmup" -d "$duration" -o "$out" --raw "$build/parity/raw" \
+	-n "$rounds" --max-rounds "$max_rounds" -w "$warmup" -d "$duration" -o "$out" \
+	--raw "$build/parity/raw" \
 	--benchcore "$benchcore" --plugin-dir "$build/plugins" "${peer_args[@]}" \
 	--note="$note" $reread --argv="$(IFS=$'\x1f'; echo "${argv[*]}")"
