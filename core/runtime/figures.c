@@ -352,8 +352,8 @@ void bc_figures_rates(const struct bc_run_result *res, struct bc_iteration *it,
 			it->rates[m] = dper != 0 ? delta / dper : NAN;
 			break;
 		case BC_METRIC_TIME_PER_OP:
-			/* Not a rate of the batches' mean: the interval's time
-			 * over its operations, so long batches weigh more. */
+			/* The interval's time over its operations, not a mean
+			 * of per-batch times: a batch weighs by its operations. */
 			dper = ops && prev_ops ? ops[m] - prev_ops[m] : 0;
 			it->rates[m] = dper > 0 ? delta / dper : NAN;
 			break;

@@ -636,6 +636,19 @@ static int bc_collect_hists(struct bc_run_state *st, struct bc_iteration *it)
 /* measure()'s totals may be at most this large: a count, a sum of ns. */
 #define BC_VALUE_MAX 18446744073709551616.0	/* 2^64 */
 
+/* The word for a total's kind in the lines below. */
+static const char *bc_total_word(enum bc_metric_kind kind)
+{
+	switch (kind) {
+	case BC_METRIC_COUNTER:
+		return "counter";
+	case BC_METRIC_TIME_PER_OP:
+		return "time-per-op";
+	default:
+		return "ratio";
+	}
+}
+
 /*
  * What measure() returned must be something measured: finite, within a
  * 64-bit count, and for a counter or ratio total never below the last
@@ -657,7 +670,7 @@ static int bc_check_values(struct bc_run_state *st, const double *values, const 
 		 * negative time per operation. */
 		if (md->kind == BC_METRIC_TIME_PER_OP && prev_ops && ops[m] < prev_ops[m])
 			return bc_error(st->ctx, -ERANGE,
-					"time_per_op metric '%s': its operation count (bpf_per '%s') went down from %.17g to %.17g; a total never does (the run stops here)",
+					"time-per-op metric '%s': its operation count (bpf_per '%s') went down from %.17g to %.17g; a total never does (the run stops here)",
 					md->name, md->bpf_per, prev_ops[m], ops[m]);
 
 		if (md->kind == BC_METRIC_HISTOGRAM)
@@ -671,11 +684,11 @@ static int bc_check_values(struct bc_run_state *st, const double *values, const 
 		if (v < 0)
 			return bc_error(st->ctx, -ERANGE,
 					"%s metric '%s' read %.17g; a total is 0 or more",
-					bc_metric_kind_name(md->kind), md->name, v);
+					bc_total_word(md->kind), md->name, v);
 		if (prev && v < prev[m])
 			return bc_error(st->ctx, -ERANGE,
 					"%s metric '%s' went down from %.17g to %.17g; a total never does (the run stops here)",
-					bc_metric_kind_name(md->kind), md->name, prev[m], v);
+					bc_total_word(md->kind), md->name, prev[m], v);
 	}
 	return 0;
 }

@@ -359,7 +359,8 @@ struct bc_bench_desc {
 	int (*producer)(struct bc_ctx *ctx, struct bc_thread *t);
 	int (*consumer)(struct bc_ctx *ctx, struct bc_thread *t);
 	/* Fill values[i] for metrics[i]: the cumulative total of a counter or
-	 * ratio, the current value of a gauge; histograms are left alone.
+	 * ratio, the current value of a gauge; histograms and times per op
+	 * (read from BPF) are left alone.
 	 * Called by the sampling thread. Optional (ABI 2.2) when every
 	 * non-histogram metric names its BPF source (`bpf`): the core fills
 	 * those after measure() returns. */
