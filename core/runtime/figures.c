@@ -139,22 +139,13 @@ static int bc_first_role(const struct bc_figures *fg, enum bc_metric_role role)
 
 int bc_bench_judged(const struct bc_bench *b)
 {
-	static const enum bc_metric_role order[] = { BC_ROLE_HITS, BC_ROLE_OPS };
-	unsigned int i;
 	int m;
 
 	if (!b || !b->metrics)
 		return -1;
 	/* The loader refused a name that is no metric, or a histogram's. */
 	m = bc_metric_by_name(b, b->desc.headline);
-	if (m >= 0)
-		return m;
-	for (size_t r = 0; r < sizeof(order) / sizeof(order[0]); r++)
-		for (i = 0; i < b->desc.metric_cnt; i++)
-			if (b->metrics[i].role == order[r] &&
-			    b->metrics[i].kind != BC_METRIC_HISTOGRAM)
-				return (int)i;
-	return -1;
+	return m >= 0 ? m : bc_bench_role_headline(b);
 }
 
 static void bc_pick_lines(struct bc_figures *fg)

@@ -645,18 +645,16 @@ static int bc_check_summary(const struct bc_bench *b, struct bc_load_err *e)
 	return 0;
 }
 
-/* The metric the roles make the headline: the first HITS, else the first
- * OPS (figures.c reads the same rule from the copy); NULL: none. */
-static const struct bc_metric_desc *bc_role_headline(const struct bc_bench *b)
+int bc_bench_role_headline(const struct bc_bench *b)
 {
 	static const enum bc_metric_role order[] = { BC_ROLE_HITS, BC_ROLE_OPS };
 
-	for (size_t r = 0; r < sizeof(order) / sizeof(order[0]); r++)
-		for (size_t i = 0; i < b->desc.metric_cnt; i++)
+	for (size_t r = 0; b && b->metrics && r < sizeof(order) / sizeof(order[0]); r++)
+		for (unsigned int i = 0; i < b->desc.metric_cnt; i++)
 			if (b->metrics[i].role == order[r] &&
 			    b->metrics[i].kind != BC_METRIC_HISTOGRAM)
-				return &b->metrics[i];
-	return NULL;
+				return (int)i;
+	return -1;
 }
 
 /*
@@ -671,6 +669,7 @@ static int bc_check_headline(const struct bc_bench *b, struct bc_load_err *e)
 	const struct bc_metric_desc *m, *runner;
 	char names[256];
 	size_t off = 0;
+	int r;
 
 	if (!h)
 		return 0;
@@ -692,7 +691,8 @@ static int bc_check_headline(const struct bc_bench *b, struct bc_load_err *e)
 		return bc_fail(e, -EINVAL,
 			       "benchmark '%s': headline names '%s', a histogram, which has no mean to judge; name a counter, gauge, ratio or time-per-op metric",
 			       bench, h);
-	runner = bc_role_headline(b);
+	r = bc_bench_role_headline(b);
+	runner = r >= 0 ? &b->metrics[r] : NULL;
 	if (!b->desc.runner_name || m == runner)
 		return 0;
 	if (runner)
