@@ -97,8 +97,8 @@ int bc_repeat_watched(const struct bc_run_result *res)
 
 	if (!fg)
 		return -1;
-	if (fg->headline >= 0)
-		return fg->headline;
+	if (fg->judged >= 0)
+		return fg->judged;
 	for (size_t r = 0; r < sizeof(order) / sizeof(order[0]); r++)
 		for (unsigned int m = 0; m < fg->metric_cnt; m++)
 			if (fg->views[m].role == order[r] &&

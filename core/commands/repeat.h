@@ -31,9 +31,10 @@ bool bc_repeat_requested(const struct bc_run_request *req);
 int bc_repeat_check(const struct bc_run_request *req);
 /* Runs the repetitions and reports them; returns the exit status. */
 int bc_repeat_run(const struct bc_run_request *req, const struct bc_bench *bench);
-/* The metric --precision watches: the headline (hits or ops), else the
- * first latency, else the first rate, else the first metric that is not a
- * histogram; -1 when there is none. */
+/* The metric --precision watches: the run's judged one (the benchmark's
+ * declared headline, else hits or ops), else the first latency, else the
+ * first rate, else the first metric that is not a histogram; -1 when there
+ * is none. */
 int bc_repeat_watched(const struct bc_run_result *res);
 
 #endif /* BENCHCORE_REPEAT_H */

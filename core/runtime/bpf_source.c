@@ -6,8 +6,10 @@
  * the plugin wrote (no extra instruction in its programs). The object's
  * BTF says where the global sits and what it is: a __u64, an array of
  * them, or an array of structs (one per CPU slot) whose __u64 member is
- * summed. A histogram's source is a BC_HIST_MAP() per-CPU map, read with
- * one lookup per tick and summed over CPUs.
+ * summed. A time per operation reads two such globals, its time and its
+ * operation count (bpf_per), the latter for the core alone. A histogram's
+ * source is a BC_HIST_MAP() per-CPU map, read with one lookup per tick and
+ * summed over CPUs.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,11 +25,18 @@
 #include "hist.h"
 #include "loader.h"
 
-struct bc_bpf_src {
-	bool used;
-	/* counter, gauge, ratio: cnt values `stride` apart from base */
+/* cnt __u64s `stride` apart from base, summed: one global's reading. */
+struct bc_bpf_sum {
 	const unsigned char *base;
 	size_t cnt, stride;
+};
+
+struct bc_bpf_src {
+	bool used;
+	/* counter, gauge, ratio, time per op's time */
+	struct bc_bpf_sum sum;
+	/* time per op: its operation count (bpf_per) */
+	struct bc_bpf_sum per;
 	/* histogram */
 	int map_fd;
 	unsigned int ncpu;
@@ -86,8 +95,10 @@ static bool bc_btf_is_u64(const struct btf *btf, __u32 id)
 	return t && btf_is_int(t) && t->size == 8;
 }
 
-static int bc_bpf_resolve_counter(struct bc_ctx *ctx, const struct bc_metric_desc *md,
-				  struct bc_bpf_src *src)
+/* `spec` is the metric's bpf or bpf_per: a global, or a member of an
+ * array of structs. */
+static int bc_bpf_resolve_sum(struct bc_ctx *ctx, const struct bc_metric_desc *md,
+			      const char *spec, struct bc_bpf_sum *src)
 {
 	const char *bench = ctx->bench->desc.name, *field;
 	const struct btf *btf = bpf_object__btf(ctx->bpf_obj);
@@ -99,9 +110,9 @@ static int bc_bpf_resolve_counter(struct bc_ctx *ctx, const struct bc_metric_des
 	char sym[128];
 	int i;
 
-	if (bc_bpf_split(md->bpf, sym, sizeof(sym), &field))
-		return bc_error(ctx, -EINVAL, "%s: metric '%s' has bpf '%s'; expected SYMBOL or SYMBOL.FIELD",
-				bench, md->name, md->bpf);
+	if (bc_bpf_split(spec, sym, sizeof(sym), &field))
+		return bc_error(ctx, -EINVAL, "%s: metric '%s' has %s '%s'; expected SYMBOL or SYMBOL.FIELD",
+				bench, md->name, spec == md->bpf ? "bpf" : "bpf_per", spec);
 	if (!btf || bc_bpf_find_var(ctx->bpf_obj, btf, sym, &map, &off, &type_id))
 		return bc_error(ctx, -ENOENT,
 				"%s: metric '%s' reads BPF global '%s', which the BPF object has in no .bss or .data section",
@@ -130,19 +141,18 @@ static int bc_bpf_resolve_counter(struct bc_ctx *ctx, const struct bc_metric_des
 		if (pick < 0 || !bc_btf_is_u64(btf, btf_members(elem)[pick].type))
 			return bc_error(ctx, -EINVAL,
 					"%s: metric '%s' reads '%s': %s has no __u64 member %s%s",
-					bench, md->name, md->bpf, sym, field ? "named " : "",
+					bench, md->name, spec, sym, field ? "named " : "",
 					field ? field : "(name one: SYMBOL.FIELD)");
 		field_off = btf_member_bit_offset(elem, pick) / 8;
 	} else if (field || !bc_btf_is_u64(btf, elem_id)) {
 		return bc_error(ctx, -EINVAL,
 				"%s: metric '%s' reads '%s'; expected a __u64, an array of them or an array of structs with a __u64 member",
-				bench, md->name, md->bpf);
+				bench, md->name, spec);
 	}
 	if (!src->stride || (size_t)off + src->cnt * src->stride > size)
 		return bc_error(ctx, -EINVAL, "%s: metric '%s': BPF global '%s' does not fit its section",
 				bench, md->name, sym);
 	src->base = mem + off + field_off;
-	src->used = true;
 	return 0;
 }
 
@@ -202,33 +212,45 @@ int bc_bpf_src_resolve(struct bc_ctx *ctx)
 
 		if (!md->bpf)
 			continue;
-		if (md->kind == BC_METRIC_HISTOGRAM)
+		if (md->kind == BC_METRIC_HISTOGRAM) {
 			err = bc_bpf_resolve_hist(ctx, md, &ctx->bpf_srcs[m]);
-		else
-			err = bc_bpf_resolve_counter(ctx, md, &ctx->bpf_srcs[m]);
+		} else {
+			err = bc_bpf_resolve_sum(ctx, md, md->bpf, &ctx->bpf_srcs[m].sum);
+			if (!err && md->kind == BC_METRIC_TIME_PER_OP)
+				err = bc_bpf_resolve_sum(ctx, md, md->bpf_per,
+							 &ctx->bpf_srcs[m].per);
+			ctx->bpf_srcs[m].used = !err;
+		}
 		if (err)
 			return err;
 	}
 	return 0;
 }
 
-void bc_bpf_src_read(const struct bc_ctx *ctx, double *values)
+/* Written by BPF on other CPUs meanwhile: relaxed loads, a value at most
+ * one tick late, never torn. */
+static double bc_bpf_sum_read(const struct bc_bpf_sum *s)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < s->cnt; i++)
+		sum += __atomic_load_n((const uint64_t *)(s->base + i * s->stride),
+				       __ATOMIC_RELAXED);
+	return (double)sum;
+}
+
+void bc_bpf_src_read(const struct bc_ctx *ctx, double *values, double *ops)
 {
 	unsigned int m;
-	size_t i;
 
 	for (m = 0; ctx->bpf_srcs && m < ctx->bench->desc.metric_cnt; m++) {
 		const struct bc_bpf_src *src = &ctx->bpf_srcs[m];
-		uint64_t sum = 0;
 
-		if (!src->used || !src->base)
+		if (!src->used || !src->sum.base)
 			continue;
-		/* Written by BPF on other CPUs meanwhile: relaxed loads, a
-		 * value at most one tick late, never torn. */
-		for (i = 0; i < src->cnt; i++)
-			sum += __atomic_load_n((const uint64_t *)(src->base + i * src->stride),
-					       __ATOMIC_RELAXED);
-		values[m] = (double)sum;
+		values[m] = bc_bpf_sum_read(&src->sum);
+		if (ops && src->per.base)
+			ops[m] = bc_bpf_sum_read(&src->per);
 	}
 }
 

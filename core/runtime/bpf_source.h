@@ -12,8 +12,10 @@
 /* After setup() and the attach ladder: finds every metric's source.
  * Returns 0, or bc_error() naming the metric and what is wrong. */
 int bc_bpf_src_resolve(struct bc_ctx *ctx);
-/* The sampler: fills values[m] of each BPF-fed counter, gauge or ratio. */
-void bc_bpf_src_read(const struct bc_ctx *ctx, double *values);
+/* The sampler: fills values[m] of each BPF-fed counter, gauge, ratio or
+ * time per op, and ops[m] (when not NULL) with a time per op's operation
+ * count. No syscall: the globals are in memory libbpf mapped. */
+void bc_bpf_src_read(const struct bc_ctx *ctx, double *values, double *ops);
 /* The sampler, before the histograms are collected: hands each BPF-fed
  * histogram's totals to it. Returns 0 or a negative errno (bc_error()). */
 int bc_bpf_src_read_hists(struct bc_ctx *ctx);

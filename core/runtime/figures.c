@@ -27,6 +27,8 @@ const char *bc_metric_kind_name(enum bc_metric_kind kind)
 		return "ratio";
 	case BC_METRIC_HISTOGRAM:
 		return "histogram";
+	case BC_METRIC_TIME_PER_OP:
+		return "time_per_op";
 	}
 	return "unknown";
 }
@@ -133,6 +135,17 @@ static int bc_first_role(const struct bc_figures *fg, enum bc_metric_role role)
 		if (fg->views[i].role == role && fg->views[i].kind != BC_METRIC_HISTOGRAM)
 			return (int)i;
 	return -1;
+}
+
+int bc_bench_judged(const struct bc_bench *b)
+{
+	int m;
+
+	if (!b || !b->metrics)
+		return -1;
+	/* The loader refused a name that is no metric, or a histogram's. */
+	m = bc_metric_by_name(b, b->desc.headline);
+	return m >= 0 ? m : bc_bench_role_headline(b);
 }
 
 static void bc_pick_lines(struct bc_figures *fg)
@@ -252,7 +265,7 @@ int bc_figures_init(struct bc_run_result *res, size_t iter_cap)
 	res->figs = fg;
 	fg->metric_cnt = bc_metric_cnt(res);
 	fg->iter_cap = iter_cap;
-	fg->headline = fg->drops = fg->share = -1;
+	fg->headline = fg->judged = fg->drops = fg->share = -1;
 	fg->views = calloc(fg->metric_cnt ? fg->metric_cnt : 1, sizeof(*fg->views));
 	if (!fg->views) {
 		bc_figures_free(res);
@@ -261,6 +274,7 @@ int bc_figures_init(struct bc_run_result *res, size_t iter_cap)
 	if (fg->metric_cnt)
 		bc_views_declared(res->bench, fg->views);
 	bc_pick_lines(fg);
+	fg->judged = bc_bench_judged(res->bench);
 	err = bc_plan_figures(res, fg);
 	if (!err)
 		err = bc_alloc_hists(fg, res);
@@ -311,7 +325,7 @@ const struct bc_figure *bc_figure_find(const struct bc_run_result *res, enum bc_
 /* ------------------------------------------------------------ intervals */
 
 void bc_figures_rates(const struct bc_run_result *res, struct bc_iteration *it,
-		      const double *prev)
+		      const double *prev, const double *ops, const double *prev_ops)
 {
 	unsigned int m, cnt = bc_metric_cnt(res);
 
@@ -327,6 +341,12 @@ void bc_figures_rates(const struct bc_run_result *res, struct bc_iteration *it,
 		case BC_METRIC_RATIO:
 			dper = per >= 0 ? it->values[per] - prev[per] : 0;
 			it->rates[m] = dper != 0 ? delta / dper : NAN;
+			break;
+		case BC_METRIC_TIME_PER_OP:
+			/* The interval's time over its operations, not a mean
+			 * of per-batch times: a batch weighs by its operations. */
+			dper = ops && prev_ops ? ops[m] - prev_ops[m] : 0;
+			it->rates[m] = dper > 0 ? delta / dper : NAN;
 			break;
 		case BC_METRIC_HISTOGRAM:
 			it->rates[m] = NAN;

@@ -59,7 +59,13 @@ struct bc_figures {
 	unsigned int metric_cnt;
 	struct bc_metric_view *views;	/* per metric */
 	enum bc_lines lines;
-	int headline;			/* HITS or OPS metric, else -1 */
+	/* The metric the roles' lines are built on, HITS or OPS, else -1:
+	 * per-producer rate, total and latency figures derive from it. */
+	int headline;
+	/* The run's result, what every reader judges by default and the run
+	 * document records as "headline": the benchmark's declared headline
+	 * (ABI 2.3), else `headline`; -1 when there is none. */
+	int judged;
 	int drops, share;		/* -1 when absent */
 	struct bc_figure *figs;
 	size_t fig_cnt;
@@ -78,9 +84,13 @@ struct bc_figures {
 int bc_figures_init(struct bc_run_result *res, size_t iter_cap);
 /* An interval's rate per metric from measure()'s values and the previous
  * tick's: counter delta / length, gauge as is, ratio delta / per's delta
- * (NaN when per did not move), histogram NaN (its figures say more). */
+ * (NaN when per did not move), time per op the time's delta over the
+ * operations' delta (NaN when none ended), histogram NaN (its figures say
+ * more). ops and prev_ops hold, per metric, a TIME_PER_OP metric's
+ * operation count (its bpf_per source) at this tick and the previous one;
+ * NULL when the benchmark has none. */
 void bc_figures_rates(const struct bc_run_result *res, struct bc_iteration *it,
-		      const double *prev_values);
+		      const double *prev_values, const double *ops, const double *prev_ops);
 /* The figures of iteration idx (its rates set); for progress lines. */
 void bc_figures_iter(struct bc_run_result *res, size_t idx);
 /* Every iteration's figures again, then the summaries; after
@@ -94,6 +104,10 @@ const char *bc_figure_kind_name(enum bc_figure_kind kind);
 const struct bc_figure *bc_figure_find(const struct bc_run_result *res, enum bc_figure_kind kind,
 				       int metric);
 const struct bc_metric_view *bc_metric_view(const struct bc_run_result *res, unsigned int m);
+/* The one headline rule: the metric the benchmark declares as its
+ * headline (ABI 2.3), else its first HITS metric, else its first OPS one;
+ * -1 when none. What bc_figures.judged holds. */
+int bc_bench_judged(const struct bc_bench *b);
 /* Names for JSON: "counter", "hits", ... */
 const char *bc_metric_kind_name(enum bc_metric_kind kind);
 const char *bc_metric_role_name(enum bc_metric_role role);

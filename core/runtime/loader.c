@@ -44,8 +44,8 @@
  * without the matching line here.
  */
 #define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, benches)
-#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, summary)
-#define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, bpf)
+#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, headline)
+#define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, bpf_per)
 #define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, maps)
 #define BC_RANGE_KNOWN BC_OFFSETOFEND(struct bc_thread_range, def)
 #define BC_NEED_KNOWN BC_OFFSETOFEND(struct bc_need, why)
@@ -423,16 +423,56 @@ bool bc_bench_measured_by_core(const struct bc_bench *b)
 	return true;
 }
 
+static bool bc_unit_is_time(const char *u)
+{
+	return u && (!strcmp(u, "ns") || !strcmp(u, "us") || !strcmp(u, "ms") || !strcmp(u, "s"));
+}
+
+/*
+ * A time per operation (ABI 2.3) is read from two BPF sources, and is a
+ * time: its divisor is in no metric the plugin declares, so the loader is
+ * the only place that can tell its author what is missing.
+ */
+static int bc_check_time_per_op(const char *bench, const struct bc_metric_desc *m,
+				struct bc_load_err *e)
+{
+	if (m->kind != BC_METRIC_TIME_PER_OP) {
+		if (m->bpf_per)
+			return bc_fail(e, -EINVAL,
+				       "benchmark '%s': metric '%s' sets bpf_per, which only a BC_METRIC_TIME_PER_OP has",
+				       bench, m->name);
+		return 0;
+	}
+	if (!m->bpf)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': time-per-op metric '%s' has no bpf: name the BPF time counter (\"batches.ns\" of BC_BATCH_TIMINGS(batches))",
+			       bench, m->name);
+	if (!m->bpf_per)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': time-per-op metric '%s' has no bpf_per: name the BPF operation counter it is divided by (\"batches.ops\" of BC_BATCH_TIMINGS(batches))",
+			       bench, m->name);
+	if (!bc_unit_is_time(m->unit))
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': time-per-op metric '%s' has unit '%s'; expected the time counter's unit: ns, us, ms or s",
+			       bench, m->name, m->unit ? m->unit : "");
+	if (m->role != BC_ROLE_AUX && m->role != BC_ROLE_LATENCY)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': time-per-op metric '%s' has role %d; a time per operation is BC_ROLE_LATENCY or BC_ROLE_AUX",
+			       bench, m->name, (int)m->role);
+	return 0;
+}
+
 /* Roles and kinds the core can render (enum bc_metric_role's comment). */
 static int bc_check_metric(const struct bc_bench *b, const struct bc_metric_desc *m,
 			   struct bc_load_err *e)
 {
 	const char *bench = b->desc.name;
 	const struct bc_metric_desc *per;
+	int err;
 
-	if (m->kind < BC_METRIC_COUNTER || m->kind > BC_METRIC_HISTOGRAM)
+	if (m->kind < BC_METRIC_COUNTER || m->kind > BC_METRIC_TIME_PER_OP)
 		return bc_fail(e, -EINVAL, "benchmark '%s': metric '%s' has unknown kind %d (%d to %d expected)",
-			       bench, m->name, (int)m->kind, BC_METRIC_COUNTER, BC_METRIC_HISTOGRAM);
+			       bench, m->name, (int)m->kind, BC_METRIC_COUNTER, BC_METRIC_TIME_PER_OP);
 	if (m->role < BC_ROLE_AUX || m->role > BC_ROLE_LATENCY)
 		return bc_fail(e, -EINVAL, "benchmark '%s': metric '%s' has unknown role %d (%d to %d expected)",
 			       bench, m->name, (int)m->role, BC_ROLE_AUX, BC_ROLE_LATENCY);
@@ -440,6 +480,9 @@ static int bc_check_metric(const struct bc_bench *b, const struct bc_metric_desc
 		return bc_fail(e, -EINVAL,
 			       "benchmark '%s': histogram metric '%s' has role %d; a histogram is BC_ROLE_LATENCY or BC_ROLE_AUX",
 			       bench, m->name, (int)m->role);
+	err = bc_check_time_per_op(bench, m, e);
+	if (err)
+		return err;
 	if (m->kind != BC_METRIC_RATIO) {
 		if (m->per)
 			return bc_fail(e, -EINVAL,
@@ -544,6 +587,10 @@ static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 			return bc_fail(e, -EINVAL,
 				       "benchmark '%s': metric '%s' has bpf '%s'; expected the name of a BPF global or map, optionally with '.field'",
 				       name, m->name, m->bpf);
+		if (m->bpf_per && (!m->bpf_per[0] || bc_metric_name_bad_char(m->bpf_per) >= 0))
+			return bc_fail(e, -EINVAL,
+				       "benchmark '%s': metric '%s' has bpf_per '%s'; expected the name of a BPF global, optionally with '.field'",
+				       name, m->name, m->bpf_per);
 	}
 	/* Names first: a ratio's per may name a later metric. */
 	for (i = 0; i < d->metric_cnt; i++) {
@@ -554,11 +601,6 @@ static int bc_copy_metrics(struct bc_bench *b, struct bc_load_err *e)
 	/* The rest of the core indexes the normalised copy. */
 	b->desc.metrics = b->metrics;
 	return 0;
-}
-
-static bool bc_unit_is_time(const char *u)
-{
-	return u && (!strcmp(u, "ns") || !strcmp(u, "us") || !strcmp(u, "ms") || !strcmp(u, "s"));
 }
 
 /*
@@ -601,6 +643,65 @@ static int bc_check_summary(const struct bc_bench *b, struct bc_load_err *e)
 		p += len + (p[len] == ',');
 	}
 	return 0;
+}
+
+int bc_bench_role_headline(const struct bc_bench *b)
+{
+	static const enum bc_metric_role order[] = { BC_ROLE_HITS, BC_ROLE_OPS };
+
+	for (size_t r = 0; b && b->metrics && r < sizeof(order) / sizeof(order[0]); r++)
+		for (unsigned int i = 0; i < b->desc.metric_cnt; i++)
+			if (b->metrics[i].role == order[r] &&
+			    b->metrics[i].kind != BC_METRIC_HISTOGRAM)
+				return (int)i;
+	return -1;
+}
+
+/*
+ * The declared headline (ABI 2.3): the figure every reader judges, so it
+ * must be one a run has a mean of. Under the kernel runner's name the
+ * runner's lines stay and show the runner's figure: a headline that is not
+ * that one would be judged without being printed.
+ */
+static int bc_check_headline(const struct bc_bench *b, struct bc_load_err *e)
+{
+	const char *h = b->desc.headline, *bench = b->desc.name;
+	const struct bc_metric_desc *m, *runner;
+	char names[256];
+	size_t off = 0;
+	int r;
+
+	if (!h)
+		return 0;
+	if (!*h)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': headline is empty; name one of its metrics, or leave it NULL for the first HITS, else OPS metric",
+			       bench);
+	m = bc_find_metric(b, b->desc.metric_cnt, h);
+	if (!m) {
+		names[0] = '\0';
+		for (size_t i = 0; i < b->desc.metric_cnt && off < sizeof(names); i++)
+			off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s",
+						i ? ", " : "", b->metrics[i].name);
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': headline names '%s', which is not one of its metrics (%s); name one of them",
+			       bench, h, names);
+	}
+	if (m->kind == BC_METRIC_HISTOGRAM)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': headline names '%s', a histogram, which has no mean to judge; name a counter, gauge, ratio or time-per-op metric",
+			       bench, h);
+	r = bc_bench_role_headline(b);
+	runner = r >= 0 ? &b->metrics[r] : NULL;
+	if (!b->desc.runner_name || m == runner)
+		return 0;
+	if (runner)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': headline names '%s', but under the kernel runner's name the result is the runner's figure, '%s': name that one or leave headline NULL",
+			       bench, h, runner->name);
+	return bc_fail(e, -EINVAL,
+		       "benchmark '%s': headline names '%s', but under the kernel runner's name the result is the runner's figure, and no HITS or OPS metric gives one: leave headline NULL",
+		       bench, h);
 }
 
 /* Option tables, plugin-wide or per benchmark: normalised copies the options
@@ -732,6 +833,8 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 			       "benchmark '%s' has no measure callback, and not every metric names its BPF source",
 			       d->name);
 	err = bc_check_summary(b, e);
+	if (!err)
+		err = bc_check_headline(b, e);
 	if (err)
 		return err;
 	snprintf(what, sizeof(what), "benchmark '%s': option", d->name);

@@ -91,6 +91,12 @@ int bc_plugins_load_dir(struct bc_plugin_set *set, const char *dir, bool allow_u
 /* dlclose()s everything and frees the set. */
 void bc_plugins_unload(struct bc_plugin_set *set);
 
+/* The metric the roles make the headline, by index: the first HITS metric,
+ * else the first OPS one (histograms aside); -1 when there is none. The
+ * runner's line sets hang on it; a benchmark's result is it unless the
+ * benchmark declares another (figures.h, bc_bench_judged()). */
+int bc_bench_role_headline(const struct bc_bench *b);
+
 /* Every non-histogram metric names its BPF source: measure() may be NULL. */
 bool bc_bench_measured_by_core(const struct bc_bench *b);
 

@@ -231,6 +231,16 @@ static void bc_json_hist(struct bc_json_writer *w, const char *key, const char *
 	bc_jw_obj_end(w);
 }
 
+/* Which way the figure is better: figures.c's one rule, from the names
+ * this document writes (the unit as reported). */
+static const char *bc_json_direction(const struct bc_metric_desc *d, const char *unit)
+{
+	enum bc_direction dir = bc_metric_direction(bc_metric_kind_name(d->kind),
+						    bc_metric_role_name(d->role), unit);
+
+	return dir == BC_LOWER_IS_BETTER ? "lower" : "higher";
+}
+
 static void bc_json_figures(struct bc_json_writer *w, const struct bc_run_result *res)
 {
 	size_t k;
@@ -238,11 +248,13 @@ static void bc_json_figures(struct bc_json_writer *w, const struct bc_run_result
 	bc_jw_obj_begin(w, "figures");
 	for (k = 0; res->figs && k < res->figs->fig_cnt; k++) {
 		const struct bc_figure *f = &res->figs->figs[k];
+		const struct bc_metric_desc *d = &res->bench->metrics[f->metric];
 
 		bc_jw_obj_begin(w, f->name);
 		bc_jw_str(w, "kind", bc_figure_kind_name(f->kind));
 		bc_jw_str(w, "unit", f->unit);
-		bc_jw_str(w, "of", res->bench->metrics[f->metric].name);
+		bc_jw_str(w, "of", d->name);
+		bc_jw_str(w, "direction", bc_json_direction(d, f->unit));
 		bc_jw_num(w, "value", f->value);
 		bc_jw_obj_begin(w, "stats");
 		bc_json_stat_fields(w, &f->stats);
@@ -470,6 +482,8 @@ static void bc_json_metrics(struct bc_json_writer *w, const struct bc_run_result
 {
 	unsigned int m, cnt = bc_metric_cnt(res);
 
+	char unit[64];
+
 	bc_jw_arr_begin(w, "metrics");
 	for (m = 0; m < cnt; m++) {
 		const struct bc_metric_desc *d = &res->bench->metrics[m];
@@ -484,6 +498,9 @@ static void bc_json_metrics(struct bc_json_writer *w, const struct bc_run_result
 		bc_jw_str(w, "label", v ? v->label : d->name);
 		if (d->kind == BC_METRIC_RATIO)
 			bc_jw_str(w, "per", d->per);
+		/* Of the figure the summary holds for it: a counter's rate. */
+		bc_metric_unit(d, unit, sizeof(unit));
+		bc_jw_str(w, "direction", bc_json_direction(d, unit));
 		bc_jw_obj_end(w);
 	}
 	bc_jw_arr_end(w);
@@ -507,6 +524,15 @@ static void bc_json_programs(struct bc_json_writer *w, const struct bc_run_resul
 	bc_jw_arr_end(w);
 }
 
+/* The run's result by name (figures.c's rule): what readers judge unless
+ * told otherwise. null: the benchmark has none. */
+static void bc_json_headline(struct bc_json_writer *w, const struct bc_run_result *res)
+{
+	int m = res->figs ? res->figs->judged : bc_bench_judged(res->bench);
+
+	bc_jw_str(w, "headline", m >= 0 ? res->bench->metrics[m].name : NULL);
+}
+
 int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_result *res)
 {
 	const struct bc_plugin *pl = res->bench ? res->bench->plugin : NULL;
@@ -525,6 +551,7 @@ int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_res
 	bc_jw_obj_end(&w);
 	bc_jw_str(&w, "benchmark", res->bench ? res->bench->desc.name : NULL);
 	bc_jw_str(&w, "attach_point", res->ctx ? bc_ctx_attach_point(res->ctx) : NULL);
+	bc_json_headline(&w, res);
 	bc_json_config(&w, cfg, res);
 
 	bc_json_metrics(&w, res);

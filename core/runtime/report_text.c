@@ -92,13 +92,16 @@ static bool bc_runner_shaped(const struct bc_run_result *res)
 	return res->bench && res->bench->desc.runner_name;
 }
 
-/* A counter's rate is its unit per second. */
+/* A counter's rate is its unit per second, a time per operation its time
+ * per op. */
 static void bc_rate_unit(const struct bc_metric_desc *m, char *buf, size_t len)
 {
 	const char *u = m->unit && *m->unit ? m->unit : "events";
 
 	if (m->kind == BC_METRIC_COUNTER)
 		snprintf(buf, len, "%s/s", u);
+	else if (m->kind == BC_METRIC_TIME_PER_OP)
+		snprintf(buf, len, "%s/op", u);
 	else
 		snprintf(buf, len, "%s", m->unit ? m->unit : "");
 }
@@ -165,12 +168,14 @@ static void bc_unit_item(FILE *f, const struct bc_run_result *res, int m, size_t
 
 /* The metrics the benchmark's `summary` names, in its order, or (NULL, or
  * on the Iter lines) every metric but the histograms and the AUX ones when
- * a headline exists. Returns how many it printed. */
+ * a headline exists; the judged one (a declared headline) always. Returns
+ * how many it printed. */
 static unsigned int bc_unit_items(FILE *f, const struct bc_run_result *res, size_t idx)
 {
 	const char *want = idx == SIZE_MAX ? res->bench->desc.summary : NULL;
 	unsigned int i, cnt = bc_metric_cnt(res), n = 0;
 	int head = res->figs ? res->figs->headline : -1;
+	int judged = res->figs ? res->figs->judged : -1;
 
 	if (want && *want) {
 		const char *p = want;
@@ -194,7 +199,8 @@ static unsigned int bc_unit_items(FILE *f, const struct bc_run_result *res, size
 	for (i = 0; i < cnt; i++) {
 		const struct bc_metric_desc *d = &res->bench->metrics[i];
 
-		if (d->kind == BC_METRIC_HISTOGRAM || (head >= 0 && d->role == BC_ROLE_AUX))
+		if (d->kind == BC_METRIC_HISTOGRAM ||
+		    (head >= 0 && d->role == BC_ROLE_AUX && (int)i != judged))
 			continue;
 		fprintf(f, "%s", n++ ? ", " : "");
 		bc_unit_item(f, res, (int)i, idx);
@@ -223,16 +229,18 @@ static void bc_plain_iter(FILE *f, const struct bc_run_result *res, const struct
 {
 	unsigned int i, cnt = bc_metric_cnt(res);
 	const char *sep = "";
+	char unit[64];
 
 	for (i = 0; i < cnt; i++) {
 		const struct bc_metric_desc *m = &res->bench->metrics[i];
 
 		if (m->kind == BC_METRIC_HISTOGRAM)
 			continue;
+		bc_rate_unit(m, unit, sizeof(unit));
 		if (m->kind == BC_METRIC_COUNTER)
 			fprintf(f, "%s%s %8.3lfM/s", sep, m->name, it->rates[i] / BC_MILLION);
 		else
-			fprintf(f, "%s%s %8.3lf %s", sep, m->name, it->rates[i], m->unit ? m->unit : "");
+			fprintf(f, "%s%s %8.3lf %s", sep, m->name, it->rates[i], unit);
 		sep = ", ";
 	}
 }
@@ -335,6 +343,7 @@ static void bc_plain_summary(FILE *f, const struct bc_run_result *res)
 {
 	unsigned int i, cnt = bc_metric_cnt(res);
 	const char *sep = "";
+	char unit[64];
 
 	fprintf(f, "Summary: ");
 	for (i = 0; i < cnt; i++) {
@@ -343,12 +352,13 @@ static void bc_plain_summary(FILE *f, const struct bc_run_result *res)
 
 		if (m->kind == BC_METRIC_HISTOGRAM)
 			continue;
+		bc_rate_unit(m, unit, sizeof(unit));
 		if (m->kind == BC_METRIC_COUNTER)
 			fprintf(f, "%s%s %8.3lf " BC_PM " %5.3lfM/s", sep, m->name,
 				s->mean / BC_MILLION, s->stddev / BC_MILLION);
 		else
 			fprintf(f, "%s%s %8.3lf " BC_PM " %5.3lf %s", sep, m->name, s->mean,
-				s->stddev, m->unit ? m->unit : "");
+				s->stddev, unit);
 		sep = ", ";
 	}
 	fprintf(f, "\n");

@@ -636,6 +636,19 @@ static int bc_collect_hists(struct bc_run_state *st, struct bc_iteration *it)
 /* measure()'s totals may be at most this large: a count, a sum of ns. */
 #define BC_VALUE_MAX 18446744073709551616.0	/* 2^64 */
 
+/* The word for a total's kind in the lines below. */
+static const char *bc_total_word(enum bc_metric_kind kind)
+{
+	switch (kind) {
+	case BC_METRIC_COUNTER:
+		return "counter";
+	case BC_METRIC_TIME_PER_OP:
+		return "time-per-op";
+	default:
+		return "ratio";
+	}
+}
+
 /*
  * What measure() returned must be something measured: finite, within a
  * 64-bit count, and for a counter or ratio total never below the last
@@ -643,7 +656,8 @@ static int bc_collect_hists(struct bc_run_state *st, struct bc_iteration *it)
  * rate nobody measured, so the run stops there, keeping the intervals
  * before it, and says which metric and value.
  */
-static int bc_check_values(struct bc_run_state *st, const double *values, const double *prev)
+static int bc_check_values(struct bc_run_state *st, const double *values, const double *prev,
+			   const double *ops, const double *prev_ops)
 {
 	const struct bc_bench *b = st->bench;
 	unsigned int m;
@@ -651,6 +665,13 @@ static int bc_check_values(struct bc_run_state *st, const double *values, const 
 	for (m = 0; m < b->desc.metric_cnt; m++) {
 		const struct bc_metric_desc *md = &b->metrics[m];
 		double v = values[m];
+
+		/* A count of operations that went down would make a
+		 * negative time per operation. */
+		if (md->kind == BC_METRIC_TIME_PER_OP && prev_ops && ops[m] < prev_ops[m])
+			return bc_error(st->ctx, -ERANGE,
+					"time-per-op metric '%s': its operation count (bpf_per '%s') went down from %.17g to %.17g; a total never does (the run stops here)",
+					md->name, md->bpf_per, prev_ops[m], ops[m]);
 
 		if (md->kind == BC_METRIC_HISTOGRAM)
 			continue;
@@ -663,12 +684,11 @@ static int bc_check_values(struct bc_run_state *st, const double *values, const 
 		if (v < 0)
 			return bc_error(st->ctx, -ERANGE,
 					"%s metric '%s' read %.17g; a total is 0 or more",
-					md->kind == BC_METRIC_COUNTER ? "counter" : "ratio", md->name, v);
+					bc_total_word(md->kind), md->name, v);
 		if (prev && v < prev[m])
 			return bc_error(st->ctx, -ERANGE,
 					"%s metric '%s' went down from %.17g to %.17g; a total never does (the run stops here)",
-					md->kind == BC_METRIC_COUNTER ? "counter" : "ratio", md->name,
-					prev[m], v);
+					bc_total_word(md->kind), md->name, prev[m], v);
 	}
 	return 0;
 }
@@ -683,7 +703,8 @@ static int bc_check_values(struct bc_run_state *st, const double *values, const 
  * then makes the interval longer, never its counts larger than its time.
  */
 static int bc_read_all(struct bc_run_state *st, struct bc_iteration *it, double *values,
-		       const double *prev, long long *t0, long long *t1)
+		       const double *prev, double *ops, const double *prev_ops, long long *t0,
+		       long long *t1)
 {
 	const struct bc_bench_desc *d = &st->bench->desc;
 	struct bc_run_result *res = st->res;
@@ -697,11 +718,11 @@ static int bc_read_all(struct bc_run_state *st, struct bc_iteration *it, double 
 		bc_guard_leave();
 	}
 	if (!err && st->ctx->bpf_srcs) {
-		bc_bpf_src_read(st->ctx, values);
+		bc_bpf_src_read(st->ctx, values, ops);
 		err = bc_bpf_src_read_hists(st->ctx);
 	}
 	if (!err && (d->measure || st->ctx->bpf_srcs))
-		err = bc_check_values(st, values, prev);
+		err = bc_check_values(st, values, prev, ops, prev_ops);
 	if (err) {
 		bc_fail(st, err, "measure");
 		return err;
@@ -737,7 +758,7 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 	struct bc_run_result *res = st->res;
 	unsigned int warm_ticks, total_ticks, m, k, slow_reads = 0;
 	long long start, prev, t0, t1, worst_late = 0, worst_read = 0;
-	double *prev_values;
+	double *prev_values, *ops, *prev_ops, *swap;
 	int err = 0;
 
 	warm_ticks = (unsigned int)ceil(st->cfg->warmup_sec - 1e-9);
@@ -749,13 +770,19 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 		 warm_ticks);
 	err = bc_alloc_iters(res, total_ticks, d->metric_cnt);
 	prev_values = calloc(d->metric_cnt ? d->metric_cnt : 1, sizeof(double));
-	if (err || !prev_values) {
+	/* A time per operation's operation counts, this tick's and the last:
+	 * the sampler's alone, since no metric shows them. */
+	ops = calloc(d->metric_cnt ? d->metric_cnt : 1, sizeof(double));
+	prev_ops = calloc(d->metric_cnt ? d->metric_cnt : 1, sizeof(double));
+	if (err || !prev_values || !ops || !prev_ops) {
 		free(prev_values);
+		free(ops);
+		free(prev_ops);
 		return bc_error(st->ctx, -ENOMEM, "out of memory for %u iterations", total_ticks);
 	}
 
 	/* The baseline: counters are totals since setup, rates are deltas. */
-	err = bc_read_all(st, NULL, prev_values, NULL, &t0, &t1);
+	err = bc_read_all(st, NULL, prev_values, NULL, prev_ops, NULL, &t0, &t1);
 	if (err)
 		goto out;
 	start = prev = t0;
@@ -766,7 +793,7 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 
 		if (!bc_sleep_until(st, deadline))
 			break;
-		err = bc_read_all(st, it, it->values, prev_values, &t0, &t1);
+		err = bc_read_all(st, it, it->values, prev_values, ops, prev_ops, &t0, &t1);
 		if (err)
 			break;
 
@@ -784,9 +811,12 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 			if (t1 - t0 > worst_read)
 				worst_read = t1 - t0;
 		}
-		bc_figures_rates(res, it, prev_values);
+		bc_figures_rates(res, it, prev_values, ops, prev_ops);
 		for (m = 0; m < d->metric_cnt; m++)
 			prev_values[m] = it->values[m];
+		swap = prev_ops;
+		prev_ops = ops;
+		ops = swap;
 		prev = t0;
 		res->iter_cnt++;
 		/* The progress line below prints this interval's figures. */
@@ -807,6 +837,8 @@ static int bc_sample(struct bc_run_state *st, bc_iter_cb on_iter, void *cookie)
 			       slow_reads, res->iter_cnt, (double)worst_read / 1e6);
 out:
 	free(prev_values);
+	free(ops);
+	free(prev_ops);
 	return err;
 }
 

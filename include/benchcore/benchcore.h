@@ -159,6 +159,16 @@ enum bc_metric_kind {
 	/* A distribution recorded with bc_hist_record() from any thread; measure()
 	 * leaves its value alone. Reported as count, p50, p90, p99, p99.9, max. */
 	BC_METRIC_HISTOGRAM = 4,
+	/* 2.3: results */
+	/* Time per operation, both read from BPF: per interval, the delta of
+	 * the time counter named in `bpf` over the delta of the operation
+	 * counter named in `bpf_per` (BC_BATCH_TIMINGS(b): "b.ns" per
+	 * "b.ops"). The operation counter is no metric of its own: it shows
+	 * in no table, line or JSON list. `unit` is the time counter's, a time
+	 * (ns, us, ms or s); reports print it per op ("ns/op"). An interval in
+	 * which no operation ended has no value. Role BC_ROLE_AUX or
+	 * BC_ROLE_LATENCY; better lower. */
+	BC_METRIC_TIME_PER_OP = 5,
 };
 
 /*
@@ -208,8 +218,14 @@ struct bc_metric_desc {
 	 *     of structs whose __u64 member `field` is summed (BC_CPU_SLOTS:
 	 *     "hits"; BC_BATCH_TIMINGS: "batches.ops").
 	 *   HISTOGRAM: a BC_HIST_MAP() map, by name: its per-CPU buckets are
-	 *     merged with what bc_hist_record() records in user space. */
+	 *     merged with what bc_hist_record() records in user space.
+	 *   TIME_PER_OP: the time counter, as for a counter ("batches.ns"). */
 	const char *bpf;
+	/* 2.3: results */
+	/* TIME_PER_OP only, and required there: the operation counter the
+	 * time is divided by, a BPF source as `bpf` names one ("batches.ops").
+	 * The core reads it at every tick beside `bpf`. */
+	const char *bpf_per;
 };
 
 /* BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS) */
@@ -343,7 +359,8 @@ struct bc_bench_desc {
 	int (*producer)(struct bc_ctx *ctx, struct bc_thread *t);
 	int (*consumer)(struct bc_ctx *ctx, struct bc_thread *t);
 	/* Fill values[i] for metrics[i]: the cumulative total of a counter or
-	 * ratio, the current value of a gauge; histograms are left alone.
+	 * ratio, the current value of a gauge; histograms and times per op
+	 * (read from BPF) are left alone.
 	 * Called by the sampling thread. Optional (ABI 2.2) when every
 	 * non-histogram metric names its BPF source (`bpf`): the core fills
 	 * those after measure() returns. */
@@ -411,6 +428,17 @@ struct bc_bench_desc {
 	 * LATENCY or RATIO metric in ns, us, ms or s, which takes the ops
 	 * line's "latency ... ns/op" place; the loader refuses other names. */
 	const char *summary;
+
+	/* 2.3: results */
+	/* The name of the metric that is this benchmark's result: the figure
+	 * `run --against`, --precision, history, the report and compare judge
+	 * by default, recorded as the run document's "headline". NULL: the
+	 * first HITS metric, else the first OPS one (none: no headline). Not a
+	 * histogram (no mean to judge). With `summary` NULL, the Summary line
+	 * carries it beside the roles' figures. Under runner_name it may only
+	 * name the runner's own figure, the metric NULL gives. The roles keep
+	 * their lines: an OPS metric's latency stays its inverse. */
+	const char *headline;
 };
 
 /* ----------------------------------------------------------------- plugin */

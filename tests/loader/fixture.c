@@ -458,6 +458,63 @@ static const struct bc_metric_desc fix_m[] = {
 		  .label = "two\nlines"),
 };
 FIX_ONE("metric-label", .metrics = fix_m);
+#elif defined(FIX_HEADLINE)
+/* A declared headline (ABI 2.3): a gauge is judged, not the hits (0); the
+ * runner's own figure under its name (6). Refused: a name that is no
+ * metric (1), a histogram (2), under the runner's name another figure than
+ * its own (3) or any figure when the roles give none (4), an empty name (5). */
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+	BC_METRIC("depth", "items", BC_METRIC_GAUGE),
+	BC_METRIC("lat", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY),
+};
+#if FIX_HEADLINE == 0
+FIX_ONE("headline", .metrics = fix_m, .metric_cnt = 3, .headline = "depth");
+#elif FIX_HEADLINE == 1
+FIX_ONE("headline", .metrics = fix_m, .metric_cnt = 3, .headline = "misses");
+#elif FIX_HEADLINE == 2
+FIX_ONE("headline", .metrics = fix_m, .metric_cnt = 3, .headline = "lat");
+#elif FIX_HEADLINE == 3
+FIX_ONE("headline", .metrics = fix_m, .metric_cnt = 3, .runner_name = true,
+	.headline = "depth");
+#elif FIX_HEADLINE == 4
+/* The gauge alone: no HITS or OPS metric. */
+FIX_ONE("headline", .metrics = &fix_m[1], .runner_name = true, .headline = "depth");
+#elif FIX_HEADLINE == 5
+FIX_ONE("headline", .metrics = fix_m, .metric_cnt = 3, .headline = "");
+#else
+FIX_ONE("headline", .metrics = fix_m, .metric_cnt = 3, .runner_name = true,
+	.headline = "hits");
+#endif
+#elif defined(FIX_TIME_PER_OP)
+/* A time per operation (ABI 2.3) as BC_BATCH_TIMINGS gives it (0), and
+ * refused: without its time counter (1) or its operation counter (2), in a
+ * unit that is no time (3), as an OPS metric (4), and bpf_per on a counter
+ * (5). The run, not the loader, finds the sources. */
+#if FIX_TIME_PER_OP == 1
+#define FIX_TPO BC_METRIC("ns_per_op", "ns", BC_METRIC_TIME_PER_OP, .bpf_per = "b.ops")
+#elif FIX_TIME_PER_OP == 2
+#define FIX_TPO BC_METRIC("ns_per_op", "ns", BC_METRIC_TIME_PER_OP, .bpf = "b.ns")
+#elif FIX_TIME_PER_OP == 3
+#define FIX_TPO                                                                   \
+	BC_METRIC("ns_per_op", "ops", BC_METRIC_TIME_PER_OP, .bpf = "b.ns", .bpf_per = "b.ops")
+#elif FIX_TIME_PER_OP == 4
+#define FIX_TPO                                                                   \
+	BC_METRIC("ns_per_op", "ns", BC_METRIC_TIME_PER_OP, .role = BC_ROLE_OPS,         \
+		  .bpf = "b.ns", .bpf_per = "b.ops")
+#else
+#define FIX_TPO                                                                   \
+	BC_METRIC("ns_per_op", "ns", BC_METRIC_TIME_PER_OP, .bpf = "b.ns", .bpf_per = "b.ops")
+#endif
+static const struct bc_metric_desc fix_m[] = {
+#if FIX_TIME_PER_OP == 5
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf_per = "b.ops"),
+#else
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
+#endif
+	FIX_TPO,
+};
+FIX_ONE("time-per-op", .metrics = fix_m, .metric_cnt = 2, .headline = "ns_per_op");
 #elif defined(FIX_SUMMARY)
 /* A Summary naming what it cannot carry (ABI 2.2): a metric the benchmark
  * does not have (1), or, under the runner's name, a figure the runner's

@@ -27,6 +27,7 @@
 #include "core_opts.h"
 #include "log.h"
 #include "exit_status.h"
+#include "figures.h"
 
 /* Loaded from mixed/ ... */
 #define MIXED_LOADED                                                                    \
@@ -43,6 +44,13 @@
 		"hist_headline.so", "half_custom.so", "misnamed.so", "dash_strict.so",     \
 		"badneed.so", "needname.so", "badpoint.so", "bad_bpf.so"
 #define MIXED_FILES MIXED_LOADED, MIXED_REFUSED
+/* ABI 2.3's headline and time per operation, loaded from headline/ ... */
+#define HEADLINE_LOADED "fixture.so", "hl_ok.so", "hl_runner_ok.so", "tpo_ok.so"
+/* ... and refused. */
+#define HEADLINE_REFUSED                                                                \
+	"hl_unknown.so", "hl_hist.so", "hl_runner.so", "hl_runner_none.so", "hl_empty.so", \
+		"tpo_no_bpf.so", "tpo_no_per.so", "tpo_unit.so", "tpo_role.so",            \
+		"tpo_per_counter.so"
 #define COUNT(...) (sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(const char *))
 #define MIXED_LOADED_CNT COUNT(MIXED_LOADED)
 #define MIXED_REFUSED_CNT (COUNT(MIXED_REFUSED) + 1)
@@ -57,6 +65,7 @@ struct fixture_dirs {
 	char other[PATH_MAX];
 	char shadow[PATH_MAX];
 	char spell[PATH_MAX];
+	char headline[PATH_MAX];
 };
 
 /* snprintf() into an array, failing the test rather than truncating. */
@@ -146,6 +155,7 @@ static int setup_dirs(void **state)
 	static const char *const other[] = { "other.so" };
 	static const char *const shadow[] = { "fixture.so" };
 	static const char *const spell[] = { "a-b.so", "a_b.so" };
+	static const char *const headline[] = { HEADLINE_LOADED, HEADLINE_REFUSED };
 	struct fixture_dirs *d = calloc(1, sizeof(*d));
 	char path[PATH_MAX];
 
@@ -159,10 +169,12 @@ static int setup_dirs(void **state)
 	PATHF(d->other, "%s/other", d->root);
 	PATHF(d->shadow, "%s/shadow", d->root);
 	PATHF(d->spell, "%s/spell", d->root);
+	PATHF(d->headline, "%s/headline", d->root);
 	copy_fixtures("mixed", d->mixed, mixed, sizeof(mixed) / sizeof(mixed[0]));
 	copy_fixtures("other", d->other, other, 1);
 	copy_fixtures("shadow", d->shadow, shadow, 1);
 	copy_fixtures("spell", d->spell, spell, 2);
+	copy_fixtures("headline", d->headline, headline, sizeof(headline) / sizeof(headline[0]));
 	/* Named like a plugin, but text: dlopen() must refuse it. */
 	PATHF(path, "%s/not_elf.so", d->mixed);
 	write_text(path, "this is not an ELF file\n");
@@ -250,7 +262,7 @@ static void test_mixed_dir(void **state)
 		{ "nosym.so", "does not export the 'benchcore_plugin' symbol (not a benchcore plugin?)" },
 		{ "range_zero.so", "benchmark 'range-zero': producers range has sz 0; 24 expected (fill it with BC_THREADS(min, max, def))" },
 		{ "range_big.so", "benchmark 'range-big': consumers range has sz 32; at most 24 expected" },
-		{ "stride.so", "benchmark 'stride': metric #1 'drops' has sz 40; 56 expected, as #0 has" },
+		{ "stride.so", "benchmark 'stride': metric #1 'drops' has sz 40; 64 expected, as #0 has" },
 		{ "dup.so", "duplicate benchmark name 'same'" },
 		{ "empty.so", "benchmark #0 has an empty name" },
 		{ "blank.so", "benchmark name 'two words' contains ':' or a blank" },
@@ -317,7 +329,7 @@ static void test_mixed_dir(void **state)
 	assert_refused_line(log, d->mixed, "garbage_bench.so", want);
 
 	unknown_byte_line(want, sizeof(want), "benchmark 'big-size' descriptor",
-			  sizeof(struct bc_bench_desc) + 8, OFFSETOFEND(struct bc_bench_desc, summary),
+			  sizeof(struct bc_bench_desc) + 8, OFFSETOFEND(struct bc_bench_desc, headline),
 			  sizeof(struct bc_bench_desc));
 	assert_refused_line(log, d->mixed, "bigset.so", want);
 	unknown_byte_line(want, sizeof(want), "plugin descriptor", sizeof(struct bc_plugin_desc) + 8,
@@ -421,6 +433,74 @@ static void test_old_and_big_sizes(void **state)
 	p = find_plugin(&set, "old");
 	assert_int_equal(p->benches[0].desc.need_cnt, 0);
 	assert_null(p->benches[0].desc.quick_probe);
+	bc_plugins_unload(&set);
+}
+
+static const struct bc_bench *find_bench(const struct bc_plugin_set *set, const char *plugin)
+{
+	const struct bc_plugin *p = find_plugin(set, plugin);
+
+	assert_non_null(p);
+	assert_int_equal(p->bench_cnt, 1);
+	return &p->benches[0];
+}
+
+/* ABI 2.3: the figure a benchmark is judged by, and a time per operation
+ * with no visible divisor; each bad declaration one line at load. */
+static void test_headline_dir(void **state)
+{
+	static const char *const loaded[] = { HEADLINE_LOADED };
+	static const struct {
+		const char *file, *reason;
+	} refused[] = {
+		{ "hl_unknown.so", "benchmark 'headline': headline names 'misses', which is not one of its metrics (hits, depth, lat); name one of them" },
+		{ "hl_hist.so", "benchmark 'headline': headline names 'lat', a histogram, which has no mean to judge; name a counter, gauge, ratio or time-per-op metric" },
+		{ "hl_runner.so", "benchmark 'headline': headline names 'depth', but under the kernel runner's name the result is the runner's figure, 'hits': name that one or leave headline NULL" },
+		{ "hl_runner_none.so", "benchmark 'headline': headline names 'depth', but under the kernel runner's name the result is the runner's figure, and no HITS or OPS metric gives one: leave headline NULL" },
+		{ "hl_empty.so", "benchmark 'headline': headline is empty; name one of its metrics, or leave it NULL for the first HITS, else OPS metric" },
+		{ "tpo_no_bpf.so", "benchmark 'time-per-op': time-per-op metric 'ns_per_op' has no bpf: name the BPF time counter (\"batches.ns\" of BC_BATCH_TIMINGS(batches))" },
+		{ "tpo_no_per.so", "benchmark 'time-per-op': time-per-op metric 'ns_per_op' has no bpf_per: name the BPF operation counter it is divided by (\"batches.ops\" of BC_BATCH_TIMINGS(batches))" },
+		{ "tpo_unit.so", "benchmark 'time-per-op': time-per-op metric 'ns_per_op' has unit 'ops'; expected the time counter's unit: ns, us, ms or s" },
+		{ "tpo_role.so", "benchmark 'time-per-op': time-per-op metric 'ns_per_op' has role 2; a time per operation is BC_ROLE_LATENCY or BC_ROLE_AUX" },
+		{ "tpo_per_counter.so", "benchmark 'time-per-op': metric 'hits' sets bpf_per, which only a BC_METRIC_TIME_PER_OP has" },
+	};
+	struct fixture_dirs *d = *state;
+	struct bc_plugin_set set = { 0 };
+	const struct bc_bench *b;
+	const char *log, *c;
+	size_t i, lines = 0;
+
+	log_capture_start();
+	assert_int_equal(bc_plugins_load_dir(&set, d->headline, false), 0);
+	log = log_capture_end();
+
+	assert_int_equal(set.cnt, sizeof(loaded) / sizeof(loaded[0]));
+	for (i = 0; i < set.cnt; i++) {
+		char stem[64];
+
+		snprintf(stem, sizeof(stem), "%.*s", (int)(strlen(loaded[i]) - 3), loaded[i]);
+		if (!find_plugin(&set, stem))
+			fail_msg("%s did not load:\n%s", loaded[i], log);
+	}
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		assert_refused_line(log, d->headline, refused[i].file, refused[i].reason);
+	assert_int_equal(set.failed_cnt, sizeof(refused) / sizeof(refused[0]));
+	for (c = log; *c; c++)
+		lines += *c == '\n';
+	assert_int_equal(lines, sizeof(refused) / sizeof(refused[0]));
+
+	/* The one rule: the declared headline, else the first HITS metric. */
+	b = find_bench(&set, "hl_ok");
+	assert_string_equal(b->desc.headline, "depth");
+	assert_int_equal(bc_bench_judged(b), 1);
+	assert_int_equal(bc_bench_judged(find_bench(&set, "hl_runner_ok")), 0);
+	assert_int_equal(bc_bench_judged(&find_plugin(&set, "fixture")->benches[0]), 0);
+	b = find_bench(&set, "tpo_ok");
+	assert_int_equal(bc_bench_judged(b), 1);
+	assert_int_equal(b->metrics[1].kind, BC_METRIC_TIME_PER_OP);
+	assert_string_equal(b->metrics[1].bpf_per, "b.ops");
+	/* Every metric names its BPF source but the hits: measure() stays. */
+	assert_false(bc_bench_measured_by_core(b));
 	bc_plugins_unload(&set);
 }
 
@@ -730,6 +810,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mixed_dir),
 		cmocka_unit_test(test_old_and_big_sizes),
+		cmocka_unit_test(test_headline_dir),
 		cmocka_unit_test(test_thread_ranges),
 		cmocka_unit_test(test_spellings),
 		cmocka_unit_test(test_search_order_shadow_and_dedup),
