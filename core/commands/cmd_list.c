@@ -20,6 +20,7 @@
 #include "runtime/log.h"
 #include "cli_args.h"
 #include "runtime/exit_status.h"
+#include "runtime/figures.h"
 #include "runtime/guard.h"
 #include "runtime/json.h"
 #include "runtime/needs.h"
@@ -216,8 +217,7 @@ static int bc_list_json(FILE *f, const struct bc_plugin_set *set, const struct b
 				bc_jw_obj_begin(&w, NULL);
 				bc_jw_str(&w, "name", b->metrics[m].name);
 				bc_jw_str(&w, "unit", b->metrics[m].unit);
-				bc_jw_str(&w, "kind",
-					  b->metrics[m].kind == BC_METRIC_GAUGE ? "gauge" : "counter");
+				bc_jw_str(&w, "kind", bc_metric_kind_name(b->metrics[m].kind));
 				bc_jw_obj_end(&w);
 			}
 			bc_jw_arr_end(&w);
