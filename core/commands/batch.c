@@ -651,8 +651,6 @@ static char *bc_child_reason(const char *err)
 	return strndup(best, best_len);
 }
 
-static int bc_row_parse_doc(struct bc_row *r, char *err, size_t err_len);
-
 /* status.reason of a run document, or NULL. */
 static char *bc_doc_reason(const char *out, size_t len)
 {
@@ -703,7 +701,7 @@ static void bc_row_classify(struct bc_batch *b, struct bc_row *r, struct bc_chil
 		if (cr->out_len) {
 			r->json = cr->out;
 			cr->out = NULL;
-			if (bc_row_parse_doc(r, perr, sizeof(perr))) {
+			if (bc_batch_row_read(r, perr, sizeof(perr))) {
 				free(r->json);
 				r->json = NULL;
 			}
@@ -719,7 +717,7 @@ static void bc_row_classify(struct bc_batch *b, struct bc_row *r, struct bc_chil
 	} else if (cr->exit_code == BC_EXIT_OK) {
 		r->json = cr->out;
 		cr->out = NULL;
-		if (bc_row_parse_doc(r, perr, sizeof(perr))) {
+		if (bc_batch_row_read(r, perr, sizeof(perr))) {
 			r->status = BC_ROW_FAILED;
 			n = asprintf(&r->reason, "its output is not a benchcore run document: %s",
 				     perr);
@@ -751,7 +749,7 @@ static void bc_row_classify(struct bc_batch *b, struct bc_row *r, struct bc_chil
 			cr->out = NULL;
 		}
 		if (r->json && cr->exit_code == BC_EXIT_INTERRUPTED)
-			bc_row_parse_doc(r, perr, sizeof(perr));
+			bc_batch_row_read(r, perr, sizeof(perr));
 	}
 	if (n < 0)
 		r->reason = NULL;
@@ -919,7 +917,7 @@ int bc_batch_execute(struct bc_batch *b)
 	return bc_batch_status(b);
 }
 
-static int bc_row_parse_doc(struct bc_row *r, char *err, size_t err_len)
+int bc_batch_row_read(struct bc_row *r, char *err, size_t err_len)
 {
 	struct bc_json *doc = bc_json_parse(r->json, strlen(r->json), err, err_len);
 	const struct bc_json *summary, *cfg;
