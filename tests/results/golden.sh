@@ -18,7 +18,12 @@
 # scratch store's path) are replaced by fixed words.
 #
 # Changes meant since the outputs were first pinned (before the readers
-# moved onto the run-document model): none yet.
+# moved onto the run-document model):
+#   - compare's stderr (the compare-*.err files) ends with one verdict line
+#     per matched pair of runs, on the judged figure (each run's headline,
+#     or --metric): compare had no line that said which way a change goes
+#     ("improved", "regressed"), and issue 31 asks for one. Its standard
+#     output, every format, is as it was.
 set -uo pipefail
 
 bc=${1:?usage: golden.sh BENCHCORE TABLE_REPLAY SOURCE_DIR WORK_DIR [--update]}
