@@ -553,6 +553,32 @@ static void bc_read_bpf_stats(struct bc_doc_run *r, const struct bc_json *doc)
 	r->bpf_cpu_pct = bc_num(bc_json_get(b, BC_DOC_BPF_PRODUCER_CPU_PCT), BC_DOC_STAT_VALUE);
 }
 
+/* The strings of an array (others left out), kept by keep; NULL: none. */
+static const char **bc_strings(const struct bc_json *arr, size_t *cnt, void *(*keep)(void *, void *),
+			       void *owner)
+{
+	const char **v;
+
+	*cnt = 0;
+	if (!bc_json_len(arr) || arr->type != BC_JSON_ARRAY)
+		return NULL;
+	v = keep(owner, calloc(arr->cnt, sizeof(*v)));
+	for (size_t i = 0; v && i < arr->cnt; i++)
+		if (bc_json_str(arr->items[i]))
+			v[(*cnt)++] = arr->items[i]->string;
+	return v;
+}
+
+static void *bc_run_keep_cb(void *owner, void *p)
+{
+	return bc_run_keep(owner, p);
+}
+
+static void *bc_doc_keep_cb(void *owner, void *p)
+{
+	return bc_doc_keep(owner, p);
+}
+
 /* Reads the run object doc (checked already) into r; 0 or -ENOMEM. */
 static int bc_read_run(const struct bc_json *doc, struct bc_doc_run *r)
 {
@@ -583,6 +609,7 @@ static int bc_read_run(const struct bc_json *doc, struct bc_doc_run *r)
 				       ? 0 : bc_num(status, BC_DOC_STATUS_EXIT_STATUS));
 	r->interrupted = bc_json_bool(bc_json_get(status, BC_DOC_STATUS_INTERRUPTED), false);
 	r->reason = bc_str(status, BC_DOC_STATUS_REASON);
+	r->warnings = bc_strings(bc_json_get(doc, BC_DOC_WARNINGS), &r->warning_cnt, bc_run_keep_cb, r);
 	r->iteration_cnt = bc_json_len(bc_json_get(doc, BC_DOC_ITERATIONS));
 	r->has_repeats = rep != NULL;
 	r->repeated = bc_json_len(bc_json_get(rep, BC_DOC_REP_RUNS)) > 0;
@@ -650,6 +677,7 @@ static int bc_read_row(struct bc_doc *d, const struct bc_json *row, size_t i, st
 	r->exit_status = bc_num(row, BC_DOC_ROW_EXIT_STATUS);
 	r->elapsed_sec = bc_num(row, BC_DOC_ROW_ELAPSED_SEC);
 	r->timeout_sec = bc_num(row, BC_DOC_ROW_TIMEOUT_SEC);
+	r->args = bc_strings(bc_json_get(row, BC_DOC_ROW_ARGS), &r->arg_cnt, bc_doc_keep_cb, d);
 	if (opts && opts->type == BC_JSON_OBJECT) {
 		r->has_options = true;
 		r->opts = bc_doc_keep(d, calloc(opts->cnt + 1, sizeof(*r->opts)));
@@ -693,6 +721,7 @@ static int bc_read_batch(struct bc_doc *d, const struct bc_json *doc, char *err,
 	d->kind = BC_DOC_BATCH;
 	d->suite = kind && !strcmp(kind, BC_DOC_BATCH_KIND_SUITE);
 	d->name = bc_str(doc, BC_DOC_BATCH_NAME);
+	d->sweep = bc_strings(bc_json_get(doc, BC_DOC_BATCH_SWEEP), &d->sweep_cnt, bc_doc_keep_cb, d);
 	d->rows = bc_doc_keep(d, calloc(runs->cnt + 1, sizeof(*d->rows)));
 	if (!d->rows)
 		return -ENOMEM;

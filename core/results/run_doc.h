@@ -131,6 +131,8 @@ struct bc_doc_run {
 	int exit_status;
 	bool interrupted;
 	const char *reason;
+	const char **warnings;		/* what the run said was suspect */
+	size_t warning_cnt;
 	size_t iteration_cnt;
 	/* --bpf-stats: the share of the producers' time in BPF */
 	bool has_bpf_stats;
@@ -155,6 +157,8 @@ struct bc_doc_row {
 	bool has_options;
 	struct bc_doc_opt *opts;
 	size_t opt_cnt;
+	const char **args;		/* the run's words after "run" */
+	size_t arg_cnt;
 	struct bc_doc_run *run;		/* NULL: the row produced none */
 };
 
@@ -179,6 +183,8 @@ struct bc_doc {
 	/* BATCH */
 	bool suite;			/* "kind": "suite" (else a sweep) */
 	const char *name;
+	const char **sweep;		/* run --sweep's specifications, as given */
+	size_t sweep_cnt;
 	struct bc_doc_row *rows;
 	size_t row_cnt;
 	/* COMPARE */
