@@ -68,14 +68,18 @@ static const char *const bc_store_migrations[] = {
 	"CREATE INDEX entries_versions ON entries(benchcore_version, plugin_version);"
 	"CREATE INDEX entries_date ON entries(date);",
 	/* 3: each entry's figures by name, so that a query for one (history
-	 * --metric) reads no document; entries saved before it keep
-	 * metrics_indexed 0 and are read from their documents */
-	"ALTER TABLE entries ADD COLUMN metrics_indexed INTEGER NOT NULL DEFAULT 0;"
+	 * --metric) reads no document. The entries saved before it are
+	 * listed in metrics_pending until their figures are read from their
+	 * documents (store_doc.c does, on the first write); until then a
+	 * query reads those documents. A table of their ids, not a column of
+	 * entries: finding them must not read every entry's row. */
 	"CREATE TABLE metrics ("
 	" entry INTEGER NOT NULL REFERENCES entries(id),"
 	" name TEXT NOT NULL, unit TEXT, mean REAL, stddev REAL, n INTEGER,"
 	" by_runs INTEGER, higher_better INTEGER,"
-	" PRIMARY KEY (entry, name)) WITHOUT ROWID;",
+	" PRIMARY KEY (entry, name)) WITHOUT ROWID;"
+	"CREATE TABLE metrics_pending (entry INTEGER PRIMARY KEY);"
+	"INSERT INTO metrics_pending SELECT id FROM entries;",
 };
 
 #define BC_STORE_MIGRATION_CNT (sizeof(bc_store_migrations) / sizeof(bc_store_migrations[0]))
@@ -103,6 +107,12 @@ static int bc_store_fail(const struct bc_store *s, int rc, const char *doing, ch
 	const char *path = s->path;
 	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
 	int sys = s->db ? sqlite3_system_errno(s->db) : 0;
+
+	/* SQLite does not always keep the failing call's errno (a COMMIT that
+	 * rolls back loses it); the callers clear errno before each statement,
+	 * so what is left is that statement's. */
+	if (!sys && (rc & 0xff) == SQLITE_IOERR)
+		sys = errno;
 
 	/* A write the file system refused for space (or a file size limit)
 	 * is a full disk to the user, whatever SQLite called it. */
@@ -179,7 +189,10 @@ static int bc_store_mkdirs(const char *path)
 static int bc_store_exec(struct bc_store *s, const char *sql, const char *doing, char *err,
 			 size_t len)
 {
-	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+	int rc;
+
+	errno = 0;
+	rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 
 	return rc == SQLITE_OK ? 0 : bc_store_fail(s, rc, doing, err, len);
 }
@@ -416,6 +429,21 @@ static void bc_bind_num(sqlite3_stmt *st, int i, double v)
 
 /* The entry's figures by name; a name twice is kept once (the first). */
 static int bc_store_put_metrics(struct bc_store *s, sqlite3_int64 entry,
+				const struct bc_store_keys *k, char *err, size_t err_len);
+
+int bc_store_put_figures(struct bc_store *s, int64_t entry, const struct bc_store_metric *metrics,
+			 size_t cnt, char *err, size_t err_len)
+{
+	struct bc_store_keys k = { .metrics = metrics, .metric_cnt = cnt };
+	char sql[96];
+	int ret = bc_store_put_metrics(s, entry, &k, err, err_len);
+
+	snprintf(sql, sizeof(sql), "DELETE FROM metrics_pending WHERE entry = %lld",
+		 (long long)entry);
+	return ret ? ret : bc_store_exec(s, sql, "save to it", err, err_len);
+}
+
+static int bc_store_put_metrics(struct bc_store *s, sqlite3_int64 entry,
 				const struct bc_store_keys *k, char *err, size_t err_len)
 {
 	static const char sql[] =
@@ -443,6 +471,7 @@ static int bc_store_put_metrics(struct bc_store *s, sqlite3_int64 entry,
 		sqlite3_bind_int64(st, i++, x->n);
 		sqlite3_bind_int(st, i++, x->by_runs);
 		sqlite3_bind_int(st, i++, x->higher_better);
+		errno = 0;
 		rc = sqlite3_step(st);
 	}
 	sqlite3_finalize(st);
@@ -456,7 +485,7 @@ int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *
 		"INSERT OR IGNORE INTO entries (run_id, bench, options, kernel_release,"
 		" kernel_version, host, cpu_model, cpu_count, hypervisor, benchcore_version,"
 		" plugin_version, label, date, status, metric, unit, mean, stddev, n, by_runs,"
-		" higher_better, doc, metrics_indexed) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,1)";
+		" higher_better, doc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *st;
 	int rc, i = 1;
 
@@ -490,6 +519,7 @@ int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *
 	sqlite3_bind_int(st, i++, k->by_runs);
 	sqlite3_bind_int(st, i++, k->higher_better);
 	sqlite3_bind_text(st, i++, doc, (int)doc_len, SQLITE_STATIC);
+	errno = 0;
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -564,12 +594,15 @@ static char *bc_store_where(char *sql, const struct bc_store_filter *f, const ch
 	return sql;
 }
 
-/* ... AND e.metrics_indexed = 0, where the store has the column. */
+/* An entry whose figures are not kept by name yet. */
+#define BC_STORE_PENDING "e.id IN (SELECT entry FROM metrics_pending)"
+
+/* ... AND the entry is pending, where the store has figures by name at all. */
 static char *bc_store_where_unindexed(const struct bc_store *s, char *sql, const char **and)
 {
 	if (s->version < 3)
 		return sql;
-	sql = bc_sql_add(sql, "%se.metrics_indexed = 0", *and);
+	sql = bc_sql_add(sql, "%s" BC_STORE_PENDING, *and);
 	*and = " AND ";
 	return sql;
 }
@@ -602,18 +635,22 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 
 	if (joined)
 		sql = bc_sql_add(sql, ", m.unit, m.mean, m.stddev, m.n, m.by_runs, m.higher_better,"
-				 " e.metrics_indexed, %s FROM entries e LEFT JOIN metrics m"
+				 " m.entry IS NOT NULL, %s FROM entries e LEFT JOIN metrics m"
 				 " ON m.entry = e.id AND m.name = ?",
-				 f->with_doc ? "e.doc" : "CASE WHEN e.metrics_indexed THEN NULL ELSE e.doc END");
+				 f->with_doc ? "e.doc" : "CASE WHEN m.entry IS NULL THEN e.doc END");
 	else
 		sql = bc_sql_add(sql, "%s FROM entries e", f->with_doc || docs_only ? ", e.doc" : ", NULL");
 	sql = bc_store_where(sql, f, &and);
 	if (f->unindexed_only)
 		sql = bc_store_where_unindexed(s, sql, &and);
 	if (joined)
-		sql = bc_sql_add(sql, "%s(m.entry IS NOT NULL OR e.metrics_indexed = 0)", and);
-	sql = bc_sql_add(sql, " ORDER BY e.date %s, e.id %s", f->newest_first ? "DESC" : "ASC",
-			 f->newest_first ? "DESC" : "ASC");
+		sql = bc_sql_add(sql, "%s(m.entry IS NOT NULL OR " BC_STORE_PENDING ")", and);
+	/* the entries to index by their ids, through the index of exactly them */
+	if (f->unindexed_only)
+		sql = bc_sql_add(sql, " ORDER BY e.id");
+	else
+		sql = bc_sql_add(sql, " ORDER BY e.date %s, e.id %s", f->newest_first ? "DESC" : "ASC",
+				 f->newest_first ? "DESC" : "ASC");
 	if (f->limit)
 		sql = bc_sql_add(sql, " LIMIT %u", f->limit);
 	if (!sql) {

@@ -75,9 +75,10 @@ struct bc_store_row {
 	const char *doc;		/* NULL unless the query asked for it */
 	size_t doc_len;
 	/* A query for a metric (filter.metric): an entry saved before the
-	 * store kept figures by name (schema 2 and older) has its document
-	 * here instead, and its metric columns are the headline's; the reader
-	 * takes the figure from the document (store_doc.c). */
+	 * store kept figures by name (in a store of schema 2 or older, or one
+	 * migrated and not written since) has its document here instead, and
+	 * its metric columns are the headline's; the reader takes the figure
+	 * from the document (store_doc.c). */
 	bool unindexed;
 };
 
@@ -105,6 +106,12 @@ void bc_store_rollback(struct bc_store *s);
 int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *doc,
 		 size_t doc_len, char *err, size_t err_len);
 
+/* Keeps the figures by name of an entry saved before the store kept them
+ * (the migration's second half: store_doc.c reads them from its document)
+ * and marks it so; 0 or a negative errno with one line in err. */
+int bc_store_put_figures(struct bc_store *s, int64_t entry, const struct bc_store_metric *metrics,
+			 size_t cnt, char *err, size_t err_len);
+
 /* What a query selects; NULL / 0 members select everything. */
 struct bc_store_filter {
 	const char *bench;
@@ -123,7 +130,7 @@ struct bc_store_filter {
 	 * left out. NULL: the headline. */
 	const char *metric;
 	/* Only the entries whose figures the store does not keep by name
-	 * (saved before schema 3). */
+	 * (saved before schema 3), in the order they were saved. */
 	bool unindexed_only;
 	bool with_doc;
 	bool newest_first;

@@ -77,15 +77,13 @@ void bc_store_doc_free(struct bc_store_doc *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* The headline's columns, and every figure's row. */
-static int bc_store_doc_figures(struct bc_store_doc *d)
+/* Every figure of the run by name into *out (malloc'd), *cnt of them. */
+static int bc_store_figures_of(const struct bc_doc_run *run, struct bc_store_metric **out,
+			       size_t *cnt)
 {
-	const struct bc_doc_run *run = d->run;
-	const struct bc_doc_metric *head = bc_doc_find(run, bc_doc_headline(run));
-	struct bc_store_metric x;
-
-	d->metrics = calloc(run->metric_cnt + 1, sizeof(*d->metrics));
-	if (!d->metrics)
+	*cnt = 0;
+	*out = calloc(run->metric_cnt + 1, sizeof(**out));
+	if (!*out)
 		return -ENOMEM;
 	for (size_t i = 0; i < run->metric_cnt; i++) {
 		const struct bc_doc_metric *m = &run->metrics[i];
@@ -93,8 +91,20 @@ static int bc_store_doc_figures(struct bc_store_doc *d)
 		/* a name twice (a ratio metric and its figure): the first, as
 		 * bc_doc_find() takes it */
 		if (m->judged && bc_doc_find(run, m->name) == m)
-			bc_store_figure(m, &d->metrics[d->k.metric_cnt++]);
+			bc_store_figure(m, &(*out)[(*cnt)++]);
 	}
+	return 0;
+}
+
+/* The headline's columns, and every figure's row. */
+static int bc_store_doc_figures(struct bc_store_doc *d)
+{
+	const struct bc_doc_run *run = d->run;
+	const struct bc_doc_metric *head = bc_doc_find(run, bc_doc_headline(run));
+	struct bc_store_metric x;
+
+	if (bc_store_figures_of(run, &d->metrics, &d->k.metric_cnt))
+		return -ENOMEM;
 	d->k.metrics = d->metrics;
 	d->k.mean = d->k.stddev = NAN;
 	if (!head)
@@ -258,6 +268,67 @@ int bc_store_doc_metric_names(struct bc_store *s, const struct bc_store_filter *
 	return bc_store_each(s, &all, bc_names_row, range, err, err_len) < 0 ? -EIO : 0;
 }
 
+/* The entries to index, a batch at a time: what a query may read while
+ * the writes wait for it to end. */
+#define BC_STORE_BACKFILL_BATCH 256
+
+struct bc_backfill {
+	int64_t ids[BC_STORE_BACKFILL_BATCH];
+	char *docs[BC_STORE_BACKFILL_BATCH];
+	size_t lens[BC_STORE_BACKFILL_BATCH];
+	size_t cnt;
+};
+
+static int bc_backfill_row(const struct bc_store_row *r, void *cookie)
+{
+	struct bc_backfill *b = cookie;
+
+	b->ids[b->cnt] = r->id;
+	b->lens[b->cnt] = r->doc_len;
+	b->docs[b->cnt] = r->doc ? strndup(r->doc, r->doc_len) : NULL;
+	if (r->doc && !b->docs[b->cnt])
+		return -ENOMEM;
+	b->cnt++;
+	return 0;
+}
+
+/*
+ * The migration to figures by name, finished on the first write: each
+ * entry saved before them gets its rows from its document (one without
+ * readable figures gets none), inside the caller's transaction. A store
+ * migrated this way reads every --metric from the table; a store only
+ * read keeps reading such entries' documents (bc_store_each_figure()).
+ */
+static int bc_store_doc_backfill(struct bc_store *s, char *err, size_t err_len)
+{
+	struct bc_store_filter f = { .unindexed_only = true, .with_doc = true,
+				     .limit = BC_STORE_BACKFILL_BATCH };
+	struct bc_backfill b;
+	int ret = 0;
+
+	do {
+		b.cnt = 0;
+		ret = bc_store_each(s, &f, bc_backfill_row, &b, err, err_len);
+		for (size_t i = 0; i < b.cnt; i++) {
+			struct bc_doc_run *run = !ret && b.docs[i]
+				? bc_doc_run_parse(b.docs[i], b.lens[i], err, err_len) : NULL;
+			struct bc_store_metric *m = NULL;
+			size_t n = 0;
+
+			if (!ret && run && bc_store_figures_of(run, &m, &n))
+				ret = -ENOMEM;
+			if (!ret)
+				ret = bc_store_put_figures(s, b.ids[i], m, n, err, err_len);
+			free(m);
+			bc_doc_run_free(run);
+			free(b.docs[i]);
+		}
+		if (ret == -ENOMEM)
+			snprintf(err, err_len, "store '%s': out of memory", bc_store_file(s));
+	} while (!ret && b.cnt == BC_STORE_BACKFILL_BATCH);
+	return ret;
+}
+
 int bc_store_save_items(const char *path, const struct bc_store_item *items, size_t cnt,
 			size_t *added, size_t *dups, char *err, size_t err_len)
 {
@@ -270,6 +341,8 @@ int bc_store_save_items(const char *path, const struct bc_store_item *items, siz
 	if (!s)
 		return -errno;
 	ret = bc_store_begin(s, err, err_len);
+	if (!ret)
+		ret = bc_store_doc_backfill(s, err, err_len);
 	for (size_t i = 0; !ret && i < cnt; i++) {
 		struct bc_store_doc d;
 

@@ -460,6 +460,8 @@ static int seen_row(const struct bc_store_row *r, void *cookie)
 {
 	struct seen *s = cookie;
 
+	/* bc_store_each_figure() gives every row its figure; a raw query of
+	 * a migrated store has no row left to read from a document */
 	assert_false(r->unindexed);
 	snprintf(s->metric, sizeof(s->metric), "%s", r->k.metric ? r->k.metric : "");
 	if (s->n < 16) {
@@ -518,8 +520,7 @@ static void test_store_figures(void **state)
 	bc_store_close(s);
 
 	/* The same store as the schema before (no figures by name). */
-	sql(path, "DROP TABLE metrics; ALTER TABLE entries DROP COLUMN metrics_indexed;"
-		  "PRAGMA user_version = 2;");
+	sql(path, "DROP TABLE metrics; DROP TABLE metrics_pending; PRAGMA user_version = 2;");
 	s = bc_store_open(path, 0, err, sizeof(err));
 	assert_non_null(s);
 	assert_int_equal(bc_store_schema_version(s), 2);
@@ -531,14 +532,16 @@ static void test_store_figures(void **state)
 	assert_int_equal(bc_store_doc_metric_names(s, &f, names, sizeof(names), err, sizeof(err)), 0);
 	assert_string_equal(names, "hits, per_producer, total_operations");
 	bc_store_close(s);
-	/* Written again: migrated; the old entries stay read from documents. */
+	/* Written again: migrated, the old entries' figures read from their
+	 * documents once and kept by name (seen_row refuses an unindexed row). */
 	assert_int_equal(bc_store_save_items(path, items, 1, NULL, NULL, err, sizeof(err)), 0);
 	s = bc_store_open(path, 0, err, sizeof(err));
 	assert_int_equal(bc_store_schema_version(s), 3);
 	memset(&b, 0, sizeof(b));
 	f.metric = "per_producer";
-	assert_int_equal(bc_store_each_figure(s, &f, seen_row, &b, err, sizeof(err)), 0);
+	assert_int_equal(bc_store_each(s, &f, seen_row, &b, err, sizeof(err)), 0);
 	assert_int_equal(b.n, a.n);
+	assert_memory_equal(b.mean, a.mean, sizeof(a.mean[0]) * a.n);
 	bc_store_close(s);
 
 	for (size_t i = 0; i < 4; i++)

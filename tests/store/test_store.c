@@ -416,7 +416,7 @@ static void test_migrate(void **state)
 	(void)state;
 	PATHF(path, "%s/old.db", dir);
 	assert_int_equal(save_one(path, "hh88", 1e6, NULL, err, sizeof(err)), 0);
-	sql(path, "DROP TABLE metrics; ALTER TABLE entries DROP COLUMN metrics_indexed;"
+	sql(path, "DROP TABLE metrics; DROP TABLE metrics_pending;"
 		  "DROP INDEX entries_bench; DROP INDEX entries_kernel; DROP INDEX entries_label;"
 		  "DROP INDEX entries_machine; DROP INDEX entries_versions; DROP INDEX entries_date;"
 		  "PRAGMA user_version = 1;");
