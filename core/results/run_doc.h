@@ -247,12 +247,4 @@ void bc_doc_names_add(const struct bc_doc_run *run, char *buf, size_t len);
 /* Did the run measure something (a metric with a sample)? */
 bool bc_doc_run_measured(const struct bc_doc_run *run);
 
-/*
- * The run's document as JSON text again (malloc'd, *len its length):
- * every member as read, "run_id" and "label" given the values passed
- * (those not NULL; added at the end when absent). NULL when out of memory.
- */
-char *bc_doc_run_text(const struct bc_doc_run *run, const char *run_id, const char *label,
-		      size_t *len);
-
 #endif /* BENCHCORE_RUN_DOC_H */

@@ -24,6 +24,7 @@
 #include "runtime/log.h"
 #include "runtime/output.h"
 #include "run_doc.h"
+#include "run_doc_text.h"
 #include "store_doc.h"
 
 /* A document larger than this is not one benchcore wrote (a suite of a

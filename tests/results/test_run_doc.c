@@ -24,6 +24,7 @@
 #include <sqlite3.h>
 
 #include "run_doc.h"
+#include "run_doc_text.h"
 #include "store.h"
 #include "store_doc.h"
 
