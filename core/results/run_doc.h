@@ -39,7 +39,7 @@ struct bc_doc_pct {
 /* A histogram's summary: count, the percentiles it has, max. */
 struct bc_doc_hist {
 	double count, max, p50, p90, p99, p999;
-	struct bc_doc_pct *pcts;	/* every "pNN" that is a number, ascending */
+	struct bc_doc_pct *pcts;	/* every finite "pNN", in the document's order */
 	size_t pct_cnt;
 };
 
