@@ -20,7 +20,7 @@
 #include "cmd_store.h"
 #include "results/compare.h"
 #include "runtime/exit_status.h"
-#include "results/json_read.h"
+#include "results/run_doc.h"
 #include "runtime/log.h"
 #include "runtime/report.h"
 #include "results/store.h"
@@ -105,20 +105,36 @@ static void bc_fmt_pct(double v, char *buf, size_t len)
 		snprintf(buf, len, "%+.2f%%", v);
 }
 
-static void bc_against_line(const struct bc_run_request *cfg, const struct bc_store_doc *now,
-			    const struct bc_found *fd)
+/* The figure --against judges: --metric, else the run's headline. A name
+ * the run lacks is refused (BC_EXIT_USAGE), naming those it has. */
+static int bc_against_line(const struct bc_run_request *cfg, const struct bc_store_doc *now,
+			   const struct bc_found *fd)
 {
-	struct bc_json *base;
+	const char *metric = cfg->metric ? cfg->metric : bc_doc_headline(now->run);
+	const struct bc_doc_metric *m = bc_doc_find(now->run, metric);
+	char err[256], ch[32], lo[32], hi[32], p[32], names[1024];
+	struct bc_doc_run *base;
 	struct bc_cmp_change c;
-	char err[256], ch[32], lo[32], hi[32], p[32];
-	const char *metric = now->k.metric;
 
-	base = bc_json_parse(fd->doc, fd->len, err, sizeof(err));
-	if (!base || !metric || bc_compare_metric(base, now->json, metric, BC_BASELINE_ALPHA, &c)) {
+	if (cfg->metric && !m) {
+		bc_doc_names(now->run, names, sizeof(names));
+		bc_warn("--metric '%s': the run has no metric or figure of that name; it has %s",
+			cfg->metric, *names ? names : "none");
+		return BC_EXIT_USAGE;
+	}
+	base = bc_doc_run_parse(fd->doc, fd->len, err, sizeof(err));
+	if (base && cfg->metric && !bc_doc_find(base, cfg->metric)) {
+		bc_doc_names(base, names, sizeof(names));
+		bc_warn("--metric '%s': --against '%s': entry %lld has no metric or figure of that name; it has %s",
+			cfg->metric, cfg->against, fd->id, *names ? names : "none");
+		bc_doc_run_free(base);
+		return BC_EXIT_USAGE;
+	}
+	if (!base || !m || bc_compare_metric(base, now->run, metric, BC_BASELINE_ALPHA, &c)) {
 		bc_warn("--against '%s': entry %lld cannot be compared with this run (%s)",
 			cfg->against, fd->id, !base ? err : "no common headline metric");
-		bc_json_free(base);
-		return;
+		bc_doc_run_free(base);
+		return 0;
 	}
 	bc_fmt_pct(c.change_pct, ch, sizeof(ch));
 	bc_fmt_pct(c.ci_low_pct, lo, sizeof(lo));
@@ -132,8 +148,10 @@ static void bc_against_line(const struct bc_run_request *cfg, const struct bc_st
 		fd->label ? fd->label : cfg->against, fd->id, fd->date ? fd->date : "?", metric, ch,
 		lo, hi, p, c.test ? c.test : "welch", c.n_base, c.n_new,
 		c.by_runs ? "runs" : "seconds",
-		bc_change_verdict(c.valid, c.significant, c.change_pct, now->k.higher_better));
-	bc_json_free(base);
+		bc_change_verdict(c.valid, c.significant, c.change_pct,
+				  m->direction == BC_HIGHER_IS_BETTER));
+	bc_doc_run_free(base);
+	return 0;
 }
 
 int bc_baseline_after_run(const struct bc_run_request *cfg, const struct bc_run_result *res,
@@ -181,8 +199,8 @@ int bc_baseline_after_run(const struct bc_run_request *cfg, const struct bc_run_
 			status = BC_EXIT_FAILED;
 		}
 	}
-	if (found)
-		bc_against_line(cfg, &now, &fd);
+	if (found && bc_against_line(cfg, &now, &fd))
+		status = BC_EXIT_USAGE;
 	free(fd.doc);
 	free(fd.label);
 	free(fd.date);

@@ -35,7 +35,6 @@
 #include "runtime/exit_status.h"
 #include "results/row.h"
 #include "runtime/json.h"
-#include "results/json_read.h"
 #include "runtime/repstats.h"
 #include "options.h"
 #include "cmd_store.h"
@@ -82,11 +81,7 @@ static void bc_row_free(struct bc_row *r)
 	free(r->reason);
 	free(r->json);
 	free(r->bench);
-	for (size_t i = 0; i < r->metric_cnt; i++) {
-		free(r->metrics[i].name);
-		free(r->metrics[i].unit);
-	}
-	free(r->metrics);
+	bc_doc_run_free(r->run);
 }
 
 void bc_batch_free(struct bc_batch *b)
@@ -651,23 +646,19 @@ static char *bc_child_reason(const char *err)
 	return strndup(best, best_len);
 }
 
-static int bc_row_parse_doc(struct bc_row *r, char *err, size_t err_len);
-
 /* status.reason of a run document, or NULL. */
 static char *bc_doc_reason(const char *out, size_t len)
 {
-	struct bc_json *doc;
-	const char *reason;
+	struct bc_doc_run *run;
 	char err[128];
 	char *ret = NULL;
 
 	if (!out || !len)
 		return NULL;
-	doc = bc_json_parse(out, len, err, sizeof(err));
-	reason = bc_json_str(bc_json_get(bc_json_get(doc, "status"), "reason"));
-	if (reason && *reason)
-		ret = strdup(reason);
-	bc_json_free(doc);
+	run = bc_doc_run_parse(out, len, err, sizeof(err));
+	if (run && run->reason && *run->reason)
+		ret = strdup(run->reason);
+	bc_doc_run_free(run);
 	return ret;
 }
 
@@ -703,7 +694,7 @@ static void bc_row_classify(struct bc_batch *b, struct bc_row *r, struct bc_chil
 		if (cr->out_len) {
 			r->json = cr->out;
 			cr->out = NULL;
-			if (bc_row_parse_doc(r, perr, sizeof(perr))) {
+			if (bc_batch_row_read(r, perr, sizeof(perr))) {
 				free(r->json);
 				r->json = NULL;
 			}
@@ -719,7 +710,7 @@ static void bc_row_classify(struct bc_batch *b, struct bc_row *r, struct bc_chil
 	} else if (cr->exit_code == BC_EXIT_OK) {
 		r->json = cr->out;
 		cr->out = NULL;
-		if (bc_row_parse_doc(r, perr, sizeof(perr))) {
+		if (bc_batch_row_read(r, perr, sizeof(perr))) {
 			r->status = BC_ROW_FAILED;
 			n = asprintf(&r->reason, "its output is not a benchcore run document: %s",
 				     perr);
@@ -751,7 +742,7 @@ static void bc_row_classify(struct bc_batch *b, struct bc_row *r, struct bc_chil
 			cr->out = NULL;
 		}
 		if (r->json && cr->exit_code == BC_EXIT_INTERRUPTED)
-			bc_row_parse_doc(r, perr, sizeof(perr));
+			bc_batch_row_read(r, perr, sizeof(perr));
 	}
 	if (n < 0)
 		r->reason = NULL;
@@ -919,55 +910,28 @@ int bc_batch_execute(struct bc_batch *b)
 	return bc_batch_status(b);
 }
 
-static int bc_row_parse_doc(struct bc_row *r, char *err, size_t err_len)
+int bc_batch_row_read(struct bc_row *r, char *err, size_t err_len)
 {
-	struct bc_json *doc = bc_json_parse(r->json, strlen(r->json), err, err_len);
-	const struct bc_json *summary, *cfg;
-	char bench[256];
-	int ret = 0;
+	struct bc_doc_run *run = bc_doc_run_parse(r->json, strlen(r->json), err, err_len);
 
-	if (!doc)
+	if (!run && errno == ENOMEM)
+		return -ENOMEM;
+	if (!run && errno != ENOMSG)
 		return -EINVAL;
-	summary = bc_json_get(doc, "summary");
-	if (!summary || summary->type != BC_JSON_OBJECT) {
+	if (!run || !run->has_summary) {
 		bc_set_err(err, err_len, "no \"summary\" object");
-		ret = -EINVAL;
-		goto out;
+		bc_doc_run_free(run);
+		return -EINVAL;
 	}
-	if (!bc_run_doc_bench(doc, bench, sizeof(bench)))
-		r->bench = strdup(bench);
-	cfg = bc_run_doc_config(doc);
-	r->producers = (unsigned int)bc_json_num(bc_json_get(cfg, "producers"),
-						 bc_json_num(bc_json_get(doc, "producers"), 0));
-	r->metrics = calloc(summary->cnt + 1, sizeof(*r->metrics));
-	if (!r->metrics) {
-		ret = -ENOMEM;
-		goto out;
+	if (run->bench && !(r->bench = strdup(run->bench))) {
+		bc_doc_run_free(run);
+		return -ENOMEM;
 	}
-	for (size_t i = 0; i < summary->cnt; i++) {
-		const struct bc_json *s = summary->items[i];
-		struct bc_row_metric *m = &r->metrics[r->metric_cnt];
-		const char *unit = bc_json_str(bc_json_get(s, "unit"));
-
-		if (s->type != BC_JSON_OBJECT || !bc_json_get(s, "mean"))
-			continue;	/* e.g. CPU utilisation blocks of another shape */
-		m->name = strdup(summary->keys[i]);
-		m->unit = unit ? strdup(unit) : NULL;
-		m->rate = bc_run_doc_metric_is_rate(doc, summary->keys[i], s);
-		m->mean = bc_json_num(bc_json_get(s, "mean"), NAN);
-		m->stddev = bc_json_num(bc_json_get(s, "stddev"), NAN);
-		m->min = bc_json_num(bc_json_get(s, "min"), NAN);
-		m->median = bc_json_num(bc_json_get(s, "median"), NAN);
-		m->max = bc_json_num(bc_json_get(s, "max"), NAN);
-		/* Interrupted in its warm-up: the metrics are there, with no
-		 * sample; such a row does not replace an older --output. */
-		if (bc_json_num(bc_json_get(s, "n"), isfinite(m->mean) ? 1 : 0) > 0)
-			r->measured = true;
-		r->metric_cnt++;
-	}
-out:
-	bc_json_free(doc);
-	return ret;
+	r->run = run;
+	/* Interrupted in its warm-up: the metrics are there, with no sample;
+	 * such a row does not replace an older --output. */
+	r->measured = bc_doc_run_measured(run);
+	return 0;
 }
 
 int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,

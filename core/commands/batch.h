@@ -39,5 +39,10 @@ int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,
 /* Did any row measure something (ok, or interrupted with a result)? Then
  * the batch's --output FILE is replaced (output.h). */
 bool bc_batch_produced(const struct bc_batch *b);
+/* Reads the row's document (r->json, a run's --format json output) for
+ * the tables: its benchmark and metrics. -EINVAL with one line in err for
+ * text that is not a run document. tests/results replays the rows of
+ * saved sweep and suite documents through it. */
+int bc_batch_row_read(struct bc_row *r, char *err, size_t err_len);
 
 #endif /* BENCHCORE_BATCH_H */

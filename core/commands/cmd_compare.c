@@ -20,10 +20,13 @@ static void bc_compare_help(FILE *f)
 	fputs("Usage: benchcore compare BASE.json NEW.json [options]\n\n"
 	      "Matches the runs of two result documents (a run, a sweep or a suite, written\n"
 	      "with --format json) by benchmark and configuration, and prints per metric the\n"
-	      "base and new means, the change, and whether it is significant.\n\n"
+	      "base and new means, the change, and whether it is significant; then on stderr\n"
+	      "one verdict line per matched run (improved, regressed, no significant change).\n\n"
 	      "  --test TEST      welch (default) or mann-whitney, on the per-run means when\n"
 	      "                   both files ran with --repeat, else on the per-iteration samples\n"
 	      "  --alpha P        significance level (default 0.05)\n"
+	      "  --metric NAME    the metric or derived figure the verdict lines judge\n"
+	      "                   (default: each run's headline); the table has them all\n"
 	      "  --format FMT     text (default), json, csv or markdown\n"
 	      "  --output FILE    write the table to FILE\n",
 	      f);
@@ -46,6 +49,10 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 				return BC_EXIT_USAGE;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--output"))) {
 			output = v;
+		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
+			if (!*v)
+				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
+			o.metric = v;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--test"))) {
 			if (!strcmp(v, "welch") || !strcmp(v, "t"))
 				o.test = BC_CMP_WELCH;

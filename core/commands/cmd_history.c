@@ -13,6 +13,7 @@
 #include "cmd_store.h"
 #include "results/history.h"
 #include "results/store.h"
+#include "results/store_doc.h"
 #include "runtime/core_opts.h"
 #include "runtime/exit_status.h"
 #include "runtime/log.h"
@@ -24,8 +25,10 @@ static void bc_history_help(FILE *f)
 	      "                         [--format text|json|csv|markdown] [--store PATH]\n"
 	      "                         [--label TEXT] [--kernel RELEASE] [--host NAME]\n"
 	      "                         [--cpu-model TEXT] [--options LINE] [--since DATE]\n"
+	      "                         [--metric NAME]\n"
 	      "One row per group of saved entries (--by, default date): the headline\n"
-	      "metric's mean with its 95% interval, the entries, and the change from the\n"
+	      "metric's (--metric: that metric's or derived figure's) mean with its 95%\n"
+	      "interval, the entries, and the change from the\n"
 	      "group before with Welch's p-value and a verdict (improved, regressed, no\n"
 	      "significant change). Each configuration (--options: the canonical line\n"
 	      "`store list` shows) has its own rows. docs/history.md says more.\n", f);
@@ -58,6 +61,12 @@ int bc_history_main(struct bc_cli_env *env, int argc, char **argv)
 				return BC_EXIT_USAGE;
 			continue;
 		}
+		if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
+			if (!*v)
+				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
+			f.metric = v;
+			continue;
+		}
 		if ((v = bc_cli_opt_value(argc, argv, &i, "--by"))) {
 			if (bc_history_by_parse(v, &by))
 				return bc_cli_usage_error("--by '%s': expected kernel, label, date or machine",
@@ -83,6 +92,19 @@ int bc_history_main(struct bc_cli_env *env, int argc, char **argv)
 		return BC_EXIT_FAILED;
 	}
 	ret = bc_history_collect(s, &f, by, &h, err, sizeof(err));
+	if (!ret && !h.cnt && f.metric) {
+		/* Entries there, none with that name: the name is the mistake. */
+		char names[1024] = "";
+
+		f.ok_only = true;
+		if (!bc_store_doc_metric_names(s, &f, names, sizeof(names), err, sizeof(err)) &&
+		    *names) {
+			bc_store_close(s);
+			bc_history_free(&h);
+			return bc_cli_usage_error("history: --metric '%s': no saved entry of %s that ended well has a metric or figure of that name; they have %s",
+						  f.metric, f.bench, names);
+		}
+	}
 	bc_store_close(s);
 	if (ret) {
 		bc_warn("%s", err);

@@ -21,14 +21,16 @@
 
 static void bc_report_help(FILE *f)
 {
-	fputs("Usage: benchcore report [-o DIR] [--store PATH] [FILTERS]\n"
+	fputs("Usage: benchcore report [-o DIR] [--store PATH] [--metric NAME] [FILTERS]\n"
 	      "Writes the result store as a static HTML site into DIR (default\n"
 	      "benchcore-report): index.html with every benchmark by kernel and by label\n"
 	      "(newest figures, regression marks), a page per benchmark with its trend\n"
 	      "charts, a sweep chart and the changes by kernel and label, and data/ with\n"
 	      "the JSON documents the figures link to. It opens from a file:// URL and\n"
 	      "needs no network or JavaScript. DIR is replaced whole, and only when it is\n"
-	      "empty or an earlier report. FILTERS as `benchcore store list` takes them.\n", f);
+	      "empty or an earlier report. FILTERS as `benchcore store list` takes them.\n"
+	      "--metric NAME charts and judges that metric or derived figure instead of\n"
+	      "each entry's headline (entries without it are left out).\n", f);
 }
 
 
@@ -53,6 +55,12 @@ int bc_report_main(struct bc_cli_env *env, int argc, char **argv)
 			return BC_EXIT_USAGE;
 		if (taken)
 			continue;
+		if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
+			if (!*v)
+				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
+			f.metric = v;
+			continue;
+		}
 		if ((v = bc_cli_opt_value(argc, argv, &i, "-o")) ||
 		    (v = bc_cli_opt_value(argc, argv, &i, "--output"))) {
 			if (!*v)

@@ -17,525 +17,91 @@
 
 #include "compare.h"
 #include "runtime/scale.h"
-#include "runtime/core_opts.h"
 #include "report_table.h"
 #include "runtime/significance.h"
 #include "run_doc.h"
 #include "runtime/exit_status.h"
 #include "runtime/json.h"
-#include "json_read.h"
+#include "runtime/doc_keys.h"
 #include "runtime/log.h"
 #include "runtime/output.h"
 #include "runtime/repstats.h"
 
 /* ------------------------------------------------------------ documents */
 
-struct bc_cmp_metric {
-	char *name;
-	char *unit;
-	bool rate;
-	double mean, stddev;
-	unsigned int n;		/* from the summary */
-	double *samples;	/* measured (non-warm-up) iterations */
-	size_t sample_cnt;
-	bool figure;		/* a derived figure the run stored */
-	/* run --repeat: each complete run's mean (NULL without repeats). */
-	double *runs;
-	size_t run_cnt;
-};
-
+/* A run of a document as compare matches it: the model's run, its row's
+ * name, and its match in the other document. */
 struct bc_cmp_run {
-	char *bench;
-	char *config;		/* "producers=1 consumers=0 nr_maps=16" */
+	const struct bc_doc_run *run;
+	const char *bench;
+	const char *config;	/* "producers=1 consumers=0 nr_maps=16" */
 	const char *label;	/* the sweep's or suite's row name, if any */
-	struct bc_cmp_metric *metrics;
-	size_t metric_cnt;
 	bool matched;
 	struct bc_cmp_run *pair;	/* the matching run of the other document */
 };
 
 struct bc_cmp_doc {
 	const char *path;
-	struct bc_json *json;
+	struct bc_doc doc;
 	struct bc_cmp_run *runs;
 	size_t run_cnt;
-	const struct bc_json *context;	/* the first run's */
+	const struct bc_doc_context *context;	/* the first run's */
 };
-
-static int bc_append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int bc_append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(*buf ? *buf + *len : NULL, *buf ? *cap - *len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return -EINVAL;
-		if (*buf && *len + (size_t)n < *cap) {
-			*len += (size_t)n;
-			return 0;
-		}
-		{
-			size_t ncap = (*cap ? *cap * 2 : 128) + (size_t)n;
-			char *nb = realloc(*buf, ncap);
-
-			if (!nb)
-				return -ENOMEM;
-			if (!*buf)
-				nb[0] = '\0';
-			*buf = nb;
-			*cap = ncap;
-		}
-	}
-}
-
-static int bc_append_value(char **buf, size_t *len, size_t *cap, const char *key,
-			const struct bc_json *v)
-{
-	const char *sep = *len ? " " : "";
-
-	switch (v->type) {
-	case BC_JSON_NULL:
-		return 0;	/* not set */
-	case BC_JSON_BOOL:
-		/* a flag that is off is the same as one never given */
-		return v->boolean ? bc_append(buf, len, cap, "%s%s", sep, key) : 0;
-	case BC_JSON_NUMBER:
-		return bc_append(buf, len, cap, "%s%s=%.15g", sep, key, v->number);
-	case BC_JSON_STRING:
-		return bc_append(buf, len, cap, "%s%s=%s", sep, key, v->string);
-	default:
-		return 0;
-	}
-}
-
-static int bc_key_cmp(const void *a, const void *b)
-{
-	return strcmp(**(char *const *const *)a, **(char *const *const *)b);
-}
-
-/* The configuration as one canonical line: core options in the document's
- * order, then the plugin's options sorted by name. Options the core's table
- * marks as not configuration are left out: the same configuration run for
- * longer is still the same configuration. */
-char *bc_compare_config_line(const struct bc_json *cfg)
-{
-	const struct bc_json *popts = bc_json_get(cfg, "plugin_options");
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	int ret = bc_append(&buf, &len, &cap, "%s", "");
-
-	for (size_t i = 0; !ret && cfg && cfg->type == BC_JSON_OBJECT && i < cfg->cnt; i++) {
-		if (cfg->items[i] == popts || bc_core_opt_json_ignored(cfg->keys[i]))
-			continue;
-		ret = bc_append_value(&buf, &len, &cap, cfg->keys[i], cfg->items[i]);
-	}
-	if (!ret && popts && popts->type == BC_JSON_OBJECT && popts->cnt) {
-		char ***order = calloc(popts->cnt, sizeof(*order));
-
-		if (!order) {
-			free(buf);
-			return NULL;
-		}
-		for (size_t i = 0; i < popts->cnt; i++)
-			order[i] = &popts->keys[i];
-		qsort(order, popts->cnt, sizeof(*order), bc_key_cmp);
-		for (size_t k = 0; !ret && k < popts->cnt; k++) {
-			size_t i = (size_t)(order[k] - popts->keys);
-			const struct bc_json *v = popts->items[i];
-
-			/* a plugin flag is recorded with a null value */
-			if (v->type == BC_JSON_NULL)
-				ret = bc_append(&buf, &len, &cap, "%s%s", len ? " " : "", popts->keys[i]);
-			else
-				ret = bc_append_value(&buf, &len, &cap, popts->keys[i], v);
-		}
-		free(order);
-	}
-	if (ret) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
-}
-
-static void bc_cmp_run_free(struct bc_cmp_run *r)
-{
-	for (size_t i = 0; i < r->metric_cnt; i++) {
-		free(r->metrics[i].name);
-		free(r->metrics[i].unit);
-		free(r->metrics[i].samples);
-		free(r->metrics[i].runs);
-	}
-	free(r->metrics);
-	free(r->bench);
-	free(r->config);
-}
 
 static void bc_cmp_doc_free(struct bc_cmp_doc *d)
 {
-	for (size_t i = 0; i < d->run_cnt; i++)
-		bc_cmp_run_free(&d->runs[i]);
 	free(d->runs);
-	bc_json_free(d->json);
+	bc_doc_free(&d->doc);
 	memset(d, 0, sizeof(*d));
 }
 
-/* A document of run --repeat: each complete run's value of this metric
- * (`group` "values") or figure ("figures"), the samples of the test. */
-static int bc_cmp_add_run_values(struct bc_cmp_metric *m, const struct bc_json *doc, const char *group)
+/* A run that failed or was unavailable measured nothing to compare. */
+static int bc_cmp_add_run(struct bc_cmp_doc *d, const struct bc_doc_run *run, const char *label,
+			  char *err, size_t err_len)
 {
-	const struct bc_json *runs = bc_json_get(bc_json_get(doc, "repeats"), "runs");
+	struct bc_cmp_run *r;
 
-	if (!runs || !bc_json_len(runs))
+	if (run->exit_status != BC_EXIT_OK && run->exit_status != BC_EXIT_INTERRUPTED)
 		return 0;
-	m->runs = calloc(bc_json_len(runs), sizeof(*m->runs));
-	if (!m->runs)
-		return -ENOMEM;
-	for (size_t k = 0; k < bc_json_len(runs); k++) {
-		const struct bc_json *run = bc_json_at(runs, k);
-		const struct bc_json *v = bc_json_get(bc_json_get(run, group), m->name);
-
-		if (!bc_json_bool(bc_json_get(run, "complete"), false) || !v ||
-		    v->type != BC_JSON_NUMBER)
-			continue;
-		m->runs[m->run_cnt++] = v->number;
-	}
-	return 0;
-}
-
-/* The run's stored figures (latency, per-producer rate, ...) compared like
- * metrics: the run's value, and its per-interval values as the samples.
- * A document without figures has none; compare never derives them. */
-static int bc_cmp_add_figures(struct bc_cmp_run *r, const struct bc_json *doc,
-			   const struct bc_json *iters)
-{
-	const struct bc_json *figs = bc_run_doc_figures(doc);
-	struct bc_cmp_metric *ms;
-
-	if (!figs || !figs->cnt)
-		return 0;
-	ms = realloc(r->metrics, (r->metric_cnt + figs->cnt + 1) * sizeof(*ms));
-	if (!ms)
-		return -ENOMEM;
-	r->metrics = ms;
-	for (size_t i = 0; i < figs->cnt; i++) {
-		const struct bc_json *f = figs->items[i], *stats = bc_json_get(f, "stats");
-		const char *unit = bc_json_str(bc_json_get(f, "unit"));
-		struct bc_cmp_metric *m = &r->metrics[r->metric_cnt];
-		size_t ulen = unit ? strlen(unit) : 0;
-
-		memset(m, 0, sizeof(*m));
-		m->name = strdup(figs->keys[i]);
-		m->unit = unit ? strdup(unit) : NULL;
-		m->samples = calloc(bc_json_len(iters) + 1, sizeof(*m->samples));
-		r->metric_cnt++;
-		if (!m->name || (unit && !m->unit) || !m->samples)
-			return -ENOMEM;
-		m->figure = true;
-		m->rate = ulen >= 2 && !strcmp(unit + ulen - 2, "/s");
-		m->mean = bc_json_num(bc_json_get(f, "value"), NAN);
-		m->stddev = bc_json_num(bc_json_get(stats, "stddev"), NAN);
-		m->n = (unsigned int)bc_json_num(bc_json_get(stats, "n"), 0);
-		for (size_t k = 0; k < bc_json_len(iters); k++) {
-			const struct bc_json *it = bc_json_at(iters, k),
-					     *v = bc_json_get(bc_json_get(it, "figures"), m->name);
-
-			if (bc_json_bool(bc_json_get(it, "warmup"), false) || !v ||
-			    v->type != BC_JSON_NUMBER)
-				continue;
-			m->samples[m->sample_cnt++] = v->number;
-		}
-		if (bc_cmp_add_run_values(m, doc, "figures"))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static int bc_cmp_add_run(struct bc_cmp_doc *d, const struct bc_json *doc, const char *label,
-		       char *err, size_t err_len)
-{
-	const struct bc_json *summary = bc_json_get(doc, "summary"),
-			     *iters = bc_json_get(doc, "iterations");
-	int status = (int)bc_json_num(bc_json_get(bc_json_get(doc, "status"), "exit_status"), 0);
-	struct bc_cmp_run *runs, *r;
-	char bench[256];
-
-	/* a run that failed or was unavailable measured nothing to compare */
-	if (status != BC_EXIT_OK && status != BC_EXIT_INTERRUPTED)
-		return 0;
-	if (!summary || summary->type != BC_JSON_OBJECT || bc_run_doc_bench(doc, bench, sizeof(bench))) {
+	if (!run->has_summary || !run->bench) {
 		snprintf(err, err_len, "a run without a benchmark name or a \"summary\" object");
 		return -EINVAL;
 	}
-	runs = realloc(d->runs, (d->run_cnt + 1) * sizeof(*runs));
-	if (!runs)
-		return -ENOMEM;
-	d->runs = runs;
 	r = &d->runs[d->run_cnt++];
 	memset(r, 0, sizeof(*r));
 	if (!d->context)
-		d->context = bc_json_get(doc, "context");
-	r->bench = strdup(bench);
+		d->context = &run->ctx;
+	r->run = run;
+	r->bench = run->bench;
+	r->config = run->config;
 	r->label = label;
-	r->config = bc_compare_config_line(bc_run_doc_config(doc));
-	r->metrics = calloc(summary->cnt + 1, sizeof(*r->metrics));
-	if (!r->bench || !r->config || !r->metrics)
-		return -ENOMEM;
-	for (size_t i = 0; i < summary->cnt; i++) {
-		const struct bc_json *s = summary->items[i];
-		struct bc_cmp_metric *m = &r->metrics[r->metric_cnt];
-		const char *unit = bc_json_str(bc_json_get(s, "unit"));
-
-		if (s->type != BC_JSON_OBJECT || !bc_json_get(s, "mean"))
-			continue;
-		m->name = strdup(summary->keys[i]);
-		m->unit = unit ? strdup(unit) : NULL;
-		if (!m->name || (unit && !m->unit))
-			return -ENOMEM;
-		r->metric_cnt++;
-		m->rate = bc_run_doc_metric_is_rate(doc, m->name, s);
-		m->mean = bc_json_num(bc_json_get(s, "mean"), NAN);
-		m->stddev = bc_json_num(bc_json_get(s, "stddev"), NAN);
-		m->n = (unsigned int)bc_json_num(bc_json_get(s, "n"), 0);
-		m->samples = calloc(bc_json_len(iters) + 1, sizeof(*m->samples));
-		if (!m->samples)
-			return -ENOMEM;
-		for (size_t k = 0; k < bc_json_len(iters); k++) {
-			const struct bc_json *it = bc_json_at(iters, k),
-					     *v = bc_json_get(bc_json_get(it, "values"), m->name);
-
-			if (bc_json_bool(bc_json_get(it, "warmup"), false) || !v ||
-			    v->type != BC_JSON_NUMBER)
-				continue;
-			m->samples[m->sample_cnt++] = v->number;
-		}
-		if (bc_cmp_add_run_values(m, doc, "values"))
-			return -ENOMEM;
-	}
-	return bc_cmp_add_figures(r, doc, iters);
-}
-
-/* ------------------------------------------------------------ validation */
-
-/* Larger than any document benchcore writes (a suite of a hundred runs is
- * a few MiB): a device or a wrong file, not a result. */
-#define BC_CMP_MAX_BYTES (64u << 20)
-
-/*
- * The fields compare reads, checked before it reads them: a number must be
- * a finite number (or null, which is how the writer stores a figure it
- * could not compute), a flag a boolean, a name a string. A document that
- * fails says which field in one line, rather than printing nan or inf.
- */
-static bool bc_num_ok(const struct bc_json *v)
-{
-	return !v || v->type == BC_JSON_NULL || (v->type == BC_JSON_NUMBER && isfinite(v->number));
-}
-
-static bool bc_str_ok(const struct bc_json *v)
-{
-	return !v || v->type == BC_JSON_NULL || v->type == BC_JSON_STRING;
-}
-
-static bool bc_obj_ok(const struct bc_json *v)
-{
-	return !v || v->type == BC_JSON_NULL || v->type == BC_JSON_OBJECT;
-}
-
-static int bc_bad(char *field, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int bc_bad(char *field, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(field, len, fmt, ap);
-	va_end(ap);
-	return -EBADMSG;
-}
-
-/* mean, stddev, min, median, max, n and unit of one statistics object. */
-static int bc_check_stats(const struct bc_json *s, const char *pre, const char *name, char *field,
-		       size_t len)
-{
-	static const char *const nums[] = { "mean", "stddev", "min", "median", "max", "n", "value" };
-	const struct bc_json *n = bc_json_get(s, "n");
-
-	for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
-		if (!bc_num_ok(bc_json_get(s, nums[k])))
-			return bc_bad(field, len, "%s%s.%s: expected a finite number", pre, name, nums[k]);
-	if (n && n->type == BC_JSON_NUMBER && (n->number < 0 || n->number > 1e15))
-		return bc_bad(field, len, "%s%s.n: expected a count", pre, name);
-	if (!bc_str_ok(bc_json_get(s, "unit")))
-		return bc_bad(field, len, "%s%s.unit: expected a string", pre, name);
 	return 0;
 }
 
-static int bc_check_num_members(const struct bc_json *o, const char *pre, const char *what,
-			     char *field, size_t len)
-{
-	if (!bc_obj_ok(o))
-		return bc_bad(field, len, "%s%s: expected an object", pre, what);
-	for (size_t i = 0; o && o->type == BC_JSON_OBJECT && i < o->cnt; i++)
-		if (!bc_num_ok(o->items[i]))
-			return bc_bad(field, len, "%s%s.%s: expected a finite number", pre, what, o->keys[i]);
-	return 0;
-}
-
-/* run --repeat's per-run means, which the test uses when both sides have them. */
-static int bc_check_repeats(const struct bc_json *rep, const char *pre, char *field, size_t len)
-{
-	const struct bc_json *runs = bc_json_get(rep, "runs");
-	char name[96];
-	int ret;
-
-	if (!bc_obj_ok(rep))
-		return bc_bad(field, len, "%srepeats: expected an object", pre);
-	if (runs && runs->type != BC_JSON_ARRAY && runs->type != BC_JSON_NULL)
-		return bc_bad(field, len, "%srepeats.runs: expected an array", pre);
-	for (size_t k = 0; k < bc_json_len(runs); k++) {
-		const struct bc_json *run = runs->items[k], *c = bc_json_get(run, "complete");
-
-		if (run->type != BC_JSON_OBJECT)
-			return bc_bad(field, len, "%srepeats.runs[%zu]: expected an object", pre, k);
-		if (c && c->type != BC_JSON_BOOL)
-			return bc_bad(field, len, "%srepeats.runs[%zu].complete: expected true or false",
-				   pre, k);
-		snprintf(name, sizeof(name), "repeats.runs[%zu].values", k);
-		ret = bc_check_num_members(bc_json_get(run, "values"), pre, name, field, len);
-		if (ret)
-			return ret;
-		snprintf(name, sizeof(name), "repeats.runs[%zu].figures", k);
-		ret = bc_check_num_members(bc_json_get(run, "figures"), pre, name, field, len);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static int bc_check_run_doc(const struct bc_json *doc, const char *pre, char *field, size_t len)
-{
-	const struct bc_json *summary = bc_json_get(doc, "summary"),
-			     *iters = bc_json_get(doc, "iterations"),
-			     *status = bc_json_get(doc, "status");
-	const struct bc_json *figs = bc_json_get(summary, "figures");
-	char name[160];
-	int ret;
-
-	if (!bc_obj_ok(status))
-		return bc_bad(field, len, "%sstatus: expected an object", pre);
-	if (!bc_num_ok(bc_json_get(status, "exit_status")))
-		return bc_bad(field, len, "%sstatus.exit_status: expected a number", pre);
-	if (!bc_obj_ok(bc_json_get(doc, "config")))
-		return bc_bad(field, len, "%sconfig: expected an object", pre);
-	if (!bc_obj_ok(summary))
-		return bc_bad(field, len, "%ssummary: expected an object", pre);
-	for (size_t i = 0; summary && i < bc_json_len(summary); i++) {
-		const struct bc_json *s = summary->items[i];
-
-		if (s == figs || s->type != BC_JSON_OBJECT || !bc_json_get(s, "mean"))
-			continue;
-		snprintf(name, sizeof(name), "summary.%s", summary->keys[i]);
-		ret = bc_check_stats(s, pre, name, field, len);
-		if (ret)
-			return ret;
-	}
-	if (!bc_obj_ok(figs))
-		return bc_bad(field, len, "%ssummary.figures: expected an object", pre);
-	for (size_t i = 0; i < bc_json_len(figs); i++) {
-		const struct bc_json *f = figs->items[i];
-
-		snprintf(name, sizeof(name), "summary.figures.%s", figs->keys[i]);
-		if (f->type != BC_JSON_OBJECT)
-			return bc_bad(field, len, "%s%s: expected an object", pre, name);
-		ret = bc_check_stats(f, pre, name, field, len);
-		if (!ret && !bc_obj_ok(bc_json_get(f, "stats")))
-			ret = bc_bad(field, len, "%s%s.stats: expected an object", pre, name);
-		if (!ret && bc_json_get(f, "stats")) {
-			snprintf(name, sizeof(name), "summary.figures.%s.stats", figs->keys[i]);
-			ret = bc_check_stats(bc_json_get(f, "stats"), pre, name, field, len);
-		}
-		if (ret)
-			return ret;
-	}
-	ret = bc_check_repeats(bc_json_get(doc, "repeats"), pre, field, len);
-	if (ret)
-		return ret;
-	if (iters && iters->type != BC_JSON_ARRAY && iters->type != BC_JSON_NULL)
-		return bc_bad(field, len, "%siterations: expected an array", pre);
-	for (size_t k = 0; k < bc_json_len(iters); k++) {
-		const struct bc_json *it = iters->items[k], *w = bc_json_get(it, "warmup");
-
-		if (it->type != BC_JSON_OBJECT)
-			return bc_bad(field, len, "%siterations[%zu]: expected an object", pre, k);
-		if (w && w->type != BC_JSON_BOOL)
-			return bc_bad(field, len, "%siterations[%zu].warmup: expected true or false", pre, k);
-		snprintf(name, sizeof(name), "iterations[%zu].values", k);
-		ret = bc_check_num_members(bc_json_get(it, "values"), pre, name, field, len);
-		if (ret)
-			return ret;
-		snprintf(name, sizeof(name), "iterations[%zu].figures", k);
-		ret = bc_check_num_members(bc_json_get(it, "figures"), pre, name, field, len);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
+/* The runs of a run, sweep or suite document (the model read and checked
+ * it), in their order. */
 static int bc_cmp_doc_load(struct bc_cmp_doc *d, const char *path, char *err, size_t err_len)
 {
-	const struct bc_json *runs;
 	char why[256] = "";
-	int ret = 0;
+	int ret;
 
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	d->json = bc_json_parse_file_max(path, BC_CMP_MAX_BYTES, why, sizeof(why));
-	if (!d->json && errno == EFBIG) {
-		snprintf(err, err_len, "not a benchcore result: %s: larger than %u MiB", path,
-			 BC_CMP_MAX_BYTES >> 20);
-		return -EINVAL;
+	ret = bc_doc_load_results(path, &d->doc, err, err_len);
+	if (ret)
+		return ret;
+	d->runs = calloc(d->doc.row_cnt + 1, sizeof(*d->runs));
+	if (!d->runs) {
+		snprintf(err, err_len, "'%s': out of memory", path);
+		return -ENOMEM;
 	}
-	if (!d->json) {
-		snprintf(err, err_len, "%s", why);
-		return -EINVAL;
-	}
-	runs = bc_json_get(d->json, "runs");
-	if (runs && runs->type == BC_JSON_ARRAY) {
-		/* a sweep or a suite: every row that produced a result */
-		for (size_t i = 0; !ret && i < runs->cnt; i++) {
-			const struct bc_json *res = bc_json_get(runs->items[i], "result");
-			char pre[64];
-
-			snprintf(pre, sizeof(pre), "runs[%zu].result.", i);
-			if (!bc_obj_ok(res) || !bc_str_ok(bc_json_get(runs->items[i], "label")))
-				ret = bc_bad(why, sizeof(why), "runs[%zu]: expected a run with a result object or null", i);
-			if (!ret && res && res->type == BC_JSON_OBJECT)
-				ret = bc_check_run_doc(res, pre, why, sizeof(why));
-			if (!ret && res && res->type == BC_JSON_OBJECT)
-				ret = bc_cmp_add_run(d, res, bc_json_str(bc_json_get(runs->items[i], "label")),
-						  why, sizeof(why));
-		}
-	} else if (d->json->type == BC_JSON_OBJECT && bc_json_get(d->json, "summary")) {
-		ret = bc_check_run_doc(d->json, "", why, sizeof(why));
-		if (!ret)
-			ret = bc_cmp_add_run(d, d->json, NULL, why, sizeof(why));
-	} else {
-		snprintf(why, sizeof(why),
-			 "not a benchcore result (expected a run, sweep or suite JSON document)");
-		ret = -EINVAL;
-	}
-	if (ret == -ENOMEM)
-		snprintf(why, sizeof(why), "out of memory");
-	if (ret == -EBADMSG)
-		snprintf(err, err_len, "not a benchcore result: %s: %s", path, why);
-	else if (ret)
+	if (d->doc.kind == BC_DOC_RUN)
+		ret = bc_cmp_add_run(d, d->doc.run, NULL, why, sizeof(why));
+	for (size_t i = 0; !ret && i < d->doc.row_cnt; i++)
+		if (d->doc.rows[i].run)
+			ret = bc_cmp_add_run(d, d->doc.rows[i].run, d->doc.rows[i].label, why,
+					     sizeof(why));
+	if (ret)
 		snprintf(err, err_len, "'%s': %s", path, why);
 	return ret;
 }
@@ -558,16 +124,22 @@ static int bc_compare_usage_error(const char *fmt, ...)
 
 /* ------------------------------------------------------------ comparison */
 
+/* A summary's sample count, 0 where it has none. */
+static unsigned int bc_cmp_count(const struct bc_doc_metric *m)
+{
+	return isnan(m->stats.n) ? 0 : (unsigned int)m->stats.n;
+}
+
 /* Both sides repeated (run --repeat): the runs are the samples, since the
  * per-second samples of one run do not see what changes between runs. One
  * side only: the per-second samples of both, which each side has. */
-static bool bc_cmp_by_runs(const struct bc_cmp_metric *a, const struct bc_cmp_metric *b)
+static bool bc_cmp_by_runs(const struct bc_doc_metric *a, const struct bc_doc_metric *b)
 {
 	return a->runs && b->runs;
 }
 
-static void bc_cmp_metric_test(const struct bc_cmp_opts *o, const struct bc_cmp_metric *a,
-			    const struct bc_cmp_metric *b, struct bc_sig_result *sig)
+static void bc_cmp_metric_test(const struct bc_cmp_opts *o, const struct bc_doc_metric *a,
+			    const struct bc_doc_metric *b, struct bc_sig_result *sig)
 {
 	bool samples = a->sample_cnt >= BC_SIG_MIN_SAMPLES && b->sample_cnt >= BC_SIG_MIN_SAMPLES;
 
@@ -585,10 +157,11 @@ static void bc_cmp_metric_test(const struct bc_cmp_opts *o, const struct bc_cmp_
 		bc_welch_test(a->samples, a->sample_cnt, b->samples, b->sample_cnt, sig);
 	else if (a->sample_cnt || b->sample_cnt)
 		/* samples there, but too few of them */
-		bc_welch_test_stats(a->mean, a->stddev, (unsigned int)a->sample_cnt, b->mean,
-				 b->stddev, (unsigned int)b->sample_cnt, sig);
+		bc_welch_test_stats(a->mean, a->stats.stddev, (unsigned int)a->sample_cnt, b->mean,
+				 b->stats.stddev, (unsigned int)b->sample_cnt, sig);
 	else
-		bc_welch_test_stats(a->mean, a->stddev, a->n, b->mean, b->stddev, b->n, sig);
+		bc_welch_test_stats(a->mean, a->stats.stddev, bc_cmp_count(a), b->mean, b->stats.stddev,
+				    bc_cmp_count(b), sig);
 }
 
 static const char *bc_verdict(const struct bc_cmp_opts *o, const struct bc_sig_result *sig)
@@ -605,7 +178,7 @@ static double bc_change_pct(double base, double new)
 	return (new - base) / fabs(base) * 100.0;
 }
 
-static void bc_fmt_value(const struct bc_cmp_metric *m, double v, char *buf, size_t len)
+static void bc_fmt_value(const struct bc_doc_metric *m, double v, char *buf, size_t len)
 {
 	const char *u = m->unit ? m->unit : "";
 	size_t ulen = strlen(u);
@@ -628,15 +201,15 @@ static void bc_fmt_change(double pct, char *buf, size_t len)
 }
 
 /* The samples the test took: runs when both sides were repeated. */
-static size_t bc_cmp_n(const struct bc_cmp_metric *m, bool by_runs)
+static size_t bc_cmp_n(const struct bc_doc_metric *m, bool by_runs)
 {
 	if (by_runs)
 		return m->run_cnt;
-	return m->sample_cnt ? m->sample_cnt : m->n;
+	return m->sample_cnt ? m->sample_cnt : bc_cmp_count(m);
 }
 
 static void bc_fmt_sig(const struct bc_cmp_opts *o, const struct bc_sig_result *sig,
-		    const struct bc_cmp_metric *a, const struct bc_cmp_metric *b, char *buf, size_t len)
+		    const struct bc_doc_metric *a, const struct bc_doc_metric *b, char *buf, size_t len)
 {
 	bool by_runs = bc_cmp_by_runs(a, b);
 
@@ -665,44 +238,40 @@ static void bc_csv_cell(FILE *f, const char *s, bool last)
 	fputc(last ? '\n' : ',', f);
 }
 
-static const char *bc_ctx_str(const struct bc_json *ctx, const char *key, char *buf, size_t len)
+/* A context's member as compare shows it; NULL where the run has none. */
+static const char *bc_ctx_value(const struct bc_doc_context *c, size_t which, char *buf, size_t len)
 {
-	const struct bc_json *v = bc_json_get(ctx, key);
-
-	if (v && v->type == BC_JSON_NUMBER) {
-		snprintf(buf, len, "%.15g", v->number);
+	if (!c)
+		return NULL;
+	switch (which) {
+	case 0:
+		return c->kernel_release;
+	case 1:
+		return c->cpu_model;
+	case 2:
+		if (isnan(c->cpu_count))
+			return NULL;
+		snprintf(buf, len, "%.15g", c->cpu_count);
 		return buf;
+	default:
+		return c->hypervisor < 0 ? NULL : c->hypervisor ? "yes" : "no";
 	}
-	return bc_json_str(v);
 }
 
 /* Different kernels, CPUs or CPU counts make any difference suspect. */
 static size_t bc_context_warnings(const struct bc_cmp_doc *a, const struct bc_cmp_doc *b, char warn[][512])
 {
-	static const struct {
-		const char *key, *what;
-	} keys[] = {
-		{ "kernel_release", "kernel" },
-		{ "cpu_model", "CPU model" },
-		{ "cpu_count", "CPU count" },
-		{ "hypervisor", "hypervisor" },
-	};
+	static const char *const what[] = { "kernel", "CPU model", "CPU count", "hypervisor" };
 	size_t n = 0;
 
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
 		char ba[64], bb[64];
-		const char *va = bc_ctx_str(a->context, keys[i].key, ba, sizeof(ba)),
-			   *vb = bc_ctx_str(b->context, keys[i].key, bb, sizeof(bb));
-		const struct bc_json *ja = bc_json_get(a->context, keys[i].key),
-				     *jb = bc_json_get(b->context, keys[i].key);
+		const char *va = bc_ctx_value(a->context, i, ba, sizeof(ba)),
+			   *vb = bc_ctx_value(b->context, i, bb, sizeof(bb));
 
-		if (ja && jb && ja->type == BC_JSON_BOOL && jb->type == BC_JSON_BOOL) {
-			va = ja->boolean ? "yes" : "no";
-			vb = jb->boolean ? "yes" : "no";
-		}
 		if (!va || !vb || !strcmp(va, vb))
 			continue;
-		snprintf(warn[n++], 512, "%s differs: base %s, new %s", keys[i].what, va, vb);
+		snprintf(warn[n++], 512, "%s differs: base %s, new %s", what[i], va, vb);
 	}
 	return n;
 }
@@ -751,12 +320,9 @@ static struct bc_cmp_run *bc_find_match(struct bc_cmp_doc *d, const struct bc_cm
 	return NULL;
 }
 
-static const struct bc_cmp_metric *bc_find_metric(const struct bc_cmp_run *r, const char *name)
+static const struct bc_doc_metric *bc_find_metric(const struct bc_cmp_run *r, const char *name)
 {
-	for (size_t i = 0; i < r->metric_cnt; i++)
-		if (!strcmp(r->metrics[i].name, name))
-			return &r->metrics[i];
-	return NULL;
+	return bc_doc_find(r->run, name);
 }
 
 static void bc_emit_only(const struct bc_cmp_opts *o, struct bc_json_writer *w, const char *which,
@@ -786,8 +352,8 @@ static void bc_emit_only(const struct bc_cmp_opts *o, struct bc_json_writer *w, 
 			break;
 		case BC_FORMAT_JSON:
 			bc_jw_obj_begin(w, NULL);
-			bc_jw_str(w, "benchmark", r->bench);
-			bc_jw_str(w, "configuration", r->config);
+			bc_jw_str(w, BC_DOC_CMPE_BENCHMARK, r->bench);
+			bc_jw_str(w, BC_DOC_CMPE_CONFIGURATION, r->config);
 			bc_jw_obj_end(w);
 			break;
 		}
@@ -802,13 +368,13 @@ static void bc_compare_pair(const struct bc_cmp_opts *o, struct bc_json_writer *
 {
 	FILE *f = o->out;
 
-	for (size_t k = 0; k < a->metric_cnt; k++) {
-		const struct bc_cmp_metric *ma = &a->metrics[k], *mb = bc_find_metric(b, ma->name);
+	for (size_t k = 0; k < a->run->metric_cnt; k++) {
+		const struct bc_doc_metric *ma = &a->run->metrics[k], *mb = bc_find_metric(b, ma->name);
 		char vb[64], vn[64], ch[32], sg[160];
 		struct bc_sig_result sig;
 		double pct;
 
-		if (!mb || (o->format == BC_FORMAT_JSON && ma->figure != figures))
+		if (!ma->judged || !mb || (o->format == BC_FORMAT_JSON && ma->figure != figures))
 			continue;
 		bc_cmp_metric_test(o, ma, mb, &sig);
 		pct = bc_change_pct(ma->mean, mb->mean);
@@ -850,26 +416,28 @@ static void bc_compare_pair(const struct bc_cmp_opts *o, struct bc_json_writer *
 			break;
 		case BC_FORMAT_JSON:
 			bc_jw_obj_begin(w, NULL);
-			bc_jw_str(w, "benchmark", a->bench);
-			bc_jw_str(w, "configuration", a->config);
-			bc_jw_str(w, "label", a->label);
-			bc_jw_str(w, "metric", ma->name);
-			bc_jw_str(w, "unit", ma->unit);
-			bc_jw_num(w, "base_mean", ma->mean);
-			bc_jw_num(w, "new_mean", mb->mean);
-			bc_jw_num(w, "change_pct", pct);
-			bc_jw_str(w, "test", sig.valid ? sig.test : NULL);
-			bc_jw_num(w, "p_value", sig.valid ? sig.p : NAN);
-			bc_jw_uint(w, "n_base", bc_cmp_n(ma, bc_cmp_by_runs(ma, mb)));
-			bc_jw_uint(w, "n_new", bc_cmp_n(mb, bc_cmp_by_runs(ma, mb)));
+			bc_jw_str(w, BC_DOC_CMPE_BENCHMARK, a->bench);
+			bc_jw_str(w, BC_DOC_CMPE_CONFIGURATION, a->config);
+			bc_jw_str(w, BC_DOC_CMPE_LABEL, a->label);
+			bc_jw_str(w, BC_DOC_CMPE_METRIC, ma->name);
+			bc_jw_str(w, BC_DOC_CMPE_UNIT, ma->unit);
+			bc_jw_num(w, BC_DOC_CMPE_BASE_MEAN, ma->mean);
+			bc_jw_num(w, BC_DOC_CMPE_NEW_MEAN, mb->mean);
+			bc_jw_num(w, BC_DOC_CMPE_CHANGE_PCT, pct);
+			bc_jw_str(w, BC_DOC_CMPE_TEST, sig.valid ? sig.test : NULL);
+			bc_jw_num(w, BC_DOC_CMPE_P_VALUE, sig.valid ? sig.p : NAN);
+			bc_jw_uint(w, BC_DOC_CMPE_N_BASE, bc_cmp_n(ma, bc_cmp_by_runs(ma, mb)));
+			bc_jw_uint(w, BC_DOC_CMPE_N_NEW, bc_cmp_n(mb, bc_cmp_by_runs(ma, mb)));
 			/* what n counts: runs (both sides repeated) or seconds */
-			bc_jw_str(w, "samples", bc_cmp_by_runs(ma, mb) ? "runs" : "iterations");
-			bc_jw_str(w, "verdict", bc_verdict(o, &sig));
+			bc_jw_str(w, BC_DOC_CMPE_SAMPLES, bc_cmp_by_runs(ma, mb) ? "runs" : "iterations");
+			bc_jw_str(w, BC_DOC_CMPE_VERDICT, bc_verdict(o, &sig));
 			bc_jw_obj_end(w);
 			break;
 		}
 	}
 }
+
+static void bc_verdict_lines(const struct bc_cmp_opts *o, const struct bc_cmp_doc *base);
 
 static int bc_compare_docs(const struct bc_cmp_opts *o, struct bc_cmp_doc *base, struct bc_cmp_doc *new)
 {
@@ -898,15 +466,15 @@ static int bc_compare_docs(const struct bc_cmp_opts *o, struct bc_cmp_doc *base,
 	case BC_FORMAT_JSON:
 		bc_jw_init(&w, f);
 		bc_jw_obj_begin(&w, NULL);
-		bc_jw_str(&w, "base", base->path);
-		bc_jw_str(&w, "new", new->path);
-		bc_jw_str(&w, "test", o->test == BC_CMP_WELCH ? "welch" : "mann-whitney");
-		bc_jw_num(&w, "alpha", o->alpha);
-		bc_jw_arr_begin(&w, "warnings");
+		bc_jw_str(&w, BC_DOC_CMP_BASE, base->path);
+		bc_jw_str(&w, BC_DOC_CMP_NEW, new->path);
+		bc_jw_str(&w, BC_DOC_CMP_TEST, o->test == BC_CMP_WELCH ? "welch" : "mann-whitney");
+		bc_jw_num(&w, BC_DOC_CMP_ALPHA, o->alpha);
+		bc_jw_arr_begin(&w, BC_DOC_CMP_WARNINGS);
 		for (size_t i = 0; i < warn_cnt; i++)
 			bc_jw_str(&w, NULL, warn[i]);
 		bc_jw_arr_end(&w);
-		bc_jw_arr_begin(&w, "comparisons");
+		bc_jw_arr_begin(&w, BC_DOC_CMP_COMPARISONS);
 		break;
 	}
 
@@ -929,7 +497,7 @@ static int bc_compare_docs(const struct bc_cmp_opts *o, struct bc_cmp_doc *base,
 	}
 	if (o->format == BC_FORMAT_JSON) {
 		bc_jw_arr_end(&w);
-		bc_jw_arr_begin(&w, "figure_comparisons");
+		bc_jw_arr_begin(&w, BC_DOC_CMP_FIGURE_COMPARISONS);
 		for (size_t i = 0; i < base->run_cnt; i++)
 			if (base->runs[i].matched && base->runs[i].pair)
 				bc_compare_pair(o, &w, &base->runs[i], base->runs[i].pair, true);
@@ -937,12 +505,12 @@ static int bc_compare_docs(const struct bc_cmp_opts *o, struct bc_cmp_doc *base,
 
 	if (o->format == BC_FORMAT_JSON) {
 		bc_jw_arr_end(&w);
-		bc_jw_arr_begin(&w, "only_in_base");
+		bc_jw_arr_begin(&w, BC_DOC_CMP_ONLY_IN_BASE);
 	}
 	bc_emit_only(o, &w, "base", base);
 	if (o->format == BC_FORMAT_JSON) {
 		bc_jw_arr_end(&w);
-		bc_jw_arr_begin(&w, "only_in_new");
+		bc_jw_arr_begin(&w, BC_DOC_CMP_ONLY_IN_NEW);
 	}
 	bc_emit_only(o, &w, "new", new);
 	if (o->format == BC_FORMAT_JSON) {
@@ -955,6 +523,7 @@ static int bc_compare_docs(const struct bc_cmp_opts *o, struct bc_cmp_doc *base,
 		fprintf(stderr, "benchcore: warning: no run of %s matches one of %s (same benchmark and configuration)\n",
 			base->path, new->path);
 	fflush(f);
+	bc_verdict_lines(o, base);
 	return BC_EXIT_OK;
 }
 
@@ -978,7 +547,7 @@ static void bc_mean_var(const double *xs, size_t n, double *mean, double *var)
 /* The 95% interval of new - base (Welch), from the same samples the test
  * took: runs when both sides were repeated, else the seconds, else the
  * summaries. */
-static void bc_change_interval(const struct bc_cmp_metric *a, const struct bc_cmp_metric *b,
+static void bc_change_interval(const struct bc_doc_metric *a, const struct bc_doc_metric *b,
 			       struct bc_cmp_change *c)
 {
 	double ma = a->mean, mb = b->mean, va, vb, se, df, t;
@@ -995,10 +564,10 @@ static void bc_change_interval(const struct bc_cmp_metric *a, const struct bc_cm
 		na = a->sample_cnt;
 		nb = b->sample_cnt;
 	} else {
-		va = a->stddev * a->stddev;
-		vb = b->stddev * b->stddev;
-		na = a->n;
-		nb = b->n;
+		va = a->stats.stddev * a->stats.stddev;
+		vb = b->stats.stddev * b->stats.stddev;
+		na = bc_cmp_count(a);
+		nb = bc_cmp_count(b);
 	}
 	c->n_base = na;
 	c->n_new = nb;
@@ -1017,29 +586,15 @@ static void bc_change_interval(const struct bc_cmp_metric *a, const struct bc_cm
 	c->ci_high_pct = ((mb - ma) + t * se) / fabs(a->mean) * 100.0;
 }
 
-int bc_compare_metric(const struct bc_json *base, const struct bc_json *new, const char *metric,
-		      double alpha, struct bc_cmp_change *c)
+/* One metric of a matched pair judged: compare's test at its level, and
+ * the 95% interval of the change. */
+static void bc_judge(const struct bc_cmp_opts *o, const struct bc_doc_metric *ma,
+		     const struct bc_doc_metric *mb, struct bc_cmp_change *c)
 {
-	struct bc_cmp_opts o = { .test = BC_CMP_WELCH, .alpha = alpha };
-	struct bc_cmp_doc da = { .path = "base" }, db = { .path = "new" };
-	const struct bc_cmp_metric *ma = NULL, *mb = NULL;
 	struct bc_sig_result sig;
-	char err[256];
-	int ret;
 
 	memset(c, 0, sizeof(*c));
-	ret = bc_cmp_add_run(&da, base, NULL, err, sizeof(err));
-	if (!ret)
-		ret = bc_cmp_add_run(&db, new, NULL, err, sizeof(err));
-	if (!ret && da.run_cnt && db.run_cnt) {
-		ma = bc_find_metric(&da.runs[0], metric);
-		mb = bc_find_metric(&db.runs[0], metric);
-	}
-	if (!ret && (!ma || !mb))
-		ret = -ENOENT;
-	if (ret)
-		goto out;
-	bc_cmp_metric_test(&o, ma, mb, &sig);
+	bc_cmp_metric_test(o, ma, mb, &sig);
 	c->base_mean = ma->mean;
 	c->new_mean = mb->mean;
 	c->change_pct = bc_change_pct(ma->mean, mb->mean);
@@ -1047,12 +602,93 @@ int bc_compare_metric(const struct bc_json *base, const struct bc_json *new, con
 	c->p = sig.valid ? sig.p : NAN;
 	c->test = sig.valid ? sig.test : NULL;
 	c->by_runs = bc_cmp_by_runs(ma, mb);
-	c->significant = sig.valid && sig.p < alpha;
+	c->significant = sig.valid && sig.p < o->alpha;
 	bc_change_interval(ma, mb, c);
-out:
-	bc_cmp_doc_free(&da);
-	bc_cmp_doc_free(&db);
-	return ret;
+}
+
+int bc_compare_metric(const struct bc_doc_run *base, const struct bc_doc_run *new,
+		      const char *metric, double alpha, struct bc_cmp_change *c)
+{
+	struct bc_cmp_opts o = { .test = BC_CMP_WELCH, .alpha = alpha };
+	const struct bc_doc_run *runs[2] = { base, new };
+	const struct bc_doc_metric *m[2];
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < 2; i++) {
+		if (runs[i]->exit_status != BC_EXIT_OK && runs[i]->exit_status != BC_EXIT_INTERRUPTED)
+			return -ENOENT;
+		if (!runs[i]->has_summary || !runs[i]->bench)
+			return -EINVAL;
+		m[i] = bc_doc_find(runs[i], metric);
+		if (!m[i])
+			return -ENOENT;
+	}
+	bc_judge(&o, m[0], m[1], c);
+	return 0;
+}
+
+static void bc_fmt_pct(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "n/a");
+	else
+		snprintf(buf, len, "%+.2f%%", v);
+}
+
+/*
+ * After the table, on stderr: one line per matched pair of runs judging
+ * the one figure the user asked for (--metric) or the run's headline,
+ * with the direction that figure is better, in --against's words.
+ */
+static void bc_verdict_lines(const struct bc_cmp_opts *o, const struct bc_cmp_doc *base)
+{
+	for (size_t i = 0; i < base->run_cnt; i++) {
+		const struct bc_cmp_run *a = &base->runs[i], *b = a->pair;
+		const char *name = o->metric ? o->metric : bc_doc_headline(a->run);
+		const struct bc_doc_metric *ma, *mb;
+		char ch[32], lo[32], hi[32], p[32];
+		struct bc_cmp_change c;
+		bool show;
+
+		if (!b || !name || !(ma = bc_doc_find(a->run, name)) || !(mb = bc_doc_find(b->run, name)))
+			continue;
+		bc_judge(o, ma, mb, &c);
+		bc_fmt_pct(c.change_pct, ch, sizeof(ch));
+		bc_fmt_pct(c.ci_low_pct, lo, sizeof(lo));
+		bc_fmt_pct(c.ci_high_pct, hi, sizeof(hi));
+		if (c.valid)
+			snprintf(p, sizeof(p), "%.3g", c.p);
+		else
+			snprintf(p, sizeof(p), "n/a");
+		show = bc_label_adds(a);
+		fprintf(stderr,
+			"benchcore: verdict: %s%s%s%s%s%s: %s %s [95%% CI %s, %s], p=%s (%s, %zu+%zu %s): %s\n",
+			a->bench, *a->config ? " " : "", a->config, show ? " [" : "",
+			show ? a->label : "", show ? "]" : "", name, ch, lo, hi, p,
+			c.test ? c.test : (o->test == BC_CMP_WELCH ? "welch" : "mann-whitney"),
+			c.n_base, c.n_new, c.by_runs ? "runs" : "seconds",
+			bc_change_verdict(c.valid, c.significant, c.change_pct,
+					  ma->direction == BC_HIGHER_IS_BETTER));
+	}
+}
+
+/* --metric: a name both documents have (in a run compare matches). */
+static int bc_check_metric(const struct bc_cmp_opts *o, const struct bc_cmp_doc *docs)
+{
+	for (size_t d = 0; o->metric && d < 2; d++) {
+		char names[1024] = "";
+		bool found = false;
+
+		for (size_t i = 0; i < docs[d].run_cnt && !found; i++)
+			found = bc_doc_find(docs[d].runs[i].run, o->metric) != NULL;
+		if (found)
+			continue;
+		for (size_t i = 0; i < docs[d].run_cnt; i++)
+			bc_doc_names_add(docs[d].runs[i].run, names, sizeof(names));
+		return bc_compare_usage_error("--metric '%s': %s has no metric or figure of that name; it has %s",
+					      o->metric, docs[d].path, *names ? names : "none");
+	}
+	return 0;
 }
 
 const char *bc_change_verdict(bool valid, bool significant, double change_pct, bool higher_better)
@@ -1084,6 +720,9 @@ int bc_compare_files(const struct bc_cmp_opts *opts, const char *const paths[2],
 			goto out;
 		}
 	}
+	ret = bc_check_metric(&o, docs);
+	if (ret)
+		goto out;
 	ret = bc_out_open(&out, "--output", output);
 	if (ret)
 		goto out;

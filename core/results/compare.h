@@ -23,21 +23,19 @@ struct bc_cmp_opts {
 	double alpha;
 	enum bc_format format;
 	FILE *out;
+	/* --metric: the figure the verdict lines judge; NULL: each run's
+	 * headline. The table compares every metric either way. */
+	const char *metric;
 };
 
 /* `compare`: reads both documents (a run, sweep or suite each), matches
  * their runs and writes the table to output (NULL: standard output),
- * replaced only by a complete one. Returns the exit status, having said
- * what was wrong in one line (a file that is no result: BC_EXIT_USAGE). */
+ * replaced only by a complete one; then on stderr one verdict line per
+ * matched pair on the judged figure ("benchcore: verdict: BENCH CONFIG:
+ * hits -3.10% [95% CI -4.02%, -2.18%], p=1.2e-05 (welch, 10+10 seconds):
+ * regressed"). Returns the exit status, having said what was wrong in one
+ * line (a file that is no result, a --metric it lacks: BC_EXIT_USAGE). */
 int bc_compare_files(const struct bc_cmp_opts *o, const char *const paths[2], const char *output);
-
-/* A run document's configuration as one canonical line: the core options
- * that are configuration (core_opts.c's table), then the plugin's options
- * sorted by name ("producers=1 consumers=0 rb-size=524288"); the same
- * line for the same configuration however long or often it ran. NULL when
- * out of memory. */
-struct bc_json;
-char *bc_compare_config_line(const struct bc_json *cfg);
 
 /* One metric of two run documents, as `compare` judges it (Welch's test
  * on the runs when both sides were repeated, else on the seconds), with
@@ -54,9 +52,10 @@ struct bc_cmp_change {
 	size_t n_base, n_new;
 };
 /* 0, or -ENOENT when either run lacks the metric or measured nothing,
- * -EINVAL for a document without a summary, -ENOMEM. */
-int bc_compare_metric(const struct bc_json *base, const struct bc_json *new, const char *metric,
-		      double alpha, struct bc_cmp_change *c);
+ * -EINVAL for a run without a summary or a benchmark. */
+struct bc_doc_run;
+int bc_compare_metric(const struct bc_doc_run *base, const struct bc_doc_run *new,
+		      const char *metric, double alpha, struct bc_cmp_change *c);
 
 /* "improved", "regressed", "no significant change" or "too few samples
  * to judge" for a change of change_pct with that significance: the words

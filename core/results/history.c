@@ -2,8 +2,9 @@
 /*
  * `benchcore history PLUGIN:BENCH`: "did 6.12 regress rb-custom against 6.1
  * on this machine" as one command. The store's columns hold each entry's
- * headline mean, spread and sample count, so history reads no document and
- * answers from the indexes however many entries there are.
+ * headline mean, spread and sample count (and, with --metric, its metrics
+ * table each figure's by name), so history reads no document and answers
+ * from the indexes however many entries there are.
  *
  * A group of several entries is judged by its entries' means (each run is
  * one sample, as `compare` treats repeated runs); a group of one entry by
@@ -281,7 +282,8 @@ int bc_history_collect(struct bc_store *s, const struct bc_store_filter *f, enum
 	q.with_doc = false;
 	q.ok_only = true;
 	q.newest_first = false;
-	ret = bc_store_each(s, &q, bc_history_row, &w, err, err_len);
+	/* f->metric: each entry's figure of that name, not its headline */
+	ret = bc_store_each_figure(s, &q, bc_history_row, &w, err, err_len);
 	if (w.err) {
 		snprintf(err, err_len, "history: out of memory");
 		return w.err;

@@ -56,8 +56,9 @@ struct bc_history {
 	size_t slot_cnt;
 };
 
-/* Groups the entries f selects (their bench set) by `by`; 0, or a
- * negative errno with one line in err. */
+/* Groups the entries f selects (their bench set) by `by`, on f->metric's
+ * figure (NULL: each entry's headline); 0, or a negative errno with one
+ * line in err. */
 int bc_history_collect(struct bc_store *s, const struct bc_store_filter *f, enum bc_history_by by,
 		    struct bc_history *h, char *err, size_t err_len);
 void bc_history_free(struct bc_history *h);

@@ -12,9 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "json_read.h"
-
-struct bc_json;
+struct bc_doc;
 
 /* What a plot is drawn from, for messages about any other file. */
 #define BC_PLOT_EXPECTED                                                                           \
@@ -89,13 +87,16 @@ enum bc_plot_chart {
 struct bc_plot_opts {
 	enum bc_plot_chart chart;
 	const char *x_option;	/* --x: the option on the x axis; NULL: chosen */
+	/* --metric: the headline chart's y; NULL: each run's headline */
+	const char *metric;
 };
 
 /*
- * Reads a parsed document into p. 0; -EINVAL with one line in err saying
- * what the document lacks (the caller names the file); -ENOMEM.
+ * Reads a document (the model's, run_doc.h) into p. 0; -EINVAL with one
+ * line in err saying what the document lacks (the caller names the file);
+ * -ENOMEM.
  */
-int bc_plot_read(const struct bc_json *doc, const struct bc_plot_opts *opts, struct bc_plot *p,
+int bc_plot_read(const struct bc_doc *doc, const struct bc_plot_opts *opts, struct bc_plot *p,
 		 char *err, size_t err_len);
 void bc_plot_free(struct bc_plot *p);
 

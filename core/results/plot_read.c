@@ -2,9 +2,9 @@
 /*
  * From a result document to a chart (plot.h): which numbers go on which
  * axis. Nothing is computed here that the document does not hold: the
- * headline is the run's HITS or OPS metric (the roles figures.c reads), its
- * error bar the run's bc_own stddev or confidence interval, the percentiles
- * the run's histogram summary, the significance compare's bc_own p value.
+ * headline is the model's (run_doc.c) or --metric, its error bar the run's
+ * own stddev or confidence interval, the percentiles the run's histogram
+ * summary, the significance compare's own p value.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,8 +16,6 @@
 
 #include "runtime/log.h"
 #include "run_doc.h"
-#include "runtime/json.h"
-#include "json_read.h"
 #include "plot.h"
 
 /* -------------------------------------------------------------- memory */
@@ -83,110 +81,33 @@ bool bc_plot_spans_decades(const double *v, size_t n)
 
 /* ------------------------------------------------------------- documents */
 
-static const char *bc_str_or(const struct bc_json *v, const char *def)
+static const char *bc_str_or(const char *s, const char *def)
 {
-	const char *s = bc_json_str(v);
-
 	return s && *s ? s : def;
 }
 
-static bool bc_num_of(const struct bc_json *v, double *out)
-{
-	if (!v || v->type != BC_JSON_NUMBER || !isfinite(v->number))
-		return false;
-	*out = v->number;
-	return true;
-}
-
-/* The headline: the first HITS metric, else the first OPS one, histograms
- * aside (figures.c's rule); a document whose metrics carry no roles gets
- * its first summary entry with a mean. */
-static const char *bc_headline_metric(const struct bc_json *res)
-{
-	static const char *const roles[] = { "hits", "ops" };
-	const struct bc_json *metrics = bc_json_get(res, "metrics"),
-			     *summary = bc_json_get(res, "summary");
-
-	for (size_t r = 0; r < 2; r++)
-		for (size_t i = 0; i < bc_json_len(metrics); i++) {
-			const struct bc_json *m = bc_json_at(metrics, i);
-			const char *role = bc_json_str(bc_json_get(m, "role")),
-				   *kind = bc_json_str(bc_json_get(m, "kind"));
-
-			if (role && !strcmp(role, roles[r]) && !(kind && !strcmp(kind, "histogram")))
-				return bc_json_str(bc_json_get(m, "name"));
-		}
-	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++)
-		if (bc_json_get(summary->items[i], "mean"))
-			return summary->keys[i];
-	return NULL;
-}
-
 /* A metric's label as the document names it ("delivery latency"). */
-static const char *bc_metric_label(const struct bc_json *res, const char *name)
+static const char *bc_metric_label(const struct bc_doc_metric *m)
 {
-	return bc_str_or(bc_json_get(bc_run_doc_metric(res, name), "label"), name);
-}
-
-/*
- * The error bar of a summary entry: its confidence interval when the run
- * carries one (`ci` or `ci95` as {low, high} or {half_width}, or ci_low and
- * ci_high beside the mean), else mean ± stddev. false: neither.
- */
-static bool bc_error_bar(const struct bc_json *s, double mean, double *lo, double *hi, bool *is_ci)
-{
-	static const char *const keys[] = { "ci", "ci95" };
-	double a, b, sd;
-
-	for (size_t k = 0; k < 2; k++) {
-		const struct bc_json *ci = bc_json_get(s, keys[k]);
-
-		if (bc_num_of(bc_json_get(ci, "low"), &a) && bc_num_of(bc_json_get(ci, "high"), &b)) {
-			*lo = a;
-			*hi = b;
-			*is_ci = true;
-			return true;
-		}
-		if (bc_num_of(bc_json_get(ci, "half_width"), &a)) {
-			*lo = mean - a;
-			*hi = mean + a;
-			*is_ci = true;
-			return true;
-		}
-	}
-	if (bc_num_of(bc_json_get(s, "ci_low"), &a) && bc_num_of(bc_json_get(s, "ci_high"), &b)) {
-		*lo = a;
-		*hi = b;
-		*is_ci = true;
-		return true;
-	}
-	if (bc_num_of(bc_json_get(s, "stddev"), &sd)) {
-		*lo = mean - sd;
-		*hi = mean + sd;
-		*is_ci = false;
-		return true;
-	}
-	return false;
+	return bc_str_or(m->decl ? m->decl->label : NULL, m->name);
 }
 
 /* "benchcore 0.1.0, Linux 6.18.44, 2 CPUs (AMD EPYC), a VM, 2026-12-01":
  * what the picture was measured on, from the first run's context. */
-static void bc_add_context_line(struct bc_plot *p, const struct bc_json *res)
+static void bc_add_context_line(struct bc_plot *p, const struct bc_doc_run *res)
 {
-	const struct bc_json *ctx = bc_json_get(res, "context");
-	const char *date = bc_json_str(bc_json_get(ctx, "date"));
-	double cpus = 0;
+	const struct bc_doc_context *ctx = res ? &res->ctx : NULL;
 	char *line;
 
-	if (!ctx || p->line_cnt >= sizeof(p->lines) / sizeof(p->lines[0]))
+	if (!ctx || !ctx->present || p->line_cnt >= sizeof(p->lines) / sizeof(p->lines[0]))
 		return;
-	bc_num_of(bc_json_get(ctx, "cpu_count"), &cpus);
 	line = bc_own_printf(p, "measured with benchcore %s on Linux %s, %.0f CPUs (%s)%s, %.10s",
-			  bc_str_or(bc_json_get(ctx, "benchcore_version"), "?"),
-			  bc_str_or(bc_json_get(ctx, "kernel_release"), "?"), cpus,
-			  bc_str_or(bc_json_get(ctx, "cpu_model"), "unknown model"),
-			  bc_json_bool(bc_json_get(ctx, "hypervisor"), false) ? " in a VM" : "",
-			  date ? date : "");
+			  bc_str_or(ctx->benchcore_version, "?"),
+			  bc_str_or(ctx->kernel_release, "?"),
+			  isfinite(ctx->cpu_count) ? ctx->cpu_count : 0,
+			  bc_str_or(ctx->cpu_model, "unknown model"),
+			  ctx->hypervisor == 1 ? " in a VM" : "",
+			  ctx->date ? ctx->date : "");
 	if (line)
 		p->lines[p->line_cnt++] = line;
 }
@@ -197,76 +118,53 @@ static void bc_add_line(struct bc_plot *p, const char *line)
 		p->lines[p->line_cnt++] = line;
 }
 
-/*
- * Sweep documents store option values typed, as run documents do (65536,
- * true); older ones stored the words. Every comparison and label here is
- * on text, so a typed value gets the text it would have been typed as.
- */
-static void bc_opts_as_text(struct bc_json *opts)
-{
-	char buf[64];
-
-	for (size_t i = 0; opts && i < opts->cnt; i++) {
-		struct bc_json *v = opts->items[i];
-
-		if (v->string || (v->type != BC_JSON_NUMBER && v->type != BC_JSON_BOOL))
-			continue;
-		if (v->type == BC_JSON_NUMBER)
-			snprintf(buf, sizeof(buf), "%.15g", v->number);
-		else
-			snprintf(buf, sizeof(buf), "%s", v->boolean ? "on" : "off");
-		v->string = strdup(buf);
-		v->string_len = v->string ? strlen(v->string) : 0;
-	}
-}
-
 /* ------------------------------------------------- sweeps and suites */
 
 struct bc_plot_row {
 	const char *section, *label, *bench, *status;
-	const struct bc_json *opts;	/* runs[i].options */
-	const struct bc_json *res;	/* runs[i].result */
+	const struct bc_doc_row *opts;	/* its options (the model has them as text) */
+	const struct bc_doc_run *res;	/* runs[i].result */
 	const char *metric, *unit;
 	double mean, lo, hi;
 	bool has_bar, is_ci, ok;
 	double n;
 };
 
-static void bc_read_row(const struct bc_json *run, struct bc_plot_row *r)
+/* metric: --metric, else each run's headline. */
+static void bc_read_row(const struct bc_doc_row *row, const char *metric, struct bc_plot_row *r)
 {
-	const struct bc_json *s;
+	const struct bc_doc_metric *m;
 
 	memset(r, 0, sizeof(*r));
-	r->res = bc_json_get(run, "result");
-	if (r->res && r->res->type != BC_JSON_OBJECT)
-		r->res = NULL;
-	r->bench = bc_str_or(bc_json_get(run, "benchmark"), bc_str_or(bc_json_get(r->res, "benchmark"), "?"));
-	r->section = bc_str_or(bc_json_get(run, "section"), r->bench);
-	r->label = bc_str_or(bc_json_get(run, "label"), r->bench);
-	r->status = bc_str_or(bc_json_get(run, "status"), r->res ? "ok" : "no result");
-	r->opts = bc_json_get(run, "options");
-	if (r->opts && r->opts->type != BC_JSON_OBJECT)
-		r->opts = NULL;
-	bc_opts_as_text((struct bc_json *)r->opts);
+	r->res = row->run;
+	r->bench = bc_str_or(row->benchmark, bc_str_or(r->res ? r->res->benchmark : NULL, "?"));
+	r->section = bc_str_or(row->section, r->bench);
+	r->label = bc_str_or(row->label, r->bench);
+	r->status = bc_str_or(row->status, r->res ? "ok" : "no result");
+	r->opts = row->has_options ? row : NULL;
 	if (!r->res || (strcmp(r->status, "ok") && strcmp(r->status, "interrupted")))
 		return;
-	r->metric = bc_headline_metric(r->res);
-	s = bc_json_get(bc_json_get(r->res, "summary"), r->metric);
-	if (!r->metric || !bc_num_of(bc_json_get(s, "mean"), &r->mean))
+	r->metric = metric ? metric : bc_doc_headline(r->res);
+	m = bc_doc_find(r->res, r->metric);
+	if (!r->metric || !m || !isfinite(m->mean))
 		return;
-	r->unit = bc_json_str(bc_json_get(s, "unit"));
-	r->has_bar = bc_error_bar(s, r->mean, &r->lo, &r->hi, &r->is_ci);
-	bc_num_of(bc_json_get(s, "n"), &r->n);
+	r->mean = m->mean;
+	r->unit = m->unit;
+	r->has_bar = m->has_bar;
+	r->is_ci = m->bar_is_ci;
+	r->lo = m->bar_lo;
+	r->hi = m->bar_hi;
+	if (isfinite(m->stats.n))
+		r->n = m->stats.n;
 	r->ok = true;
 }
 
 /* The value of option `name` in a row as text; "" when the row has none. */
 static const char *bc_opt_text(const struct bc_plot_row *r, const char *name)
 {
-	const struct bc_json *v = bc_json_get(r->opts, name);
-
-	if (v && v->string)
-		return v->string;
+	for (size_t k = 0; r->opts && k < r->opts->opt_cnt; k++)
+		if (!strcmp(r->opts->opts[k].name, name))
+			return r->opts->opts[k].text ? r->opts->opts[k].text : "";
 	return "";
 }
 
@@ -324,8 +222,8 @@ static size_t bc_collect_opts(const struct bc_plot_row *const *rows, size_t n, s
 	size_t cnt = 0;
 
 	for (size_t i = 0; i < n; i++)
-		for (size_t k = 0; rows[i]->opts && k < rows[i]->opts->cnt; k++) {
-			const char *name = rows[i]->opts->keys[k];
+		for (size_t k = 0; rows[i]->opts && k < rows[i]->opts->opt_cnt; k++) {
+			const char *name = rows[i]->opts->opts[k].name;
 			bool seen = false;
 
 			for (size_t j = 0; j < cnt && !seen; j++)
@@ -636,37 +534,53 @@ static size_t bc_sections(const struct bc_plot_row *rows, size_t n, const char *
 	return cnt;
 }
 
-static int bc_read_rows(struct bc_plot *p, const struct bc_json *runs, struct bc_plot_row **rows_out)
+static int bc_read_rows(struct bc_plot *p, const struct bc_doc *doc, const char *metric,
+			struct bc_plot_row **rows_out)
 {
-	struct bc_plot_row *rows = bc_own_calloc(p, bc_json_len(runs), sizeof(*rows));
+	struct bc_plot_row *rows = bc_own_calloc(p, doc->row_cnt, sizeof(*rows));
 
 	if (!rows)
 		return -ENOMEM;
-	for (size_t i = 0; i < bc_json_len(runs); i++)
-		bc_read_row(bc_json_at(runs, i), &rows[i]);
+	for (size_t i = 0; i < doc->row_cnt; i++)
+		bc_read_row(&doc->rows[i], metric, &rows[i]);
 	*rows_out = rows;
 	return 0;
 }
 
-static const char *bc_doc_kind(const struct bc_json *doc)
+static const char *bc_doc_kind(const struct bc_doc *doc)
 {
-	const char *kind = bc_json_str(bc_json_get(doc, "kind"));
-
-	return kind && !strcmp(kind, "suite") ? "suite" : "sweep";
+	return doc->suite ? "suite" : "sweep";
 }
 
-static int bc_read_headline(struct bc_plot *p, const struct bc_json *doc,
+/* --metric: a name some run of the document has, else one line naming
+ * those they have. */
+static int bc_check_metric(const struct bc_doc *doc, const char *metric, char *err, size_t err_len)
+{
+	char names[1024] = "";
+
+	for (size_t i = 0; i < doc->row_cnt; i++)
+		if (bc_doc_find(doc->rows[i].run, metric))
+			return 0;
+	for (size_t i = 0; i < doc->row_cnt; i++)
+		bc_doc_names_add(doc->rows[i].run, names, sizeof(names));
+	bc_set_err(err, err_len, "--metric '%s': no run of this %s has a metric or figure of that name; they have %s",
+		   metric, bc_doc_kind(doc), *names ? names : "none");
+	return -EINVAL;
+}
+
+static int bc_read_headline(struct bc_plot *p, const struct bc_doc *doc,
 			 const struct bc_plot_opts *opts, char *err, size_t err_len)
 {
-	const struct bc_json *runs = bc_json_get(doc, "runs");
-	size_t n = bc_json_len(runs), sec_cnt, plotted = 0;
+	size_t n = doc->row_cnt, sec_cnt, plotted = 0;
 	struct bc_headline_ctx hc = { .p = p, .opts = opts };
 	const struct bc_plot_row **sel;
 	const char **secs;
 	struct bc_plot_row *rows;
 	int ret;
 
-	ret = bc_read_rows(p, runs, &rows);
+	if (opts->metric && bc_check_metric(doc, opts->metric, err, err_len))
+		return -EINVAL;
+	ret = bc_read_rows(p, doc, opts->metric, &rows);
 	secs = bc_own_calloc(p, n, sizeof(*secs));
 	sel = bc_own_calloc(p, n, sizeof(*sel));
 	p->panels = bc_own_calloc(p, n, sizeof(*p->panels));
@@ -712,8 +626,7 @@ static int bc_read_headline(struct bc_plot *p, const struct bc_json *doc,
 		return -EINVAL;
 	}
 	/* A sweep is one panel: the picture's title says it all. */
-	p->title = bc_own_printf(p, "%s %s", bc_doc_kind(doc),
-			      bc_str_or(bc_json_get(doc, "name"), "(unnamed)"));
+	p->title = bc_own_printf(p, "%s %s", bc_doc_kind(doc), bc_str_or(doc->name, "(unnamed)"));
 	if (p->panel_cnt == 1 && !strcmp(bc_doc_kind(doc), "sweep")) {
 		p->title = p->panels[0].title;
 		p->panels[0].title = NULL;
@@ -727,17 +640,6 @@ static int bc_read_headline(struct bc_plot *p, const struct bc_json *doc,
 }
 
 /* ----------------------------------------------------------- latency */
-
-/* "p99.9" -> 99.9; false for any other key. */
-static bool bc_percentile_key(const char *key, double *p)
-{
-	char *end;
-
-	if (key[0] != 'p' || !(key[1] >= '0' && key[1] <= '9'))
-		return false;
-	*p = strtod(key + 1, &end);
-	return !*end && *p > 0 && *p < 100;
-}
 
 /* Percentiles are spaced by -log10(1 - p): p90, p99, p99.9 one step
  * apart, each ten times rarer than the one before. */
@@ -761,21 +663,16 @@ static int bc_cmp_pct(const void *a, const void *b)
 }
 
 /* The percentiles (and max) of one histogram summary entry, ascending. */
-static size_t bc_hist_points(const struct bc_json *h, struct bc_pct_point *out, double *max)
+static size_t bc_hist_points(const struct bc_doc_metric *h, struct bc_pct_point *out, double *max)
 {
 	size_t cnt = 0;
 
-	*max = NAN;
-	for (size_t i = 0; h && h->type == BC_JSON_OBJECT && i < h->cnt; i++) {
-		double pct, v;
-
-		if (bc_percentile_key(h->keys[i], &pct) && bc_num_of(h->items[i], &v) && cnt < BC_PLOT_MAX_PCT) {
-			out[cnt].pct = pct;
-			out[cnt].value = v;
-			out[cnt++].key = h->keys[i];
-		}
+	for (size_t i = 0; i < h->h.pct_cnt && cnt < BC_PLOT_MAX_PCT; i++) {
+		out[cnt].pct = h->h.pcts[i].pct;
+		out[cnt].value = h->h.pcts[i].value;
+		out[cnt++].key = h->h.pcts[i].key;
 	}
-	bc_num_of(bc_json_get(h, "max"), max);
+	*max = isfinite(h->h.max) ? h->h.max : NAN;
 	qsort(out, cnt, sizeof(*out), bc_cmp_pct);
 	return cnt;
 }
@@ -806,32 +703,30 @@ static void bc_lat_tick(struct bc_lat_ctx *lc, double x, const char *label)
 #define BC_PLOT_MAX_X_NAN (-1.0)
 
 /* A histogram summary entry with samples and at least one percentile. */
-static bool bc_hist_has_samples(const struct bc_json *h)
+static bool bc_hist_has_samples(const struct bc_doc_metric *h)
 {
 	struct bc_pct_point pts[BC_PLOT_MAX_PCT];
-	double count = 0, max;
+	double max;
 
-	if (!bc_run_doc_is_hist(h))
+	if (!h->hist)
 		return false;
-	bc_num_of(bc_json_get(h, "count"), &count);
-	return count > 0 && bc_hist_points(h, pts, &max) > 0;
+	return isfinite(h->h.count) && h->h.count > 0 && bc_hist_points(h, pts, &max) > 0;
 }
 
 /* Adds one series per histogram metric of a run document with samples,
  * named by prefix (a run's label) and, when the run has several, the
  * metric's label. */
-static int bc_lat_series(struct bc_lat_ctx *lc, struct bc_plot_panel *pn, const struct bc_json *res,
+static int bc_lat_series(struct bc_lat_ctx *lc, struct bc_plot_panel *pn, const struct bc_doc_run *res,
 		      const char *prefix)
 {
-	const struct bc_json *summary = bc_json_get(res, "summary");
 	struct bc_plot *p = lc->p;
 	size_t hist_cnt = 0;
 
-	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++)
-		hist_cnt += bc_hist_has_samples(summary->items[i]);
-	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
-		const struct bc_json *h = summary->items[i];
-		const char *unit, *what = bc_metric_label(res, summary->keys[i]);
+	for (size_t i = 0; i < res->metric_cnt; i++)
+		hist_cnt += bc_hist_has_samples(&res->metrics[i]);
+	for (size_t i = 0; i < res->metric_cnt; i++) {
+		const struct bc_doc_metric *h = &res->metrics[i];
+		const char *unit, *what = bc_metric_label(h);
 		struct bc_pct_point pts[BC_PLOT_MAX_PCT];
 		struct bc_plot_series *s;
 		double count = 0, max;
@@ -840,8 +735,8 @@ static int bc_lat_series(struct bc_lat_ctx *lc, struct bc_plot_panel *pn, const 
 		if (!bc_hist_has_samples(h))
 			continue;
 		cnt = bc_hist_points(h, pts, &max);
-		bc_num_of(bc_json_get(h, "count"), &count);
-		unit = bc_json_str(bc_json_get(h, "unit"));
+		count = h->h.count;
+		unit = h->unit;
 		if (!lc->unit)
 			lc->unit = unit;
 		else if (!unit || strcmp(unit, lc->unit))
@@ -908,16 +803,15 @@ static int bc_lat_finish_panel(struct bc_lat_ctx *lc, struct bc_plot_panel *pn)
 }
 
 /* One run: a panel with a curve per histogram. */
-static int bc_read_latency_run(struct bc_plot *p, const struct bc_json *doc, char *err,
+static int bc_read_latency_run(struct bc_plot *p, const struct bc_doc_run *doc, char *err,
 			    size_t err_len)
 {
 	struct bc_lat_ctx lc = { .p = p };
-	const struct bc_json *summary = bc_json_get(doc, "summary");
-	char bench[256];
+	const char *bench = doc->bench ? doc->bench : "a run";
 	int ret;
 
 	p->panels = bc_own_calloc(p, 1, sizeof(*p->panels));
-	if (!p->panels || !(p->panels->series = bc_own_calloc(p, bc_json_len(summary), sizeof(struct bc_plot_series))))
+	if (!p->panels || !(p->panels->series = bc_own_calloc(p, doc->metric_cnt, sizeof(struct bc_plot_series))))
 		return -ENOMEM;
 	ret = bc_lat_series(&lc, p->panels, doc, NULL);
 	if (ret)
@@ -931,8 +825,6 @@ static int bc_read_latency_run(struct bc_plot *p, const struct bc_json *doc, cha
 	ret = bc_lat_finish_panel(&lc, p->panels);
 	if (ret)
 		return ret;
-	if (bc_run_doc_bench(doc, bench, sizeof(bench)))
-		snprintf(bench, sizeof(bench), "a run");
 	p->title = bc_own_printf(p, "%s: %s percentiles", bench, p->panels->y.label);
 	bc_add_line(p, "percentiles of every value recorded over the measured seconds (warm-up excluded)");
 	bc_add_context_line(p, doc);
@@ -940,17 +832,16 @@ static int bc_read_latency_run(struct bc_plot *p, const struct bc_json *doc, cha
 }
 
 /* A sweep or a suite: a panel per section, a curve per run (and histogram). */
-static int bc_read_latency_runs(struct bc_plot *p, const struct bc_json *doc, char *err,
+static int bc_read_latency_runs(struct bc_plot *p, const struct bc_doc *doc, char *err,
 			     size_t err_len)
 {
-	const struct bc_json *runs = bc_json_get(doc, "runs");
-	size_t n = bc_json_len(runs), sec_cnt, total = 0;
-	const struct bc_json *first = NULL;
+	size_t n = doc->row_cnt, sec_cnt, total = 0;
+	const struct bc_doc_run *first = NULL;
 	const char **secs;
 	struct bc_plot_row *rows;
 	int ret;
 
-	ret = bc_read_rows(p, runs, &rows);
+	ret = bc_read_rows(p, doc, NULL, &rows);
 	secs = bc_own_calloc(p, n, sizeof(*secs));
 	p->panels = bc_own_calloc(p, n, sizeof(*p->panels));
 	if (ret || !secs || !p->panels)
@@ -964,7 +855,7 @@ static int bc_read_latency_runs(struct bc_plot *p, const struct bc_json *doc, ch
 		memset(pn, 0, sizeof(*pn));
 		for (size_t i = 0; i < n; i++)
 			if (rows[i].res && !strcmp(rows[i].section, secs[s]))
-				hist_cap += bc_json_len(bc_json_get(rows[i].res, "summary"));
+				hist_cap += rows[i].res->metric_cnt;
 		pn->series = bc_own_calloc(p, hist_cap, sizeof(*pn->series));
 		if (!pn->series)
 			return -ENOMEM;
@@ -993,7 +884,7 @@ static int bc_read_latency_runs(struct bc_plot *p, const struct bc_json *doc, ch
 		return -EINVAL;
 	}
 	p->title = bc_own_printf(p, "%s %s: %s percentiles", bc_doc_kind(doc),
-			      bc_str_or(bc_json_get(doc, "name"), "(unnamed)"),
+			      bc_str_or(doc->name, "(unnamed)"),
 			      p->panel_cnt == 1 ? p->panels[0].y.label : "latency");
 	if (p->panel_cnt == 1)
 		p->panels[0].title = NULL;
@@ -1013,9 +904,9 @@ static const char *bc_base_name(const char *path)
 
 /* The words of a configuration line that are not in every line of the
  * panel: "producers=2" out of "producers=2 consumers=0 affinity ...". */
-static char *bc_config_diff(struct bc_plot *p, const struct bc_json *const *cmp, size_t n, size_t idx)
+static char *bc_config_diff(struct bc_plot *p, const struct bc_doc_cmp *const *cmp, size_t n, size_t idx)
 {
-	const char *cfg = bc_str_or(bc_json_get(cmp[idx], "configuration"), "");
+	const char *cfg = bc_str_or(cmp[idx]->config, "");
 	char *out = bc_own_printf(p, "%s", "");
 	char word[256];
 
@@ -1027,7 +918,7 @@ static char *bc_config_diff(struct bc_plot *p, const struct bc_json *const *cmp,
 			memcpy(word, w, len);
 			word[len] = '\0';
 			for (size_t j = 0; j < n && everywhere; j++) {
-				const char *other = bc_str_or(bc_json_get(cmp[j], "configuration"), "");
+				const char *other = bc_str_or(cmp[j]->config, "");
 
 				for (const char *q = other;; q++) {
 					q = strstr(q, word);
@@ -1048,11 +939,11 @@ static char *bc_config_diff(struct bc_plot *p, const struct bc_json *const *cmp,
 	return out;
 }
 
-static const char *bc_compare_cat(struct bc_plot *p, const struct bc_json *const *cmp, size_t n,
+static const char *bc_compare_cat(struct bc_plot *p, const struct bc_doc_cmp *const *cmp, size_t n,
 			       size_t idx, bool many_benches)
 {
-	const char *label = bc_str_or(bc_json_get(cmp[idx], "label"), NULL),
-		   *bench = bc_str_or(bc_json_get(cmp[idx], "benchmark"), "?");
+	const char *label = bc_str_or(cmp[idx]->label, NULL),
+		   *bench = bc_str_or(cmp[idx]->bench, "?");
 	char *diff;
 
 	if (label)
@@ -1065,7 +956,7 @@ static const char *bc_compare_cat(struct bc_plot *p, const struct bc_json *const
 	return many_benches ? bc_own_printf(p, "%s %s", bench, diff) : diff;
 }
 
-static int bc_compare_panel(struct bc_plot *p, struct bc_plot_panel *pn, const struct bc_json *const *cmp,
+static int bc_compare_panel(struct bc_plot *p, struct bc_plot_panel *pn, const struct bc_doc_cmp *const *cmp,
 			 size_t n, double alpha, const char *base, const char *new)
 {
 	bool many_benches = false;
@@ -1085,16 +976,13 @@ static int bc_compare_panel(struct bc_plot *p, struct bc_plot_panel *pn, const s
 	if (!pn->series[0].name || !pn->series[1].name || !pn->series[0].pts || !pn->series[1].pts)
 		return -ENOMEM;
 	for (size_t i = 1; i < n; i++)
-		many_benches |= strcmp(bc_str_or(bc_json_get(cmp[i], "benchmark"), ""),
-				       bc_str_or(bc_json_get(cmp[0], "benchmark"), "")) != 0;
+		many_benches |= strcmp(bc_str_or(cmp[i]->bench, ""), bc_str_or(cmp[0]->bench, "")) != 0;
 	for (size_t i = 0; i < n; i++) {
-		double b = NAN, v = NAN, pct, pv;
-		bool has_pct = bc_num_of(bc_json_get(cmp[i], "change_pct"), &pct),
-		     has_p = bc_num_of(bc_json_get(cmp[i], "p_value"), &pv);
+		double b = cmp[i]->base_mean, v = cmp[i]->new_mean, pct = cmp[i]->change_pct,
+		       pv = cmp[i]->p_value;
+		bool has_pct = !isnan(pct), has_p = !isnan(pv);
 		const char *change = has_pct ? bc_own_printf(p, "%+.1f%%", pct) : "n/a";
 
-		bc_num_of(bc_json_get(cmp[i], "base_mean"), &b);
-		bc_num_of(bc_json_get(cmp[i], "new_mean"), &v);
 		pn->series[0].pts[i] = (struct bc_plot_point){ (double)i, b, NAN, NAN };
 		pn->series[1].pts[i] = (struct bc_plot_point){ (double)i, v, NAN, NAN };
 		pn->cats[i] = bc_compare_cat(p, cmp, n, i, many_benches);
@@ -1114,25 +1002,22 @@ static int bc_compare_panel(struct bc_plot *p, struct bc_plot_panel *pn, const s
 	return 0;
 }
 
-static int bc_read_compare(struct bc_plot *p, const struct bc_json *doc, char *err, size_t err_len)
+static int bc_read_compare(struct bc_plot *p, const struct bc_doc *doc, char *err, size_t err_len)
 {
-	const struct bc_json *cmps = bc_json_get(doc, "comparisons");
-	const char *base = bc_str_or(bc_json_get(doc, "base"), "base"),
-		   *new = bc_str_or(bc_json_get(doc, "new"), "new"),
-		   *test = bc_str_or(bc_json_get(doc, "test"), "welch");
-	size_t n = bc_json_len(cmps), metric_cnt = 0;
-	const struct bc_json **sel = bc_own_calloc(p, n, sizeof(*sel));
+	const char *base = bc_str_or(doc->base, "base"), *new = bc_str_or(doc->new, "new"),
+		   *test = bc_str_or(doc->test, "welch");
+	size_t n = doc->cmp_cnt, metric_cnt = 0;
+	const struct bc_doc_cmp **sel = bc_own_calloc(p, n, sizeof(*sel));
 	const char **metrics = bc_own_calloc(p, n, sizeof(*metrics));
-	double alpha = 0.05;
+	double alpha = isnan(doc->alpha) ? 0.05 : doc->alpha;
 	char *line;
 	int ret;
 
 	p->panels = bc_own_calloc(p, n, sizeof(*p->panels));
 	if (!sel || !metrics || !p->panels)
 		return -ENOMEM;
-	bc_num_of(bc_json_get(doc, "alpha"), &alpha);
 	for (size_t i = 0; i < n; i++) {
-		const char *m = bc_str_or(bc_json_get(bc_json_at(cmps, i), "metric"), NULL);
+		const char *m = bc_str_or(doc->cmps[i].metric, NULL);
 		bool seen = false;
 
 		for (size_t j = 0; m && j < metric_cnt && !seen; j++)
@@ -1151,13 +1036,13 @@ static int bc_read_compare(struct bc_plot *p, const struct bc_json *doc, char *e
 		size_t cnt = 0;
 
 		for (size_t i = 0; i < n; i++) {
-			const struct bc_json *c = bc_json_at(cmps, i);
-			const char *m = bc_str_or(bc_json_get(c, "metric"), NULL);
+			const struct bc_doc_cmp *c = &doc->cmps[i];
+			const char *m = bc_str_or(c->metric, NULL);
 
 			if (m && !strcmp(m, metrics[k])) {
 				sel[cnt++] = c;
 				if (!unit)
-					unit = bc_str_or(bc_json_get(c, "unit"), NULL);
+					unit = bc_str_or(c->unit, NULL);
 			}
 		}
 		ret = bc_compare_panel(p, pn, sel, cnt, alpha, bc_base_name(base), bc_base_name(new));
@@ -1178,23 +1063,19 @@ static int bc_read_compare(struct bc_plot *p, const struct bc_json *doc, char *e
 
 /* ----------------------------------------------------------- dispatch */
 
-int bc_plot_read(const struct bc_json *doc, const struct bc_plot_opts *opts, struct bc_plot *p,
+int bc_plot_read(const struct bc_doc *doc, const struct bc_plot_opts *opts, struct bc_plot *p,
 		 char *err, size_t err_len)
 {
-	const struct bc_json *runs = bc_json_get(doc, "runs"),
-			     *cmps = bc_json_get(doc, "comparisons"),
-			     *summary = bc_json_get(doc, "summary");
 	enum bc_plot_chart chart = opts->chart, shape;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
-	/* The shape says what the document is; compare's is checked first,
-	 * as its entries are not runs. */
-	if (doc && doc->type == BC_JSON_OBJECT && cmps && cmps->type == BC_JSON_ARRAY)
+	/* The shape says what the document is. */
+	if (doc->kind == BC_DOC_COMPARE)
 		shape = BC_PLOT_COMPARE;
-	else if (doc && doc->type == BC_JSON_OBJECT && runs && runs->type == BC_JSON_ARRAY)
+	else if (doc->kind == BC_DOC_BATCH)
 		shape = BC_PLOT_HEADLINE;
-	else if (doc && doc->type == BC_JSON_OBJECT && summary && summary->type == BC_JSON_OBJECT)
+	else if (doc->kind == BC_DOC_RUN)
 		shape = BC_PLOT_LATENCY;
 	else {
 		bc_set_err(err, err_len,
@@ -1221,6 +1102,11 @@ int bc_plot_read(const struct bc_json *doc, const struct bc_plot_opts *opts, str
 			   opts->x_option);
 		return -EINVAL;
 	}
+	if (opts->metric && chart != BC_PLOT_HEADLINE) {
+		bc_set_err(err, err_len, "--metric '%s': only the headline chart of a sweep or suite draws one metric",
+			   opts->metric);
+		return -EINVAL;
+	}
 	if (chart == BC_PLOT_COMPARE)
 		ret = bc_read_compare(p, doc, err, err_len);
 	else if (chart == BC_PLOT_HEADLINE)
@@ -1228,7 +1114,7 @@ int bc_plot_read(const struct bc_json *doc, const struct bc_plot_opts *opts, str
 	else if (shape == BC_PLOT_HEADLINE)
 		ret = bc_read_latency_runs(p, doc, err, err_len);
 	else
-		ret = bc_read_latency_run(p, doc, err, err_len);
+		ret = bc_read_latency_run(p, doc->run, err, err_len);
 	if (ret == -ENOMEM)
 		bc_set_err(err, err_len, "out of memory");
 	return ret;

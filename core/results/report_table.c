@@ -19,8 +19,8 @@
 #include "runtime/scale.h"
 #include "run_doc.h"
 #include "row.h"
+#include "runtime/doc_keys.h"
 #include "runtime/json.h"
-#include "json_read.h"
 
 static const char *const bc_row_status_names[] = {
 	[BC_ROW_PLANNED] = "not run",	[BC_ROW_OK] = "ok",
@@ -80,139 +80,124 @@ static void bc_row_appendf(char *buf, size_t len, size_t *n, const char *fmt, ..
 		*n += (size_t)k;
 }
 
-static const char *bc_fig_kind(const struct bc_json *fig)
+static const char *bc_fig_kind(const struct bc_doc_metric *fig)
 {
-	const char *k = bc_json_str(bc_json_get(fig, "kind"));
-
-	return k ? k : "";
+	return fig && fig->kind ? fig->kind : "";
 }
 
-static double bc_fig_value(const struct bc_json *fig)
+static double bc_fig_value(const struct bc_doc_metric *fig)
 {
-	return bc_json_num(bc_json_get(fig, "value"), NAN);
-}
-
-static double bc_fig_stat(const struct bc_json *fig, const char *stat)
-{
-	return bc_json_num(bc_json_get(bc_json_get(fig, "stats"), stat), NAN);
+	return fig ? fig->mean : NAN;
 }
 
 /* The first figure of a kind, or NULL. */
-static const struct bc_json *bc_fig_find(const struct bc_json *figs, const char *kind)
+static const struct bc_doc_metric *bc_fig_find(const struct bc_doc_run *run, const char *kind)
 {
-	for (size_t i = 0; figs && i < figs->cnt; i++)
-		if (!strcmp(bc_fig_kind(figs->items[i]), kind))
-			return figs->items[i];
+	for (size_t i = 0; run && i < run->metric_cnt; i++)
+		if (run->metrics[i].figure && !strcmp(bc_fig_kind(&run->metrics[i]), kind))
+			return &run->metrics[i];
 	return NULL;
 }
 
-/* A figure is a rate when its unit is per second. */
-static bool bc_fig_is_rate(const struct bc_json *fig)
+/* The row's metrics with a mean, in the summary's order. */
+static bool bc_row_metric(const struct bc_doc_metric *m)
 {
-	const char *u = bc_json_str(bc_json_get(fig, "unit"));
-	size_t len = u ? strlen(u) : 0;
-
-	return len >= 2 && !strcmp(u + len - 2, "/s");
+	return !m->figure && m->judged;
 }
 
 /* What the run's figures say after its headline metric: per producer, and
  * the latency. */
-static void bc_row_headline_figures(const struct bc_json *figs, char *buf, size_t len, size_t *n)
+static void bc_row_headline_figures(const struct bc_doc_run *run, char *buf, size_t len, size_t *n)
 {
-	const struct bc_json *pp = bc_fig_find(figs, "per_producer"), *lat = bc_fig_find(figs, "latency");
+	const struct bc_doc_metric *pp = bc_fig_find(run, BC_DOC_FIG_PER_PRODUCER),
+				   *lat = bc_fig_find(run, BC_DOC_FIG_LATENCY);
 	char num[96];
 
-	if (pp && bc_fig_is_rate(pp))
+	if (pp && pp->rate)
 		bc_row_appendf(buf, len, n, " (%s per producer)",
-			       bc_scale_fmt(num, sizeof(num), bc_fig_value(pp),
-					    bc_json_str(bc_json_get(pp, "unit"))));
+			       bc_scale_fmt(num, sizeof(num), bc_fig_value(pp), pp->unit));
 	if (lat)
 		bc_row_appendf(buf, len, n, ", latency %s",
 			       bc_scale_fmt(num, sizeof(num), bc_fig_value(lat), "ns/op"));
 }
 
 /* A ratio metric's figure is its own value, already in the row. */
-static bool bc_row_has_value_of(const struct bc_row *r, const char *name)
+static bool bc_row_has_value_of(const struct bc_doc_run *run, const char *name)
 {
-	for (size_t i = 0; i < r->metric_cnt; i++)
-		if (!r->metrics[i].rate && !strcmp(r->metrics[i].name, name))
+	for (size_t i = 0; i < run->metric_cnt; i++)
+		if (bc_row_metric(&run->metrics[i]) && !run->metrics[i].rate &&
+		    !strcmp(run->metrics[i].name, name))
 			return true;
 	return false;
 }
 
 /* The other figures, in the document's order. */
-static void bc_row_other_figures(const struct bc_row *r, const struct bc_json *figs, char *buf,
-			      size_t len, size_t *n)
+static void bc_row_other_figures(const struct bc_doc_run *run, char *buf, size_t len, size_t *n)
 {
-	const struct bc_json *st = bc_fig_find(figs, "share_total"), *sp = bc_fig_find(figs, "share_pct");
+	const struct bc_doc_metric *st = bc_fig_find(run, BC_DOC_FIG_SHARE_TOTAL),
+				   *sp = bc_fig_find(run, BC_DOC_FIG_SHARE_PCT);
 	char num[128];
 
-	for (size_t i = 0; figs && i < figs->cnt; i++) {
-		const struct bc_json *f = figs->items[i];
-		const char *kind = bc_fig_kind(f), *unit = bc_json_str(bc_json_get(f, "unit"));
-		const char *of = bc_json_str(bc_json_get(f, "of"));
+	for (size_t i = 0; i < run->metric_cnt; i++) {
+		const struct bc_doc_metric *f = &run->metrics[i];
+		const char *kind = bc_fig_kind(f);
 
-		if (!strcmp(kind, "total"))
+		if (!f->figure)
+			continue;
+		if (!strcmp(kind, BC_DOC_FIG_TOTAL))
 			bc_row_appendf(buf, len, n, ", total operations %s",
 				       bc_scale_fmt_pm(num, sizeof(num), bc_fig_value(f),
-						       bc_fig_stat(f, "stddev"), unit));
-		else if (!strcmp(kind, "share_events"))
+						       f->stats.stddev, f->unit));
+		else if (!strcmp(kind, BC_DOC_FIG_SHARE_EVENTS))
 			bc_row_appendf(buf, len, n, ", %s %.0f of %.0f total operations (%.2f %%)",
-				    of ? of : figs->keys[i], bc_fig_value(f), bc_fig_value(st),
-				    bc_fig_value(sp));
-		else if (!strcmp(kind, "ratio") && !bc_row_has_value_of(r, figs->keys[i]))
-			bc_row_appendf(buf, len, n, ", %s avg %s", figs->keys[i],
+				       f->of ? f->of : f->name, bc_fig_value(f), bc_fig_value(st),
+				       bc_fig_value(sp));
+		else if (!strcmp(kind, BC_DOC_FIG_RATIO) && !bc_row_has_value_of(run, f->name))
+			bc_row_appendf(buf, len, n, ", %s avg %s", f->name,
 				       bc_scale_fmt_pm(num, sizeof(num), bc_fig_value(f),
-						       bc_fig_stat(f, "stddev"), unit));
+						       f->stats.stddev, f->unit));
 	}
 }
 
-static void bc_row_hists(const struct bc_json *summary, char *buf, size_t len, size_t *n)
+static void bc_row_hists(const struct bc_doc_run *run, char *buf, size_t len, size_t *n)
 {
-	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
-		const struct bc_json *h = summary->items[i];
-		const char *unit = bc_json_str(bc_json_get(h, "unit"));
+	for (size_t i = 0; i < run->metric_cnt; i++) {
+		const struct bc_doc_metric *h = &run->metrics[i];
 		char num[64];
 
-		if (!bc_run_doc_is_hist(h))
+		if (!h->hist)
 			continue;
-		bc_row_appendf(buf, len, n, "%s%s p50 %s, ", *n ? ", " : "", summary->keys[i],
-			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p50"), NAN), unit));
-		bc_row_appendf(buf, len, n, "p90 %s, ",
-			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p90"), NAN), unit));
-		bc_row_appendf(buf, len, n, "p99 %s, ",
-			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p99"), NAN), unit));
+		bc_row_appendf(buf, len, n, "%s%s p50 %s, ", *n ? ", " : "", h->name,
+			       bc_scale_fmt(num, sizeof(num), h->h.p50, h->unit));
+		bc_row_appendf(buf, len, n, "p90 %s, ", bc_scale_fmt(num, sizeof(num), h->h.p90, h->unit));
+		bc_row_appendf(buf, len, n, "p99 %s, ", bc_scale_fmt(num, sizeof(num), h->h.p99, h->unit));
 		bc_row_appendf(buf, len, n, "p99.9 %s, ",
-			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "p99.9"), NAN), unit));
+			       bc_scale_fmt(num, sizeof(num), h->h.p999, h->unit));
 		bc_row_appendf(buf, len, n, "max %s (%.0f values)",
-			       bc_scale_fmt(num, sizeof(num), bc_json_num(bc_json_get(h, "max"), NAN), unit),
-			       bc_json_num(bc_json_get(h, "count"), 0));
+			       bc_scale_fmt(num, sizeof(num), h->h.max, h->unit),
+			       isnan(h->h.count) ? 0 : h->h.count);
 	}
 }
 
 /* A run of --repeat or --precision: how far its mean can be trusted, for
  * the metric --precision watches ("; 5 runs: hits ±0.81% (95% CI), CV 0.52%"). */
-static void bc_row_repeats(const struct bc_json *doc, char *buf, size_t len, size_t *n)
+static void bc_row_repeats(const struct bc_doc_run *run, char *buf, size_t len, size_t *n)
 {
-	const struct bc_json *rep = bc_json_get(doc, "repeats");
-	const char *watched = bc_json_str(bc_json_get(rep, "watched"));
-	const struct bc_json *agg = bc_json_get(bc_json_get(rep, "aggregate"), watched);
-	double runs = bc_json_num(bc_json_get(rep, "runs_complete"), NAN);
-	double ci = bc_json_num(bc_json_get(agg, "ci95_pct"), NAN);
-	double cv = bc_json_num(bc_json_get(agg, "cv_pct"), NAN);
+	double runs = run->runs_complete, ci = run->watched_agg.ci95_pct,
+	       cv = run->watched_agg.cv_pct;
 
-	if (!rep || isnan(runs))
+	if (!run->has_repeats || isnan(runs))
 		return;
 	bc_row_appendf(buf, len, n, "; %.0f run%s", runs, runs == 1 ? "" : "s");
-	if (!watched || isnan(ci))
+	if (!run->watched || isnan(ci))
 		return;
-	bc_row_appendf(buf, len, n, ": %s ±%.2f%% (95%% CI)", watched, ci);
+	bc_row_appendf(buf, len, n, ": %s ±%.2f%% (95%% CI)", run->watched, ci);
 	if (!isnan(cv))
 		bc_row_appendf(buf, len, n, ", CV %.2f%%", cv);
 }
 
 /* A rate's unit; documents of older versions said "ops" for "ops/s". */
-static const char *bc_row_unit(const struct bc_row_metric *m, char *buf, size_t len)
+static const char *bc_row_unit(const struct bc_doc_metric *m, char *buf, size_t len)
 {
 	const char *u = m->unit ? m->unit : "";
 	size_t ulen = strlen(u);
@@ -224,33 +209,61 @@ static const char *bc_row_unit(const struct bc_row_metric *m, char *buf, size_t 
 	return buf;
 }
 
+/* The run a row's figures, histograms and repeats come from: the one the
+ * batch read, else (a row that did not run has the document that says why)
+ * its document read here into *tmp, to be freed: the tables show what the
+ * document holds, as they always did. */
+static const struct bc_doc_run *bc_row_doc(const struct bc_row *r, struct bc_doc_run **tmp)
+{
+	char err[128];
+
+	*tmp = NULL;
+	if (r->run || !r->json)
+		return r->run;
+	*tmp = bc_doc_run_parse(r->json, strlen(r->json), err, sizeof(err));
+	return *tmp;
+}
+
 /* "hits 12.35 ± 0.12M hits/s (6.172M hits/s per producer), drops 0 ± 0 hits/s,
  * total operations ...": the metrics' means, then the figures the run stored.
  * A document without figures shows none; they are never derived here. */
 static void bc_row_summary(const struct bc_row *r, char *buf, size_t len)
 {
-	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
-	const struct bc_json *figs = bc_run_doc_figures(doc);
-	const struct bc_json *pp = bc_fig_find(figs, "per_producer");
-	const char *headline = pp ? bc_json_str(bc_json_get(pp, "of")) : NULL;
+	struct bc_doc_run *tmp;
+	const struct bc_doc_run *run = bc_row_doc(r, &tmp);
+	const struct bc_doc_metric *pp = bc_fig_find(run, BC_DOC_FIG_PER_PRODUCER);
+	const char *headline = pp ? pp->of : NULL;
 	char num[128], unit[64];
 	size_t n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < r->metric_cnt; i++) {
-		const struct bc_row_metric *m = &r->metrics[i];
-		const char *sep = i ? ", " : "";
+	if (!run)
+		return;
+	/* the metrics the batch read (none for a row it did not) */
+	for (size_t i = 0; r->run && i < run->metric_cnt; i++) {
+		const struct bc_doc_metric *m = &run->metrics[i];
 
-		bc_row_appendf(buf, len, &n, "%s%s %s", sep, m->name,
-			       bc_scale_fmt_pm(num, sizeof(num), m->mean, m->stddev,
+		if (!bc_row_metric(m))
+			continue;
+		bc_row_appendf(buf, len, &n, "%s%s %s", n ? ", " : "", m->name,
+			       bc_scale_fmt_pm(num, sizeof(num), m->mean, m->stats.stddev,
 					       bc_row_unit(m, unit, sizeof(unit))));
 		if (headline && !strcmp(m->name, headline))
-			bc_row_headline_figures(figs, buf, len, &n);
+			bc_row_headline_figures(run, buf, len, &n);
 	}
-	bc_row_other_figures(r, figs, buf, len, &n);
-	bc_row_hists(bc_json_get(doc, "summary"), buf, len, &n);
-	bc_row_repeats(doc, buf, len, &n);
-	bc_json_free(doc);
+	bc_row_other_figures(run, buf, len, &n);
+	bc_row_hists(run, buf, len, &n);
+	bc_row_repeats(run, buf, len, &n);
+	bc_doc_run_free(tmp);
+}
+
+/* The first metric with a mean, or NULL. */
+static const struct bc_doc_metric *bc_row_first(const struct bc_row *r)
+{
+	for (size_t i = 0; r->run && i < r->run->metric_cnt; i++)
+		if (bc_row_metric(&r->run->metrics[i]))
+			return &r->run->metrics[i];
+	return NULL;
 }
 
 static void bc_row_status_text(const struct bc_row *r, char *buf, size_t len)
@@ -259,7 +272,7 @@ static void bc_row_status_text(const struct bc_row *r, char *buf, size_t len)
 
 	if (r->status == BC_ROW_OK) {
 		bc_row_summary(r, buf, len);
-	} else if (r->status == BC_ROW_INTERRUPTED && r->metric_cnt && !isnan(r->metrics[0].mean)) {
+	} else if (r->status == BC_ROW_INTERRUPTED && bc_row_first(r) && !isnan(bc_row_first(r)->mean)) {
 		n = (size_t)snprintf(buf, len, "interrupted, so far: ");
 		if (n < len)
 			bc_row_summary(r, buf + n, len - n);
@@ -333,24 +346,26 @@ static void bc_csv_row_start(FILE *f, const struct bc_row *r, const char *opts)
  * statistics. */
 static void bc_csv_figures(FILE *f, const struct bc_row *r, const char *opts)
 {
-	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
-	const struct bc_json *figs = bc_run_doc_figures(doc);
+	struct bc_doc_run *tmp;
+	const struct bc_doc_run *run = bc_row_doc(r, &tmp);
 
-	for (size_t i = 0; figs && i < figs->cnt; i++) {
-		const struct bc_json *fg = figs->items[i];
+	for (size_t i = 0; run && i < run->metric_cnt; i++) {
+		const struct bc_doc_metric *fg = &run->metrics[i];
 
+		if (!fg->figure)
+			continue;
 		bc_csv_row_start(f, r, opts);
-		bc_csv_write(f, figs->keys[i]);
+		bc_csv_write(f, fg->name);
 		fputc(',', f);
-		bc_csv_write(f, bc_json_str(bc_json_get(fg, "unit")));
+		bc_csv_write(f, fg->unit);
 		bc_csv_num(f, bc_fig_value(fg));
-		bc_csv_num(f, bc_fig_stat(fg, "stddev"));
-		bc_csv_num(f, bc_fig_stat(fg, "min"));
-		bc_csv_num(f, bc_fig_stat(fg, "median"));
-		bc_csv_num(f, bc_fig_stat(fg, "max"));
+		bc_csv_num(f, fg->stats.stddev);
+		bc_csv_num(f, fg->stats.min);
+		bc_csv_num(f, fg->stats.median);
+		bc_csv_num(f, fg->stats.max);
 		fputc('\n', f);
 	}
-	bc_json_free(doc);
+	bc_doc_run_free(tmp);
 }
 
 /* One CSV line per statistic of each histogram in the run's summary
@@ -359,29 +374,30 @@ static void bc_csv_figures(FILE *f, const struct bc_row *r, const char *opts)
  * run's percentile is no statistic of its intervals' percentiles. */
 static void bc_csv_hists(FILE *f, const struct bc_row *r, const char *opts)
 {
-	static const char *const stats[] = { "count", "p50", "p90", "p99", "p99.9", "max" };
-	struct bc_json *doc = r->json ? bc_json_parse(r->json, strlen(r->json), NULL, 0) : NULL;
-	const struct bc_json *summary = bc_json_get(doc, "summary");
+	static const char *const stats[] = { BC_DOC_HIST_COUNT, BC_DOC_HIST_P50, BC_DOC_HIST_P90,
+					     BC_DOC_HIST_P99, BC_DOC_HIST_P999, BC_DOC_HIST_MAX };
+	struct bc_doc_run *tmp;
+	const struct bc_doc_run *run = bc_row_doc(r, &tmp);
 
-	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++) {
-		const struct bc_json *h = summary->items[i];
-		const char *unit = bc_json_str(bc_json_get(h, "unit"));
+	for (size_t i = 0; run && i < run->metric_cnt; i++) {
+		const struct bc_doc_metric *h = &run->metrics[i];
+		const double vals[] = { h->h.count, h->h.p50, h->h.p90, h->h.p99, h->h.p999, h->h.max };
 
-		if (!bc_run_doc_is_hist(h))
+		if (!h->hist)
 			continue;
 		for (size_t k = 0; k < sizeof(stats) / sizeof(stats[0]); k++) {
 			char name[256];
 
-			snprintf(name, sizeof(name), "%s.%s", summary->keys[i], stats[k]);
+			snprintf(name, sizeof(name), "%s.%s", h->name, stats[k]);
 			bc_csv_row_start(f, r, opts);
 			bc_csv_write(f, name);
 			fputc(',', f);
-			bc_csv_write(f, k ? unit : "values");
-			bc_csv_num(f, bc_json_num(bc_json_get(h, stats[k]), NAN));
+			bc_csv_write(f, k ? h->unit : "values");
+			bc_csv_num(f, vals[k]);
 			fputs(",,,,\n", f);
 		}
 	}
-	bc_json_free(doc);
+	bc_doc_run_free(tmp);
 }
 
 void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r)
@@ -406,19 +422,23 @@ void bc_batch_render_row(struct bc_batch *b, const struct bc_row *r)
 		break;
 	case BC_FORMAT_CSV:
 		bc_row_options_joined(r, opts, sizeof(opts), ";");
-		for (size_t i = 0; i < (r->metric_cnt ? r->metric_cnt : 1); i++) {
-			const struct bc_row_metric *m = r->metric_cnt ? &r->metrics[i] : NULL;
+		for (size_t i = 0, rows = 0; i < (r->run ? r->run->metric_cnt : 0) || !rows; i++) {
+			const struct bc_doc_metric *m = r->run && i < r->run->metric_cnt
+								? &r->run->metrics[i] : NULL;
 
+			if (m && !bc_row_metric(m))
+				continue;
+			rows++;
 			bc_csv_row_start(f, r, opts);
 			if (m) {
 				bc_csv_write(f, m->name);
 				fputc(',', f);
 				bc_csv_write(f, m->unit);
 				bc_csv_num(f, m->mean);
-				bc_csv_num(f, m->stddev);
-				bc_csv_num(f, m->min);
-				bc_csv_num(f, m->median);
-				bc_csv_num(f, m->max);
+				bc_csv_num(f, m->stats.stddev);
+				bc_csv_num(f, m->stats.min);
+				bc_csv_num(f, m->stats.median);
+				bc_csv_num(f, m->stats.max);
 			} else {
 				fputs(",,,,,,", f);
 			}

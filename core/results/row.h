@@ -15,6 +15,7 @@
 #include "words.h"
 
 struct bc_cli_env;
+struct bc_doc_run;
 
 struct bc_batch_opts {
 	const char *kind;		/* "sweep" or "suite" */
@@ -43,13 +44,6 @@ enum bc_row_status {
 	BC_ROW_INTERRUPTED,
 };
 
-struct bc_row_metric {
-	char *name;
-	char *unit;
-	bool rate;		/* a counter's rate (events per second) */
-	double mean, stddev, min, median, max;
-};
-
 struct bc_row {
 	char *section;		/* the suite header it belongs to, or NULL */
 	char *label;
@@ -69,9 +63,7 @@ struct bc_row {
 	double elapsed_sec;
 	char *json;		/* the child's document, verbatim */
 	char *bench;		/* "plugin:bench" from the document */
-	unsigned int producers;
-	struct bc_row_metric *metrics;
-	size_t metric_cnt;
+	struct bc_doc_run *run;	/* the document as the model read it, or NULL */
 	bool measured;			/* a metric has a sample (n > 0) */
 };
 

@@ -31,8 +31,9 @@
 
 #include "runtime/exit_status.h"
 #include "history.h"
+#include "runtime/doc_keys.h"
 #include "runtime/json.h"
-#include "json_read.h"
+#include "run_doc.h"
 #include "runtime/log.h"
 #include "runtime/output.h"
 #include "plot.h"
@@ -59,6 +60,7 @@ struct bc_site_entry {
 struct bc_site {
 	struct bc_store *store;
 	const char *store_path;
+	const char *metric;		/* --metric; NULL: the headline */
 	char tmp[PATH_MAX];
 	struct bc_site_entry *e;
 	size_t cnt, cap;
@@ -451,11 +453,12 @@ static void bc_site_sweep(struct bc_site *st, FILE *f, const char *bench, char *
 			  size_t cfg_cnt)
 {
 	char *text = NULL, key[256], a[256], b[256], err[512];
-	struct bc_plot_opts po = { .chart = BC_PLOT_HEADLINE };
+	struct bc_plot_opts po = { .chart = BC_PLOT_HEADLINE, .metric = st->metric };
 	char **swept = calloc(cfg_cnt * 64 + 1, sizeof(*swept));
 	size_t len = 0, swept_cnt = 0, pts = 0;
 	struct bc_plot p = { 0 };
-	struct bc_json *doc = NULL;
+	struct bc_doc doc = { 0 };
+	bool read = false;
 	FILE *m;
 
 	if (!swept)
@@ -489,26 +492,29 @@ static void bc_site_sweep(struct bc_site *st, FILE *f, const char *bench, char *
 	m = open_memstream(&text, &len);
 	if (!m)
 		goto out;
-	fputs("{\"kind\":\"sweep\",\"name\":", m);
+	/* A sweep document, in the keys the model reads (doc_keys.h). */
+	fprintf(m, "{\"%s\":\"%s\",\"%s\":", BC_DOC_BATCH_KIND, BC_DOC_BATCH_KIND_SWEEP,
+		BC_DOC_BATCH_NAME);
 	bc_json_write_string(m, bench);
-	fputs(",\"sweep\":[", m);
+	fprintf(m, ",\"%s\":[", BC_DOC_BATCH_SWEEP);
 	for (size_t s = 0; s < swept_cnt; s++) {
 		fputs(s ? "," : "", m);
 		bc_json_write_string(m, swept[s]);
 	}
-	fputs("],\"runs\":[", m);
+	fprintf(m, "],\"%s\":[", BC_DOC_BATCH_RUNS);
 	for (size_t c = 0; c < cfg_cnt; c++) {
 		struct bc_store_filter q = { .bench = bench, .options = configs[c], .ok_only = true,
 					     .with_doc = true, .newest_first = true, .limit = 1 };
 
 		fputs(c ? ",\n" : "\n", m);
-		fputs("{\"section\":", m);
+		fprintf(m, "{\"%s\":", BC_DOC_ROW_SECTION);
 		bc_json_write_string(m, bench);
-		fputs(",\"benchmark\":", m);
+		fprintf(m, ",\"%s\":", BC_DOC_ROW_BENCHMARK);
 		bc_json_write_string(m, bench);
-		fputs(",\"label\":", m);
+		fprintf(m, ",\"%s\":", BC_DOC_ROW_LABEL);
 		bc_json_write_string(m, configs[c]);
-		fputs(",\"status\":\"ok\",\"exit_status\":0,\"options\":{", m);
+		fprintf(m, ",\"%s\":\"ok\",\"%s\":0,\"%s\":{", BC_DOC_ROW_STATUS,
+			BC_DOC_ROW_EXIT_STATUS, BC_DOC_ROW_OPTIONS);
 		for (size_t s = 0; s < swept_cnt; s++) {
 			if (!bc_opt_of(configs[c], swept[s], a, sizeof(a)))
 				a[0] = '\0';
@@ -517,7 +523,7 @@ static void bc_site_sweep(struct bc_site *st, FILE *f, const char *bench, char *
 			fputc(':', m);
 			bc_json_write_string(m, a);
 		}
-		fputs("},\"result\":", m);
+		fprintf(m, "},\"%s\":", BC_DOC_ROW_RESULT);
 		if (bc_store_each(st->store, &q, bc_site_doc_row, m, err, sizeof(err)) != 1)
 			fputs("null", m);
 		fputc('}', m);
@@ -526,9 +532,9 @@ static void bc_site_sweep(struct bc_site *st, FILE *f, const char *bench, char *
 	fputs("]}\n", m);
 	if (fclose(m))
 		goto out;
-	doc = bc_json_parse(text, len, err, sizeof(err));
+	read = !bc_doc_parse(text, len, &doc, err, sizeof(err));
 	fputs("<h2 id=\"sweep\">Across configurations</h2>\n", f);
-	if (!doc || bc_plot_read(doc, &po, &p, err, sizeof(err))) {
+	if (!read || bc_plot_read(&doc, &po, &p, err, sizeof(err))) {
 		fputs("<p class=\"muted\">No sweep chart: ", f);
 		bc_html(f, err);
 		fputs("</p>\n", f);
@@ -541,7 +547,8 @@ static void bc_site_sweep(struct bc_site *st, FILE *f, const char *bench, char *
 	      f);
 out:
 	bc_plot_free(&p);
-	bc_json_free(doc);
+	if (read)
+		bc_doc_free(&doc);
 	free(text);
 	for (size_t s = 0; s < swept_cnt; s++)
 		free(swept[s]);
@@ -553,7 +560,7 @@ out:
 static void bc_site_changes(struct bc_site *st, FILE *f, const char *bench, enum bc_history_by by,
 			    const char *prefix)
 {
-	struct bc_store_filter q = { .bench = bench };
+	struct bc_store_filter q = { .bench = bench, .metric = st->metric };
 	char err[512], val[64];
 	struct bc_history h;
 
@@ -690,7 +697,7 @@ static void bc_site_matrix(struct bc_site *st, FILE *f, char **benches, size_t b
 	}
 	fputs("</tr>\n", f);
 	for (size_t b = 0; b < bench_cnt; b++) {
-		struct bc_store_filter q = { .bench = benches[b] };
+		struct bc_store_filter q = { .bench = benches[b], .metric = st->metric };
 		char **configs;
 		size_t cfg_cnt = bc_site_distinct(st, benches[b],
 						  offsetof(struct bc_site_entry, options), &configs);
@@ -829,7 +836,7 @@ bool bc_site_replaceable(const char *dir)
 int bc_site_write(struct bc_store *store, const char *store_path, struct bc_store_filter *f,
 		  const char *dir)
 {
-	struct bc_site st = { .store = store, .store_path = store_path };
+	struct bc_site st = { .store = store, .store_path = store_path, .metric = f->metric };
 	char err[1024] = "", mark[PATH_MAX + 32];
 	char **benches = NULL;
 	size_t bench_cnt = 0;
@@ -839,10 +846,22 @@ int bc_site_write(struct bc_store *store, const char *store_path, struct bc_stor
 	FILE *mf;
 
 	f->ok_only = true;
-	ret = bc_store_each(st.store, f, bc_site_load_row, &st, err, sizeof(err));
+	ret = bc_store_each_figure(st.store, f, bc_site_load_row, &st, err, sizeof(err));
 	if (ret) {
 		bc_warn("%s", ret == -ENOMEM ? "report: out of memory" : err);
 		goto out;
+	}
+	/* --metric that no entry has: one line naming those they have. */
+	if (f->metric && !st.cnt) {
+		char names[1024] = "";
+
+		if (!bc_store_doc_metric_names(st.store, f, names, sizeof(names), err, sizeof(err)) &&
+		    *names) {
+			bc_warn("report: --metric '%s': no saved entry that ended well has a metric or figure of that name; they have %s",
+				f->metric, names);
+			status = BC_EXIT_USAGE;
+			goto out;
+		}
 	}
 	if (snprintf(st.tmp, sizeof(st.tmp), "%s.tmp-XXXXXX", dir) >= (int)sizeof(st.tmp) ||
 	    !mkdtemp(st.tmp)) {

@@ -41,6 +41,7 @@ struct bc_store {
 	char *path;
 	bool readonly;
 	bool in_tx;
+	long long version;	/* the schema the file has */
 };
 
 /* Each step takes a store from version i to i + 1. */
@@ -66,6 +67,19 @@ static const char *const bc_store_migrations[] = {
 	"CREATE INDEX entries_machine ON entries(host, cpu_model, cpu_count);"
 	"CREATE INDEX entries_versions ON entries(benchcore_version, plugin_version);"
 	"CREATE INDEX entries_date ON entries(date);",
+	/* 3: each entry's figures by name, so that a query for one (history
+	 * --metric) reads no document. The entries saved before it are
+	 * listed in metrics_pending until their figures are read from their
+	 * documents (store_doc.c does, on the first write); until then a
+	 * query reads those documents. A table of their ids, not a column of
+	 * entries: finding them must not read every entry's row. */
+	"CREATE TABLE metrics ("
+	" entry INTEGER NOT NULL REFERENCES entries(id),"
+	" name TEXT NOT NULL, unit TEXT, mean REAL, stddev REAL, n INTEGER,"
+	" by_runs INTEGER, higher_better INTEGER,"
+	" PRIMARY KEY (entry, name)) WITHOUT ROWID;"
+	"CREATE TABLE metrics_pending (entry INTEGER PRIMARY KEY);"
+	"INSERT INTO metrics_pending SELECT id FROM entries;",
 };
 
 #define BC_STORE_MIGRATION_CNT (sizeof(bc_store_migrations) / sizeof(bc_store_migrations[0]))
@@ -93,6 +107,12 @@ static int bc_store_fail(const struct bc_store *s, int rc, const char *doing, ch
 	const char *path = s->path;
 	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
 	int sys = s->db ? sqlite3_system_errno(s->db) : 0;
+
+	/* SQLite does not always keep the failing call's errno (a COMMIT that
+	 * rolls back loses it); the callers clear errno before each statement,
+	 * so what is left is that statement's. */
+	if (!sys && (rc & 0xff) == SQLITE_IOERR)
+		sys = errno;
 
 	/* A write the file system refused for space (or a file size limit)
 	 * is a full disk to the user, whatever SQLite called it. */
@@ -169,7 +189,10 @@ static int bc_store_mkdirs(const char *path)
 static int bc_store_exec(struct bc_store *s, const char *sql, const char *doing, char *err,
 			 size_t len)
 {
-	int rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+	int rc;
+
+	errno = 0;
+	rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
 
 	return rc == SQLITE_OK ? 0 : bc_store_fail(s, rc, doing, err, len);
 }
@@ -322,6 +345,7 @@ struct bc_store *bc_store_open(const char *path, unsigned int flags, char *err, 
 			ret = -ENOENT;
 			goto fail;
 		}
+		s->version = version;
 		return s;
 	}
 	/* Make or migrate under the write lock, checking again inside it. */
@@ -335,6 +359,7 @@ struct bc_store *bc_store_open(const char *path, unsigned int flags, char *err, 
 		ret = bc_store_commit(s, err, err_len);
 	if (ret)
 		goto fail;
+	s->version = BC_STORE_SCHEMA_VERSION;
 	return s;
 fail:
 	bc_store_close(s);
@@ -402,6 +427,57 @@ static void bc_bind_num(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_null(st, i);
 }
 
+/* The entry's figures by name; a name twice is kept once (the first). */
+static int bc_store_put_metrics(struct bc_store *s, sqlite3_int64 entry,
+				const struct bc_store_keys *k, char *err, size_t err_len);
+
+int bc_store_put_figures(struct bc_store *s, int64_t entry, const struct bc_store_metric *metrics,
+			 size_t cnt, char *err, size_t err_len)
+{
+	struct bc_store_keys k = { .metrics = metrics, .metric_cnt = cnt };
+	char sql[96];
+	int ret = bc_store_put_metrics(s, entry, &k, err, err_len);
+
+	snprintf(sql, sizeof(sql), "DELETE FROM metrics_pending WHERE entry = %lld",
+		 (long long)entry);
+	return ret ? ret : bc_store_exec(s, sql, "save to it", err, err_len);
+}
+
+static int bc_store_put_metrics(struct bc_store *s, sqlite3_int64 entry,
+				const struct bc_store_keys *k, char *err, size_t err_len)
+{
+	static const char sql[] =
+		"INSERT OR IGNORE INTO metrics (entry, name, unit, mean, stddev, n, by_runs,"
+		" higher_better) VALUES (?,?,?,?,?,?,?,?)";
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!k->metric_cnt)
+		return 0;
+	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return bc_store_fail(s, rc, "save to it", err, err_len);
+	rc = SQLITE_DONE;
+	for (size_t m = 0; m < k->metric_cnt && rc == SQLITE_DONE; m++) {
+		const struct bc_store_metric *x = &k->metrics[m];
+		int i = 1;
+
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, i++, entry);
+		bc_bind_str(st, i++, x->name);
+		bc_bind_str(st, i++, x->unit);
+		bc_bind_num(st, i++, x->mean);
+		bc_bind_num(st, i++, x->stddev);
+		sqlite3_bind_int64(st, i++, x->n);
+		sqlite3_bind_int(st, i++, x->by_runs);
+		sqlite3_bind_int(st, i++, x->higher_better);
+		errno = 0;
+		rc = sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : bc_store_fail(s, rc, "save to it", err, err_len);
+}
+
 int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *doc,
 		 size_t doc_len, char *err, size_t err_len)
 {
@@ -443,11 +519,14 @@ int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *
 	sqlite3_bind_int(st, i++, k->by_runs);
 	sqlite3_bind_int(st, i++, k->higher_better);
 	sqlite3_bind_text(st, i++, doc, (int)doc_len, SQLITE_STATIC);
+	errno = 0;
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return bc_store_fail(s, rc, "save to it", err, err_len);
-	return sqlite3_changes(s->db) ? 0 : 1;
+	if (!sqlite3_changes(s->db))
+		return 1;
+	return bc_store_put_metrics(s, sqlite3_last_insert_rowid(s->db), k, err, err_len);
 }
 
 static const char *bc_col_str(sqlite3_stmt *st, int i)
@@ -481,44 +560,97 @@ static char *bc_sql_add(char *sql, const char *fmt, ...)
 	return all;
 }
 
-int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_row_fn fn,
-		  void *cookie, char *err, size_t err_len)
+/* " WHERE bench = ? AND ..." for the filter's members (e. the entries),
+ * bound from *b on by bc_store_bind_where(). */
+static char *bc_store_where(char *sql, const struct bc_store_filter *f, const char **and)
 {
 	const char *strs[] = { f->bench, f->options, f->label, f->kernel, f->host, f->cpu_model,
 			       f->run_id };
 	const char *cols[] = { "bench", "options", "label", "kernel_release", "host", "cpu_model",
 			       "run_id" };
-	char *sql = strdup("SELECT id, run_id, bench, options, kernel_release, kernel_version,"
-			   " host, cpu_model, cpu_count, hypervisor, benchcore_version,"
-			   " plugin_version, label, date, status, metric, unit, mean, stddev, n,"
-			   " by_runs, higher_better");
+
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
+		if (!strs[i])
+			continue;
+		sql = bc_sql_add(sql, "%se.%s = ?", *and, cols[i]);
+		*and = " AND ";
+	}
+	if (f->cpu_count) {
+		sql = bc_sql_add(sql, "%se.cpu_count = %u", *and, f->cpu_count);
+		*and = " AND ";
+	}
+	if (f->since) {
+		sql = bc_sql_add(sql, "%se.date >= ?", *and);
+		*and = " AND ";
+	}
+	if (f->id) {
+		sql = bc_sql_add(sql, "%se.id = %lld", *and, (long long)f->id);
+		*and = " AND ";
+	}
+	if (f->ok_only) {
+		sql = bc_sql_add(sql, "%se.status = 0", *and);
+		*and = " AND ";
+	}
+	return sql;
+}
+
+/* An entry whose figures are not kept by name yet. */
+#define BC_STORE_PENDING "e.id IN (SELECT entry FROM metrics_pending)"
+
+/* ... AND the entry is pending, where the store has figures by name at all. */
+static char *bc_store_where_unindexed(const struct bc_store *s, char *sql, const char **and)
+{
+	if (s->version < 3)
+		return sql;
+	sql = bc_sql_add(sql, "%s" BC_STORE_PENDING, *and);
+	*and = " AND ";
+	return sql;
+}
+
+static void bc_store_bind_where(sqlite3_stmt *st, const struct bc_store_filter *f, int *b)
+{
+	const char *strs[] = { f->bench, f->options, f->label, f->kernel, f->host, f->cpu_model,
+			       f->run_id };
+
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		if (strs[i])
+			bc_bind_str(st, (*b)++, strs[i]);
+	if (f->since)
+		bc_bind_str(st, (*b)++, f->since);
+}
+
+int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_row_fn fn,
+		  void *cookie, char *err, size_t err_len)
+{
+	/* A metric's figures: from the metrics table, or (an entry or a
+	 * store from before it) the document. */
+	bool joined = f->metric && s->version >= 3, docs_only = f->metric && !joined;
+	char *sql = strdup("SELECT e.id, e.run_id, e.bench, e.options, e.kernel_release,"
+			   " e.kernel_version, e.host, e.cpu_model, e.cpu_count, e.hypervisor,"
+			   " e.benchcore_version, e.plugin_version, e.label, e.date, e.status, e.metric,"
+			   " e.unit, e.mean, e.stddev, e.n, e.by_runs, e.higher_better");
 	const char *and = " WHERE ";
 	sqlite3_stmt *st = NULL;
 	int rc, ret = 0, b = 1;
 
-	sql = bc_sql_add(sql, "%s FROM entries", f->with_doc ? ", doc" : ", NULL");
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++) {
-		if (!strs[i])
-			continue;
-		sql = bc_sql_add(sql, "%s%s = ?", and, cols[i]);
-		and = " AND ";
-	}
-	if (f->cpu_count) {
-		sql = bc_sql_add(sql, "%scpu_count = %u", and, f->cpu_count);
-		and = " AND ";
-	}
-	if (f->since) {
-		sql = bc_sql_add(sql, "%sdate >= ?", and);
-		and = " AND ";
-	}
-	if (f->id) {
-		sql = bc_sql_add(sql, "%sid = %lld", and, (long long)f->id);
-		and = " AND ";
-	}
-	if (f->ok_only)
-		sql = bc_sql_add(sql, "%sstatus = 0", and);
-	sql = bc_sql_add(sql, " ORDER BY date %s, id %s", f->newest_first ? "DESC" : "ASC",
-			 f->newest_first ? "DESC" : "ASC");
+	if (joined)
+		sql = bc_sql_add(sql, ", m.unit, m.mean, m.stddev, m.n, m.by_runs, m.higher_better,"
+				 " m.entry IS NOT NULL, %s FROM entries e LEFT JOIN metrics m"
+				 " ON m.entry = e.id AND m.name = ?",
+				 f->with_doc ? "e.doc" : "CASE WHEN m.entry IS NULL THEN e.doc END");
+	else
+		sql = bc_sql_add(sql, "%s FROM entries e", f->with_doc || docs_only ? ", e.doc" : ", NULL");
+	sql = bc_store_where(sql, f, &and);
+	if (f->unindexed_only)
+		sql = bc_store_where_unindexed(s, sql, &and);
+	if (joined)
+		sql = bc_sql_add(sql, "%s(m.entry IS NOT NULL OR " BC_STORE_PENDING ")", and);
+	/* the entries to index by their ids, through the index of exactly them */
+	if (f->unindexed_only)
+		sql = bc_sql_add(sql, " ORDER BY e.id");
+	else
+		sql = bc_sql_add(sql, " ORDER BY e.date %s, e.id %s", f->newest_first ? "DESC" : "ASC",
+				 f->newest_first ? "DESC" : "ASC");
 	if (f->limit)
 		sql = bc_sql_add(sql, " LIMIT %u", f->limit);
 	if (!sql) {
@@ -529,11 +661,9 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 	free(sql);
 	if (rc != SQLITE_OK)
 		return bc_store_fail(s, rc, "read it", err, err_len);
-	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
-		if (strs[i])
-			bc_bind_str(st, b++, strs[i]);
-	if (f->since)
-		bc_bind_str(st, b++, f->since);
+	if (joined)
+		bc_bind_str(st, b++, f->metric);
+	bc_store_bind_where(st, f, &b);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct bc_store_row r = { .id = sqlite3_column_int64(st, 0) };
 		int c = 1;
@@ -559,6 +689,21 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 		r.k.n = (unsigned int)sqlite3_column_int64(st, c++);
 		r.k.by_runs = sqlite3_column_int(st, c++);
 		r.k.higher_better = sqlite3_column_int(st, c++);
+		if (joined && sqlite3_column_int(st, c + 6)) {
+			r.k.metric = f->metric;
+			r.k.unit = bc_col_str(st, c++);
+			r.k.mean = bc_col_num(st, c++);
+			r.k.stddev = bc_col_num(st, c++);
+			r.k.n = (unsigned int)sqlite3_column_int64(st, c++);
+			r.k.by_runs = sqlite3_column_int(st, c++);
+			r.k.higher_better = sqlite3_column_int(st, c++);
+			c++;
+		} else if (joined) {
+			r.unindexed = true;
+			c += 7;
+		} else {
+			r.unindexed = docs_only;
+		}
 		r.doc = bc_col_str(st, c);
 		r.doc_len = (size_t)sqlite3_column_bytes(st, c);
 		ret = fn(&r, cookie);
@@ -569,4 +714,62 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 		ret = bc_store_fail(s, rc, "read it", err, err_len);
 	sqlite3_finalize(st);
 	return ret;
+}
+
+/* Appends name to the ", "-separated list in buf unless it is there. */
+static void bc_name_add(char *buf, size_t len, const char *name)
+{
+	size_t n = strlen(buf), nl = strlen(name);
+
+	for (const char *p = buf; (p = strstr(p, name)); p++)
+		if ((p == buf || (p[-1] == ' ' && p[-2] == ',')) && (p[nl] == ',' || !p[nl]))
+			return;
+	if (n < len)
+		snprintf(buf + n, len - n, "%s%s", n ? ", " : "", name);
+}
+
+int bc_store_metric_names(struct bc_store *s, const struct bc_store_filter *f, char *buf,
+			  size_t len, size_t *unindexed, char *err, size_t err_len)
+{
+	const char *and = " WHERE ";
+	char *sql;
+	sqlite3_stmt *st;
+	int rc, b = 1;
+
+	if (len)
+		buf[0] = '\0';
+	*unindexed = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 0 && s->version < 3)
+			continue;
+		and = pass == 0 ? " AND " : " WHERE ";
+		sql = strdup(pass == 0 ? "SELECT DISTINCT m.name FROM metrics m JOIN entries e ON e.id = m.entry"
+					 " WHERE 1"
+				       : "SELECT count(*) FROM entries e");
+		sql = bc_store_where(sql, f, &and);
+		if (pass == 1)
+			sql = bc_store_where_unindexed(s, sql, &and);
+		if (pass == 0)
+			sql = bc_sql_add(sql, " ORDER BY m.name");
+		if (!sql) {
+			bc_store_set_err(err, err_len, "store '%s': out of memory", s->path);
+			return -ENOMEM;
+		}
+		rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+		free(sql);
+		if (rc != SQLITE_OK)
+			return bc_store_fail(s, rc, "read it", err, err_len);
+		b = 1;
+		bc_store_bind_where(st, f, &b);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			if (pass == 0 && bc_col_str(st, 0))
+				bc_name_add(buf, len, bc_col_str(st, 0));
+			else if (pass == 1)
+				*unindexed = (size_t)sqlite3_column_int64(st, 0);
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return bc_store_fail(s, rc, "read it", err, err_len);
+	}
+	return 0;
 }

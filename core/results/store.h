@@ -19,11 +19,23 @@
 #include <stdint.h>
 
 /* The schema this benchcore writes; a store at a lower version is
- * migrated when opened for writing, one at a higher one is refused. */
-#define BC_STORE_SCHEMA_VERSION 2
+ * migrated when opened for writing, one at a higher one is refused.
+ * 3: each entry's figures by name (the "metrics" table), for --metric. */
+#define BC_STORE_SCHEMA_VERSION 3
 /* SQLite's application_id of a benchcore store ("BCST"): what tells our
  * file from any other SQLite database. */
 #define BC_STORE_APP_ID 0x42435354
+
+/* One figure of an entry, by name: what history and the report read for
+ * --metric without reading the document. */
+struct bc_store_metric {
+	const char *name;
+	const char *unit;
+	double mean, stddev;
+	unsigned int n;
+	bool by_runs;
+	bool higher_better;
+};
 
 /* The columns of an entry; strings may be NULL (unknown). */
 struct bc_store_keys {
@@ -51,6 +63,9 @@ struct bc_store_keys {
 	unsigned int n;
 	bool by_runs;
 	bool higher_better;
+	/* Saving: every metric and figure of the entry (the headline too). */
+	const struct bc_store_metric *metrics;
+	size_t metric_cnt;
 };
 
 /* One entry read back: the keys, its row id, and the document when asked. */
@@ -59,6 +74,12 @@ struct bc_store_row {
 	struct bc_store_keys k;
 	const char *doc;		/* NULL unless the query asked for it */
 	size_t doc_len;
+	/* A query for a metric (filter.metric): an entry saved before the
+	 * store kept figures by name (in a store of schema 2 or older, or one
+	 * migrated and not written since) has its document here instead, and
+	 * its metric columns are the headline's; the reader takes the figure
+	 * from the document (store_doc.c). */
+	bool unindexed;
 };
 
 struct bc_store;
@@ -85,6 +106,12 @@ void bc_store_rollback(struct bc_store *s);
 int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *doc,
 		 size_t doc_len, char *err, size_t err_len);
 
+/* Keeps the figures by name of an entry saved before the store kept them
+ * (the migration's second half: store_doc.c reads them from its document)
+ * and marks it so; 0 or a negative errno with one line in err. */
+int bc_store_put_figures(struct bc_store *s, int64_t entry, const struct bc_store_metric *metrics,
+			 size_t cnt, char *err, size_t err_len);
+
 /* What a query selects; NULL / 0 members select everything. */
 struct bc_store_filter {
 	const char *bench;
@@ -98,6 +125,13 @@ struct bc_store_filter {
 	const char *run_id;
 	int64_t id;
 	bool ok_only;			/* status 0 only */
+	/* The entries' figure of this name (a metric or derived figure) in
+	 * the metric columns instead of the headline; entries without it are
+	 * left out. NULL: the headline. */
+	const char *metric;
+	/* Only the entries whose figures the store does not keep by name
+	 * (saved before schema 3), in the order they were saved. */
+	bool unindexed_only;
 	bool with_doc;
 	bool newest_first;
 	unsigned int limit;
@@ -110,5 +144,11 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 		  void *cookie, char *err, size_t err_len);
 /* The store's schema version (PRAGMA user_version). */
 int bc_store_schema_version(struct bc_store *s);
+/* The names of the figures the entries f selects have (f->metric aside),
+ * "a, b, c" into buf, as far as the store indexes them; *unindexed counts
+ * the selected entries whose figures it does not (saved before schema 3).
+ * 0 or a negative errno with one line in err. */
+int bc_store_metric_names(struct bc_store *s, const struct bc_store_filter *f, char *buf,
+			  size_t len, size_t *unindexed, char *err, size_t err_len);
 
 #endif /* BENCHCORE_STORE_H */

@@ -18,55 +18,43 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "compare.h"
 #include "runtime/exit_status.h"
 #include "runtime/figures.h"
-#include "runtime/json.h"
 #include "json_read.h"
 #include "runtime/log.h"
 #include "runtime/output.h"
 #include "run_doc.h"
+#include "run_doc_text.h"
 #include "store_doc.h"
 
 /* A document larger than this is not one benchcore wrote (a suite of a
  * hundred runs is a few MiB). */
-#define BC_STORE_DOC_MAX (64u << 20)
+#define BC_STORE_DOC_MAX BC_DOC_MAX_BYTES
 
-const char *bc_store_doc_headline(const struct bc_json *doc)
+static unsigned int bc_count(double n)
 {
-	/* plot's choice too (plot_read.c), so a trend and a sweep chart of
-	 * one benchmark show one metric */
-	static const char *const roles[] = { "hits", "ops", NULL };
-	const struct bc_json *metrics = bc_json_get(doc, "metrics"),
-			     *summary = bc_json_get(doc, "summary");
-
-	for (size_t r = 0; roles[r]; r++) {
-		for (size_t i = 0; i < bc_json_len(metrics); i++) {
-			const struct bc_json *m = bc_json_at(metrics, i);
-			const char *name = bc_json_str(bc_json_get(m, "name"));
-			const char *role = bc_json_str(bc_json_get(m, "role"));
-			const char *kind = bc_json_str(bc_json_get(m, "kind"));
-
-			if (name && role && !strcmp(role, roles[r]) &&
-			    !(kind && !strcmp(kind, "histogram")) &&
-			    bc_json_get(bc_json_get(summary, name), "mean"))
-				return name;
-		}
-	}
-	for (size_t i = 0; summary && summary->type == BC_JSON_OBJECT && i < summary->cnt; i++)
-		if (bc_json_get(summary->items[i], "mean"))
-			return summary->keys[i];
-	return NULL;
+	return isnan(n) || n < 0 ? 0 : (unsigned int)n;
 }
 
-/* The entry's metric's direction, figures.c's rule from the document's
- * names. */
-static bool bc_higher_better(const struct bc_json *doc, const char *metric, const char *unit)
+/* A figure of the entry as the store keeps it: its mean, spread and
+ * sample count, over the runs when it was repeated (what compare tests
+ * too), else over its measured seconds; and which way it is better. */
+static void bc_store_figure(const struct bc_doc_metric *m, struct bc_store_metric *x)
 {
-	const struct bc_json *m = bc_run_doc_metric(doc, metric);
-
-	return bc_metric_direction(bc_json_str(bc_json_get(m, "kind")),
-				   bc_json_str(bc_json_get(m, "role")), unit) == BC_HIGHER_IS_BETTER;
+	memset(x, 0, sizeof(*x));
+	x->name = m->name;
+	x->unit = m->unit;
+	x->higher_better = m->direction == BC_HIGHER_IS_BETTER;
+	if (m->agg.has && m->agg.n >= 2) {
+		x->by_runs = true;
+		x->mean = m->agg.mean;
+		x->stddev = m->agg.stddev;
+		x->n = bc_count(m->agg.n);
+	} else {
+		x->mean = m->mean;
+		x->stddev = m->stats.stddev;
+		x->n = bc_count(m->stats.n);
+	}
 }
 
 /* Two FNV-1a hashes with different seeds: a run id for a document that
@@ -82,163 +70,264 @@ static void bc_doc_hash_id(const char *text, size_t len, char *out, size_t out_l
 	snprintf(out, out_len, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
 }
 
-/* v written back as JSON; at the top level "run_id" and "label" take the
- * given values (added at the end when absent). */
-static void bc_json_rewrite(struct bc_json_writer *w, const char *key, const struct bc_json *v,
-			    const char *run_id, const char *label)
-{
-	bool has_id = false, has_label = false;
-
-	switch (v->type) {
-	case BC_JSON_NULL:
-		bc_jw_null(w, key);
-		break;
-	case BC_JSON_BOOL:
-		bc_jw_bool(w, key, v->boolean);
-		break;
-	case BC_JSON_NUMBER:
-		bc_jw_num(w, key, v->number);
-		break;
-	case BC_JSON_STRING:
-		bc_jw_str(w, key, v->string);
-		break;
-	case BC_JSON_ARRAY:
-		bc_jw_arr_begin(w, key);
-		for (size_t i = 0; i < v->cnt; i++)
-			bc_json_rewrite(w, NULL, v->items[i], NULL, NULL);
-		bc_jw_arr_end(w);
-		break;
-	case BC_JSON_OBJECT:
-		bc_jw_obj_begin(w, key);
-		for (size_t i = 0; i < v->cnt; i++) {
-			if (run_id && !strcmp(v->keys[i], "run_id")) {
-				bc_jw_str(w, "run_id", run_id);
-				has_id = true;
-			} else if (label && !strcmp(v->keys[i], "label")) {
-				bc_jw_str(w, "label", label);
-				has_label = true;
-			} else {
-				bc_json_rewrite(w, v->keys[i], v->items[i], NULL, NULL);
-			}
-		}
-		if (run_id && !has_id)
-			bc_jw_str(w, "run_id", run_id);
-		if (label && !has_label)
-			bc_jw_str(w, "label", label);
-		bc_jw_obj_end(w);
-		break;
-	}
-}
-
-static char *bc_json_text(const struct bc_json *v, const char *run_id, const char *label,
-			  size_t *len)
-{
-	struct bc_json_writer w;
-	char *text = NULL;
-	FILE *f = open_memstream(&text, len);
-	int err;
-
-	if (!f)
-		return NULL;
-	bc_jw_init(&w, f);
-	bc_json_rewrite(&w, NULL, v, run_id, label);
-	err = bc_jw_finish(&w);
-	if (fclose(f) || err) {
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
 void bc_store_doc_free(struct bc_store_doc *d)
 {
-	bc_json_free(d->json);
+	bc_doc_run_free(d->run);
 	free(d->text);
-	free(d->bench);
-	free(d->options);
+	free(d->metrics);
 	memset(d, 0, sizeof(*d));
 }
 
-static const char *bc_ctx(const struct bc_json *doc, const char *key)
+/* Every figure of the run by name into *out (malloc'd), *cnt of them. */
+static int bc_store_figures_of(const struct bc_doc_run *run, struct bc_store_metric **out,
+			       size_t *cnt)
 {
-	return bc_json_str(bc_json_get(bc_json_get(doc, "context"), key));
+	*cnt = 0;
+	*out = calloc(run->metric_cnt + 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (size_t i = 0; i < run->metric_cnt; i++) {
+		const struct bc_doc_metric *m = &run->metrics[i];
+
+		/* a name twice (a ratio metric and its figure): the first, as
+		 * bc_doc_find() takes it */
+		if (m->judged && bc_doc_find(run, m->name) == m)
+			bc_store_figure(m, &(*out)[(*cnt)++]);
+	}
+	return 0;
+}
+
+/* The headline's columns, and every figure's row. */
+static int bc_store_doc_figures(struct bc_store_doc *d)
+{
+	const struct bc_doc_run *run = d->run;
+	const struct bc_doc_metric *head = bc_doc_find(run, bc_doc_headline(run));
+	struct bc_store_metric x;
+
+	if (bc_store_figures_of(run, &d->metrics, &d->k.metric_cnt))
+		return -ENOMEM;
+	d->k.metrics = d->metrics;
+	d->k.mean = d->k.stddev = NAN;
+	if (!head)
+		return 0;
+	bc_store_figure(head, &x);
+	d->k.metric = x.name;
+	d->k.unit = x.unit;
+	d->k.mean = x.mean;
+	d->k.stddev = x.stddev;
+	d->k.n = x.n;
+	d->k.by_runs = x.by_runs;
+	d->k.higher_better = x.higher_better;
+	return 0;
 }
 
 int bc_store_doc_read(const char *text, size_t len, const char *label, struct bc_store_doc *d,
 		      char *err, size_t err_len)
 {
-	const struct bc_json *ctx, *stats, *rep;
-	const char *id, *old_label, *metric;
-	char bench[512];
+	const struct bc_doc_run *run;
+	const char *id;
 	bool rewrite;
 
 	memset(d, 0, sizeof(*d));
-	d->json = bc_json_parse(text, len, err, err_len);
-	if (!d->json)
-		return errno == ENOMEM ? -ENOMEM : -EINVAL;
-	ctx = bc_json_get(d->json, "context");
-	if (d->json->type != BC_JSON_OBJECT || !bc_json_get(d->json, "summary") ||
-	    bc_run_doc_bench(d->json, bench, sizeof(bench)) || !bc_ctx(d->json, "date")) {
+	d->run = bc_doc_run_parse(text, len, err, err_len);
+	if (!d->run && errno == ENOMEM)
+		return -ENOMEM;
+	if (!d->run && errno != ENOMSG)
+		return -EINVAL;
+	run = d->run;
+	if (!run || !run->has_summary || !run->bench || !run->ctx.date) {
 		snprintf(err, err_len,
 			 "not a benchcore run document (expected the JSON of `benchcore run --format json`, with a benchmark, a context date and a summary)");
 		bc_store_doc_free(d);
 		return -EINVAL;
 	}
-	id = bc_json_str(bc_json_get(d->json, "run_id"));
-	old_label = bc_json_str(bc_json_get(d->json, "label"));
+	id = run->run_id;
 	if (id && *id && strlen(id) < sizeof(d->run_id))
 		snprintf(d->run_id, sizeof(d->run_id), "%s", id);
 	else
 		bc_doc_hash_id(text, len, d->run_id, sizeof(d->run_id));
-	rewrite = !id || strcmp(id, d->run_id) || (label && (!old_label || strcmp(label, old_label)));
+	rewrite = !id || strcmp(id, d->run_id) || (label && (!run->label || strcmp(label, run->label)));
 	if (rewrite)
-		d->text = bc_json_text(d->json, d->run_id, label, &d->len);
+		d->text = bc_doc_run_text(run, d->run_id, label, &d->len);
 	else if ((d->text = malloc(len + 1))) {
 		memcpy(d->text, text, len);
 		d->text[len] = '\0';
 		d->len = len;
 	}
-	d->bench = strdup(bench);
-	d->options = bc_compare_config_line(bc_run_doc_config(d->json));
-	if (!d->text || !d->bench || !d->options) {
+	if (!d->text || bc_store_doc_figures(d)) {
 		bc_store_doc_free(d);
 		snprintf(err, err_len, "out of memory");
 		return -ENOMEM;
 	}
 	d->k.run_id = d->run_id;
-	d->k.bench = d->bench;
-	d->k.options = d->options;
-	d->k.kernel_release = bc_ctx(d->json, "kernel_release");
-	d->k.kernel_version = bc_ctx(d->json, "kernel_version");
-	d->k.host = bc_ctx(d->json, "host");
-	d->k.cpu_model = bc_ctx(d->json, "cpu_model");
-	d->k.cpu_count = (unsigned int)bc_json_num(bc_json_get(ctx, "cpu_count"), 0);
-	d->k.hypervisor = bc_json_bool(bc_json_get(ctx, "hypervisor"), false);
-	d->k.benchcore_version = bc_json_str(bc_json_get(d->json, "benchcore_version"));
-	if (!d->k.benchcore_version)
-		d->k.benchcore_version = bc_ctx(d->json, "benchcore_version");
-	d->k.plugin_version = bc_json_str(bc_json_get(bc_json_get(d->json, "plugin"), "version"));
-	d->k.label = label ? label : old_label;
-	d->k.date = bc_ctx(d->json, "date");
-	d->k.status = (int)bc_json_num(bc_json_get(bc_json_get(d->json, "status"), "exit_status"), 0);
-	metric = bc_store_doc_headline(d->json);
-	d->k.metric = metric;
-	d->k.mean = d->k.stddev = NAN;
-	if (!metric)
-		return 0;
-	rep = bc_json_get(bc_json_get(bc_json_get(d->json, "repeats"), "aggregate"), metric);
-	stats = bc_json_get(bc_json_get(d->json, "summary"), metric);
-	d->k.unit = bc_json_str(bc_json_get(stats, "unit"));
-	d->k.higher_better = bc_higher_better(d->json, metric, d->k.unit);
-	/* Repeated: the runs are the samples (what compare tests too). */
-	if (rep && bc_json_num(bc_json_get(rep, "n"), 0) >= 2) {
-		stats = rep;
-		d->k.by_runs = true;
-	}
-	d->k.mean = bc_json_num(bc_json_get(stats, "mean"), NAN);
-	d->k.stddev = bc_json_num(bc_json_get(stats, "stddev"), NAN);
-	d->k.n = (unsigned int)bc_json_num(bc_json_get(stats, "n"), 0);
+	d->k.bench = run->bench;
+	d->k.options = run->config;
+	d->k.kernel_release = run->ctx.kernel_release;
+	d->k.kernel_version = run->ctx.kernel_version;
+	d->k.host = run->ctx.host;
+	d->k.cpu_model = run->ctx.cpu_model;
+	d->k.cpu_count = bc_count(run->ctx.cpu_count);
+	d->k.hypervisor = run->ctx.hypervisor == 1;
+	d->k.benchcore_version = run->benchcore_version;
+	d->k.plugin_version = run->plugin_version;
+	d->k.label = label ? label : run->label;
+	d->k.date = run->ctx.date;
+	d->k.status = run->exit_status;
 	return 0;
+}
+
+/* ------------------------------------------------------------ --metric */
+
+struct bc_figure_walk {
+	const char *metric;
+	bc_store_row_fn fn;
+	void *cookie;
+	int err;
+};
+
+/* An entry from before the store kept figures by name: its figure from
+ * its document, or none (the entry is left out, as the query leaves out
+ * an indexed entry without it). */
+static int bc_figure_row(const struct bc_store_row *r, void *cookie)
+{
+	struct bc_figure_walk *w = cookie;
+	struct bc_store_row row = *r;
+	const struct bc_doc_metric *m;
+	struct bc_store_metric x;
+	struct bc_doc_run *run;
+	char err[256];
+	int ret;
+
+	if (!r->unindexed)
+		return w->fn(r, w->cookie);
+	run = r->doc ? bc_doc_run_parse(r->doc, r->doc_len, err, sizeof(err)) : NULL;
+	if (!run && errno == ENOMEM) {
+		w->err = -ENOMEM;
+		return 1;
+	}
+	m = bc_doc_find(run, w->metric);
+	if (!m) {
+		bc_doc_run_free(run);
+		return 0;
+	}
+	bc_store_figure(m, &x);
+	row.k.metric = w->metric;
+	row.k.unit = x.unit;
+	row.k.mean = x.mean;
+	row.k.stddev = x.stddev;
+	row.k.n = x.n;
+	row.k.by_runs = x.by_runs;
+	row.k.higher_better = x.higher_better;
+	row.unindexed = false;
+	ret = w->fn(&row, w->cookie);
+	bc_doc_run_free(run);
+	return ret;
+}
+
+int bc_store_each_figure(struct bc_store *s, const struct bc_store_filter *f, bc_store_row_fn fn,
+			 void *cookie, char *err, size_t err_len)
+{
+	struct bc_figure_walk w = { .metric = f->metric, .fn = fn, .cookie = cookie };
+	int ret;
+
+	if (!f->metric)
+		return bc_store_each(s, f, fn, cookie, err, err_len);
+	ret = bc_store_each(s, f, bc_figure_row, &w, err, err_len);
+	if (w.err) {
+		snprintf(err, err_len, "store '%s': out of memory", bc_store_file(s));
+		return w.err;
+	}
+	return ret;
+}
+
+static int bc_names_row(const struct bc_store_row *r, void *cookie)
+{
+	char **buf = cookie;
+	char err[256];
+	struct bc_doc_run *run = r->doc ? bc_doc_run_parse(r->doc, r->doc_len, err, sizeof(err)) : NULL;
+
+	bc_doc_names_add(run, buf[0], (size_t)(buf[1] - buf[0]));
+	bc_doc_run_free(run);
+	return 0;
+}
+
+int bc_store_doc_metric_names(struct bc_store *s, const struct bc_store_filter *f, char *buf,
+			      size_t len, char *err, size_t err_len)
+{
+	struct bc_store_filter all = *f;
+	size_t unindexed = 0;
+	char *range[2] = { buf, buf + len };
+	int ret;
+
+	all.metric = NULL;
+	ret = bc_store_metric_names(s, &all, buf, len, &unindexed, err, err_len);
+	if (ret || !unindexed)
+		return ret;
+	/* Entries from before the table: their documents say. */
+	all.with_doc = true;
+	all.unindexed_only = true;
+	return bc_store_each(s, &all, bc_names_row, range, err, err_len) < 0 ? -EIO : 0;
+}
+
+/* The entries to index, a batch at a time: what a query may read while
+ * the writes wait for it to end. */
+#define BC_STORE_BACKFILL_BATCH 256
+
+struct bc_backfill {
+	int64_t ids[BC_STORE_BACKFILL_BATCH];
+	char *docs[BC_STORE_BACKFILL_BATCH];
+	size_t lens[BC_STORE_BACKFILL_BATCH];
+	size_t cnt;
+};
+
+static int bc_backfill_row(const struct bc_store_row *r, void *cookie)
+{
+	struct bc_backfill *b = cookie;
+
+	b->ids[b->cnt] = r->id;
+	b->lens[b->cnt] = r->doc_len;
+	b->docs[b->cnt] = r->doc ? strndup(r->doc, r->doc_len) : NULL;
+	if (r->doc && !b->docs[b->cnt])
+		return -ENOMEM;
+	b->cnt++;
+	return 0;
+}
+
+/*
+ * The migration to figures by name, finished on the first write: each
+ * entry saved before them gets its rows from its document (one without
+ * readable figures gets none), inside the caller's transaction. A store
+ * migrated this way reads every --metric from the table; a store only
+ * read keeps reading such entries' documents (bc_store_each_figure()).
+ */
+static int bc_store_doc_backfill(struct bc_store *s, char *err, size_t err_len)
+{
+	struct bc_store_filter f = { .unindexed_only = true, .with_doc = true,
+				     .limit = BC_STORE_BACKFILL_BATCH };
+	struct bc_backfill b;
+	int ret = 0;
+
+	do {
+		b.cnt = 0;
+		ret = bc_store_each(s, &f, bc_backfill_row, &b, err, err_len);
+		for (size_t i = 0; i < b.cnt; i++) {
+			struct bc_doc_run *run = !ret && b.docs[i]
+				? bc_doc_run_parse(b.docs[i], b.lens[i], err, err_len) : NULL;
+			struct bc_store_metric *m = NULL;
+			size_t n = 0;
+
+			if (!ret && run && bc_store_figures_of(run, &m, &n))
+				ret = -ENOMEM;
+			if (!ret)
+				ret = bc_store_put_figures(s, b.ids[i], m, n, err, err_len);
+			free(m);
+			bc_doc_run_free(run);
+			free(b.docs[i]);
+		}
+		if (ret == -ENOMEM)
+			snprintf(err, err_len, "store '%s': out of memory", bc_store_file(s));
+	} while (!ret && b.cnt == BC_STORE_BACKFILL_BATCH);
+	return ret;
 }
 
 int bc_store_save_items(const char *path, const struct bc_store_item *items, size_t cnt,
@@ -253,6 +342,8 @@ int bc_store_save_items(const char *path, const struct bc_store_item *items, siz
 	if (!s)
 		return -errno;
 	ret = bc_store_begin(s, err, err_len);
+	if (!ret)
+		ret = bc_store_doc_backfill(s, err, err_len);
 	for (size_t i = 0; !ret && i < cnt; i++) {
 		struct bc_store_doc d;
 
@@ -335,47 +426,43 @@ static const char *bc_import_keep_label(struct bc_import *im, const char *label)
 	return copy;
 }
 
-/* One value of a file: a run document, a sweep's or suite's (its runs'
- * results), or an array of run documents (what export writes). */
-static int bc_import_value(struct bc_import *im, const struct bc_json *v, const char *path,
-			   char *err, size_t err_len)
+/* One document of a file: a run, a sweep's or suite's (its runs), or an
+ * array of documents (what export writes). */
+static int bc_import_doc(struct bc_import *im, const struct bc_doc *d, const char *path,
+			 char *err, size_t err_len)
 {
-	const struct bc_json *runs = bc_json_get(v, "runs");
 	size_t len;
 	char *text;
 
-	if (v->type == BC_JSON_ARRAY) {
-		for (size_t i = 0; i < v->cnt; i++) {
-			int ret = bc_import_value(im, v->items[i], path, err, err_len);
+	switch (d->kind) {
+	case BC_DOC_LIST:
+		for (size_t i = 0; i < d->item_cnt; i++) {
+			int ret = bc_import_doc(im, &d->items[i], path, err, err_len);
 
 			if (ret)
 				return ret;
 		}
 		return 0;
-	}
-	if (v->type == BC_JSON_OBJECT && !bc_json_get(v, "summary") && runs &&
-	    runs->type == BC_JSON_ARRAY) {
-		for (size_t i = 0; i < runs->cnt; i++) {
-			const struct bc_json *res = bc_json_get(runs->items[i], "result");
-
-			if (!res || res->type != BC_JSON_OBJECT)
+	case BC_DOC_BATCH:
+		for (size_t i = 0; i < d->row_cnt; i++) {
+			if (!d->rows[i].run)
 				continue;	/* a row that produced nothing */
-			text = bc_json_text(res, NULL, NULL, &len);
+			text = bc_doc_run_text(d->rows[i].run, NULL, NULL, &len);
 			if (!text || bc_import_add(im, text, len, NULL))
 				return -ENOMEM;
 		}
 		return 0;
-	}
-	if (v->type != BC_JSON_OBJECT || !bc_json_get(v, "summary")) {
+	case BC_DOC_RUN:
+		text = bc_doc_run_text(d->run, NULL, NULL, &len);
+		if (!text || bc_import_add(im, text, len, NULL))
+			return -ENOMEM;
+		return 0;
+	default:
 		snprintf(err, err_len,
 			 "store import: %s: not a benchcore result (expected a run, sweep or suite document, or an array of run documents)",
 			 path);
 		return -EINVAL;
 	}
-	text = bc_json_text(v, NULL, NULL, &len);
-	if (!text || bc_import_add(im, text, len, NULL))
-		return -ENOMEM;
-	return 0;
 }
 
 static int bc_import_store_row(const struct bc_store_row *r, void *cookie)
@@ -394,7 +481,8 @@ int bc_import_file(struct bc_import *im, const char *path, char *err, size_t err
 	struct bc_store_filter all = { .with_doc = true };
 	char head[16] = "", why[512];
 	struct bc_store *other;
-	struct bc_json *doc;
+	struct bc_json *json;
+	struct bc_doc doc;
 	size_t got = 0;
 	FILE *f;
 	int ret;
@@ -417,15 +505,20 @@ int bc_import_file(struct bc_import *im, const char *path, char *err, size_t err
 			snprintf(err, err_len, "store import: out of memory");
 		return ret;
 	}
-	doc = bc_json_parse_file_max(path, BC_STORE_DOC_MAX, why, sizeof(why));
-	if (!doc) {
+	json = bc_json_parse_file_max(path, BC_STORE_DOC_MAX, why, sizeof(why));
+	if (!json) {
 		snprintf(err, err_len, "store import: %s", why);
 		return -EINVAL;
 	}
-	ret = bc_import_value(im, doc, path, err, err_len);
+	ret = bc_doc_from_json(json, &doc, why, sizeof(why));
+	if (ret) {
+		snprintf(err, err_len, "store import: %s: %s", path, why);
+		return ret == -ENOMEM ? ret : -EINVAL;
+	}
+	ret = bc_import_doc(im, &doc, path, err, err_len);
 	if (ret == -ENOMEM)
 		snprintf(err, err_len, "store import: out of memory");
-	bc_json_free(doc);
+	bc_doc_free(&doc);
 	return ret;
 }
 

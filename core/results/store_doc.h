@@ -14,17 +14,16 @@
 
 #include "store.h"
 
-struct bc_json;
+struct bc_doc_run;
 
 /* A document ready for the store. */
 struct bc_store_doc {
-	struct bc_store_keys k;		/* point into json and the strings below */
-	struct bc_json *json;		/* the parsed document */
+	struct bc_store_keys k;		/* point into run and the members below */
+	struct bc_doc_run *run;		/* the document, read by the model */
 	char *text;			/* as stored: with "run_id" (and "label") */
 	size_t len;
-	char *bench;
-	char *options;
 	char run_id[40];
+	struct bc_store_metric *metrics;	/* k.metrics: every figure by name */
 };
 
 /*
@@ -38,9 +37,18 @@ int bc_store_doc_read(const char *text, size_t len, const char *label, struct bc
 		      char *err, size_t err_len);
 void bc_store_doc_free(struct bc_store_doc *d);
 
-/* The headline metric of a run document: hits, else ops, else the first
- * summary entry with a mean (what `plot` draws); NULL when none. */
-const char *bc_store_doc_headline(const struct bc_json *doc);
+/*
+ * bc_store_each() for f->metric: an entry saved before the store kept
+ * figures by name gets its figure from its document (NULL: no such figure,
+ * and the entry is left out), so fn sees every selected entry's figure of
+ * that name in its metric columns alike. Without f->metric, bc_store_each().
+ */
+int bc_store_each_figure(struct bc_store *s, const struct bc_store_filter *f, bc_store_row_fn fn,
+			 void *cookie, char *err, size_t err_len);
+/* The names of the figures the entries f selects have ("hits, drops,
+ * per_producer"), for a refusal of a name they lack; f->metric aside. */
+int bc_store_doc_metric_names(struct bc_store *s, const struct bc_store_filter *f, char *buf,
+			      size_t len, char *err, size_t err_len);
 
 /* One document to save: its text and the entry's label (NULL: none). */
 struct bc_store_item {

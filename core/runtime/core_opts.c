@@ -24,6 +24,7 @@
 #include "config.h"
 #include "core_opts.h"
 #include "cpuset.h"
+#include "doc_keys.h"
 #include "json.h"
 #include "log.h"
 #include "repstats.h"
@@ -37,31 +38,31 @@
 const struct bc_core_opt bc_core_opts[] = {
 	{ .name = "producers", .key = 'p', .arg = "N", .type = BC_COPT_UINT,
 	  .field = BC_CFG(producers), .set_field = BC_CFG(producers_set),
-	  .min = 0, .max = BC_MAX_THREADS, .what = "threads", .json_key = "producers",
+	  .min = 0, .max = BC_MAX_THREADS, .what = "threads", .json_key = BC_DOC_CFG_PRODUCERS,
 	  .help = "Producer threads (default: the benchmark's)" },
 	{ .name = "consumers", .key = 'c', .arg = "N", .type = BC_COPT_UINT,
 	  .field = BC_CFG(consumers), .set_field = BC_CFG(consumers_set),
-	  .min = 0, .max = BC_MAX_THREADS, .what = "threads", .json_key = "consumers",
+	  .min = 0, .max = BC_MAX_THREADS, .what = "threads", .json_key = BC_DOC_CFG_CONSUMERS,
 	  .help = "Consumer threads (default: the benchmark's)" },
 	{ .name = "warmup", .key = 'w', .arg = "SEC", .type = BC_COPT_SECONDS_OR_ZERO,
 	  .field = BC_CFG(warmup_sec), .set_field = BC_NO_FIELD, .def = "1",
-	  .json_key = "warmup_sec", .not_configuration = true,
+	  .json_key = BC_DOC_CFG_WARMUP_SEC, .not_configuration = true,
 	  .help = "Warm-up seconds, reported but not summarised (default 1; 0 allowed)" },
 	{ .name = "duration", .key = 'd', .arg = "SEC", .type = BC_COPT_SECONDS,
 	  .field = BC_CFG(duration_sec), .set_field = BC_NO_FIELD, .def = "5",
-	  .json_key = "duration_sec", .not_configuration = true,
+	  .json_key = BC_DOC_CFG_DURATION_SEC, .not_configuration = true,
 	  .help = "Measured seconds (default 5)" },
 	{ .name = "affinity", .key = 'a', .type = BC_COPT_FLAG,
-	  .field = BC_CFG(affinity), .set_field = BC_NO_FIELD, .json_key = "affinity",
+	  .field = BC_CFG(affinity), .set_field = BC_NO_FIELD, .json_key = BC_DOC_CFG_AFFINITY,
 	  .help = "Pin threads: consumers to CPUs 0, 1, ..., producers to the next ones" },
 	{ .name = "prod-affinity", .arg = "CPUSET", .type = BC_COPT_CPUSET,
-	  .field = BC_CFG(prod_cpus), .set_field = BC_CFG(prod_cpus_set), .json_key = "prod_cpus",
+	  .field = BC_CFG(prod_cpus), .set_field = BC_CFG(prod_cpus_set), .json_key = BC_DOC_CFG_PROD_CPUS,
 	  .help = "Pin producers to these CPUs (e.g. 0,2-3)" },
 	{ .name = "cons-affinity", .arg = "CPUSET", .type = BC_COPT_CPUSET,
-	  .field = BC_CFG(cons_cpus), .set_field = BC_CFG(cons_cpus_set), .json_key = "cons_cpus",
+	  .field = BC_CFG(cons_cpus), .set_field = BC_CFG(cons_cpus_set), .json_key = BC_DOC_CFG_CONS_CPUS,
 	  .help = "Pin consumers to these CPUs" },
 	{ .name = "bpf-stats", .type = BC_COPT_FLAG, .field = BC_CFG(bpf_stats),
-	  .set_field = BC_NO_FIELD, .json_key = "bpf_stats",
+	  .set_field = BC_NO_FIELD, .json_key = BC_DOC_CFG_BPF_STATS,
 	  .abi_minor = 1,
 	  .help = "Turn on the kernel's BPF run-time statistics for the run and report each declared program's runs/s, ns/run and share of the producers' time" },
 	{ .name = "verbose", .key = 'v', .type = BC_COPT_VERBOSE, .field = BC_CFG(verbosity),

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc_keys.h"
 #include "figures.h"
 #include "loader.h"
 #include "result.h"
@@ -28,7 +29,7 @@ const char *bc_metric_kind_name(enum bc_metric_kind kind)
 	case BC_METRIC_HISTOGRAM:
 		return "histogram";
 	case BC_METRIC_TIME_PER_OP:
-		return "time_per_op";
+		return BC_DOC_KIND_TIME_PER_OP;
 	}
 	return "unknown";
 }
@@ -61,7 +62,7 @@ enum bc_direction bc_metric_direction(const char *kind, const char *role, const 
 
 	if (role && (!strcmp(role, "latency") || !strcmp(role, "drops")))
 		return BC_LOWER_IS_BETTER;
-	if (kind && !strcmp(kind, "time_per_op"))
+	if (kind && !strcmp(kind, BC_DOC_KIND_TIME_PER_OP))
 		return BC_LOWER_IS_BETTER;
 	for (size_t i = 0; unit && time_units[i]; i++)
 		if (!strcmp(unit, time_units[i]))

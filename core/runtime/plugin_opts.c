@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc_keys.h"
 #include "json.h"
 #include "plugin_opts.h"
 #include "cpuset.h"
@@ -980,7 +981,7 @@ void bc_opts_json(struct bc_json_writer *w, const struct bc_opts *o)
 {
 	char buf[1024];
 
-	bc_jw_obj_begin(w, "plugin_options");
+	bc_jw_obj_begin(w, BC_DOC_CFG_PLUGIN_OPTIONS);
 	for (size_t i = 0; o && i < o->cnt; i++) {
 		const struct bc_option *opt = o->opts[i];
 		const void *field = o->mem + opt->offset;
@@ -1031,7 +1032,7 @@ void bc_opts_json(struct bc_json_writer *w, const struct bc_opts *o)
 		}
 	}
 	bc_jw_obj_end(w);
-	bc_jw_arr_begin(w, "plugin_options_set");
+	bc_jw_arr_begin(w, BC_DOC_CFG_PLUGIN_OPTIONS_SET);
 	for (size_t i = 0; o && i < o->cnt; i++)
 		if (o->set[i])
 			bc_jw_str(w, NULL, o->opts[i]->name);
