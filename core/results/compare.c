@@ -544,13 +544,35 @@ static void bc_mean_var(const double *xs, size_t n, double *mean, double *var)
 	*var = n > 1 ? ss / (double)(n - 1) : NAN;
 }
 
+/* The 95% interval of mb - ma (Welch) from each side's mean, variance and
+ * count, in % of |base| (the baseline's own mean), into c. */
+static void bc_interval_welch(double ma, double va, size_t na, double mb, double vb, size_t nb,
+			      double base, struct bc_cmp_change *c)
+{
+	double se, df, t;
+
+	c->ci_low_pct = c->ci_high_pct = NAN;
+	if (na < 2 || nb < 2 || !(va >= 0) || !(vb >= 0) || base == 0.0)
+		return;
+	se = sqrt(va / (double)na + vb / (double)nb);
+	if (se == 0.0) {
+		c->ci_low_pct = c->ci_high_pct = c->change_pct;
+		return;
+	}
+	df = se * se * se * se /
+	     ((va / na) * (va / na) / (double)(na - 1) + (vb / nb) * (vb / nb) / (double)(nb - 1));
+	t = bc_rep_t_quantile(1.0 - (1.0 - BC_REP_CONFIDENCE) / 2.0, df);
+	c->ci_low_pct = ((mb - ma) - t * se) / fabs(base) * 100.0;
+	c->ci_high_pct = ((mb - ma) + t * se) / fabs(base) * 100.0;
+}
+
 /* The 95% interval of new - base (Welch), from the same samples the test
  * took: runs when both sides were repeated, else the seconds, else the
  * summaries. */
 static void bc_change_interval(const struct bc_doc_metric *a, const struct bc_doc_metric *b,
 			       struct bc_cmp_change *c)
 {
-	double ma = a->mean, mb = b->mean, va, vb, se, df, t;
+	double ma = a->mean, mb = b->mean, va, vb;
 	size_t na, nb;
 
 	if (bc_cmp_by_runs(a, b)) {
@@ -571,19 +593,7 @@ static void bc_change_interval(const struct bc_doc_metric *a, const struct bc_do
 	}
 	c->n_base = na;
 	c->n_new = nb;
-	c->ci_low_pct = c->ci_high_pct = NAN;
-	if (na < 2 || nb < 2 || !(va >= 0) || !(vb >= 0) || a->mean == 0.0)
-		return;
-	se = sqrt(va / (double)na + vb / (double)nb);
-	if (se == 0.0) {
-		c->ci_low_pct = c->ci_high_pct = c->change_pct;
-		return;
-	}
-	df = se * se * se * se /
-	     ((va / na) * (va / na) / (double)(na - 1) + (vb / nb) * (vb / nb) / (double)(nb - 1));
-	t = bc_rep_t_quantile(1.0 - (1.0 - BC_REP_CONFIDENCE) / 2.0, df);
-	c->ci_low_pct = ((mb - ma) - t * se) / fabs(a->mean) * 100.0;
-	c->ci_high_pct = ((mb - ma) + t * se) / fabs(a->mean) * 100.0;
+	bc_interval_welch(ma, va, na, mb, vb, nb, a->mean, c);
 }
 
 /* One metric of a matched pair judged: compare's test at its level, and
@@ -624,6 +634,71 @@ int bc_compare_metric(const struct bc_doc_run *base, const struct bc_doc_run *ne
 			return -ENOENT;
 	}
 	bc_judge(&o, m[0], m[1], c);
+	return 0;
+}
+
+int bc_compare_summaries(const struct bc_cmp_summary *base, const struct bc_cmp_summary *new,
+			 double alpha, struct bc_cmp_change *c)
+{
+	struct bc_sig_result sig;
+
+	memset(c, 0, sizeof(*c));
+	c->base_mean = base->mean;
+	c->new_mean = new->mean;
+	c->change_pct = bc_change_pct(base->mean, new->mean);
+	c->by_runs = base->by_runs && new->by_runs;
+	c->n_base = base->n;
+	c->n_new = new->n;
+	bc_welch_test_stats(base->mean, base->sd, (unsigned int)base->n, new->mean, new->sd,
+			    (unsigned int)new->n, &sig);
+	c->valid = sig.valid;
+	c->p = sig.valid ? sig.p : NAN;
+	c->test = sig.valid ? sig.test : NULL;
+	c->significant = sig.valid && sig.p < alpha;
+	bc_interval_welch(base->mean, base->sd * base->sd, base->n, new->mean, new->sd * new->sd,
+			  new->n, base->mean, c);
+	return 0;
+}
+
+/*
+ * One new value x against n earlier ones: Student's t for a new
+ * observation, t = (x - mean) / (s sqrt(1 + 1/n)) with n - 1 degrees of
+ * freedom, s the earlier values' standard deviation (x is one draw of the
+ * same spread, or the test would have nothing to say about it). The
+ * interval of the change is the same t's.
+ */
+int bc_compare_one_new(const double *base, size_t n, double x, double alpha,
+		       struct bc_cmp_change *c)
+{
+	double mean, var, se, t, q;
+
+	memset(c, 0, sizeof(*c));
+	bc_mean_var(base, n, &mean, &var);
+	c->base_mean = mean;
+	c->new_mean = x;
+	c->change_pct = bc_change_pct(mean, x);
+	c->by_runs = true;
+	c->n_base = n;
+	c->n_new = 1;
+	c->ci_low_pct = c->ci_high_pct = c->p = NAN;
+	if (n < 2 || !(var >= 0) || !isfinite(x))
+		return 0;
+	c->valid = true;
+	c->test = "student";
+	se = sqrt(var * (1.0 + 1.0 / (double)n));
+	if (se == 0.0) {
+		c->p = x == mean ? 1.0 : 0.0;
+		c->ci_low_pct = c->ci_high_pct = c->change_pct;
+	} else {
+		t = (x - mean) / se;
+		c->p = bc_student_t_p2(t, (double)(n - 1));
+		q = bc_rep_t_quantile(1.0 - (1.0 - BC_REP_CONFIDENCE) / 2.0, (double)(n - 1));
+		if (mean != 0.0) {
+			c->ci_low_pct = ((x - mean) - q * se) / fabs(mean) * 100.0;
+			c->ci_high_pct = ((x - mean) + q * se) / fabs(mean) * 100.0;
+		}
+	}
+	c->significant = c->p < alpha;
 	return 0;
 }
 

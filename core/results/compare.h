@@ -45,7 +45,7 @@ struct bc_cmp_change {
 	double change_pct;		/* (new - base) / |base| in %; NaN for base 0 */
 	double ci_low_pct, ci_high_pct;	/* NaN when too few samples */
 	double p;			/* NaN unless valid */
-	const char *test;		/* "welch" */
+	const char *test;		/* "welch"; "student" for one new entry */
 	bool valid;			/* enough samples for the test */
 	bool significant;		/* p < alpha */
 	bool by_runs;			/* n counts runs, not seconds */
@@ -56,6 +56,26 @@ struct bc_cmp_change {
 struct bc_doc_run;
 int bc_compare_metric(const struct bc_doc_run *base, const struct bc_doc_run *new,
 		      const char *metric, double alpha, struct bc_cmp_change *c);
+
+/* One side of a comparison as the store keeps it: a figure's mean,
+ * standard deviation and count (runs when by_runs, else seconds). */
+struct bc_cmp_summary {
+	double mean, sd;
+	size_t n;
+	bool by_runs;
+};
+/* Two entries of one figure judged from their summaries, as compare
+ * judges two runs without their samples: Welch's test from the means,
+ * spreads and counts, and its 95% interval. c->valid is false with fewer
+ * than three samples a side. */
+int bc_compare_summaries(const struct bc_cmp_summary *base, const struct bc_cmp_summary *new,
+			 double alpha, struct bc_cmp_change *c);
+/* One new entry's value against n earlier entries' values (each entry one
+ * sample, as compare treats repeated runs): Student's t for one new
+ * observation with the earlier entries' spread, n - 1 degrees of freedom,
+ * and its 95% interval; test "student". c->valid is false for n < 2. */
+int bc_compare_one_new(const double *base, size_t n, double x, double alpha,
+		       struct bc_cmp_change *c);
 
 /* "improved", "regressed", "no significant change" or "too few samples
  * to judge" for a change of change_pct with that significance: the words

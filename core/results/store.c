@@ -583,6 +583,10 @@ static char *bc_store_where(char *sql, const struct bc_store_filter *f, const ch
 		sql = bc_sql_add(sql, "%se.date >= ?", *and);
 		*and = " AND ";
 	}
+	if (f->until) {
+		sql = bc_sql_add(sql, "%se.date <= ?", *and);
+		*and = " AND ";
+	}
 	if (f->id) {
 		sql = bc_sql_add(sql, "%se.id = %lld", *and, (long long)f->id);
 		*and = " AND ";
@@ -617,6 +621,8 @@ static void bc_store_bind_where(sqlite3_stmt *st, const struct bc_store_filter *
 			bc_bind_str(st, (*b)++, strs[i]);
 	if (f->since)
 		bc_bind_str(st, (*b)++, f->since);
+	if (f->until)
+		bc_bind_str(st, (*b)++, f->until);
 }
 
 int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_row_fn fn,

@@ -122,6 +122,7 @@ struct bc_store_filter {
 	const char *cpu_model;
 	unsigned int cpu_count;
 	const char *since;		/* date >= since */
+	const char *until;		/* date <= until (check: before a run) */
 	const char *run_id;
 	int64_t id;
 	bool ok_only;			/* status 0 only */
