@@ -408,7 +408,8 @@ int bc_check_run(struct bc_store *s, const struct bc_check_opts *o, struct bc_ch
 	free(means);
 	if (ret)
 		return ret;
-	qsort(c->rows, c->cnt, sizeof(*c->rows), bc_check_cmp_row);
+	if (c->cnt)
+		qsort(c->rows, c->cnt, sizeof(*c->rows), bc_check_cmp_row);
 	free(c->slots);
 	c->slots = NULL;
 	c->slot_cnt = 0;

@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,22 +53,62 @@ static bool bc_same(const char *a, const char *b)
 
 struct bc_cp_walk {
 	struct bc_cp_history *h;
-	struct bc_cp_series *last;	/* the series of the row before: most rows */
+	/* the series by (options, metric): a sweep's configurations alternate
+	 * in date order, so each row finds its series in a hash */
+	size_t *slots;
+	size_t slot_cnt;
 	bool nomem;
 };
 
-/* The series of a configuration; few configurations per benchmark, so a
- * scan, after the one the previous row had. */
+static uint64_t bc_cp_hash(const char *options, const char *metric)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (const char *p = options ? options : ""; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
+	h = (h ^ 0x1f) * 0x100000001b3ULL;
+	for (const char *p = metric ? metric : ""; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3ULL;
+	return h;
+}
+
+static int bc_cp_rehash(struct bc_cp_walk *w)
+{
+	size_t cnt = w->slot_cnt ? w->slot_cnt * 2 : 64;
+	size_t *slots = malloc(cnt * sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < cnt; i++)
+		slots[i] = SIZE_MAX;
+	for (size_t k = 0; k < w->h->cnt; k++) {
+		size_t i = bc_cp_hash(w->h->s[k].options, w->h->s[k].metric) & (cnt - 1);
+
+		while (slots[i] != SIZE_MAX)
+			i = (i + 1) & (cnt - 1);
+		slots[i] = k;
+	}
+	free(w->slots);
+	w->slots = slots;
+	w->slot_cnt = cnt;
+	return 0;
+}
+
+/* The series of the row's configuration and figure, made when new. */
 static struct bc_cp_series *bc_cp_series_of(struct bc_cp_walk *w, const struct bc_store_row *r)
 {
 	struct bc_cp_history *h = w->h;
 	struct bc_cp_series *s;
+	size_t i;
 
-	if (w->last && bc_same(w->last->options, r->k.options) && bc_same(w->last->metric, r->k.metric))
-		return w->last;
-	for (size_t i = 0; i < h->cnt; i++)
-		if (bc_same(h->s[i].options, r->k.options) && bc_same(h->s[i].metric, r->k.metric))
-			return w->last = &h->s[i];
+	if (h->cnt * 2 >= w->slot_cnt && bc_cp_rehash(w))
+		return NULL;
+	i = bc_cp_hash(r->k.options, r->k.metric) & (w->slot_cnt - 1);
+	for (; w->slots[i] != SIZE_MAX; i = (i + 1) & (w->slot_cnt - 1)) {
+		s = &h->s[w->slots[i]];
+		if (bc_same(s->options, r->k.options) && bc_same(s->metric, r->k.metric))
+			return s;
+	}
 	if (h->cnt == h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 8;
 		struct bc_cp_series *ss = realloc(h->s, cap * sizeof(*ss));
@@ -77,15 +118,16 @@ static struct bc_cp_series *bc_cp_series_of(struct bc_cp_walk *w, const struct b
 		h->s = ss;
 		h->cap = cap;
 	}
-	s = &h->s[h->cnt++];
+	s = &h->s[h->cnt];
 	memset(s, 0, sizeof(*s));
+	w->slots[i] = h->cnt++;
 	s->options = strdup(r->k.options ? r->k.options : "");
 	s->metric = strdup(r->k.metric);
 	s->unit = r->k.unit ? strdup(r->k.unit) : NULL;
 	s->higher_better = r->k.higher_better;
 	if (!s->options || !s->metric || (r->k.unit && !s->unit))
 		return NULL;
-	return w->last = s;
+	return s;
 }
 
 static int bc_cp_row(const struct bc_store_row *r, void *cookie)
@@ -138,6 +180,7 @@ int bc_cp_history_collect(struct bc_store *s, const struct bc_store_filter *f,
 	q.ok_only = true;
 	q.newest_first = false;
 	ret = bc_store_each_figure(s, &q, bc_cp_row, &w, err, err_len);
+	free(w.slots);
 	if (w.nomem)
 		goto nomem;
 	if (ret < 0)
