@@ -187,6 +187,11 @@ int bc_baseline_after_run(const struct bc_run_request *cfg, const struct bc_run_
 		if (ret)
 			bc_warn("%s; nothing to compare with", err);
 		found = !ret;
+		/* No entry yet (or no store yet) is a warning: the run still
+		 * ran. A store that cannot be read (corrupt, another program's,
+		 * a newer schema) is a failure, as it is for every command. */
+		if (ret && ret != -ENOENT)
+			status = BC_EXIT_FAILED;
 	}
 	if (cfg->save) {
 		struct bc_store_item item = { .text = now.text, .len = now.len, .label = cfg->label };
