@@ -26,6 +26,7 @@
 #include "run_doc.h"
 #include "run_doc_text.h"
 #include "store_doc.h"
+#include "words.h"
 
 /* A document larger than this is not one benchcore wrote (a suite of a
  * hundred runs is a few MiB). */
@@ -632,12 +633,17 @@ static int bc_count_row(const struct bc_store_row *r, void *cookie)
 
 static int bc_list_row(const struct bc_store_row *r, void *cookie)
 {
+	char date[128], bench[1024], label[1024], kernel[512], metric[512], unit[256];
 	FILE *f = cookie;
 
+	/* One line per entry, whatever a store's columns hold. */
 	fprintf(f, "%6lld  %-20s  %-24s  %-12s  %-20s  %s=%.6g%s%s\n", (long long)r->id,
-		r->k.date, r->k.bench, r->k.label ? r->k.label : "-",
-		r->k.kernel_release ? r->k.kernel_release : "?", r->k.metric ? r->k.metric : "-",
-		r->k.mean, r->k.unit ? " " : "", r->k.unit ? r->k.unit : "");
+		bc_text_safe(r->k.date, date, sizeof(date)),
+		bc_text_safe(r->k.bench, bench, sizeof(bench)),
+		r->k.label ? bc_text_safe(r->k.label, label, sizeof(label)) : "-",
+		r->k.kernel_release ? bc_text_safe(r->k.kernel_release, kernel, sizeof(kernel)) : "?",
+		r->k.metric ? bc_text_safe(r->k.metric, metric, sizeof(metric)) : "-", r->k.mean,
+		r->k.unit ? " " : "", bc_text_safe(r->k.unit, unit, sizeof(unit)));
 	return 0;
 }
 
