@@ -151,6 +151,11 @@ static void bc_fuzz_read(const char *path)
 	bc_store_close(s);
 }
 
+static void bc_fuzz_cleanup(void)
+{
+	bc_fuzz_rm(dir);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char path[PATH_MAX + 16], *text;
@@ -160,6 +165,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 		if (!mkdtemp(dir))
 			abort();
+		atexit(bc_fuzz_cleanup);
 		bc_log_set_verbosity(-1);
 		/* the warnings each bad row costs are the point, not the noise */
 		if (!freopen("/dev/null", "w", stderr))
