@@ -106,6 +106,8 @@ struct bc_site {
 	struct bc_site_cfg *cfgs;
 	size_t **bench_cfgs;		/* each benchmark's configurations, in order */
 	size_t *bench_cfg_cnt;
+	size_t **bench_entries;		/* each benchmark's entries, in date order */
+	size_t *bench_entry_cnt;
 	char **slugs;			/* each benchmark's page name */
 	size_t *by_id;			/* entry indexes sorted by entry id */
 	size_t *bench_order;		/* benchmark ids by name */
@@ -149,7 +151,7 @@ static int bc_site_load_row(const struct bc_store_row *r, void *cookie)
 	e->bench = bench;
 	e->cfg = cfg;
 	e->run_id = bc_sdup(r->k.run_id);
-	e->kernel = bc_sdup(r->k.kernel_release);
+	e->kernel = r->k.kernel_release ? strdup(r->k.kernel_release) : NULL;
 	e->label = r->k.label ? strdup(r->k.label) : NULL;
 	e->date = bc_sdup(r->k.date);
 	e->host = bc_sdup(r->k.host);
@@ -160,8 +162,8 @@ static int bc_site_load_row(const struct bc_store_row *r, void *cookie)
 	e->n = r->k.n;
 	e->by_runs = r->k.by_runs;
 	e->higher_better = r->k.higher_better;
-	if (!e->run_id || !e->kernel || !e->date || !e->host || !e->metric ||
-	    (r->k.label && !e->label) || (r->k.unit && !e->unit))
+	if (!e->run_id || !e->date || !e->host || !e->metric || (r->k.label && !e->label) ||
+	    (r->k.unit && !e->unit) || (r->k.kernel_release && !e->kernel))
 		return -ENOMEM;
 	return 0;
 }
@@ -190,8 +192,21 @@ static int bc_site_index_entries(struct bc_site *st)
 	st->bench_cfgs = calloc(nb + 1, sizeof(*st->bench_cfgs));
 	st->bench_cfg_cnt = calloc(nb + 1, sizeof(*st->bench_cfg_cnt));
 	st->by_id = malloc((st->cnt + 1) * sizeof(*st->by_id));
-	if (!st->cfgs || !st->bench_cfgs || !st->bench_cfg_cnt || !st->by_id)
+	st->bench_entries = calloc(nb + 1, sizeof(*st->bench_entries));
+	st->bench_entry_cnt = calloc(nb + 1, sizeof(*st->bench_entry_cnt));
+	if (!st->cfgs || !st->bench_cfgs || !st->bench_cfg_cnt || !st->by_id ||
+	    !st->bench_entries || !st->bench_entry_cnt)
 		return -ENOMEM;
+	for (size_t i = 0; i < st->cnt; i++)
+		st->bench_entry_cnt[st->e[i].bench]++;
+	for (size_t b = 0; b < nb; b++) {
+		st->bench_entries[b] = malloc((st->bench_entry_cnt[b] + 1) * sizeof(size_t));
+		if (!st->bench_entries[b])
+			return -ENOMEM;
+		st->bench_entry_cnt[b] = 0;
+	}
+	for (size_t i = 0; i < st->cnt; i++)
+		st->bench_entries[st->e[i].bench][st->bench_entry_cnt[st->e[i].bench]++] = i;
 	for (size_t c = 0; c < ncfg; c++)
 		st->cfgs[c].options = strchr(st->cfg_keys.strs[c], ':') + 1;
 	for (size_t i = 0; i < st->cnt; i++) {
@@ -250,11 +265,15 @@ static void bc_site_free(struct bc_site *st)
 	for (size_t b = 0; b < st->benches.cnt; b++) {
 		if (st->bench_cfgs)
 			free(st->bench_cfgs[b]);
+		if (st->bench_entries)
+			free(st->bench_entries[b]);
 		if (st->slugs)
 			free(st->slugs[b]);
 	}
 	free(st->bench_cfgs);
 	free(st->bench_cfg_cnt);
+	free(st->bench_entries);
+	free(st->bench_entry_cnt);
 	free(st->slugs);
 	free(st->by_id);
 	free(st->bench_order);
@@ -837,42 +856,19 @@ static int bc_site_history(struct bc_site *st, size_t bench, enum bc_history_by 
 			   struct bc_history *h)
 {
 	const char *name = bc_site_bench_name(st, bench);
-	size_t cnt = st->bench_cfg_cnt[bench], total = 0;
 	int ret = 0;
 
 	memset(h, 0, sizeof(*h));
-	for (size_t c = 0; c < cnt; c++)
-		total += st->cfgs[st->bench_cfgs[bench][c]].cnt;
-	if (cnt == 1) {
-		const struct bc_site_cfg *c = &st->cfgs[st->bench_cfgs[bench][0]];
+	for (size_t k = 0; k < st->bench_entry_cnt[bench] && !ret; k++) {
+		const struct bc_site_entry *e = &st->e[st->bench_entries[bench][k]];
+		struct bc_store_row r = { .id = e->id };
 
-		for (size_t k = 0; k < c->cnt && !ret; k++) {
-			const struct bc_site_entry *e = &st->e[c->entries[k]];
-			struct bc_store_row r = { .id = e->id };
-
-			r.k = (struct bc_store_keys){ .run_id = e->run_id, .bench = name,
-				.options = c->options, .kernel_release = e->kernel, .label = e->label,
-				.date = e->date, .metric = e->metric, .unit = e->unit, .mean = e->mean,
-				.stddev = e->sd, .n = e->n, .by_runs = e->by_runs,
-				.higher_better = e->higher_better };
-			ret = bc_history_add(h, by, &r);
-		}
-	} else {
-		/* many configurations: walk the entries once, keeping ours */
-		for (size_t i = 0; i < st->cnt && total && !ret; i++) {
-			const struct bc_site_entry *e = &st->e[i];
-			struct bc_store_row r = { .id = e->id };
-
-			if (e->bench != bench)
-				continue;
-			total--;
-			r.k = (struct bc_store_keys){ .run_id = e->run_id, .bench = name,
-				.options = st->cfgs[e->cfg].options, .kernel_release = e->kernel,
-				.label = e->label, .date = e->date, .metric = e->metric,
-				.unit = e->unit, .mean = e->mean, .stddev = e->sd, .n = e->n,
-				.by_runs = e->by_runs, .higher_better = e->higher_better };
-			ret = bc_history_add(h, by, &r);
-		}
+		r.k = (struct bc_store_keys){ .run_id = e->run_id, .bench = name,
+			.options = st->cfgs[e->cfg].options, .kernel_release = e->kernel,
+			.label = e->label, .date = e->date, .metric = e->metric, .unit = e->unit,
+			.mean = e->mean, .stddev = e->sd, .n = e->n, .by_runs = e->by_runs,
+			.higher_better = e->higher_better };
+		ret = bc_history_add(h, by, &r);
 	}
 	if (!ret)
 		ret = bc_history_done(h);
@@ -965,8 +961,9 @@ static int bc_cmp_cell(const void *a, const void *b)
 
 static const char *bc_site_col_of(const struct bc_site_entry *e, enum bc_history_by by)
 {
+	/* as history names the group of an entry without one */
 	if (by == BC_HISTORY_BY_KERNEL)
-		return e->kernel;
+		return e->kernel ? e->kernel : "?";
 	return e->label;
 }
 
