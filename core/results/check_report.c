@@ -16,6 +16,7 @@
 #include "report_table.h"
 #include "runtime/json.h"
 #include "runtime/scale.h"
+#include "words.h"
 
 static void bc_ck_pct(double v, char *buf, size_t len)
 {
@@ -64,18 +65,22 @@ static const char *bc_ck_detail(const struct bc_check_row *r)
 
 static void bc_ck_means(const struct bc_check_row *r, char *buf, size_t len)
 {
-	char a[48], b[48];
+	char a[48], b[48], u[64];
 
+	bc_text_safe(r->unit, u, sizeof(u));
 	if (r->status == BC_CHECK_NO_BASELINE || (!r->base_cnt && !bc_ck_judged(r))) {
-		bc_scale_fmt(b, sizeof(b), r->now.mean, r->unit ? r->unit : "");
+		bc_scale_fmt(b, sizeof(b), r->now.mean, u);
 		snprintf(buf, len, "- -> %s", b);
 		return;
 	}
-	bc_scale_fmt(a, sizeof(a), r->c.base_mean, r->unit ? r->unit : "");
-	bc_scale_fmt(b, sizeof(b), r->c.new_mean, r->unit ? r->unit : "");
+	bc_scale_fmt(a, sizeof(a), r->c.base_mean, u);
+	bc_scale_fmt(b, sizeof(b), r->c.new_mean, u);
 	snprintf(buf, len, "%s -> %s", a, b);
 }
 
+/* The text table and the summary line go to a terminal: what a store
+ * says (names, labels, hosts) is written with its control characters
+ * escaped (words.h). */
 static void bc_ck_text(FILE *f, const struct bc_check *c)
 {
 	fprintf(f, "%-15s %9s  %-21s %8s %7s  %-30s %s\n", "status", "change", "95% CI", "p",
@@ -83,6 +88,7 @@ static void bc_ck_text(FILE *f, const struct bc_check *c)
 	for (size_t i = 0; i < c->cnt; i++) {
 		const struct bc_check_row *r = &c->rows[i];
 		char ch[24] = "", ci[48] = "", p[24] = "", budget[24], means[112];
+		char bench[512], opts[1024], metric[256], detail[512];
 		bool judged = bc_ck_judged(r);
 
 		if (judged) {
@@ -93,8 +99,11 @@ static void bc_ck_text(FILE *f, const struct bc_check *c)
 		snprintf(budget, sizeof(budget), "%g%%", r->th.max_regression_pct);
 		bc_ck_means(r, means, sizeof(means));
 		fprintf(f, "%-15s %9s  %-21s %8s %7s  %-30s %s%s%s (%s): %s\n",
-			bc_check_status_name(r->status), ch, ci, p, budget, means, r->bench,
-			*r->options ? " " : "", r->options, r->metric, bc_ck_detail(r));
+			bc_check_status_name(r->status), ch, ci, p, budget, means,
+			bc_text_safe(r->bench, bench, sizeof(bench)), *r->options ? " " : "",
+			bc_text_safe(r->options, opts, sizeof(opts)),
+			bc_text_safe(r->metric, metric, sizeof(metric)),
+			bc_text_safe(bc_ck_detail(r), detail, sizeof(detail)));
 	}
 }
 
@@ -273,9 +282,10 @@ void bc_check_write(FILE *f, enum bc_format format, const struct bc_check_opts *
 
 void bc_check_summary(char *buf, size_t len, const struct bc_check_opts *o, const struct bc_check *c)
 {
-	char base[320];
+	char base[320], safe[320];
 
-	bc_ck_baseline(o, base, sizeof(base));
+	bc_ck_baseline(o, safe, sizeof(safe));
+	bc_text_safe(safe, base, sizeof(base));
 	snprintf(buf, len,
 		 "check: %zu configuration%s against %s: %zu regressed, %zu passed, %zu not comparable, %zu without a baseline",
 		 c->cnt, c->cnt == 1 ? "" : "s", base, c->counts[BC_CHECK_REGRESSED],

@@ -20,6 +20,7 @@
 #include "report_table.h"
 #include "runtime/json.h"
 #include "store_doc.h"
+#include "words.h"
 
 const char *bc_cp_direction(const struct bc_cp_point *p, bool higher_better)
 {
@@ -224,14 +225,21 @@ static void bc_cp_fmt_mean(double v, const char *unit, char *buf, size_t len)
 		snprintf(buf, len, "%.4g%s%s", v, unit ? " " : "", unit ? unit : "");
 }
 
+/* For a terminal: what a store says is written with its control
+ * characters escaped (words.h), as history's table does. */
 static void bc_cp_text(FILE *f, const char *bench, const struct bc_cp_history *h)
 {
+	char sb[512], so[1024], sm[256], su[64], sd[64], sl[256];
+
 	for (size_t i = 0; i < h->cnt; i++) {
 		const struct bc_cp_series *s = &h->s[i];
+		const char *unit = s->unit ? bc_text_safe(s->unit, su, sizeof(su)) : NULL;
 
 		fprintf(f, "%s%s  %s\n  %s (%s is better): %zu entries, %zu change point%s\n", i ? "\n" : "",
-			bench, *s->options ? s->options : "(default options)", s->metric,
-			s->higher_better ? "higher" : "lower", s->cnt, s->pt_cnt, s->pt_cnt == 1 ? "" : "s");
+			bc_text_safe(bench, sb, sizeof(sb)),
+			*s->options ? bc_text_safe(s->options, so, sizeof(so)) : "(default options)",
+			bc_text_safe(s->metric, sm, sizeof(sm)), s->higher_better ? "higher" : "lower",
+			s->cnt, s->pt_cnt, s->pt_cnt == 1 ? "" : "s");
 		if (!s->pt_cnt)
 			continue;
 		fprintf(f, "  %7s  %-20s  %-16s %18s %18s %9s %8s  %s\n", "entry", "date", "label",
@@ -241,11 +249,12 @@ static void bc_cp_text(FILE *f, const char *bench, const struct bc_cp_history *h
 			const struct bc_cp_entry *e = &s->e[p->at];
 			char before[48], after[48];
 
-			bc_cp_fmt_mean(p->before, s->unit, before, sizeof(before));
-			bc_cp_fmt_mean(p->after, s->unit, after, sizeof(after));
-			fprintf(f, "  %7lld  %-20s  %-16s %18s %18s %+8.2f%% %8.3g  %s\n", e->id, e->date,
-				e->label ? e->label : "-", before, after, p->change_pct, p->p,
-				bc_cp_direction(p, s->higher_better));
+			bc_cp_fmt_mean(p->before, unit, before, sizeof(before));
+			bc_cp_fmt_mean(p->after, unit, after, sizeof(after));
+			fprintf(f, "  %7lld  %-20s  %-16s %18s %18s %+8.2f%% %8.3g  %s\n", e->id,
+				bc_text_safe(e->date, sd, sizeof(sd)),
+				e->label ? bc_text_safe(e->label, sl, sizeof(sl)) : "-", before, after,
+				p->change_pct, p->p, bc_cp_direction(p, s->higher_better));
 		}
 	}
 	fprintf(f, "\n(E-divisive means, %u permutations a test, p < %g, at least %u entries a level; docs/history.md)\n",
