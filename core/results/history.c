@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel.h"
 #include "compare.h"
 #include "runtime/config.h"
 #include "runtime/core_opts.h"
@@ -54,6 +55,7 @@ static void bc_history_group_free(struct bc_history_group *g)
 	free(g->metric);
 	free(g->unit);
 	free(g->name);
+	free(g->accelerator);
 	free(g->first_date);
 	free(g->last_date);
 	free(g->means);
@@ -189,8 +191,17 @@ static int bc_history_row(const struct bc_store_row *r, void *cookie)
 		snprintf(name, sizeof(name), "%.10s", r->k.date);
 		break;
 	}
+	/* a guest's entries are a group of their own, named so (accel.h) */
+	if (r->k.accelerator && *r->k.accelerator) {
+		size_t len = strlen(name);
+
+		snprintf(name + len, sizeof(name) - len, " [%.8s]", r->k.accelerator);
+	}
 	g = bc_history_group(w->h, r->k.options, r->k.metric, name);
 	if (!g)
+		goto nomem;
+	if (!g->n && r->k.accelerator && *r->k.accelerator && !g->accelerator &&
+	    !(g->accelerator = strdup(r->k.accelerator)))
 		goto nomem;
 	if (!(g->n & (g->n + 1)) || !g->means) {
 		/* grows at 0, 1, 3, 7, ...: doubling */
@@ -257,6 +268,12 @@ static void bc_history_finish(struct bc_history *h)
 		if (!prev)
 			continue;
 		g->has_prev = true;
+		if (!bc_accel_comparable(prev->accelerator, g->accelerator, NULL, 0)) {
+			g->change_pct = NAN;
+			g->p = NAN;
+			g->verdict = "not comparable: accelerator";
+			continue;
+		}
 		g->change_pct = prev->mean == 0.0 ? NAN : (g->mean - prev->mean) / fabs(prev->mean) * 100.0;
 		if (prev->n >= BC_SIG_MIN_SAMPLES && g->n >= BC_SIG_MIN_SAMPLES)
 			bc_welch_test(prev->means, prev->n, g->means, g->n, &sig);
@@ -334,6 +351,7 @@ static void bc_history_text(FILE *f, const char *bench, enum bc_history_by by, c
 	for (size_t i = 0; i < h->cnt; i++) {
 		const struct bc_history_group *g = &h->groups[i];
 		char mean[64], ci[32], ch[32], p[32], n[32];
+		bool emulated = false;
 
 		if (!head || !bc_same(head->options, g->options) || !bc_same(head->metric, g->metric)) {
 			/* a configuration's groups together, in order */
@@ -361,7 +379,10 @@ static void bc_history_text(FILE *f, const char *bench, enum bc_history_by by, c
 				snprintf(n, sizeof(n), "%zu", x->n);
 				fprintf(f, "  %-32s %5s  %-18s %9s  %9s %8s  %s\n", x->name, n, mean, ci,
 					ch, p, x->has_prev ? x->verdict : "");
+				emulated = emulated || bc_accel_emulated(x->accelerator);
 			}
+			if (emulated)
+				fprintf(f, "  [tcg]: %s\n", BC_ACCEL_EMULATION_NOTE);
 		}
 	}
 }
@@ -442,6 +463,7 @@ static void bc_history_json(FILE *f, const char *bench, enum bc_history_by by, c
 		bc_jw_str(&w, "unit", g->unit);
 		bc_jw_bool(&w, "higher_is_better", g->higher_better);
 		bc_jw_str(&w, "group", g->name);
+		bc_jw_str(&w, "accelerator", bc_accel_name(g->accelerator));
 		bc_jw_uint(&w, "entries", g->n);
 		bc_jw_num(&w, "mean", g->mean);
 		bc_jw_num(&w, "ci95_half", g->ci_half);

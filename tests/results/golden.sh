@@ -24,6 +24,9 @@
 #     or --metric): compare had no line that said which way a change goes
 #     ("improved", "regressed"), and issue 31 asks for one. Its standard
 #     output, every format, is as it was.
+#   - history's JSON groups say their "accelerator" ("native" for every
+#     fixture): benchcore vm's guests (issue 37) are grouped apart and never
+#     judged against native runs.
 set -uo pipefail
 
 bc=${1:?usage: golden.sh BENCHCORE TABLE_REPLAY SOURCE_DIR WORK_DIR [--update]}
