@@ -424,6 +424,45 @@ judge() {
 	return "$bad"
 }
 
+# `benchcore vm`'s flow through the matrix's own boots: every kernel ran
+# vm/guest.sh (scripts/vmtest-guest.sh) on count-local and trig-tp; their
+# directories are collected here as `benchcore vm` collects a guest's
+# (`benchcore vm --collect`), into a scratch store, and `history --by kernel`
+# must then show every kernel, each guest marked by its accelerator. Writes
+# BUILD/vmtest/vm-flow.txt and a summary.tsv line; returns 1 on a fault.
+vm_flow() {
+	local names=("$@") n b res store=$vm/vm-flow.db want used faults=() hist
+	rm -f "$store" "$store-journal"
+	for n in "${names[@]}"; do
+		for b in count-local trig-tp; do
+			res=$vm/$n/results/vm/$b/out
+			# a guest that did not get this far was judged above already
+			[ -d "$res" ] || { faults+=("$n: no $b run"); continue; }
+			"$build/benchcore" vm --collect "$res" --save --store "$store" >"$res/collect.log" 2>&1 ||
+				faults+=("$n: vm --collect $b: $(grep -m1 'benchcore: vm' "$res/collect.log" || tail -n 1 "$res/collect.log")")
+		done
+	done
+	"$build/benchcore" history count:count-local --by kernel --store "$store" \
+		>"$vm/vm-flow.txt" 2>&1 || true
+	hist=$("$build/benchcore" history count:count-local --by kernel --store "$store" --format json 2>/dev/null |
+		jq -r '.groups[].group' 2>/dev/null || true)
+	for n in "${names[@]}"; do
+		if [ "$n" = host ]; then
+			want=$(cat "$vm/host/results/kernel" 2>/dev/null || echo "?")
+		else
+			used=$(cut -f1 "$vm/$n/boot" 2>/dev/null || echo "?")
+			want="$n [$(tr '[:upper:]' '[:lower:]' <<<"$used")]"
+		fi
+		grep -qxF "$want" <<<"$hist" || faults+=("history --by kernel has no group '$want'")
+	done
+	if [ "${#faults[@]}" -gt 0 ]; then
+		printf 'benchcore vm\t-\tfailed\t%s\n' "$(IFS=';'; echo "${faults[*]}" | sed 's/;/; /g')" >>"$vm/summary.tsv"
+		return 1
+	fi
+	printf 'benchcore vm\t-\tpassed\thistory --by kernel: %s\n' "$(paste -sd, <<<"$hist" | sed 's/,/, /g')" \
+		>>"$vm/summary.tsv"
+}
+
 # matrix.md: one column per kernel, one short cell per benchmark.
 write_matrix() {
 	local names=("$@") bench n cell field
@@ -636,6 +675,7 @@ main() {
 	done
 
 	write_matrix "${names[@]}"
+	vm_flow "${names[@]}" || failed=1
 	for n in "${names[@]}"; do
 		echo
 		awk 'NR > 2 && /^$/ { exit } NR > 2' "$vm/$n/table.md" | sed "s/^/$n: /"

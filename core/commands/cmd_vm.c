@@ -916,7 +916,8 @@ static int bc_vm_save(const struct bc_vm_opts *o, struct bc_import *ims, unsigne
 /* Two kernels: each side's documents pooled over the rounds, compared. */
 static int bc_vm_compare(struct bc_vm *vm)
 {
-	struct bc_cmp_opts co = { .test = BC_CMP_WELCH, .alpha = 0.05, .format = vm->o->format };
+	struct bc_cmp_opts co = { .test = BC_CMP_WELCH, .alpha = 0.05, .format = vm->o->format,
+				  .kernels_differ = true };
 	struct bc_rounds rs[BC_VM_MAX_KERNELS] = { 0 };
 	struct bc_cmp_side sides[BC_VM_MAX_KERNELS];
 	char names[BC_VM_MAX_KERNELS][PATH_MAX + 200], err[512];

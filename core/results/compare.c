@@ -262,7 +262,8 @@ static const char *bc_ctx_value(const struct bc_doc_context *c, size_t which, ch
 }
 
 /* Different kernels, CPUs or CPU counts make any difference suspect. */
-static size_t bc_context_warnings(const struct bc_cmp_doc *a, const struct bc_cmp_doc *b, char warn[][512])
+static size_t bc_context_warnings(const struct bc_cmp_opts *o, const struct bc_cmp_doc *a,
+				  const struct bc_cmp_doc *b, char warn[][512])
 {
 	static const char *const what[] = { "kernel", "CPU model", "CPU count", "hypervisor",
 					    "accelerator" };
@@ -273,7 +274,7 @@ static size_t bc_context_warnings(const struct bc_cmp_doc *a, const struct bc_cm
 		const char *va = bc_ctx_value(a->context, i, ba, sizeof(ba)),
 			   *vb = bc_ctx_value(b->context, i, bb, sizeof(bb));
 
-		if (!va || !vb || !strcmp(va, vb))
+		if (!va || !vb || !strcmp(va, vb) || (i == 0 && o->kernels_differ))
 			continue;
 		snprintf(warn[n++], 512, "%s differs: base %s, new %s", what[i], va, vb);
 	}
@@ -460,7 +461,7 @@ static void bc_verdict_lines(const struct bc_cmp_opts *o, const struct bc_cmp_do
 static int bc_compare_docs(const struct bc_cmp_opts *o, struct bc_cmp_doc *base, struct bc_cmp_doc *new)
 {
 	char warn[8][512];
-	size_t warn_cnt = bc_context_warnings(base, new, warn), matched = 0;
+	size_t warn_cnt = bc_context_warnings(o, base, new, warn), matched = 0;
 	struct bc_json_writer w;
 	FILE *f = o->out;
 

@@ -26,6 +26,9 @@ struct bc_cmp_opts {
 	/* --metric: the figure the verdict lines judge; NULL: each run's
 	 * headline. The table compares every metric either way. */
 	const char *metric;
+	/* the kernels are what is compared (benchcore vm): their difference
+	 * is no warning */
+	bool kernels_differ;
 };
 
 /* `compare`: reads both documents (a run, sweep or suite each), matches
