@@ -27,10 +27,13 @@
 # Environment: BENCHCORE_VM_MEM (guest memory, default 2G), BENCHCORE_VM_CPUS
 # (vCPUs, default 2), BENCHCORE_VM_PROBE_TIMEOUT (seconds the KVM probe boot
 # may take, default 45), BENCHCORE_VMTEST_TCG_THREAD (single or multi:
-# TCG's threading, default single; see bcvm_boot).
+# TCG's threading, default single; see bcvm_boot), BENCHCORE_VM_APPEND
+# (more words for the guest kernel's command line; bc_panic=1 makes
+# vm/init.sh crash the kernel after its first line, which tests the panic
+# path).
 
 bcvm_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-bcvm_tag=${bcvm_tag:-benchcore vm}
+bcvm_tag=${bcvm_tag:-benchcore: vm}
 # The marker vm/init.sh prints first: a console without it means the guest
 # never ran (QEMU, the accelerator or the kernel's early boot).
 bcvm_init_marker="benchcore-init: started"
@@ -351,7 +354,7 @@ bcvm_boot() {
 	bcvm_qemu "$limit" "${args[@]}" \
 		-m "${BENCHCORE_VM_MEM:-2G}" -smp "${BENCHCORE_VM_CPUS:-2}" -nographic -no-reboot -nic none \
 		-kernel "$kdir/vmlinuz" -initrd "$kdir/initramfs.cpio.gz" \
-		-append "console=ttyS0 quiet panic=-1 ${clock}${extra}benchcore.accel=$word benchcore.host=$(hostname) bc_rw=$rw bc_cmd=$cmdfile" \
+		-append "console=ttyS0 quiet panic=-1 ${clock}${extra}${BENCHCORE_VM_APPEND:+$BENCHCORE_VM_APPEND }benchcore.accel=$word benchcore.host=$(hostname) bc_rw=$rw bc_cmd=$cmdfile" \
 		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
 		-virtfs "local,path=$rw,mount_tag=rw,security_model=none,multidevs=remap" \
 		</dev/null >"$rundir/console.log" 2>"$rundir/qemu.err" || rc=$?

@@ -12,7 +12,8 @@
 # mounted at the same path as on the host), bc_cmd=FILE (on the host root:
 # "hold DIR" lines, then "arg WORD" lines, the command), benchcore.host=NAME
 # (the host's name, the guest's hostname), and bc_probe=1 for the
-# accelerator probe, which only has to reach this script.
+# accelerator probe, which only has to reach this script, and bc_panic=1
+# crashes the kernel on purpose (tests).
 #
 # Lines the host reads on the console, each once: "benchcore-init: started"
 # (the guest ran its init), "benchcore-init: mounting the host root over 9p
@@ -29,6 +30,11 @@ poweroff() {
 }
 if grep -qw bc_probe=1 /proc/cmdline; then
 	poweroff
+fi
+# A fault on purpose (BENCHCORE_VM_APPEND=bc_panic=1): how the host half
+# takes a guest kernel that panics is tested with it.
+if grep -qw bc_panic=1 /proc/cmdline; then
+	echo c >/proc/sysrq-trigger
 fi
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev

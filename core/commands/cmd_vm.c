@@ -685,8 +685,12 @@ static int bc_vm_write_run(struct bc_vm *vm, const char *run)
 		return -errno;
 	}
 	fprintf(argv_f, "%s%c", exe, 0);
+	/* the executable's prefix: its library, plugins and suites are there
+	 * (installed, or a build tree beside its sources) */
 	snprintf(dir, sizeof(dir), "%s", exe);
 	*strrchr(dir, '/') = '\0';
+	if (strrchr(dir, '/') && strrchr(dir, '/') != dir)
+		*strrchr(dir, '/') = '\0';
 	fprintf(cmd_f, "hold %s\nhold %s\nhold %s\n", dir, cwd, vm->libexec);
 	for (size_t i = 0; i < env->plugin_dir_cnt; i++) {
 		if (!realpath(env->plugin_dirs[i], dir))
