@@ -94,17 +94,18 @@ bcvm_stage_tree_modules() {
 		ko=${line#kernel/}
 		ko=${ko%.o}
 		ko=${ko%.ko}.ko
-		[ -f "$tree/$ko" ] || continue
-		mkdir -p "$dest/kernel/$(dirname "$ko")"
-		cp "$tree/$ko" "$dest/kernel/$ko"
-		echo "kernel/$ko" >>"$dest/modules.order"
-	done <"$tree/modules.order"
+		[ -f "$tree/$ko" ] && echo "$ko"
+	done <"$tree/modules.order" >"$dest/modules.list"
+	# One process for thousands of modules: hard links where the tree and
+	# OUT share a file system, copies where not.
+	(cd "$tree" && cpio -pdl --quiet "$dest/kernel" <"$dest/modules.list")
+	sed 's|^|kernel/|' "$dest/modules.list" >"$dest/modules.order"
 	if [ -f "$tree/modules.builtin" ]; then
 		sed 's|^kernel/||; s|^|kernel/|' "$tree/modules.builtin" >"$dest/modules.builtin"
 	else
 		: >"$dest/modules.builtin"
 	fi
-	depmod -b "$out" "$release"
+	depmod -b "$out" "$release" 2>/dev/null
 }
 
 # A modules directory with a modules.dep: MODDIR itself, or (unpacked by
@@ -286,8 +287,8 @@ bcvm_qemu() {
 # the host has them, so that a guest's numbers do not move with the host
 # scheduler; RUNDIR/pinning says what was done.
 bcvm_pin_vcpus() {
-	local pidfile=$1 log=$2 pid="" i task comm cpu cpus=() t
-	for t in $(seq 1 100); do
+	local pidfile=$1 log=$2 pid="" i task comm cpu cpus=()
+	for _ in $(seq 1 100); do
 		pid=$(cat "$pidfile" 2>/dev/null || true)
 		[ -n "$pid" ] && break
 		sleep 0.1
@@ -296,7 +297,7 @@ bcvm_pin_vcpus() {
 	read -r -a cpus < <(taskset -pc $$ | sed 's/.*: //' | tr ',' ' ' |
 		awk '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); if (n == 2) { for (c = r[1]; c <= r[2]; c++) printf "%d ", c } else printf "%s ", $i } }')
 	: >"$log"
-	for t in $(seq 1 100); do
+	for _ in $(seq 1 100); do
 		i=0
 		for task in /proc/"$pid"/task/*; do
 			comm=$(cat "$task/comm" 2>/dev/null || true)
@@ -326,6 +327,8 @@ bcvm_boot() {
 	local args pinner="" word
 	word=$(tr '[:upper:]' '[:lower:]' <<<"$accel")
 	if [ "$accel" = KVM ]; then
+		# debug-threads names the vCPU threads ("CPU 0/KVM") for the pinning
+		# shellcheck disable=SC2054
 		args=(-enable-kvm -cpu host -name benchcore,debug-threads=on -pidfile "$rundir/qemu.pid")
 		rm -f "$rundir/qemu.pid"
 		bcvm_pin_vcpus "$rundir/qemu.pid" "$rundir/pinning" &
