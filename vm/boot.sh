@@ -224,6 +224,20 @@ bcvm_make_initramfs() {
 	rm -rf "$dir" "$dir.work"
 }
 
+# What preparing (no argument) or booting (boot) needs on the host, said
+# once with the packages to install.
+bcvm_need_tools() {
+	local missing=() t tools=(cpio:cpio depmod:kmod xz:xz-utils dpkg-deb:dpkg)
+	[ "${1:-}" = boot ] && tools=(qemu-system-x86_64:qemu-system-x86 timeout:coreutils)
+	for t in "${tools[@]}"; do
+		command -v "${t%%:*}" >/dev/null 2>&1 || missing+=("${t#*:}")
+	done
+	[ "${1:-}" = boot ] || [ -x /bin/busybox ] || missing+=(busybox-static)
+	[ "${#missing[@]}" -eq 0 ] && return 0
+	echo "missing what booting a guest needs: apt-get install ${missing[*]}"
+	return 1
+}
+
 # bcvm_prepare OUT ARGS...: see the header. The image, release, modules and
 # config are found by `benchcore vm` (its image detection is tested
 # without booting) and by scripts/vmtest.sh for Debian's packages.
@@ -246,6 +260,7 @@ bcvm_prepare() {
 		esac
 		shift 2
 	done
+	bcvm_need_tools || return 1
 	mkdir -p "$out"
 	rm -f "$out/vmlinuz" "$out/release" "$out/config" "$out/initramfs.cpio.gz"
 	if [ -n "$deb" ]; then
@@ -500,6 +515,7 @@ bcvm_main() {
 		return "$rc"
 		;;
 	accel)
+		bcvm_need_tools boot >&2 || return 1
 		bcvm_choose_accel "$2" "$1" "$1/accel-probe" || rc=$?
 		printf '%s\t%s\n' "$bcvm_accel" "$bcvm_accel_why"
 		return "$rc"

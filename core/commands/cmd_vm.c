@@ -89,6 +89,19 @@ static void bc_vm_help(FILE *f)
 	      f);
 }
 
+/* snprintf, cut where a long path makes it long: paths are checked where
+ * they are used, and messages may be cut. */
+static void bc_vm_fmt(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void bc_vm_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
 /* ------------------------------------------------------------- options */
 
 static int bc_vm_uint(const char *opt, const char *v, unsigned int lo, unsigned int hi,
@@ -286,7 +299,7 @@ static bool bc_vm_read_line(const char *dir, const char *name, char *buf, size_t
 	FILE *f;
 	bool ok;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	bc_vm_fmt(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "re");
 	if (!f)
 		return false;
@@ -329,14 +342,14 @@ static int bc_vm_libexec(char *buf, size_t len)
 	char prefix[PATH_MAX], path[PATH_MAX * 2];
 
 	if (bc_vm_prefix(prefix, sizeof(prefix))) {
-		snprintf(buf, len, "%s/%s/benchcore", prefix, BENCHCORE_LIBEXECDIR);
-		snprintf(path, sizeof(path), "%s/boot.sh", buf);
+		bc_vm_fmt(buf, len, "%s/%s/benchcore", prefix, BENCHCORE_LIBEXECDIR);
+		bc_vm_fmt(path, sizeof(path), "%s/boot.sh", buf);
 		if (bc_vm_is_file(path))
 			return 0;
 	}
 #ifdef BENCHCORE_SOURCE_DIR
-	snprintf(buf, len, "%s/vm", BENCHCORE_SOURCE_DIR);
-	snprintf(path, sizeof(path), "%s/boot.sh", buf);
+	bc_vm_fmt(buf, len, "%s/vm", BENCHCORE_SOURCE_DIR);
+	bc_vm_fmt(path, sizeof(path), "%s/boot.sh", buf);
 	if (bc_vm_is_file(path))
 		return 0;
 #endif
@@ -354,7 +367,7 @@ static void bc_vm_tail(const char *dir, const char *name, off_t *off, FILE *f)
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	bc_vm_fmt(path, sizeof(path), "%s/%s", dir, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
@@ -421,7 +434,7 @@ static int bc_vm_exec(char *const argv[], char *out, size_t out_len, char *err, 
 		close(pe[1]);
 	}
 	if (stream)
-		snprintf(guest_out, sizeof(guest_out), "%s/out", stream);
+		bc_vm_fmt(guest_out, sizeof(guest_out), "%s/out", stream);
 	for (;;) {
 		struct pollfd fds[2] = { { .fd = open_fd[0] ? po[0] : -1, .events = POLLIN },
 					 { .fd = open_fd[1] ? pe[0] : -1, .events = POLLIN } };
@@ -521,7 +534,7 @@ struct bc_vm {
 
 static void bc_vm_kdir(const struct bc_vm *vm, unsigned int k, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/kernel-%u", vm->work, k + 1);
+	bc_vm_fmt(buf, len, "%s/kernel-%u", vm->work, k + 1);
 }
 
 /* Where a .deb is unpacked, once: the user's cache, keyed by the file. */
@@ -533,13 +546,13 @@ static void bc_vm_unpack_dir(const struct bc_vm *vm, const char *deb, char *buf,
 
 	stat(deb, &st);
 	if (cache && cache[0] == '/')
-		snprintf(buf, len, "%s/benchcore/vm/%s-%lld-%lld", cache, base, (long long)st.st_size,
+		bc_vm_fmt(buf, len, "%s/benchcore/vm/%s-%lld-%lld", cache, base, (long long)st.st_size,
 			 (long long)st.st_mtime);
 	else if (home && home[0] == '/')
-		snprintf(buf, len, "%s/.cache/benchcore/vm/%s-%lld-%lld", home, base,
+		bc_vm_fmt(buf, len, "%s/.cache/benchcore/vm/%s-%lld-%lld", home, base,
 			 (long long)st.st_size, (long long)st.st_mtime);
 	else
-		snprintf(buf, len, "%s/unpacked-%.200s", vm->work, base);
+		bc_vm_fmt(buf, len, "%s/unpacked-%.200s", vm->work, base);
 }
 
 /* A kernel's image, modules and config checked for what every run needs
@@ -552,7 +565,7 @@ static int bc_vm_check_config(struct bc_vm *vm, unsigned int k, const char *kdir
 	};
 	char path[PATH_MAX * 2], val[32];
 
-	snprintf(path, sizeof(path), "%s/config", kdir);
+	bc_vm_fmt(path, sizeof(path), "%s/config", kdir);
 	if (!bc_vm_is_file(path))
 		return 0;
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
@@ -576,12 +589,12 @@ static int bc_vm_prepare(struct bc_vm *vm, unsigned int k)
 	int n = 0, ret;
 
 	bc_vm_kdir(vm, k, kdir, sizeof(kdir));
-	snprintf(boot, sizeof(boot), "%s/boot.sh", vm->libexec);
+	bc_vm_fmt(boot, sizeof(boot), "%s/boot.sh", vm->libexec);
 	argv[n++] = boot;
 	argv[n++] = (char *)"prepare";
 	argv[n++] = kdir;
 	if (!realpath(img->path, abs))
-		snprintf(abs, sizeof(abs), "%s", img->path);
+		bc_vm_fmt(abs, sizeof(abs), "%s", img->path);
 	switch (img->kind) {
 	case BC_VM_DEB:
 		bc_vm_unpack_dir(vm, abs, unpack, sizeof(unpack));
@@ -625,8 +638,8 @@ static int bc_vm_prepare(struct bc_vm *vm, unsigned int k)
 		return ret == 2 ? BC_EXIT_USAGE : BC_EXIT_FAILED;
 	}
 	if (!bc_vm_read_line(kdir, "release", vm->release[k], sizeof(vm->release[k])))
-		snprintf(vm->release[k], sizeof(vm->release[k]), "unknown");
-	snprintf(vm->name[k], sizeof(vm->name[k]), "--kernel '%s' (%s)", img->path, vm->release[k]);
+		bc_vm_fmt(vm->release[k], sizeof(vm->release[k]), "unknown");
+	bc_vm_fmt(vm->name[k], sizeof(vm->name[k]), "--kernel '%s' (%s)", img->path, vm->release[k]);
 	return bc_vm_check_config(vm, k, kdir);
 }
 
@@ -637,7 +650,7 @@ static int bc_vm_choose_accel(struct bc_vm *vm)
 	int ret;
 
 	bc_vm_kdir(vm, 0, kdir, sizeof(kdir));
-	snprintf(boot, sizeof(boot), "%s/boot.sh", vm->libexec);
+	bc_vm_fmt(boot, sizeof(boot), "%s/boot.sh", vm->libexec);
 	ret = bc_vm_exec(argv, out, sizeof(out), err, sizeof(err), NULL);
 	out[strcspn(out, "\n")] = '\0';
 	tab = strchr(out, '\t');
@@ -646,8 +659,8 @@ static int bc_vm_choose_accel(struct bc_vm *vm)
 		return BC_EXIT_FAILED;
 	}
 	*tab = '\0';
-	snprintf(vm->accel, sizeof(vm->accel), "%.7s", out);
-	snprintf(vm->accel_why, sizeof(vm->accel_why), "%s", tab + 1);
+	bc_vm_fmt(vm->accel, sizeof(vm->accel), "%.7s", out);
+	bc_vm_fmt(vm->accel_why, sizeof(vm->accel_why), "%s", tab + 1);
 	if (ret) {
 		bc_warn("vm: --accel kvm: %s", vm->accel_why);
 		return BC_EXIT_FAILED;
@@ -672,10 +685,10 @@ static int bc_vm_write_run(struct bc_vm *vm, const char *run)
 		return -errno;
 	exe[n] = '\0';
 	if (!getcwd(cwd, sizeof(cwd)))
-		snprintf(cwd, sizeof(cwd), "/");
-	snprintf(path, sizeof(path), "%s/argv", run);
+		bc_vm_fmt(cwd, sizeof(cwd), "/");
+	bc_vm_fmt(path, sizeof(path), "%s/argv", run);
 	argv_f = fopen(path, "we");
-	snprintf(path, sizeof(path), "%s/guest.cmd", run);
+	bc_vm_fmt(path, sizeof(path), "%s/guest.cmd", run);
 	cmd_f = fopen(path, "we");
 	if (!argv_f || !cmd_f) {
 		if (argv_f)
@@ -687,14 +700,14 @@ static int bc_vm_write_run(struct bc_vm *vm, const char *run)
 	fprintf(argv_f, "%s%c", exe, 0);
 	/* the executable's prefix: its library, plugins and suites are there
 	 * (installed, or a build tree beside its sources) */
-	snprintf(dir, sizeof(dir), "%s", exe);
+	bc_vm_fmt(dir, sizeof(dir), "%s", exe);
 	*strrchr(dir, '/') = '\0';
 	if (strrchr(dir, '/') && strrchr(dir, '/') != dir)
 		*strrchr(dir, '/') = '\0';
 	fprintf(cmd_f, "hold %s\nhold %s\nhold %s\n", dir, cwd, vm->libexec);
 	for (size_t i = 0; i < env->plugin_dir_cnt; i++) {
 		if (!realpath(env->plugin_dirs[i], dir))
-			snprintf(dir, sizeof(dir), "%s", env->plugin_dirs[i]);
+			bc_vm_fmt(dir, sizeof(dir), "%s", env->plugin_dirs[i]);
 		fprintf(argv_f, "--plugin-dir%c%s%c", 0, dir, 0);
 		fprintf(cmd_f, "hold %s\n", dir);
 	}
@@ -709,13 +722,13 @@ static int bc_vm_write_run(struct bc_vm *vm, const char *run)
 	fprintf(cmd_f, "arg %s/guest.sh\narg %s\n", vm->libexec, run);
 	if (fclose(argv_f) | fclose(cmd_f))
 		return -EIO;
-	snprintf(path, sizeof(path), "%s/cwd", run);
+	bc_vm_fmt(path, sizeof(path), "%s/cwd", run);
 	f = fopen(path, "we");
 	if (!f)
 		return -errno;
 	fprintf(f, "%s\n", cwd);
 	fclose(f);
-	snprintf(path, sizeof(path), "%s/env", run);
+	bc_vm_fmt(path, sizeof(path), "%s/env", run);
 	f = fopen(path, "we");
 	if (!f)
 		return -errno;
@@ -741,7 +754,7 @@ static int bc_vm_judge_boot(struct bc_vm *vm, unsigned int k, const char *run, i
 	FILE *c;
 	bool mount_failed = false, rw_failed = false;
 
-	snprintf(out, sizeof(out), "%s/out", run);
+	bc_vm_fmt(out, sizeof(out), "%s/out", run);
 	if (!bc_vm_read_line(run, "boot", line, sizeof(line))) {
 		bc_warn("vm: %s: the boot script ended (status %d) without saying how the guest went (%s)",
 			vm->name[k], qemu_rc, run);
@@ -765,7 +778,7 @@ static int bc_vm_judge_boot(struct bc_vm *vm, unsigned int k, const char *run, i
 	}
 	if (f[3] && *f[3])
 		bc_warn("vm: %s: %s", vm->name[k], f[3]);
-	snprintf(console, sizeof(console), "%s/console.log", run);
+	bc_vm_fmt(console, sizeof(console), "%s/console.log", run);
 	c = fopen(console, "re");
 	while (c && fgets(text, sizeof(text), c)) {
 		mount_failed = mount_failed || strstr(text, "benchcore-init: mounting the host root over 9p failed");
@@ -793,7 +806,7 @@ static int bc_vm_judge_boot(struct bc_vm *vm, unsigned int k, const char *run, i
 			vm->name[k], text);
 		return BC_EXIT_USAGE;
 	}
-	snprintf(text, sizeof(text), "%s/done", out);
+	bc_vm_fmt(text, sizeof(text), "%s/done", out);
 	if (!bc_vm_is_file(text)) {
 		bc_warn("vm: %s: the run in the guest did not finish (console: %s)", vm->name[k], console);
 		return BC_EXIT_FAILED;
@@ -821,7 +834,7 @@ static int bc_vm_collect_out(const char *out, bool print, struct bc_import *im, 
 		return BC_EXIT_FAILED;
 	}
 	*cmd_rc = atoi(line);
-	snprintf(path, sizeof(path), "%s/results.db", out);
+	bc_vm_fmt(path, sizeof(path), "%s/results.db", out);
 	if (bc_vm_is_file(path) && bc_import_file(im, path, err, sizeof(err))) {
 		bc_warn("vm: the guest's documents (%s): %s", path, err);
 		return BC_EXIT_FAILED;
@@ -840,10 +853,10 @@ static int bc_vm_boot(struct bc_vm *vm, unsigned int k, unsigned int r, int *cmd
 	size_t before = vm->docs[k].cnt;
 
 	bc_vm_kdir(vm, k, kdir, sizeof(kdir));
-	snprintf(run, sizeof(run), "%s/run-%u-%u", vm->work, r + 1, k + 1);
-	snprintf(out, sizeof(out), "%s/out", run);
-	snprintf(boot, sizeof(boot), "%s/boot.sh", vm->libexec);
-	snprintf(timeout, sizeof(timeout), "%u", vm->o->timeout_sec);
+	bc_vm_fmt(run, sizeof(run), "%s/run-%u-%u", vm->work, r + 1, k + 1);
+	bc_vm_fmt(out, sizeof(out), "%s/out", run);
+	bc_vm_fmt(boot, sizeof(boot), "%s/boot.sh", vm->libexec);
+	bc_vm_fmt(timeout, sizeof(timeout), "%u", vm->o->timeout_sec);
 	if (mkdir(run, 0700) && errno != EEXIST) {
 		bc_warn("vm: %s: %s", run, strerror(errno));
 		return BC_EXIT_FAILED;
@@ -938,7 +951,7 @@ static int bc_vm_compare(struct bc_vm *vm)
 			bc_warn("vm: out of memory");
 			ret = BC_EXIT_FAILED;
 		}
-		snprintf(names[k], sizeof(names[k]), "%s %s", k ? "B" : "A", vm->name[k]);
+		bc_vm_fmt(names[k], sizeof(names[k]), "%s %s", k ? "B" : "A", vm->name[k]);
 		bc_rounds_side(&rs[k], names[k], &sides[k]);
 	}
 	if (!ret) {
@@ -974,7 +987,7 @@ static int bc_vm_workdir(struct bc_vm *vm)
 	char cmd[PATH_MAX + 16];
 
 	if (vm->o->keep) {
-		snprintf(cmd, sizeof(cmd), "%s", vm->o->keep);
+		bc_vm_fmt(cmd, sizeof(cmd), "%s", vm->o->keep);
 		/* mkdir -p */
 		for (char *p = cmd + 1; *p; p++) {
 			if (*p != '/')
@@ -994,7 +1007,7 @@ static int bc_vm_workdir(struct bc_vm *vm)
 		}
 		return 0;
 	}
-	snprintf(vm->work, sizeof(vm->work), "%s/benchcore-vm.XXXXXX",
+	bc_vm_fmt(vm->work, sizeof(vm->work), "%s/benchcore-vm.XXXXXX",
 		 tmp && tmp[0] == '/' ? tmp : "/tmp");
 	if (!mkdtemp(vm->work)) {
 		bc_warn("vm: cannot make a work directory in %s: %s", tmp ? tmp : "/tmp", strerror(errno));
@@ -1021,14 +1034,14 @@ static int bc_vm_collect_main(const struct bc_vm_opts *o)
 		bc_warn("vm: %s: the kernel cannot run benchmarks: %s", o->collect, line);
 		return BC_EXIT_USAGE;
 	}
-	snprintf(line, sizeof(line), "%.4000s/done", o->collect);
+	bc_vm_fmt(line, sizeof(line), "%.4000s/done", o->collect);
 	if (!bc_vm_is_file(line)) {
 		bc_warn("vm: --collect '%s': the guest's run did not finish (no done file); nothing is saved",
 			o->collect);
 		return BC_EXIT_FAILED;
 	}
 	ret = bc_vm_collect_out(o->collect, true, &im, &rc);
-	if (!ret && o->save && !rc)
+	if (!ret && o->save && (im.cnt || !rc))
 		ret = bc_vm_save(o, &im, 1);
 	bc_import_free(&im);
 	return ret ? ret : rc;
@@ -1069,8 +1082,8 @@ int bc_vm_main(struct bc_cli_env *env, int argc, char **argv)
 		return ret;
 	}
 	/* boot.sh's guest: the size asked for */
-	snprintf(mem, sizeof(mem), "%s", o.memory);
-	snprintf(cpus, sizeof(cpus), "%u", o.cpus);
+	bc_vm_fmt(mem, sizeof(mem), "%s", o.memory);
+	bc_vm_fmt(cpus, sizeof(cpus), "%u", o.cpus);
 	setenv("BENCHCORE_VM_MEM", mem, 1);
 	setenv("BENCHCORE_VM_CPUS", cpus, 1);
 	for (unsigned int k = 0; k < o.kernel_cnt && !ret; k++)
@@ -1102,7 +1115,9 @@ int bc_vm_main(struct bc_cli_env *env, int argc, char **argv)
 		bc_vm_say("%s: %s", vm->name[0], BC_ACCEL_EMULATION_NOTE);
 	if (o.kernel_cnt == 2)
 		ret = bc_vm_compare(vm);
-	if (o.save && (o.kernel_cnt == 2 || !cmd_rc)) {
+	/* The guests finished: what ended well is saved, as `suite --save`
+	 * saves the rows that ended well whatever the others did. */
+	if (o.save && (vm->docs[0].cnt || !cmd_rc)) {
 		int s = bc_vm_save(&o, vm->docs, o.kernel_cnt);
 
 		if (s && !ret)
