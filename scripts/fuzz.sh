@@ -16,7 +16,7 @@ build_dir=${1:-build-fuzz}
 seconds=${2:-600}
 shift $(($# > 2 ? 2 : $#))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(json cpuset suite options sweep)
+[ ${#targets[@]} -gt 0 ] || targets=(json cpuset suite options sweep store)
 cc=${CC:-clang}
 if ! command -v "$cc" >/dev/null; then
 	echo "fuzz.sh: $cc not found; libFuzzer needs clang (apt-get install clang)" >&2

@@ -26,6 +26,7 @@
 #include "runtime/report.h"
 #include "results/store.h"
 #include "results/store_doc.h"
+#include "results/words.h"
 
 /* compare's default level */
 #define BC_BASELINE_ALPHA 0.05
@@ -113,7 +114,7 @@ static int bc_against_line(const struct bc_run_request *cfg, const struct bc_sto
 {
 	const char *metric = cfg->metric ? cfg->metric : bc_doc_headline(now->run);
 	const struct bc_doc_metric *m = bc_doc_find(now->run, metric);
-	char err[256], ch[32], lo[32], hi[32], p[32], names[1024], nc[96];
+	char err[256], ch[32], lo[32], hi[32], p[32], names[1024], label[512], date[128], nc[96];
 	struct bc_doc_run *base;
 	struct bc_cmp_change c;
 
@@ -135,8 +136,8 @@ static int bc_against_line(const struct bc_run_request *cfg, const struct bc_sto
 	if (base && !bc_accel_comparable(base->ctx.accelerator, now->run->ctx.accelerator, nc,
 					 sizeof(nc))) {
 		fprintf(stderr, "benchcore: against '%s' (entry %lld, %s): %s: %s\n",
-			fd->label ? fd->label : cfg->against, fd->id, fd->date ? fd->date : "?", metric,
-			nc);
+			bc_text_safe(fd->label ? fd->label : cfg->against, label, sizeof(label)), fd->id,
+			bc_text_safe(fd->date ? fd->date : "?", date, sizeof(date)), metric, nc);
 		bc_doc_run_free(base);
 		return 0;
 	}
@@ -153,9 +154,11 @@ static int bc_against_line(const struct bc_run_request *cfg, const struct bc_sto
 		snprintf(p, sizeof(p), "%.3g", c.p);
 	else
 		snprintf(p, sizeof(p), "n/a");
+	/* the label and date as the store holds them: shown, never obeyed */
 	fprintf(stderr,
 		"benchcore: against '%s' (entry %lld, %s): %s %s [95%% CI %s, %s], p=%s (%s, %zu+%zu %s): %s\n",
-		fd->label ? fd->label : cfg->against, fd->id, fd->date ? fd->date : "?", metric, ch,
+		bc_text_safe(fd->label ? fd->label : cfg->against, label, sizeof(label)), fd->id,
+		bc_text_safe(fd->date ? fd->date : "?", date, sizeof(date)), metric, ch,
 		lo, hi, p, c.test ? c.test : "welch", c.n_base, c.n_new,
 		c.by_runs ? "runs" : "seconds",
 		bc_change_verdict(c.valid, c.significant, c.change_pct,
@@ -197,6 +200,11 @@ int bc_baseline_after_run(const struct bc_run_request *cfg, const struct bc_run_
 		if (ret)
 			bc_warn("%s; nothing to compare with", err);
 		found = !ret;
+		/* No entry yet (or no store yet) is a warning: the run still
+		 * ran. A store that cannot be read (corrupt, another program's,
+		 * a newer schema) is a failure, as it is for every command. */
+		if (ret && ret != -ENOENT)
+			status = BC_EXIT_FAILED;
 	}
 	if (cfg->save) {
 		struct bc_store_item item = { .text = now.text, .len = now.len, .label = cfg->label };

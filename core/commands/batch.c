@@ -292,6 +292,45 @@ static int bc_check_row_count(const struct bc_batch *b, const struct bc_sweep_ax
 	return -E2BIG;
 }
 
+/* Does the word (an option as written: --name, --name=V, -k, -kV) name
+ * option `name`? A short letter counts for the core option that has it. */
+static bool bc_word_is_option(const char *word, const char *name)
+{
+	const struct bc_core_opt *o;
+	size_t n = strlen(name);
+
+	if (!strncmp(word, "--", 2))
+		return !strncmp(word + 2, name, n) && (!word[2 + n] || word[2 + n] == '=');
+	if (word[0] != '-' || !word[1])
+		return false;
+	o = bc_core_opt_find(name);
+	return o && o->key && o->key == word[1];
+}
+
+/*
+ * An option given to the suite command is added to every run after the
+ * line's own, so that it wins (docs/suites.md). A row's swept value of the
+ * same option would then be a value the row does not run with, labelled
+ * as if it did; so one option cannot be both: one line, before anything
+ * runs.
+ */
+static int bc_check_not_given(const struct bc_batch *b, const struct bc_sweep_axis *axes,
+			      size_t axis_cnt, char *err, size_t err_len)
+{
+	for (size_t i = 0; i < axis_cnt; i++)
+		for (size_t j = 0; j < axes[i].name_cnt; j++)
+			for (size_t k = 0; k < b->opts.extra_cnt; k++) {
+				if (!bc_word_is_option(b->opts.extra_args[k], axes[i].names[j]))
+					continue;
+				bc_set_err(err, err_len,
+					   "option '%s' given to the %s is swept on this line (--sweep %s); the %s's value would replace every row's, so give it on the line or drop it from the sweep",
+					   b->opts.extra_args[k], b->opts.kind, axes[i].names[j],
+					   b->opts.kind);
+				return -EINVAL;
+			}
+	return 0;
+}
+
 /* Options a run of a batch cannot take from a sweep: the batch owns the
  * output and its own words, and --help & co. answer instead of running. */
 static int bc_check_sweepable(const char *spec, const struct bc_sweep_axis *ax, char *err,
@@ -484,6 +523,8 @@ int bc_batch_add_run(struct bc_batch *b, const char *section, char **args, size_
 	/* A bad value fails every row the same way: once, up front. */
 	if (!ret)
 		ret = bc_run_check_core_words(pass.v, pass.cnt, err, err_len);
+	if (!ret)
+		ret = bc_check_not_given(b, axes, axis_cnt, err, err_len);
 	if (!ret)
 		ret = bc_check_swept_once(axes, specs.v, axis_cnt, err, err_len);
 	if (!ret)
@@ -806,15 +847,16 @@ static int bc_batch_child_argv(const struct bc_batch *b, const struct bc_row *r,
 		ret = bc_strv_push(argv, "--allow-unsafe-plugins");
 	if (!ret)
 		ret = bc_strv_push(argv, "run");
-	/* The benchmark and the line's options, then the ones given to the
-	 * suite command, then the combination: the CLI lets a later option
-	 * win, so the user overrides a suite's line and the sweep both. */
+	/* The benchmark and the line's options, the combination, then the
+	 * ones given to the suite command: the CLI lets a later option win,
+	 * so the user overrides a suite's line (an option the line sweeps is
+	 * refused when the rows are planned, bc_check_not_given()). */
 	for (size_t i = 0; !ret && i < r->args.cnt; i++)
 		ret = bc_strv_push(argv, r->args.v[i]);
-	for (size_t i = 0; !ret && i < b->opts.extra_cnt; i++)
-		ret = bc_strv_push(argv, b->opts.extra_args[i]);
 	for (size_t i = 0; !ret && i < r->combo_args.cnt; i++)
 		ret = bc_strv_push(argv, r->combo_args.v[i]);
+	for (size_t i = 0; !ret && i < b->opts.extra_cnt; i++)
+		ret = bc_strv_push(argv, b->opts.extra_args[i]);
 	if (!ret && env && env->verbosity > 0)
 		ret = bc_strv_push(argv, "-v");
 	if (!ret)
@@ -931,6 +973,26 @@ int bc_batch_row_read(struct bc_row *r, char *err, size_t err_len)
 	/* Interrupted in its warm-up: the metrics are there, with no sample;
 	 * such a row does not replace an older --output. */
 	r->measured = bc_doc_run_measured(run);
+	return 0;
+}
+
+int bc_batch_check_files(const struct bc_batch_opts *bo, const char *output, const char *input)
+{
+	char path[PATH_MAX], err[512];
+
+	if (!bo->save && bo->store_path)
+		return bc_cli_usage_error("--store '%s': is the store --save writes, and this %s saves nothing; add --save, or drop --store",
+					  bo->store_path, bo->kind);
+	if (!output)
+		return 0;
+	/* Same device and inode: a link or another spelling is still the input. */
+	if (input && bc_out_same_file(output, input))
+		return bc_cli_usage_error("--output '%s': is the %s file '%s'; expected another file",
+					  output, bo->kind, input);
+	if (bo->save && !bc_store_path(bo->store_path, path, sizeof(path), err, sizeof(err)) &&
+	    bc_out_same_file(output, path))
+		return bc_cli_usage_error("--output '%s': is the result store '%s' that --save writes; expected another file",
+					  output, path);
 	return 0;
 }
 

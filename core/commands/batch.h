@@ -36,6 +36,10 @@ int bc_batch_find_bench(char *const *args, size_t cnt);
  * after a usage message. */
 int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,
 		     const char **output);
+/* The batch's files together, before anything runs: --output that is
+ * the suite file `input` (NULL: none) or the store --save writes, or
+ * --store without --save, is one line and BC_EXIT_USAGE; else 0. */
+int bc_batch_check_files(const struct bc_batch_opts *bo, const char *output, const char *input);
 /* Did any row measure something (ok, or interrupted with a result)? Then
  * the batch's --output FILE is replaced (output.h). */
 bool bc_batch_produced(const struct bc_batch *b);

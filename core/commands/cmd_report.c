@@ -3,7 +3,9 @@
  * `benchcore report [-o DIR]`: its command line. The site is
  * results/site.c's.
  */
+#include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,7 +40,7 @@ int bc_report_main(struct bc_cli_env *env, int argc, char **argv)
 {
 	struct bc_store_filter f = { 0 };
 	const char *store = NULL, *dir = "benchcore-report", *v;
-	char path[PATH_MAX], err[1024] = "";
+	char path[PATH_MAX], target[PATH_MAX], err[1024] = "";
 	struct stat sb = { 0 };
 	struct bc_store *s;
 	bool exists;
@@ -75,6 +77,15 @@ int bc_report_main(struct bc_cli_env *env, int argc, char **argv)
 	if (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
 		return bc_cli_usage_error("report: -o '%s': expected a directory name without a trailing '/'",
 					  dir);
+	/* A link to a directory: the report goes where it points (the swap
+	 * would otherwise put a directory in the link's place and leave its
+	 * target stale). */
+	if (!lstat(dir, &sb) && S_ISLNK(sb.st_mode)) {
+		if (!realpath(dir, target))
+			return bc_cli_usage_error("report: -o '%s': a link that leads nowhere (%s); expected a directory or a link to one",
+						  dir, strerror(errno));
+		dir = target;
+	}
 	exists = !stat(dir, &sb);
 	if (exists && (!S_ISDIR(sb.st_mode) || !bc_site_replaceable(dir)))
 		return bc_cli_usage_error("report: -o '%s': %s; expected a new directory, an empty one or an earlier report",
@@ -83,6 +94,11 @@ int bc_report_main(struct bc_cli_env *env, int argc, char **argv)
 		bc_warn("%s", err);
 		return BC_EXIT_USAGE;
 	}
+	/* The store inside an earlier report: replacing the report would
+	 * delete the store it was made from. */
+	if (exists && bc_site_holds(dir, path))
+		return bc_cli_usage_error("report: -o '%s': holds the store being read ('%s'), which replacing the directory would delete; expected another directory",
+					  dir, path);
 	s = bc_store_open(path, 0, err, sizeof(err));
 	if (!s) {
 		bc_warn("%s", err);

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,16 @@ int bc_store_filter_opt(int argc, char **argv, int *i, const char **store,
 	return 0;
 }
 
+/* A label names entries that terminals and tables show: no line break,
+ * no escape sequence (as run --label). */
+static bool bc_text_has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return true;
+	return false;
+}
+
 static void bc_store_help(FILE *f)
 {
 	fputs("Usage: benchcore store import [--store PATH] [--label TEXT] FILE...\n"
@@ -113,6 +124,8 @@ static int bc_store_import(int argc, char **argv)
 		if (name && (v = bc_cli_opt_value(argc, argv, &i, name))) {
 			if (!*v)
 				ret = bc_cli_usage_error("store import: %s '': expected a value", name);
+			else if (name[2] == 'l' && bc_text_has_control(v))
+				ret = bc_cli_usage_error("store import: --label: the value holds a control character; expected some text on one line without control characters");
 			else if (name[2] == 's')
 				store = v;
 			else

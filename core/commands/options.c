@@ -22,6 +22,7 @@
 #include "runtime/core_opts.h"
 #include "runtime/log.h"
 #include "cli_args.h"
+#include "cmd_store.h"
 #include "runtime/exit_status.h"
 #include "runtime/plugin_opts.h"
 #include "repeat.h"
@@ -130,6 +131,35 @@ static bool bc_shadowed_by_plugin(const char *name, void *cookie)
 	return true;
 }
 
+/*
+ * The store's options together. --label and --store name what --save
+ * writes and --against reads: without either they would do nothing, and
+ * a user who meant to save would find out later that nothing was kept, so
+ * they are refused. --output must not be the store: the report would
+ * replace every saved entry.
+ */
+static int bc_options_check_store(const struct bc_run_request *req)
+{
+	char path[PATH_MAX], err[512];
+
+	if (!req->save && !req->against) {
+		if (req->label)
+			return bc_cli_usage_error("--label '%s': names the entry --save keeps, and this run saves nothing; add --save, or drop --label",
+						  req->label);
+		if (req->store_path)
+			return bc_cli_usage_error("--store '%s': is the store of --save and --against, and this run has neither; add one, or drop --store",
+						  req->store_path);
+		return 0;
+	}
+	if (!req->cfg.output_path || bc_store_path(req->store_path, path, sizeof(path), err, sizeof(err)))
+		return 0;	/* a bad store path is said when it is used */
+	if (bc_out_same_file(req->cfg.output_path, path))
+		return bc_cli_usage_error("--output '%s': is the result store '%s' that %s; expected another file",
+					  req->cfg.output_path, path,
+					  req->save ? "--save writes" : "--against reads");
+	return 0;
+}
+
 int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct bc_run_request *req,
 			 const struct bc_bench **bench)
 {
@@ -220,7 +250,8 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 	cfg->duration_sec = ceil(cfg->duration_sec - 1e-9);
 	if (cfg->duration_sec < 1)
 		cfg->duration_sec = 1;
-	return bc_repeat_check(req);
+	err = bc_options_check_store(req);
+	return err ? err : bc_repeat_check(req);
 }
 
 void bc_options_free(struct bc_config *cfg)

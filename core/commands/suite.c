@@ -515,6 +515,9 @@ int bc_suite_main(struct bc_cli_env *env, int argc, char **argv)
 		}
 		file = path;
 	}
+	ret = bc_batch_check_files(&bo, output, file);
+	if (ret)
+		goto out;
 	if (bc_suite_load(file, &suite, err, sizeof(err))) {
 		ret = bc_cli_usage_error("%s", err);
 		goto out;

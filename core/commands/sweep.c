@@ -72,7 +72,9 @@ int bc_sweep_main(struct bc_cli_env *env, int argc, char **argv)
 		if (!taken)
 			words[word_cnt++] = argv[i];
 	}
-	ret = bc_out_open(&out, "--output", output);
+	ret = bc_batch_check_files(&bo, output, NULL);
+	if (!ret)
+		ret = bc_out_open(&out, "--output", output);
 	if (ret)
 		goto out;
 	if (bc_batch_find_bench(words, word_cnt) < 0) {

@@ -34,6 +34,7 @@
 #include "runtime/repstats.h"
 #include "runtime/significance.h"
 #include "store_doc.h"
+#include "words.h"
 
 #define BC_HISTORY_ALPHA 0.05
 
@@ -150,12 +151,6 @@ static struct bc_history_group *bc_history_group(struct bc_history *h, const cha
 	return g;
 }
 
-struct bc_history_walk {
-	struct bc_history *h;
-	enum bc_history_by by;
-	int err;
-};
-
 static char *bc_dup_or_keep(char *old, const char *s)
 {
 	char *n = strdup(s ? s : "");
@@ -166,16 +161,15 @@ static char *bc_dup_or_keep(char *old, const char *s)
 	return n;
 }
 
-static int bc_history_row(const struct bc_store_row *r, void *cookie)
+int bc_history_add(struct bc_history *h, enum bc_history_by by, const struct bc_store_row *r)
 {
-	struct bc_history_walk *w = cookie;
 	struct bc_history_group *g;
 	char name[1024];
 	double *means;
 
-	if (!r->k.metric || !isfinite(r->k.mean))
+	if (!r->k.metric || !isfinite(r->k.mean) || !r->k.date)
 		return 0;	/* measured nothing */
-	switch (w->by) {
+	switch (by) {
 	case BC_HISTORY_BY_KERNEL:
 		snprintf(name, sizeof(name), "%s", r->k.kernel_release ? r->k.kernel_release : "?");
 		break;
@@ -197,17 +191,17 @@ static int bc_history_row(const struct bc_store_row *r, void *cookie)
 
 		snprintf(name + len, sizeof(name) - len, " [%.8s]", r->k.accelerator);
 	}
-	g = bc_history_group(w->h, r->k.options, r->k.metric, name);
+	g = bc_history_group(h, r->k.options, r->k.metric, name);
 	if (!g)
-		goto nomem;
+		return -ENOMEM;
 	if (!g->n && r->k.accelerator && *r->k.accelerator && !g->accelerator &&
 	    !(g->accelerator = strdup(r->k.accelerator)))
-		goto nomem;
+		return -ENOMEM;
 	if (!(g->n & (g->n + 1)) || !g->means) {
 		/* grows at 0, 1, 3, 7, ...: doubling */
 		means = realloc(g->means, (g->n * 2 + 2) * sizeof(*means));
 		if (!means)
-			goto nomem;
+			return -ENOMEM;
 		g->means = means;
 	}
 	g->means[g->n++] = r->k.mean;
@@ -223,18 +217,77 @@ static int bc_history_row(const struct bc_store_row *r, void *cookie)
 	}
 	g->last_date = bc_dup_or_keep(g->last_date, r->k.date);
 	g->last_run_id = bc_dup_or_keep(g->last_run_id, r->k.run_id);
+	if (!g->first_date || !g->last_date || !g->last_run_id)
+		return -ENOMEM;
 	g->last_id = r->id;
-	w->h->entries++;
+	h->entries++;
 	return 0;
-nomem:
-	w->err = -ENOMEM;
-	return 1;
+}
+
+struct bc_history_walk {
+	struct bc_history *h;
+	enum bc_history_by by;
+	int err;
+};
+
+static int bc_history_row(const struct bc_store_row *r, void *cookie)
+{
+	struct bc_history_walk *w = cookie;
+
+	w->err = bc_history_add(w->h, w->by, r);
+	return w->err ? 1 : 0;
+}
+
+/*
+ * Each group's configuration (options and metric) as a dense number in
+ * the order first seen, by hash: what finds the group before one of the
+ * same configuration, and prints a configuration's groups together, in
+ * time linear in the groups rather than quadratic.
+ */
+static int bc_history_configs(const struct bc_history *h, size_t *cfg, size_t *cfg_cnt)
+{
+	size_t slot_cnt = 64, *slots;
+
+	while (slot_cnt < h->cnt * 2 + 2)
+		slot_cnt *= 2;
+	slots = malloc(slot_cnt * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < slot_cnt; i++)
+		slots[i] = SIZE_MAX;
+	*cfg_cnt = 0;
+	for (size_t g = 0; g < h->cnt; g++) {
+		const struct bc_history_group *gr = &h->groups[g];
+		size_t i = bc_hash(gr->options, gr->metric, NULL) & (slot_cnt - 1);
+
+		for (; slots[i] != SIZE_MAX; i = (i + 1) & (slot_cnt - 1))
+			if (bc_same(h->groups[slots[i]].options, gr->options) &&
+			    bc_same(h->groups[slots[i]].metric, gr->metric))
+				break;
+		if (slots[i] == SIZE_MAX) {
+			slots[i] = g;
+			cfg[g] = (*cfg_cnt)++;
+		} else {
+			cfg[g] = cfg[slots[i]];
+		}
+	}
+	free(slots);
+	return 0;
 }
 
 /* Each group's statistics, then each group against the one before it of
  * the same configuration and metric. */
-static void bc_history_finish(struct bc_history *h)
+int bc_history_done(struct bc_history *h)
 {
+	size_t *cfg = malloc((h->cnt + 1) * sizeof(*cfg)), *last = NULL, cfg_cnt = 0;
+
+	if (!cfg || bc_history_configs(h, cfg, &cfg_cnt) ||
+	    !(last = malloc((cfg_cnt + 1) * sizeof(*last)))) {
+		free(cfg);
+		return -ENOMEM;
+	}
+	for (size_t c = 0; c < cfg_cnt; c++)
+		last[c] = SIZE_MAX;
 	for (size_t i = 0; i < h->cnt; i++) {
 		struct bc_history_group *g = &h->groups[i];
 		struct bc_rep_stats rs;
@@ -255,16 +308,12 @@ static void bc_history_finish(struct bc_history *h)
 		}
 	}
 	for (size_t i = 0; i < h->cnt; i++) {
-		struct bc_history_group *g = &h->groups[i], *prev = NULL;
+		struct bc_history_group *g = &h->groups[i], *prev;
 		struct bc_sig_result sig = { 0 };
 
-		for (size_t j = i; j-- > 0;) {
-			if (bc_same(h->groups[j].options, g->options) &&
-			    bc_same(h->groups[j].metric, g->metric)) {
-				prev = &h->groups[j];
-				break;
-			}
-		}
+		g->config = cfg[i];
+		prev = last[cfg[i]] == SIZE_MAX ? NULL : &h->groups[last[cfg[i]]];
+		last[cfg[i]] = i;
 		if (!prev)
 			continue;
 		g->has_prev = true;
@@ -286,6 +335,10 @@ static void bc_history_finish(struct bc_history *h)
 		g->verdict = bc_change_verdict(g->valid, g->significant, g->change_pct,
 						 g->higher_better);
 	}
+	h->config_cnt = cfg_cnt;
+	free(last);
+	free(cfg);
+	return 0;
 }
 
 int bc_history_collect(struct bc_store *s, const struct bc_store_filter *f, enum bc_history_by by,
@@ -301,14 +354,13 @@ int bc_history_collect(struct bc_store *s, const struct bc_store_filter *f, enum
 	q.newest_first = false;
 	/* f->metric: each entry's figure of that name, not its headline */
 	ret = bc_store_each_figure(s, &q, bc_history_row, &w, err, err_len);
+	if (!w.err && ret >= 0)
+		w.err = bc_history_done(h);
 	if (w.err) {
 		snprintf(err, err_len, "history: out of memory");
 		return w.err;
 	}
-	if (ret < 0)
-		return ret;
-	bc_history_finish(h);
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 /* ------------------------------------------------------------ printing */
@@ -344,47 +396,68 @@ static void bc_fmt_change(const struct bc_history_group *g, char *ch, size_t chl
 		snprintf(p, pl, "%s", g->has_prev ? "n/a" : "");
 }
 
+/* Group indexes in configuration order, each configuration's groups in
+ * their own order: a counting sort on the configuration numbers. */
+static size_t *bc_history_by_config(const struct bc_history *h)
+{
+	size_t *start = calloc(h->config_cnt + 1, sizeof(*start));
+	size_t *order = malloc((h->cnt + 1) * sizeof(*order));
+
+	if (!start || !order) {
+		free(start);
+		free(order);
+		return NULL;
+	}
+	for (size_t i = 0; i < h->cnt; i++)
+		start[h->groups[i].config + 1]++;
+	for (size_t c = 1; c <= h->config_cnt; c++)
+		start[c] += start[c - 1];
+	for (size_t i = 0; i < h->cnt; i++)
+		order[start[h->groups[i].config]++] = i;
+	free(start);
+	return order;
+}
+
 static void bc_history_text(FILE *f, const char *bench, enum bc_history_by by, const struct bc_history *h)
 {
-	const struct bc_history_group *head = NULL;
+	size_t *order = bc_history_by_config(h);
+	char name[512], opts[1024], metric[256], safe_bench[512], unit[128];
 
-	for (size_t i = 0; i < h->cnt; i++) {
-		const struct bc_history_group *g = &h->groups[i];
-		char mean[64], ci[32], ch[32], p[32], n[32];
-		bool emulated = false;
+	bool emulated = false;
 
-		if (!head || !bc_same(head->options, g->options) || !bc_same(head->metric, g->metric)) {
-			/* a configuration's groups together, in order */
-			bool seen = false;
+	bc_text_safe(bench, safe_bench, sizeof(safe_bench));
+	for (size_t k = 0; k < h->cnt; k++) {
+		const struct bc_history_group *x = &h->groups[order ? order[k] : k];
+		char mean[256], ci[32], ch[32], p[32], n[32];
 
-			for (size_t j = 0; j < i && !seen; j++)
-				seen = bc_same(h->groups[j].options, g->options) &&
-				       bc_same(h->groups[j].metric, g->metric);
-			if (seen)
-				continue;
-			head = g;
-			fprintf(f, "%s%s  %s\n  %s (%s is better)\n", i ? "\n" : "", bench,
-				*g->options ? g->options : "(default options)", g->metric,
-				g->higher_better ? "higher" : "lower");
-			fprintf(f, "  %-32s %5s  %-18s %9s  %9s %8s  %s\n", bc_history_by_name(by), "n",
-				"mean", "95% CI", "change", "p", "verdict");
-			for (size_t j = i; j < h->cnt; j++) {
-				const struct bc_history_group *x = &h->groups[j];
-
-				if (!bc_same(x->options, g->options) || !bc_same(x->metric, g->metric))
-					continue;
-				bc_fmt_mean(x->mean, x->unit, mean, sizeof(mean));
-				bc_fmt_ci(x, ci, sizeof(ci));
-				bc_fmt_change(x, ch, sizeof(ch), p, sizeof(p));
-				snprintf(n, sizeof(n), "%zu", x->n);
-				fprintf(f, "  %-32s %5s  %-18s %9s  %9s %8s  %s\n", x->name, n, mean, ci,
-					ch, p, x->has_prev ? x->verdict : "");
-				emulated = emulated || bc_accel_emulated(x->accelerator);
-			}
+		if (!k || x->config != h->groups[order ? order[k - 1] : k - 1].config) {
+			/* the configuration before it ends: say its TCG figures are
+			 * emulation (accel.h) */
 			if (emulated)
 				fprintf(f, "  [tcg]: %s\n", BC_ACCEL_EMULATION_NOTE);
+			emulated = false;
+			/* a configuration's groups together, in order */
+			fprintf(f, "%s%s  %s\n  %s (%s is better)\n", k ? "\n" : "", safe_bench,
+				*x->options ? bc_text_safe(x->options, opts, sizeof(opts))
+					    : "(default options)",
+				bc_text_safe(x->metric, metric, sizeof(metric)),
+				x->higher_better ? "higher" : "lower");
+			fprintf(f, "  %-32s %5s  %-18s %9s  %9s %8s  %s\n", bc_history_by_name(by), "n",
+				"mean", "95% CI", "change", "p", "verdict");
 		}
+		bc_fmt_mean(x->mean, x->unit ? bc_text_safe(x->unit, unit, sizeof(unit)) : NULL, mean,
+			    sizeof(mean));
+		bc_fmt_ci(x, ci, sizeof(ci));
+		bc_fmt_change(x, ch, sizeof(ch), p, sizeof(p));
+		snprintf(n, sizeof(n), "%zu", x->n);
+		fprintf(f, "  %-32s %5s  %-18s %9s  %9s %8s  %s\n",
+			bc_text_safe(x->name, name, sizeof(name)), n, mean, ci, ch, p,
+			x->has_prev ? x->verdict : "");
+		emulated = emulated || bc_accel_emulated(x->accelerator);
 	}
+	if (emulated)
+		fprintf(f, "  [tcg]: %s\n", BC_ACCEL_EMULATION_NOTE);
+	free(order);
 }
 
 static void bc_history_csv(FILE *f, const char *bench, enum bc_history_by by, const struct bc_history *h)
@@ -406,7 +479,11 @@ static void bc_history_csv(FILE *f, const char *bench, enum bc_history_by by, co
 		fprintf(f, ",%zu,%.17g,", g->n, g->mean);
 		if (isfinite(g->ci_half))
 			fprintf(f, "%.17g", g->ci_half);
-		fprintf(f, ",%s,%u,%s,%s,", g->samples, g->sample_n, g->first_date, g->last_date);
+		fprintf(f, ",%s,%u,", g->samples, g->sample_n);
+		bc_csv_write(f, g->first_date);
+		fputc(',', f);
+		bc_csv_write(f, g->last_date);
+		fputc(',', f);
 		if (g->has_prev && isfinite(g->change_pct))
 			fprintf(f, "%.6f", g->change_pct);
 		fputc(',', f);
@@ -436,8 +513,10 @@ static void bc_history_markdown(FILE *f, const char *bench, enum bc_history_by b
 		bc_md_write(f, g->metric);
 		fputs(" | ", f);
 		bc_md_write(f, g->name);
-		fprintf(f, " | %zu | %s | %s | %s | %s | %s |\n", g->n, mean, ci, ch, p,
-			g->has_prev ? g->verdict : "");
+		fprintf(f, " | %zu | ", g->n);
+		/* the mean carries the unit, which a store may hold anything in */
+		bc_md_write(f, mean);
+		fprintf(f, " | %s | %s | %s | %s |\n", ci, ch, p, g->has_prev ? g->verdict : "");
 	}
 }
 

@@ -47,12 +47,14 @@ struct bc_history_group {
 	const char *verdict;
 	long long last_id;		/* the newest entry: the report links it */
 	char *last_run_id;
+	size_t config;			/* its configuration's number, first seen first */
 };
 
 struct bc_history {
 	struct bc_history_group *groups;
 	size_t cnt, cap;
 	size_t entries;
+	size_t config_cnt;		/* configurations (options and metric) */
 	/* a hash of group keys, so that 100,000 entries group in one pass */
 	size_t *slots;
 	size_t slot_cnt;
@@ -64,6 +66,12 @@ struct bc_history {
 int bc_history_collect(struct bc_store *s, const struct bc_store_filter *f, enum bc_history_by by,
 		    struct bc_history *h, char *err, size_t err_len);
 void bc_history_free(struct bc_history *h);
+/* The same from rows a caller already read (the report reads the store
+ * once): each row in date order into h (zeroed first), then
+ * bc_history_done(). 0, or -ENOMEM. A row without a figure or a date is
+ * left out. Linear in the rows and groups. */
+int bc_history_add(struct bc_history *h, enum bc_history_by by, const struct bc_store_row *r);
+int bc_history_done(struct bc_history *h);
 /* "date", "kernel", "label", "machine" */
 const char *bc_history_by_name(enum bc_history_by by);
 

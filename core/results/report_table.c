@@ -39,13 +39,23 @@ static void bc_table_json_str(FILE *f, const char *s)
 
 void bc_csv_write(FILE *f, const char *s)
 {
+	/* A spreadsheet runs a cell that starts with one of these as a
+	 * formula (OWASP's CSV injection): a leading apostrophe makes it
+	 * text, inside the quotes when there are any. */
+	bool formula = s && *s && strchr("=+-@\t\r", *s);
+
 	if (!s)
 		return;
 	if (!strpbrk(s, ",\"\n\r")) {
+		if (formula)
+			fputc('\'', f);
 		fputs(s, f);
 		return;
 	}
+	/* RFC 4180: quoted, a quote doubled; line breaks stay inside. */
 	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
@@ -57,9 +67,23 @@ void bc_csv_write(FILE *f, const char *s)
 void bc_md_write(FILE *f, const char *s)
 {
 	for (; s && *s; s++) {
-		if (*s == '|')
+		unsigned char c = (unsigned char)*s;
+
+		/* A pipe or a line break would end the cell or the row, a
+		 * backslash would escape our own pipe escape, and a renderer
+		 * takes HTML in Markdown as HTML. */
+		if (c == '|' || c == '\\')
 			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
+		if (c < 0x20 || c == 0x7f)
+			fputc(' ', f);
+		else if (c == '<')
+			fputs("&lt;", f);
+		else if (c == '>')
+			fputs("&gt;", f);
+		else if (c == '&')
+			fputs("&amp;", f);
+		else
+			fputc(c, f);
 	}
 }
 

@@ -12,9 +12,11 @@
 
 
 
-/* report_table.c: one CSV field, quoted when it holds a comma, quote or
- * line break (NULL: empty); Markdown cell text with '|' escaped and line
- * breaks as blanks (NULL: empty). */
+/* report_table.c: one CSV field (RFC 4180), quoted when it holds a
+ * comma, quote or line break, and a leading =, +, -, @, tab or CR made
+ * text with a quote so that a spreadsheet runs no formula (NULL: empty);
+ * Markdown cell text with '|' and '\\' escaped, control characters as
+ * blanks and <, >, & as HTML entities (NULL: empty). */
 void bc_csv_write(FILE *f, const char *s);
 void bc_md_write(FILE *f, const char *s);
 

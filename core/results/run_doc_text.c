@@ -6,6 +6,7 @@
  * the model read it, whatever its version.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,14 +66,37 @@ static void bc_rewrite(struct bc_json_writer *w, const char *key, const struct b
 	}
 }
 
+/* How deep v's containers nest (v itself one level when a container). */
+static size_t bc_depth(const struct bc_json *v)
+{
+	size_t deepest = 0;
+
+	if (v->type != BC_JSON_ARRAY && v->type != BC_JSON_OBJECT)
+		return 0;
+	for (size_t i = 0; i < v->cnt; i++) {
+		size_t d = bc_depth(v->items[i]);
+
+		if (d > deepest)
+			deepest = d;
+	}
+	return deepest + 1;
+}
+
 char *bc_doc_run_text(const struct bc_doc_run *run, const char *run_id, const char *label,
 		      size_t *len)
 {
 	struct bc_json_writer w;
 	char *text = NULL;
-	FILE *f = open_memstream(&text, len);
+	FILE *f;
 	int err;
 
+	/* The reader takes deeper documents than the writer can write back:
+	 * say so rather than let the writer's refusal pass for no memory. */
+	if (bc_depth(run->raw) > BC_DOC_TEXT_MAX_DEPTH) {
+		errno = ELOOP;
+		return NULL;
+	}
+	f = open_memstream(&text, len);
 	if (!f)
 		return NULL;
 	bc_jw_init(&w, f);
@@ -80,6 +104,7 @@ char *bc_doc_run_text(const struct bc_doc_run *run, const char *run_id, const ch
 	err = bc_jw_finish(&w);
 	if (fclose(f) || err) {
 		free(text);
+		errno = ENOMEM;
 		return NULL;
 	}
 	return text;

@@ -13,10 +13,20 @@
  *
  * The site is made in a new directory beside DIR and swapped in whole
  * (renameat2 RENAME_EXCHANGE), so a reader never sees half of it; a DIR
- * that is not a previous report is never replaced.
+ * that is not a previous report, or that holds the store being read, is
+ * never replaced, and a DIR that is a link is written where it points.
+ *
+ * Its cost is linear in the entries (docs/history.md): the store is read
+ * once, benchmarks, configurations and columns are found by hash
+ * (intern.c), each benchmark's history is grouped from the rows already
+ * read, and what could grow with their product is bounded: a page charts
+ * at most BC_SITE_MAX_CHARTS configurations, a sweep chart at most
+ * BC_SITE_MAX_SWEEP, and a matrix larger than a reader can read is drawn
+ * as a summary with a link to the full table (one row per cell).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -25,12 +35,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "runtime/exit_status.h"
 #include "history.h"
+#include "intern.h"
 #include "runtime/doc_keys.h"
 #include "runtime/json.h"
 #include "run_doc.h"
@@ -47,14 +59,39 @@
 #define BC_SITE_MAX_POINTS 200
 /* Marks a directory as a report: only such a one is replaced. */
 #define BC_SITE_MARK ".benchcore-report"
+/* Configurations of one benchmark charted on its page; the rest are rows
+ * of a table (each chart is a few KiB of SVG and a table of points). */
+#define BC_SITE_MAX_CHARTS 50
+/* Configurations drawn as one sweep chart: more is a smear, and each is
+ * one more document read. */
+#define BC_SITE_MAX_SWEEP 100
+/* A matrix of more columns, or more cells, is not read but scrolled: it
+ * is drawn as a summary, and its cells listed on a page of their own. */
+#define BC_SITE_MATRIX_MAX_COLS 40
+#define BC_SITE_MATRIX_MAX_CELLS 20000
+/* A page's name: the benchmark's as it is when short and plain, else cut
+ * and made unique with a hash of the whole name (names are not bounded
+ * by the loader; file names are, at 255 bytes). */
+#define BC_SITE_SLUG_MAX 120
 
 struct bc_site_entry {
 	long long id;
-	char *run_id, *bench, *options, *kernel, *label, *date, *host, *metric, *unit;
+	char *run_id, *kernel, *label, *date, *host, *metric, *unit;
+	size_t bench, cfg;	/* ids: st->benches, st->cfgs */
 	double mean, sd;
 	unsigned int n;
+	bool by_runs;
 	bool higher_better;
 	char *data;		/* data/NAME.json once copied, else NULL */
+};
+
+/* A configuration: a benchmark's options line. */
+struct bc_site_cfg {
+	size_t bench;
+	const char *options;	/* in the key's text (st->cfg_keys) */
+	size_t *entries;	/* indexes into st->e, in date order */
+	size_t cnt;
+	size_t nth;		/* its number on its benchmark's page */
 };
 
 struct bc_site {
@@ -64,6 +101,16 @@ struct bc_site {
 	char tmp[PATH_MAX];
 	struct bc_site_entry *e;
 	size_t cnt, cap;
+	struct bc_intern benches;	/* names */
+	struct bc_intern cfg_keys;	/* "BENCH_ID:OPTIONS" */
+	struct bc_site_cfg *cfgs;
+	size_t **bench_cfgs;		/* each benchmark's configurations, in order */
+	size_t *bench_cfg_cnt;
+	size_t **bench_entries;		/* each benchmark's entries, in date order */
+	size_t *bench_entry_cnt;
+	char **slugs;			/* each benchmark's page name */
+	size_t *by_id;			/* entry indexes sorted by entry id */
+	size_t *bench_order;		/* benchmark ids by name */
 	int err;
 	char why[1024];
 };
@@ -77,6 +124,8 @@ static int bc_site_load_row(const struct bc_store_row *r, void *cookie)
 {
 	struct bc_site *st = cookie;
 	struct bc_site_entry *e;
+	char *key = NULL;
+	size_t bench, cfg;
 
 	if (!r->k.metric || !isfinite(r->k.mean))
 		return 0;
@@ -89,13 +138,20 @@ static int bc_site_load_row(const struct bc_store_row *r, void *cookie)
 		st->e = ne;
 		st->cap = cap;
 	}
+	bench = bc_intern(&st->benches, r->k.bench);
+	if (bench == BC_INTERN_NONE || asprintf(&key, "%zu:%s", bench, r->k.options) < 0)
+		return -ENOMEM;
+	cfg = bc_intern(&st->cfg_keys, key);
+	free(key);
+	if (cfg == BC_INTERN_NONE)
+		return -ENOMEM;
 	e = &st->e[st->cnt++];
 	memset(e, 0, sizeof(*e));
 	e->id = r->id;
+	e->bench = bench;
+	e->cfg = cfg;
 	e->run_id = bc_sdup(r->k.run_id);
-	e->bench = bc_sdup(r->k.bench);
-	e->options = bc_sdup(r->k.options);
-	e->kernel = bc_sdup(r->k.kernel_release);
+	e->kernel = r->k.kernel_release ? strdup(r->k.kernel_release) : NULL;
 	e->label = r->k.label ? strdup(r->k.label) : NULL;
 	e->date = bc_sdup(r->k.date);
 	e->host = bc_sdup(r->k.host);
@@ -104,11 +160,88 @@ static int bc_site_load_row(const struct bc_store_row *r, void *cookie)
 	e->mean = r->k.mean;
 	e->sd = r->k.stddev;
 	e->n = r->k.n;
+	e->by_runs = r->k.by_runs;
 	e->higher_better = r->k.higher_better;
-	if (!e->run_id || !e->bench || !e->options || !e->kernel || !e->date || !e->host ||
-	    !e->metric)
+	if (!e->run_id || !e->date || !e->host || !e->metric || (r->k.label && !e->label) ||
+	    (r->k.unit && !e->unit) || (r->k.kernel_release && !e->kernel))
 		return -ENOMEM;
 	return 0;
+}
+
+static int bc_cmp_size(const void *a, const void *b, void *arg)
+{
+	const struct bc_site *st = arg;
+	long long x = st->e[*(const size_t *)a].id, y = st->e[*(const size_t *)b].id;
+
+	return x < y ? -1 : x > y;
+}
+
+static int bc_site_slugs(struct bc_site *st);
+
+/*
+ * What the pages are made of, from the entries read: each configuration's
+ * entries and each benchmark's configurations (counting, in date order),
+ * the entries by id (for the history's newest entry of a group), and the
+ * pages' names. Linear in the entries, but for the sort by id.
+ */
+static int bc_site_index_entries(struct bc_site *st)
+{
+	size_t ncfg = st->cfg_keys.cnt, nb = st->benches.cnt;
+
+	st->cfgs = calloc(ncfg + 1, sizeof(*st->cfgs));
+	st->bench_cfgs = calloc(nb + 1, sizeof(*st->bench_cfgs));
+	st->bench_cfg_cnt = calloc(nb + 1, sizeof(*st->bench_cfg_cnt));
+	st->by_id = malloc((st->cnt + 1) * sizeof(*st->by_id));
+	st->bench_entries = calloc(nb + 1, sizeof(*st->bench_entries));
+	st->bench_entry_cnt = calloc(nb + 1, sizeof(*st->bench_entry_cnt));
+	if (!st->cfgs || !st->bench_cfgs || !st->bench_cfg_cnt || !st->by_id ||
+	    !st->bench_entries || !st->bench_entry_cnt)
+		return -ENOMEM;
+	for (size_t i = 0; i < st->cnt; i++)
+		st->bench_entry_cnt[st->e[i].bench]++;
+	for (size_t b = 0; b < nb; b++) {
+		st->bench_entries[b] = malloc((st->bench_entry_cnt[b] + 1) * sizeof(size_t));
+		if (!st->bench_entries[b])
+			return -ENOMEM;
+		st->bench_entry_cnt[b] = 0;
+	}
+	for (size_t i = 0; i < st->cnt; i++)
+		st->bench_entries[st->e[i].bench][st->bench_entry_cnt[st->e[i].bench]++] = i;
+	for (size_t c = 0; c < ncfg; c++)
+		st->cfgs[c].options = strchr(st->cfg_keys.strs[c], ':') + 1;
+	for (size_t i = 0; i < st->cnt; i++) {
+		st->cfgs[st->e[i].cfg].bench = st->e[i].bench;
+		st->cfgs[st->e[i].cfg].cnt++;
+	}
+	for (size_t c = 0; c < ncfg; c++) {
+		st->cfgs[c].entries = malloc(st->cfgs[c].cnt * sizeof(size_t));
+		if (!st->cfgs[c].entries)
+			return -ENOMEM;
+		st->cfgs[c].cnt = 0;
+		st->bench_cfg_cnt[st->cfgs[c].bench]++;
+	}
+	for (size_t i = 0; i < st->cnt; i++) {
+		struct bc_site_cfg *c = &st->cfgs[st->e[i].cfg];
+
+		c->entries[c->cnt++] = i;
+		st->by_id[i] = i;
+	}
+	for (size_t b = 0; b < nb; b++) {
+		st->bench_cfgs[b] = malloc((st->bench_cfg_cnt[b] + 1) * sizeof(size_t));
+		if (!st->bench_cfgs[b])
+			return -ENOMEM;
+		st->bench_cfg_cnt[b] = 0;
+	}
+	/* ids are made in first-seen order: a benchmark's configurations
+	 * come out in the order their first entries were saved */
+	for (size_t c = 0; c < ncfg; c++) {
+		size_t b = st->cfgs[c].bench;
+
+		st->cfgs[c].nth = st->bench_cfg_cnt[b];
+		st->bench_cfgs[b][st->bench_cfg_cnt[b]++] = c;
+	}
+	qsort_r(st->by_id, st->cnt, sizeof(*st->by_id), bc_cmp_size, st);
+	return bc_site_slugs(st);
 }
 
 static void bc_site_free(struct bc_site *st)
@@ -117,8 +250,6 @@ static void bc_site_free(struct bc_site *st)
 		struct bc_site_entry *e = &st->e[i];
 
 		free(e->run_id);
-		free(e->bench);
-		free(e->options);
 		free(e->kernel);
 		free(e->label);
 		free(e->date);
@@ -128,6 +259,31 @@ static void bc_site_free(struct bc_site *st)
 		free(e->data);
 	}
 	free(st->e);
+	for (size_t c = 0; st->cfgs && c < st->cfg_keys.cnt; c++)
+		free(st->cfgs[c].entries);
+	free(st->cfgs);
+	for (size_t b = 0; b < st->benches.cnt; b++) {
+		if (st->bench_cfgs)
+			free(st->bench_cfgs[b]);
+		if (st->bench_entries)
+			free(st->bench_entries[b]);
+		if (st->slugs)
+			free(st->slugs[b]);
+	}
+	free(st->bench_cfgs);
+	free(st->bench_cfg_cnt);
+	free(st->bench_entries);
+	free(st->bench_entry_cnt);
+	free(st->slugs);
+	free(st->by_id);
+	free(st->bench_order);
+	bc_intern_free(&st->benches);
+	bc_intern_free(&st->cfg_keys);
+}
+
+static const char *bc_site_bench_name(const struct bc_site *st, size_t b)
+{
+	return st->benches.strs[b];
 }
 
 /* ------------------------------------------------------------ writing */
@@ -158,25 +314,84 @@ static void bc_html(FILE *f, const char *s)
 }
 
 /* "ringbuf:rb-custom" -> "ringbuf__rb-custom": a file name, and a URL
- * path segment that needs no escaping. */
-static void bc_site_slug(const char *bench, char *buf, size_t len)
+ * path segment that needs no escaping, of at most BC_SITE_SLUG_MAX bytes.
+ * Returns whether that is the name's alone: one ':', only letters,
+ * digits, '-', '.' and single '_' not beside it, not cut, so that the
+ * one "__" is the ':' and no other name maps there. */
+static bool bc_site_slug(const char *bench, char *buf, size_t len)
 {
-	size_t o = 0;
+	size_t o = 0, colons = 0;
+	bool plain = *bench != '.';
 
-	for (const char *p = bench; *p && o + 3 < len; p++) {
+	for (const char *p = bench; *p; p++) {
 		char c = *p;
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
 
-		if (c == ':') {
-			buf[o++] = '_';
-			buf[o++] = '_';
-		} else {
-			buf[o++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-						   (c >= '0' && c <= '9') || c == '-' || c == '.'
-					   ? c
-					   : '_';
+		if (o + 3 >= len || o + 2 > BC_SITE_SLUG_MAX) {
+			plain = false;
+			break;
 		}
+		if (c == ':') {
+			colons++;
+			buf[o++] = '_';
+			buf[o++] = '_';
+			continue;
+		}
+		if (c == '_' && ((p > bench && (p[-1] == '_' || p[-1] == ':')) || p[1] == '_' ||
+				 p[1] == ':'))
+			plain = false;
+		plain &= ok;
+		buf[o++] = ok ? c : '_';
 	}
 	buf[o] = '\0';
+	return plain && colons == 1;
+}
+
+/*
+ * Each benchmark's page name: its slug when that is its alone, else the
+ * slug (cut) with a hash of the whole name; and whatever the hash did,
+ * one taken already (case aside, for a report copied to a file system
+ * that folds it) gets a number.
+ */
+static int bc_site_slugs(struct bc_site *st)
+{
+	size_t nb = st->benches.cnt;
+	struct bc_intern taken = { 0 };
+	char buf[BC_SITE_SLUG_MAX + 64], folded[sizeof(buf)];
+	int ret = 0;
+
+	st->slugs = calloc(nb + 1, sizeof(*st->slugs));
+	if (!st->slugs)
+		return -ENOMEM;
+	for (size_t b = 0; b < nb && !ret; b++) {
+		const char *name = bc_site_bench_name(st, b);
+		size_t o, before;
+
+		if (!bc_site_slug(name, buf, sizeof(buf))) {
+			o = strlen(buf);
+			snprintf(buf + o, sizeof(buf) - o, "-%016llx",
+				 (unsigned long long)bc_intern_hash(name));
+		}
+		o = strlen(buf);
+		for (unsigned int n = 2;; n++) {
+			for (size_t i = 0; i <= strlen(buf); i++)
+				folded[i] = (char)tolower((unsigned char)buf[i]);
+			before = taken.cnt;
+			if (bc_intern(&taken, folded) == BC_INTERN_NONE) {
+				ret = -ENOMEM;
+				break;
+			}
+			if (taken.cnt > before)
+				break;
+			snprintf(buf + o, sizeof(buf) - o, "-%u", n);
+		}
+		st->slugs[b] = strdup(buf);
+		if (!st->slugs[b])
+			ret = -ENOMEM;
+	}
+	bc_intern_free(&taken);
+	return ret;
 }
 
 static FILE *bc_site_create(struct bc_site *st, const char *rel)
@@ -321,37 +536,38 @@ static void bc_site_mark(FILE *f, const struct bc_history_group *g)
 
 static struct bc_site_entry *bc_site_by_id(struct bc_site *st, long long id)
 {
-	for (size_t i = st->cnt; i-- > 0;)
-		if (st->e[i].id == id)
-			return &st->e[i];
+	size_t lo = 0, hi = st->cnt;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		long long x = st->e[st->by_id[mid]].id;
+
+		if (x == id)
+			return &st->e[st->by_id[mid]];
+		if (x < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
 	return NULL;
 }
 
 /* ------------------------------------------------------------ a benchmark */
 
-static void bc_site_trend(struct bc_site *st, FILE *f, const char *bench, const char *options,
-			  size_t chart)
+static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg *cfg)
 {
-	size_t idx[BC_SITE_MAX_POINTS], n = 0, total = 0;
+	const char *bench = bc_site_bench_name(st, cfg->bench), *options = cfg->options;
+	size_t n = cfg->cnt < BC_SITE_MAX_POINTS ? cfg->cnt : BC_SITE_MAX_POINTS;
+	/* the newest BC_SITE_MAX_POINTS, oldest first */
+	const size_t *idx = cfg->entries + (cfg->cnt - n);
 	struct bc_plot_point pts[BC_SITE_MAX_POINTS];
 	struct bc_plot_tick ticks[BC_SITE_MAX_POINTS];
 	char dates[BC_SITE_MAX_POINTS][24], val[64];
 	struct bc_plot_series series = { 0 };
 	struct bc_plot_panel pn = { 0 };
 	struct bc_plot p = { 0 };
-	const struct bc_site_entry *first = NULL;
+	const struct bc_site_entry *first;
 
-	for (size_t i = 0; i < st->cnt; i++) {
-		if (strcmp(st->e[i].bench, bench) || strcmp(st->e[i].options, options))
-			continue;
-		total++;
-		/* the newest BC_SITE_MAX_POINTS, oldest first */
-		if (n == BC_SITE_MAX_POINTS) {
-			n--;
-			memmove(idx, idx + 1, sizeof(idx[0]) * n);
-		}
-		idx[n++] = i;
-	}
 	if (!n)
 		return;
 	first = &st->e[idx[0]];
@@ -385,16 +601,16 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const char *bench, const 
 	p.panels = &pn;
 	p.panel_cnt = 1;
 
-	fprintf(f, "<h2 id=\"config-%zu\">", chart);
+	fprintf(f, "<h2 id=\"config-%zu\">", cfg->nth);
 	bc_html(f, *options ? options : "default options");
 	fputs("</h2>\n", f);
-	fprintf(f, "<figure class=\"chart trend\" id=\"trend-%zu\" data-points=\"%zu\">\n", chart, n);
+	fprintf(f, "<figure class=\"chart trend\" id=\"trend-%zu\" data-points=\"%zu\">\n", cfg->nth, n);
 	if (bc_site_svg(f, &p))
 		fputs("<p class=\"muted\">no chart: nothing to draw</p>\n", f);
 	fputs("<figcaption>", f);
 	bc_html(f, first->metric);
 	fprintf(f, " (%s is better); %zu of %zu entries. Each point's document is linked below.</figcaption>\n</figure>\n",
-		first->higher_better ? "higher" : "lower", n, total);
+		first->higher_better ? "higher" : "lower", n, cfg->cnt);
 	fputs("<table class=\"points\">\n<tr><th>#</th><th class=\"name\">date</th><th class=\"name\">label</th><th class=\"name\">kernel</th><th class=\"name\">host</th><th>mean</th><th>95% CI</th><th>document</th></tr>\n",
 	      f);
 	for (size_t k = 0; k < n; k++) {
@@ -417,6 +633,35 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const char *bench, const 
 			fprintf(f, "</td><td>&#177;%.2f%%", ci / fabs(e->mean) * 100.0);
 		else
 			fputs("</td><td>n/a", f);
+		fputs("</td><td><a class=\"doc\" href=\"../", f);
+		bc_html(f, data ? data : "");
+		fputs("\">JSON</a></td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* The configurations past the charted ones: a row each, with the newest
+ * entry's figure and document, each row the target of its #config-N. */
+static void bc_site_more_configs(struct bc_site *st, FILE *f, const size_t *cfgs, size_t cnt)
+{
+	char val[64];
+
+	fprintf(f, "<h2 id=\"more-configs\">%zu more configurations</h2>\n<p class=\"muted\">Past the first %d, a row each: its newest entry.</p>\n",
+		cnt, BC_SITE_MAX_CHARTS);
+	fputs("<table class=\"configs\">\n<tr><th class=\"name\">configuration</th><th>entries</th><th class=\"name\">newest</th><th>mean</th><th>document</th></tr>\n",
+	      f);
+	for (size_t k = 0; k < cnt; k++) {
+		const struct bc_site_cfg *c = &st->cfgs[cfgs[k]];
+		struct bc_site_entry *e = &st->e[c->entries[c->cnt - 1]];
+		const char *data = bc_site_data(st, e);
+
+		bc_fmt_value(e->mean, e->unit, val, sizeof(val));
+		fprintf(f, "<tr id=\"config-%zu\"><td class=\"name\">", c->nth);
+		bc_html(f, *c->options ? c->options : "default options");
+		fprintf(f, "</td><td>%zu</td><td class=\"name\">", c->cnt);
+		bc_html(f, e->date);
+		fputs("</td><td>", f);
+		bc_html(f, val);
 		fputs("</td><td><a class=\"doc\" href=\"../", f);
 		bc_html(f, data ? data : "");
 		fputs("\">JSON</a></td></tr>\n", f);
@@ -557,20 +802,16 @@ out:
 
 /* The changes between groups (compare's test, history.c), a table per
  * grouping. */
-static void bc_site_changes(struct bc_site *st, FILE *f, const char *bench, enum bc_history_by by,
-			    const char *prefix)
+static void bc_site_changes(struct bc_site *st, FILE *f, const struct bc_history *h,
+			    enum bc_history_by by, const char *prefix)
 {
-	struct bc_store_filter q = { .bench = bench, .metric = st->metric };
-	char err[512], val[64];
-	struct bc_history h;
+	char val[64];
 
-	if (bc_history_collect(st->store, &q, by, &h, err, sizeof(err)))
-		return;
 	fprintf(f, "<h2 id=\"by-%s\">Changes by %s</h2>\n", bc_history_by_name(by), bc_history_by_name(by));
 	fprintf(f, "<table class=\"changes\">\n<tr><th class=\"name\">configuration</th><th class=\"name\">%s</th><th>entries</th><th>mean</th><th>95%% CI</th><th>change</th><th>p</th><th class=\"name\">verdict</th><th>newest</th></tr>\n",
 		bc_history_by_name(by));
-	for (size_t i = 0; i < h.cnt; i++) {
-		const struct bc_history_group *g = &h.groups[i];
+	for (size_t i = 0; i < h->cnt; i++) {
+		const struct bc_history_group *g = &h->groups[i];
 		struct bc_site_entry *e = bc_site_by_id(st, g->last_id);
 		const char *data = e ? bc_site_data(st, e) : NULL;
 
@@ -604,153 +845,328 @@ static void bc_site_changes(struct bc_site *st, FILE *f, const char *bench, enum
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	bc_history_free(&h);
 }
 
-static int bc_cmp_str(const void *a, const void *b)
+/*
+ * A benchmark's history by kernel or by label, from the entries already
+ * read (in date order, as history reads them): the same groups, numbers
+ * and verdicts as `benchcore history`, without a query per benchmark.
+ */
+static int bc_site_history(struct bc_site *st, size_t bench, enum bc_history_by by,
+			   struct bc_history *h)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	const char *name = bc_site_bench_name(st, bench);
+	int ret = 0;
 
-/* The distinct values of a field of the entries (those of bench when not
- * NULL), in first-seen order (date order). */
-static size_t bc_site_distinct(const struct bc_site *st, const char *bench, size_t field_off,
-			       char ***out)
-{
-	char **v = calloc(st->cnt + 1, sizeof(*v));
-	size_t cnt = 0;
+	memset(h, 0, sizeof(*h));
+	for (size_t k = 0; k < st->bench_entry_cnt[bench] && !ret; k++) {
+		const struct bc_site_entry *e = &st->e[st->bench_entries[bench][k]];
+		struct bc_store_row r = { .id = e->id };
 
-	*out = v;
-	if (!v)
-		return 0;
-	for (size_t i = 0; i < st->cnt; i++) {
-		const char *s = *(char *const *)((const char *)&st->e[i] + field_off);
-		bool seen = false;
-
-		if (!s || (bench && strcmp(st->e[i].bench, bench)))
-			continue;
-		for (size_t k = 0; k < cnt && !seen; k++)
-			seen = !strcmp(v[k], s);
-		if (!seen)
-			v[cnt++] = (char *)s;
+		r.k = (struct bc_store_keys){ .run_id = e->run_id, .bench = name,
+			.options = st->cfgs[e->cfg].options, .kernel_release = e->kernel,
+			.label = e->label, .date = e->date, .metric = e->metric, .unit = e->unit,
+			.mean = e->mean, .stddev = e->sd, .n = e->n, .by_runs = e->by_runs,
+			.higher_better = e->higher_better };
+		ret = bc_history_add(h, by, &r);
 	}
-	return cnt;
+	if (!ret)
+		ret = bc_history_done(h);
+	if (ret)
+		bc_history_free(h);
+	return ret;
 }
 
-static void bc_site_bench_page(struct bc_site *st, const char *bench)
+static void bc_site_bench_page(struct bc_site *st, size_t bench, const struct bc_history *by_kernel,
+			       const struct bc_history *by_label)
 {
-	char slug[512], rel[600];
-	char **configs;
-	size_t cfg_cnt = bc_site_distinct(st, bench, offsetof(struct bc_site_entry, options), &configs);
+	const char *name = bc_site_bench_name(st, bench);
+	const size_t *cfgs = st->bench_cfgs[bench];
+	size_t cfg_cnt = st->bench_cfg_cnt[bench];
+	char rel[BC_SITE_SLUG_MAX + 128];
 	FILE *f;
 
-	bc_site_slug(bench, slug, sizeof(slug));
-	snprintf(rel, sizeof(rel), "bench/%s.html", slug);
+	snprintf(rel, sizeof(rel), "bench/%s.html", st->slugs[bench]);
 	f = bc_site_create(st, rel);
-	if (!f) {
-		free(configs);
+	if (!f)
 		return;
-	}
-	bc_site_head(f, bench);
+	bc_site_head(f, name);
 	fputs("<p><a href=\"../index.html\">&#8592; all benchmarks</a></p>\n<h1>", f);
-	bc_html(f, bench);
+	bc_html(f, name);
 	fputs("</h1>\n<p>Configurations:</p>\n<ul>\n", f);
 	for (size_t c = 0; c < cfg_cnt; c++) {
-		fprintf(f, "<li><a href=\"#config-%zu\">", c);
-		bc_html(f, *configs[c] ? configs[c] : "default options");
+		const struct bc_site_cfg *cfg = &st->cfgs[cfgs[c]];
+
+		fprintf(f, "<li><a href=\"#config-%zu\">", cfg->nth);
+		bc_html(f, *cfg->options ? cfg->options : "default options");
 		fputs("</a></li>\n", f);
 	}
 	fputs("</ul>\n", f);
-	for (size_t c = 0; c < cfg_cnt; c++)
-		bc_site_trend(st, f, bench, configs[c], c);
-	if (cfg_cnt >= 2)
-		bc_site_sweep(st, f, bench, configs, cfg_cnt);
-	bc_site_changes(st, f, bench, BC_HISTORY_BY_KERNEL, "../");
-	bc_site_changes(st, f, bench, BC_HISTORY_BY_LABEL, "../");
+	for (size_t c = 0; c < cfg_cnt && c < BC_SITE_MAX_CHARTS; c++)
+		bc_site_trend(st, f, &st->cfgs[cfgs[c]]);
+	if (cfg_cnt > BC_SITE_MAX_CHARTS)
+		bc_site_more_configs(st, f, cfgs + BC_SITE_MAX_CHARTS, cfg_cnt - BC_SITE_MAX_CHARTS);
+	if (cfg_cnt >= 2 && cfg_cnt <= BC_SITE_MAX_SWEEP) {
+		char **configs = calloc(cfg_cnt + 1, sizeof(*configs));
+
+		for (size_t c = 0; configs && c < cfg_cnt; c++)
+			configs[c] = (char *)st->cfgs[cfgs[c]].options;
+		if (configs)
+			bc_site_sweep(st, f, name, configs, cfg_cnt);
+		free(configs);
+	} else if (cfg_cnt > BC_SITE_MAX_SWEEP) {
+		fprintf(f, "<h2 id=\"sweep\">Across configurations</h2>\n<p class=\"muted\">No sweep chart: %zu configurations are more than the %d one chart can show; each is in the tables above.</p>\n",
+			cfg_cnt, BC_SITE_MAX_SWEEP);
+	}
+	if (by_kernel)
+		bc_site_changes(st, f, by_kernel, BC_HISTORY_BY_KERNEL, "../");
+	if (by_label)
+		bc_site_changes(st, f, by_label, BC_HISTORY_BY_LABEL, "../");
 	fputs("</body>\n</html>\n", f);
 	bc_site_close(st, f, rel);
-	free(configs);
 }
 
 /* ------------------------------------------------------------ the index */
 
-static void bc_site_matrix(struct bc_site *st, FILE *f, char **benches, size_t bench_cnt,
-			   enum bc_history_by by)
-{
-	size_t off = by == BC_HISTORY_BY_KERNEL ? offsetof(struct bc_site_entry, kernel)
-					     : offsetof(struct bc_site_entry, label);
-	char **cols, slug[512], val[64], err[512];
-	size_t col_cnt = bc_site_distinct(st, NULL, off, &cols);
+/* One grouping's matrix: benchmarks x configurations down, kernels or
+ * labels across. Its columns are known before any benchmark is read, so
+ * the rows are written as each benchmark's history is made. */
+struct bc_site_matrix {
+	enum bc_history_by by;
+	struct bc_intern cols;		/* in the order first seen */
+	bool summary;			/* too large: a summary and the full table */
+	FILE *rows;			/* the matrix's rows, or the summary's */
+	char *rows_text;
+	size_t rows_len;
+	FILE *full;			/* the full table's rows, when summary */
+	char *full_text;
+	size_t full_len;
+	size_t cells;
+};
 
-	fprintf(f, "<h2 id=\"by-%s\">By %s</h2>\n", bc_history_by_name(by), bc_history_by_name(by));
-	if (!col_cnt) {
-		fprintf(f, "<p class=\"muted\">No entry has a %s.</p>\n", bc_history_by_name(by));
-		free(cols);
+struct bc_site_cell {
+	size_t row, col, group;
+};
+
+static int bc_cmp_cell(const void *a, const void *b)
+{
+	const struct bc_site_cell *x = a, *y = b;
+
+	if (x->row != y->row)
+		return x->row < y->row ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	return (x->group > y->group) - (x->group < y->group);
+}
+
+static const char *bc_site_col_of(const struct bc_site_entry *e, enum bc_history_by by)
+{
+	/* as history names the group of an entry without one */
+	if (by == BC_HISTORY_BY_KERNEL)
+		return e->kernel ? e->kernel : "?";
+	return e->label;
+}
+
+static int bc_site_matrix_init(struct bc_site *st, struct bc_site_matrix *mx, enum bc_history_by by)
+{
+	memset(mx, 0, sizeof(*mx));
+	mx->by = by;
+	for (size_t i = 0; i < st->cnt; i++) {
+		const char *c = bc_site_col_of(&st->e[i], by);
+
+		if (c && bc_intern(&mx->cols, c) == BC_INTERN_NONE)
+			return -ENOMEM;
+	}
+	mx->summary = mx->cols.cnt > BC_SITE_MATRIX_MAX_COLS ||
+		      (mx->cols.cnt && st->cfg_keys.cnt > BC_SITE_MATRIX_MAX_CELLS / mx->cols.cnt);
+	mx->rows = open_memstream(&mx->rows_text, &mx->rows_len);
+	if (mx->rows && mx->summary)
+		mx->full = open_memstream(&mx->full_text, &mx->full_len);
+	return mx->rows && (!mx->summary || mx->full) ? 0 : -ENOMEM;
+}
+
+static void bc_site_matrix_free(struct bc_site_matrix *mx)
+{
+	if (mx->rows)
+		fclose(mx->rows);
+	if (mx->full)
+		fclose(mx->full);
+	free(mx->rows_text);
+	free(mx->full_text);
+	bc_intern_free(&mx->cols);
+}
+
+/* A cell's figure: the newest group's mean, linked to its newest
+ * document, with its mark. */
+static void bc_site_cell(struct bc_site *st, FILE *f, const struct bc_history_group *g,
+			 const char *prefix)
+{
+	struct bc_site_entry *e = bc_site_by_id(st, g->last_id);
+	const char *data = e ? bc_site_data(st, e) : NULL;
+	char val[64];
+
+	bc_fmt_value(g->mean, g->unit, val, sizeof(val));
+	if (data) {
+		fprintf(f, "<a class=\"doc\" href=\"%s", prefix);
+		bc_html(f, data);
+		fputs("\">", f);
+	}
+	bc_html(f, val);
+	fputs(data ? "</a>" : "", f);
+	bc_site_mark(f, g);
+}
+
+/* The rows of one benchmark: each group finds its row (configuration) and
+ * column by hash; the cells are sorted, and each row written once. */
+static int bc_site_matrix_add(struct bc_site *st, struct bc_site_matrix *mx, size_t bench,
+			      const struct bc_history *h)
+{
+	const char *name = bc_site_bench_name(st, bench);
+	struct bc_site_cell *cells = malloc((h->cnt + 1) * sizeof(*cells));
+	size_t cnt = 0, regressed = 0, improved = 0, k = 0;
+	char *key = NULL;
+
+	if (!cells)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->cnt; i++) {
+		const struct bc_history_group *g = &h->groups[i];
+		size_t cfg, col = bc_intern_find(&mx->cols, g->name);
+
+		if (asprintf(&key, "%zu:%s", bench, g->options) < 0) {
+			free(cells);
+			return -ENOMEM;
+		}
+		cfg = bc_intern_find(&st->cfg_keys, key);
+		free(key);
+		if (cfg == BC_INTERN_NONE || col == BC_INTERN_NONE)
+			continue;
+		cells[cnt++] = (struct bc_site_cell){ .row = st->cfgs[cfg].nth, .col = col, .group = i };
+		if (g->has_prev && g->significant)
+			regressed += !strcmp(g->verdict, "regressed"),
+			improved += !strcmp(g->verdict, "improved");
+	}
+	/* the first group of a cell, as a reader scanning the groups finds */
+	qsort(cells, cnt, sizeof(*cells), bc_cmp_cell);
+	if (mx->summary) {
+		size_t cols = 0;
+
+		for (size_t i = 0; i < cnt; i++)
+			cols += !i || cells[i].col != cells[i - 1].col || cells[i].row != cells[i - 1].row;
+		fprintf(mx->rows, "<tr><td class=\"name\"><a href=\"bench/%s.html\">", st->slugs[bench]);
+		bc_html(mx->rows, name);
+		fprintf(mx->rows, "</a></td><td>%zu</td><td>%zu</td><td>%zu</td><td>%zu</td></tr>\n",
+			st->bench_cfg_cnt[bench], cols, regressed, improved);
+		for (size_t i = 0; i < cnt; i++) {
+			const struct bc_history_group *g = &h->groups[cells[i].group];
+			const struct bc_site_cfg *cfg = &st->cfgs[st->bench_cfgs[bench][cells[i].row]];
+
+			if (i && cells[i].row == cells[i - 1].row && cells[i].col == cells[i - 1].col)
+				continue;
+			fprintf(mx->full, "<tr><td class=\"name\"><a href=\"bench/%s.html#config-%zu\">",
+				st->slugs[bench], cfg->nth);
+			bc_html(mx->full, name);
+			fputs("</a></td><td class=\"name\">", mx->full);
+			bc_html(mx->full, *cfg->options ? cfg->options : "default options");
+			fputs("</td><td class=\"name\">", mx->full);
+			bc_html(mx->full, mx->cols.strs[cells[i].col]);
+			fputs("</td><td>", mx->full);
+			bc_site_cell(st, mx->full, g, "");
+			fputs("</td></tr>\n", mx->full);
+			mx->cells++;
+		}
+		free(cells);
+		return 0;
+	}
+	for (size_t c = 0; c < st->bench_cfg_cnt[bench]; c++) {
+		const struct bc_site_cfg *cfg = &st->cfgs[st->bench_cfgs[bench][c]];
+		size_t col = 0;
+
+		fprintf(mx->rows, "<tr><td class=\"name\"><a href=\"bench/%s.html#config-%zu\">",
+			st->slugs[bench], c);
+		bc_html(mx->rows, name);
+		fputs("</a></td><td class=\"name\">", mx->rows);
+		bc_html(mx->rows, *cfg->options ? cfg->options : "default options");
+		fputs("</td>", mx->rows);
+		for (; col < mx->cols.cnt; col++) {
+			fputs("<td>", mx->rows);
+			if (k < cnt && cells[k].row == c && cells[k].col == col) {
+				bc_site_cell(st, mx->rows, &h->groups[cells[k].group], "");
+				mx->cells++;
+				while (k < cnt && cells[k].row == c && cells[k].col == col)
+					k++;
+			}
+			fputs("</td>", mx->rows);
+		}
+		fputs("</tr>\n", mx->rows);
+	}
+	free(cells);
+	return 0;
+}
+
+/* The full table of a matrix drawn as a summary: one row per cell. */
+static void bc_site_full_table(struct bc_site *st, struct bc_site_matrix *mx, const char *rel)
+{
+	const char *by = bc_history_by_name(mx->by);
+	FILE *f = bc_site_create(st, rel);
+	char title[64];
+
+	if (!f)
+		return;
+	snprintf(title, sizeof(title), "benchcore results by %s", by);
+	bc_site_head(f, title);
+	fprintf(f, "<p><a href=\"index.html\">&#8592; all benchmarks</a></p>\n<h1>By %s: every cell</h1>\n", by);
+	fprintf(f, "<p class=\"muted\">%zu cells: each configuration's newest group of each %s, as the matrix would show it.</p>\n",
+		mx->cells, by);
+	fprintf(f, "<table class=\"cells\" id=\"cells-%s\">\n<tr><th class=\"name\">benchmark</th><th class=\"name\">configuration</th><th class=\"name\">%s</th><th>mean</th></tr>\n",
+		by, by);
+	if (mx->full_text)
+		fwrite(mx->full_text, 1, mx->full_len, f);
+	fputs("</table>\n</body>\n</html>\n", f);
+	bc_site_close(st, f, rel);
+}
+
+static void bc_site_matrix_write(struct bc_site *st, FILE *f, struct bc_site_matrix *mx)
+{
+	const char *by = bc_history_by_name(mx->by);
+	char rel[64];
+
+	fprintf(f, "<h2 id=\"by-%s\">By %s</h2>\n", by, by);
+	if (!mx->cols.cnt) {
+		fprintf(f, "<p class=\"muted\">No entry has a %s.</p>\n", by);
+		return;
+	}
+	if (fflush(mx->rows) || (mx->full && fflush(mx->full))) {
+		st->err = st->err ? st->err : -ENOMEM;
+		snprintf(st->why, sizeof(st->why), "report: out of memory");
+		return;
+	}
+	if (mx->summary) {
+		snprintf(rel, sizeof(rel), "by-%s.html", by);
+		bc_site_full_table(st, mx, rel);
+		fprintf(f, "<p id=\"summary-%s\">%zu configurations &#215; %zu %ss is more than a matrix can show: a row per benchmark here, and <a href=\"%s\">every cell in one table</a>.</p>\n",
+			by, st->cfg_keys.cnt, mx->cols.cnt, by, rel);
+		fprintf(f, "<table class=\"summary\" id=\"matrix-%s\">\n<tr><th class=\"name\">benchmark</th><th>configurations</th><th>cells</th><th>&#9660; regressed</th><th>&#9650; improved</th></tr>\n",
+			by);
+		fwrite(mx->rows_text, 1, mx->rows_len, f);
+		fputs("</table>\n", f);
 		return;
 	}
 	fprintf(f, "<table class=\"matrix\" id=\"matrix-%s\">\n<tr><th class=\"name\">benchmark</th><th class=\"name\">configuration</th>",
-		bc_history_by_name(by));
-	for (size_t c = 0; c < col_cnt; c++) {
+		by);
+	for (size_t c = 0; c < mx->cols.cnt; c++) {
 		fputs("<th>", f);
-		bc_html(f, cols[c]);
+		bc_html(f, mx->cols.strs[c]);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n", f);
-	for (size_t b = 0; b < bench_cnt; b++) {
-		struct bc_store_filter q = { .bench = benches[b], .metric = st->metric };
-		char **configs;
-		size_t cfg_cnt = bc_site_distinct(st, benches[b],
-						  offsetof(struct bc_site_entry, options), &configs);
-		struct bc_history h;
-
-		if (bc_history_collect(st->store, &q, by, &h, err, sizeof(err))) {
-			free(configs);
-			continue;
-		}
-		bc_site_slug(benches[b], slug, sizeof(slug));
-		for (size_t c = 0; c < cfg_cnt; c++) {
-			fprintf(f, "<tr><td class=\"name\"><a href=\"bench/%s.html#config-%zu\">", slug, c);
-			bc_html(f, benches[b]);
-			fputs("</a></td><td class=\"name\">", f);
-			bc_html(f, *configs[c] ? configs[c] : "default options");
-			fputs("</td>", f);
-			for (size_t k = 0; k < col_cnt; k++) {
-				const struct bc_history_group *g = NULL;
-
-				for (size_t i = 0; i < h.cnt && !g; i++)
-					if (!strcmp(h.groups[i].options, configs[c]) &&
-					    !strcmp(h.groups[i].name, cols[k]))
-						g = &h.groups[i];
-				fputs("<td>", f);
-				if (g) {
-					struct bc_site_entry *e = bc_site_by_id(st, g->last_id);
-					const char *data = e ? bc_site_data(st, e) : NULL;
-
-					bc_fmt_value(g->mean, g->unit, val, sizeof(val));
-					if (data) {
-						fputs("<a class=\"doc\" href=\"", f);
-						bc_html(f, data);
-						fputs("\">", f);
-					}
-					bc_html(f, val);
-					fputs(data ? "</a>" : "", f);
-					bc_site_mark(f, g);
-				}
-				fputs("</td>", f);
-			}
-			fputs("</tr>\n", f);
-		}
-		bc_history_free(&h);
-		free(configs);
-	}
+	fwrite(mx->rows_text, 1, mx->rows_len, f);
 	fputs("</table>\n", f);
-	free(cols);
 }
 
-static void bc_site_index(struct bc_site *st, char **benches, size_t bench_cnt)
+static void bc_site_index(struct bc_site *st, struct bc_site_matrix *mx, size_t mx_cnt)
 {
 	FILE *f = bc_site_create(st, "index.html");
-	char slug[512], now[32];
+	char now[32];
 	time_t t = time(NULL);
 	struct tm tm;
 
@@ -761,22 +1177,78 @@ static void bc_site_index(struct bc_site *st, char **benches, size_t bench_cnt)
 		strftime(now, sizeof(now), "%Y-%m-%d %H:%M:%SZ", &tm);
 	bc_site_head(f, "benchcore results");
 	fputs("<h1>benchcore results</h1>\n<p class=\"muted\">", f);
-	fprintf(f, "%zu entries of %zu benchmarks from <code>", st->cnt, bench_cnt);
+	fprintf(f, "%zu entries of %zu benchmarks from <code>", st->cnt, st->benches.cnt);
 	bc_html(f, st->store_path);
 	fprintf(f, "</code>, made %s. Each figure is the newest group's mean and links to its newest document; &#9660; a significant regression and &#9650; a significant improvement against the column before (Welch, p &lt; 0.05).</p>\n",
 		now);
 	fputs("<h2>Benchmarks</h2>\n<ul>\n", f);
-	for (size_t b = 0; b < bench_cnt; b++) {
-		bc_site_slug(benches[b], slug, sizeof(slug));
-		fprintf(f, "<li><a href=\"bench/%s.html\">", slug);
-		bc_html(f, benches[b]);
+	for (size_t k = 0; k < st->benches.cnt; k++) {
+		size_t b = st->bench_order[k];
+
+		fprintf(f, "<li><a href=\"bench/%s.html\">", st->slugs[b]);
+		bc_html(f, bc_site_bench_name(st, b));
 		fputs("</a></li>\n", f);
 	}
 	fputs("</ul>\n", f);
-	bc_site_matrix(st, f, benches, bench_cnt, BC_HISTORY_BY_KERNEL);
-	bc_site_matrix(st, f, benches, bench_cnt, BC_HISTORY_BY_LABEL);
+	for (size_t m = 0; m < mx_cnt; m++)
+		bc_site_matrix_write(st, f, &mx[m]);
 	fputs("</body>\n</html>\n", f);
 	bc_site_close(st, f, "index.html");
+}
+
+static int bc_cmp_bench(const void *a, const void *b, void *arg)
+{
+	const struct bc_site *st = arg;
+
+	return strcmp(st->benches.strs[*(const size_t *)a], st->benches.strs[*(const size_t *)b]);
+}
+
+/* Every benchmark in name order: its histories, its page, its matrix
+ * rows; then the index. */
+static void bc_site_pages(struct bc_site *st)
+{
+	struct bc_site_matrix mx[2];
+	int ret;
+
+	st->bench_order = malloc((st->benches.cnt + 1) * sizeof(*st->bench_order));
+	if (!st->bench_order) {
+		st->err = -ENOMEM;
+		snprintf(st->why, sizeof(st->why), "report: out of memory");
+		return;
+	}
+	for (size_t b = 0; b < st->benches.cnt; b++)
+		st->bench_order[b] = b;
+	qsort_r(st->bench_order, st->benches.cnt, sizeof(size_t), bc_cmp_bench, st);
+	ret = bc_site_matrix_init(st, &mx[0], BC_HISTORY_BY_KERNEL);
+	if (!ret)
+		ret = bc_site_matrix_init(st, &mx[1], BC_HISTORY_BY_LABEL);
+	for (size_t k = 0; k < st->benches.cnt && !ret && !st->err; k++) {
+		size_t b = st->bench_order[k];
+		struct bc_history hk, hl;
+
+		ret = bc_site_history(st, b, BC_HISTORY_BY_KERNEL, &hk);
+		if (ret)
+			break;
+		ret = bc_site_history(st, b, BC_HISTORY_BY_LABEL, &hl);
+		if (ret) {
+			bc_history_free(&hk);
+			break;
+		}
+		bc_site_bench_page(st, b, &hk, &hl);
+		ret = bc_site_matrix_add(st, &mx[0], b, &hk);
+		if (!ret)
+			ret = bc_site_matrix_add(st, &mx[1], b, &hl);
+		bc_history_free(&hk);
+		bc_history_free(&hl);
+	}
+	if (ret && !st->err) {
+		st->err = ret;
+		snprintf(st->why, sizeof(st->why), "report: out of memory");
+	}
+	if (!st->err)
+		bc_site_index(st, mx, 2);
+	bc_site_matrix_free(&mx[0]);
+	bc_site_matrix_free(&mx[1]);
 }
 
 /* ------------------------------------------------------------ the swap */
@@ -833,13 +1305,50 @@ bool bc_site_replaceable(const char *dir)
 	return empty;
 }
 
+/* Is the file (device and inode) anywhere under dir? Links inside dir are
+ * not followed: replacing dir removes a link, never its target. */
+static bool bc_tree_holds(const char *dir, dev_t dev, ino_t ino, unsigned int depth)
+{
+	char sub[PATH_MAX];
+	struct dirent *de;
+	struct stat sb;
+	bool found = false;
+	DIR *d;
+
+	if (depth > 32)
+		return false;
+	d = opendir(dir);
+	if (!d)
+		return false;
+	while (!found && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name) >= (int)sizeof(sub) ||
+		    lstat(sub, &sb))
+			continue;
+		if (sb.st_dev == dev && sb.st_ino == ino)
+			found = true;
+		else if (S_ISDIR(sb.st_mode))
+			found = bc_tree_holds(sub, dev, ino, depth + 1);
+	}
+	closedir(d);
+	return found;
+}
+
+bool bc_site_holds(const char *dir, const char *file)
+{
+	struct stat sb;
+
+	if (!file || stat(file, &sb))
+		return false;
+	return bc_tree_holds(dir, sb.st_dev, sb.st_ino, 0);
+}
+
 int bc_site_write(struct bc_store *store, const char *store_path, struct bc_store_filter *f,
 		  const char *dir)
 {
 	struct bc_site st = { .store = store, .store_path = store_path, .metric = f->metric };
 	char err[1024] = "", mark[PATH_MAX + 32];
-	char **benches = NULL;
-	size_t bench_cnt = 0;
 	struct stat sb = { 0 };
 	bool exists = !stat(dir, &sb);
 	int ret, status = BC_EXIT_FAILED;
@@ -847,6 +1356,8 @@ int bc_site_write(struct bc_store *store, const char *store_path, struct bc_stor
 
 	f->ok_only = true;
 	ret = bc_store_each_figure(st.store, f, bc_site_load_row, &st, err, sizeof(err));
+	if (!ret)
+		ret = bc_site_index_entries(&st);
 	if (ret) {
 		bc_warn("%s", ret == -ENOMEM ? "report: out of memory" : err);
 		goto out;
@@ -880,12 +1391,8 @@ int bc_site_write(struct bc_store *store, const char *store_path, struct bc_stor
 		fputs("made by `benchcore report`; `benchcore report -o` replaces this directory\n", mf);
 		bc_site_close(&st, mf, BC_SITE_MARK);
 	}
-	bench_cnt = bc_site_distinct(&st, NULL, offsetof(struct bc_site_entry, bench), &benches);
-	qsort(benches, bench_cnt, sizeof(*benches), bc_cmp_str);
-	for (size_t b = 0; b < bench_cnt && !st.err; b++)
-		bc_site_bench_page(&st, benches[b]);
 	if (!st.err)
-		bc_site_index(&st, benches, bench_cnt);
+		bc_site_pages(&st);
 	if (st.err) {
 		bc_warn("%s; '%s' was left as it was", st.why, dir);
 		goto out;
@@ -903,7 +1410,6 @@ out:
 	/* the new site on failure, the old one after the swap */
 	if (st.tmp[0])
 		bc_rm_tree(st.tmp);
-	free(benches);
 	st.store = NULL;
 	bc_site_free(&st);
 	return status;

@@ -13,6 +13,9 @@ struct bc_store_filter;
 /* Is DIR (which exists) an earlier report or empty, so that a new report
  * may replace it? */
 bool bc_site_replaceable(const char *dir);
+/* Is `file` (its device and inode) anywhere inside DIR? A report that
+ * replaced DIR would delete it: an input is never inside an output. */
+bool bc_site_holds(const char *dir, const char *file);
 
 /* Writes the entries of the store that match f (and ended well) as a site
  * in DIR, made beside it and swapped in whole. store_path names the store

@@ -40,9 +40,13 @@ struct bc_store {
 	sqlite3 *db;
 	char *path;
 	bool readonly;
+	int readonly_errno;	/* why: 0 (write-protected), EACCES, EROFS */
 	bool in_tx;
 	long long version;	/* the schema the file has */
+	bool warned_bad;	/* a bad row was said once: each read may meet it */
 };
+
+
 
 /* Each step takes a store from version i to i + 1. */
 static const char *const bc_store_migrations[] = {
@@ -135,7 +139,26 @@ static int bc_store_fail(const struct bc_store *s, int rc, const char *doing, ch
 				 path, msg, path);
 		return -EIO;
 	case SQLITE_READONLY:
-		bc_store_set_err(err, len, "store '%s': read-only, cannot %s; nothing was written",
+		if ((rc & 0xffff) == SQLITE_READONLY_ROLLBACK) {
+			/* A hot journal only a writer may roll back. */
+			bc_store_set_err(err, len,
+					 "store '%s': a save was interrupted and its journal '%s-journal' must be rolled back, which needs write permission on the store; a user who may write it runs any benchcore command on it once",
+					 path, path);
+			return -EACCES;
+		}
+		if (s->readonly_errno) {
+			bc_store_set_err(err, len, "store '%s': %s, cannot %s; nothing was written",
+					 path, s->readonly_errno == EROFS ? "on a read-only file system"
+					 : "not writable by this user (Permission denied)", doing);
+			return -s->readonly_errno;
+		}
+		if ((rc & 0xffff) == SQLITE_READONLY_DIRECTORY || (sys == EACCES || sys == EROFS)) {
+			bc_store_set_err(err, len,
+					 "store '%s': its directory is not writable (%s) and a save makes its journal there; nothing was written",
+					 path, strerror(sys ? sys : EACCES));
+			return -(sys ? sys : EACCES);
+		}
+		bc_store_set_err(err, len, "store '%s': read-only (write-protected), cannot %s; nothing was written",
 				 path, doing);
 		return -EROFS;
 	case SQLITE_FULL:
@@ -150,9 +173,9 @@ static int bc_store_fail(const struct bc_store *s, int rc, const char *doing, ch
 				 path, BC_STORE_BUSY_MS / 1000, doing);
 		return -EBUSY;
 	case SQLITE_CANTOPEN:
-		bc_store_set_err(err, len, "store '%s': cannot open it: %s", path,
-				 strerror(errno ? errno : ENOENT));
-		return -ENOENT;
+		sys = sys ? sys : errno ? errno : ENOENT;
+		bc_store_set_err(err, len, "store '%s': cannot open it: %s", path, strerror(sys));
+		return -sys;
 	case SQLITE_NOMEM:
 		bc_store_set_err(err, len, "store '%s': out of memory", path);
 		return -ENOMEM;
@@ -189,6 +212,25 @@ static int bc_store_mkdirs(const char *path)
 	if (mkdir(dir, 0700) && errno != EEXIST)
 		return -errno;
 	return 0;
+}
+
+/* Can this process make files in path's directory (a new store, a save's
+ * journal)? 0 or the negative errno access(2) says: EACCES, EROFS. */
+static int bc_store_dir_writable(const char *path)
+{
+	char dir[PATH_MAX];
+	char *slash;
+
+	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	return access(dir, W_OK | X_OK) ? -errno : 0;
 }
 
 static int bc_store_exec(struct bc_store *s, const char *sql, const char *doing, char *err,
@@ -314,17 +356,44 @@ struct bc_store *bc_store_open(const char *path, unsigned int flags, char *err, 
 					 path, strerror(-ret));
 			goto fail;
 		}
+		/* SQLite would say only that it cannot open the file. */
+		ret = bc_store_dir_writable(path);
+		if (ret) {
+			bc_store_set_err(err, err_len, "store '%s': cannot create it: its directory is not writable (%s)",
+					 path, strerror(-ret));
+			goto fail;
+		}
 	} else if (!S_ISREG(st.st_mode)) {
 		bc_store_set_err(err, err_len, "store '%s': not a regular file; expected a store file",
 				 path);
 		ret = -EINVAL;
 		goto fail;
-	} else if (!(st.st_mode & 0222) || (writing && access(path, W_OK))) {
+	} else if (!(st.st_mode & 0222)) {
+		s->readonly = true;	/* write-protected, even for root */
+	} else if (access(path, W_OK)) {
 		s->readonly = true;
+		s->readonly_errno = errno == EROFS ? EROFS : EACCES;
+	} else if (writing && (ret = bc_store_dir_writable(path))) {
+		/* The file is writable, its directory is not: a save could not
+		 * make its journal. Said as it is, not as "read-only". */
+		bc_store_set_err(err, err_len,
+				 "store '%s': its directory is not writable (%s) and a save makes its journal there; nothing was written",
+				 path, strerror(-ret));
+		goto fail;
 	}
+	/*
+	 * A reader opens a store it may write read-write too: after a save
+	 * that was killed mid-commit, the journal left beside the store is
+	 * "hot", and only a connection that can write rolls it back (on its
+	 * first read), so that the store reads as it was before that save. A
+	 * read-only connection could only refuse to read it. Nothing else is
+	 * written by a reader.
+	 */
 	oflags = SQLITE_OPEN_NOMUTEX;
-	if (s->readonly || !writing)
+	if (s->readonly)
 		oflags |= SQLITE_OPEN_READONLY;
+	else if (!writing)
+		oflags |= SQLITE_OPEN_READWRITE;
 	else
 		oflags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	errno = 0;
@@ -546,6 +615,25 @@ static double bc_col_num(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
+/*
+ * What a crafted (or damaged) row lacks that every reader needs, or NULL:
+ * the schema says NOT NULL, but a store is an input like any other file
+ * and a row is read as untrusted. A NULL text column that may be unknown
+ * (a label, a kernel) is the readers' to show as such.
+ */
+static const char *bc_store_row_bad(const struct bc_store_row *r, bool need_doc)
+{
+	if (!r->k.run_id)
+		return "run id";
+	if (!r->k.bench)
+		return "benchmark";
+	if (!r->k.date)
+		return "date";
+	if (need_doc && !r->doc)
+		return "document";
+	return NULL;
+}
+
 /* A growing SQL text; NULL after the first failure. */
 static char *bc_sql_add(char *sql, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -640,8 +728,11 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 	/* last, whatever comes before it: a store read before its migration
 	 * to 4 has no such column, and all its entries are native */
 	const char *accel = s->version >= 4 ? "e.accelerator" : "NULL";
+	const char *what, *bad_what = NULL;
 	sqlite3_stmt *st = NULL;
 	int rc, ret = 0, b = 1;
+	long long bad_id = 0;
+	size_t bad = 0;
 
 	if (joined)
 		sql = bc_sql_add(sql, ", m.unit, m.mean, m.stddev, m.n, m.by_runs, m.higher_better,"
@@ -717,7 +808,17 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 			r.unindexed = docs_only;
 		}
 		r.doc = bc_col_str(st, c);
-		r.doc_len = (size_t)sqlite3_column_bytes(st, c);
+		r.doc_len = r.doc ? (size_t)sqlite3_column_bytes(st, c) : 0;
+		if (!r.k.options)
+			r.k.options = "";
+		what = bc_store_row_bad(&r, f->with_doc || r.unindexed);
+		if (what) {
+			if (!bad++) {
+				bad_id = r.id;
+				bad_what = what;
+			}
+			continue;
+		}
 		ret = fn(&r, cookie);
 		if (ret)
 			break;
@@ -725,6 +826,15 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 	if (!ret && rc != SQLITE_DONE)
 		ret = bc_store_fail(s, rc, "read it", err, err_len);
 	sqlite3_finalize(st);
+	if (bad && !s->warned_bad) {
+		s->warned_bad = true;
+		if (bad == 1)
+			bc_warn("store '%s': entry %lld has no %s (its column is NULL), so it is left out; the rest is read",
+				s->path, (long long)bad_id, bad_what);
+		else
+			bc_warn("store '%s': %zu entries whose run id, benchmark, date or document is NULL are left out (the first: entry %lld, no %s); the rest is read",
+				s->path, bad, (long long)bad_id, bad_what);
+	}
 	return ret;
 }
 

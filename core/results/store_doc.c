@@ -26,6 +26,7 @@
 #include "run_doc.h"
 #include "run_doc_text.h"
 #include "store_doc.h"
+#include "words.h"
 
 /* A document larger than this is not one benchcore wrote (a suite of a
  * hundred runs is a few MiB). */
@@ -153,6 +154,13 @@ int bc_store_doc_read(const char *text, size_t len, const char *label, struct bc
 		memcpy(d->text, text, len);
 		d->text[len] = '\0';
 		d->len = len;
+	}
+	if (!d->text && errno == ELOOP) {
+		bc_store_doc_free(d);
+		snprintf(err, err_len,
+			 "the document nests more than %d levels of arrays and objects, which benchcore cannot write back (its own documents nest fewer than 10)",
+			 BC_DOC_TEXT_MAX_DEPTH);
+		return -EINVAL;
 	}
 	if (!d->text || bc_store_doc_figures(d)) {
 		bc_store_doc_free(d);
@@ -378,8 +386,39 @@ int bc_store_save_items(const char *path, const struct bc_store_item *items, siz
 
 /* ------------------------------------------------------------ import */
 
-static int bc_import_add(struct bc_import *im, char *text, size_t len, const char *label)
+/*
+ * Takes text (freed on failure) as the next document to import, having
+ * read it as the store will: a document that cannot be saved stops the
+ * import here, where its file and its place in it are known. `where`
+ * names both ("F", "F: document 3 of its array", "F: row 2").
+ */
+static int bc_import_add(struct bc_import *im, char *text, size_t len, const char *label,
+			 const char *where, char *err, size_t err_len)
 {
+	struct bc_store_doc d;
+	char why[512];
+	int ret;
+
+	if (!text) {
+		if (errno == ELOOP) {
+			snprintf(err, err_len,
+				 "store import: %s: the document nests more than %d levels of arrays and objects, which benchcore cannot write back (its own documents nest fewer than 10)",
+				 where, BC_DOC_TEXT_MAX_DEPTH);
+			return -EINVAL;
+		}
+		snprintf(err, err_len, "store import: out of memory");
+		return -ENOMEM;
+	}
+	ret = bc_store_doc_read(text, len, im->label ? im->label : label, &d, why, sizeof(why));
+	if (ret) {
+		free(text);
+		if (ret == -ENOMEM)
+			snprintf(err, err_len, "store import: out of memory");
+		else
+			snprintf(err, err_len, "store import: %s: %s", where, why);
+		return ret;
+	}
+	bc_store_doc_free(&d);
 	if (im->cnt == im->cap) {
 		size_t cap = im->cap ? im->cap * 2 : 16;
 		struct bc_store_item *items = realloc(im->items, cap * sizeof(*items));
@@ -391,6 +430,7 @@ static int bc_import_add(struct bc_import *im, char *text, size_t len, const cha
 			im->texts = texts;
 		if (!items || !texts) {
 			free(text);
+			snprintf(err, err_len, "store import: out of memory");
 			return -ENOMEM;
 		}
 		im->cap = cap;
@@ -428,18 +468,20 @@ static const char *bc_import_keep_label(struct bc_import *im, const char *label)
 }
 
 /* One document of a file: a run, a sweep's or suite's (its runs), or an
- * array of documents (what export writes). */
-static int bc_import_doc(struct bc_import *im, const struct bc_doc *d, const char *path,
+ * array of documents (what export writes). `where` says where d is. */
+static int bc_import_doc(struct bc_import *im, const struct bc_doc *d, const char *where,
 			 char *err, size_t err_len)
 {
-	size_t len;
+	char at[PATH_MAX + 64];
+	size_t len = 0;
 	char *text;
+	int ret;
 
 	switch (d->kind) {
 	case BC_DOC_LIST:
 		for (size_t i = 0; i < d->item_cnt; i++) {
-			int ret = bc_import_doc(im, &d->items[i], path, err, err_len);
-
+			snprintf(at, sizeof(at), "%s: document %zu of its array", where, i + 1);
+			ret = bc_import_doc(im, &d->items[i], at, err, err_len);
 			if (ret)
 				return ret;
 		}
@@ -448,32 +490,42 @@ static int bc_import_doc(struct bc_import *im, const struct bc_doc *d, const cha
 		for (size_t i = 0; i < d->row_cnt; i++) {
 			if (!d->rows[i].run)
 				continue;	/* a row that produced nothing */
+			snprintf(at, sizeof(at), "%s: row %zu", where, i + 1);
 			text = bc_doc_run_text(d->rows[i].run, NULL, NULL, &len);
-			if (!text || bc_import_add(im, text, len, NULL))
-				return -ENOMEM;
+			ret = bc_import_add(im, text, len, NULL, at, err, err_len);
+			if (ret)
+				return ret;
 		}
 		return 0;
 	case BC_DOC_RUN:
 		text = bc_doc_run_text(d->run, NULL, NULL, &len);
-		if (!text || bc_import_add(im, text, len, NULL))
-			return -ENOMEM;
-		return 0;
+		return bc_import_add(im, text, len, NULL, where, err, err_len);
 	default:
 		snprintf(err, err_len,
 			 "store import: %s: not a benchcore result (expected a run, sweep or suite document, or an array of run documents)",
-			 path);
+			 where);
 		return -EINVAL;
 	}
 }
 
+struct bc_import_walk {
+	struct bc_import *im;
+	const char *path;
+	char *err;
+	size_t err_len;
+};
+
 static int bc_import_store_row(const struct bc_store_row *r, void *cookie)
 {
-	struct bc_import *im = cookie;
-	char *text = r->doc ? strndup(r->doc, r->doc_len) : NULL;
+	struct bc_import_walk *w = cookie;
+	char *text = strndup(r->doc, r->doc_len);
+	char at[PATH_MAX + 64];
+	int ret;
 
-	if (!text || bc_import_add(im, text, r->doc_len, bc_import_keep_label(im, r->k.label)))
-		return -ENOMEM;
-	return 0;
+	snprintf(at, sizeof(at), "%s: entry %lld", w->path, (long long)r->id);
+	ret = bc_import_add(w->im, text, r->doc_len, bc_import_keep_label(w->im, r->k.label), at,
+			    w->err, w->err_len);
+	return ret ? ret : 0;
 }
 
 int bc_import_file(struct bc_import *im, const char *path, char *err, size_t err_len)
@@ -497,13 +549,13 @@ int bc_import_file(struct bc_import *im, const char *path, char *err, size_t err
 	fclose(f);
 	/* Another store: its entries, with their labels. */
 	if (got == sizeof(head) && !memcmp(head, sqlite_magic, sizeof(head))) {
+		struct bc_import_walk w = { .im = im, .path = path, .err = err, .err_len = err_len };
+
 		other = bc_store_open(path, 0, err, err_len);
 		if (!other)
 			return -EINVAL;
-		ret = bc_store_each(other, &all, bc_import_store_row, im, err, err_len);
+		ret = bc_store_each(other, &all, bc_import_store_row, &w, err, err_len);
 		bc_store_close(other);
-		if (ret == -ENOMEM)
-			snprintf(err, err_len, "store import: out of memory");
 		return ret;
 	}
 	json = bc_json_parse_file_max(path, BC_STORE_DOC_MAX, why, sizeof(why));
@@ -517,13 +569,12 @@ int bc_import_file(struct bc_import *im, const char *path, char *err, size_t err
 		return ret == -ENOMEM ? ret : -EINVAL;
 	}
 	ret = bc_import_doc(im, &doc, path, err, err_len);
-	if (ret == -ENOMEM)
-		snprintf(err, err_len, "store import: out of memory");
 	bc_doc_free(&doc);
 	return ret;
 }
 
 struct bc_export {
+	const char *store;		/* the store's file: never an output */
 	const char *dir;		/* -o DIR: a file per entry */
 	FILE *out;
 	size_t cnt;
@@ -550,6 +601,12 @@ static int bc_export_row(const struct bc_store_row *r, void *cookie)
 		snprintf(path, sizeof(path), "%s/%s.json", ex->dir, r->k.run_id);
 	else
 		snprintf(path, sizeof(path), "%s/entry-%lld.json", ex->dir, (long long)r->id);
+	if (bc_out_same_file(path, ex->store)) {
+		bc_warn("store export: '%s' is the store being exported ('%s'); it is left as it is and nothing more is written",
+			path, ex->store);
+		ex->status = BC_EXIT_USAGE;
+		return 1;
+	}
 	status = bc_out_open(&out, "-o", path);
 	if (status) {
 		ex->status = status;
@@ -577,12 +634,17 @@ static int bc_count_row(const struct bc_store_row *r, void *cookie)
 
 static int bc_list_row(const struct bc_store_row *r, void *cookie)
 {
+	char date[128], bench[1024], label[1024], kernel[512], metric[512], unit[256];
 	FILE *f = cookie;
 
+	/* One line per entry, whatever a store's columns hold. */
 	fprintf(f, "%6lld  %-20s  %-24s  %-12s  %-20s  %s=%.6g%s%s\n", (long long)r->id,
-		r->k.date, r->k.bench, r->k.label ? r->k.label : "-",
-		r->k.kernel_release ? r->k.kernel_release : "?", r->k.metric ? r->k.metric : "-",
-		r->k.mean, r->k.unit ? " " : "", r->k.unit ? r->k.unit : "");
+		bc_text_safe(r->k.date, date, sizeof(date)),
+		bc_text_safe(r->k.bench, bench, sizeof(bench)),
+		r->k.label ? bc_text_safe(r->k.label, label, sizeof(label)) : "-",
+		r->k.kernel_release ? bc_text_safe(r->k.kernel_release, kernel, sizeof(kernel)) : "?",
+		r->k.metric ? bc_text_safe(r->k.metric, metric, sizeof(metric)) : "-", r->k.mean,
+		r->k.unit ? " " : "", bc_text_safe(r->k.unit, unit, sizeof(unit)));
 	return 0;
 }
 
@@ -590,13 +652,20 @@ static int bc_list_row(const struct bc_store_row *r, void *cookie)
 
 int bc_store_export_entries(struct bc_store *s, const struct bc_store_filter *f, const char *o)
 {
-	struct bc_export ex = { .out = bc_stdout() };
+	struct bc_export ex = { .out = bc_stdout(), .store = bc_store_file(s) };
 	struct bc_out out = { 0 };
 	char err[1024] = "";
 	struct stat st;
 	size_t cnt = 0;
 	int ret;
 
+	/* Writing the export over the store would replace every entry with
+	 * their JSON: an output is never one of the inputs. */
+	if (o && bc_out_same_file(o, ex.store)) {
+		bc_warn("store export: -o '%s' is the store being exported ('%s'); expected another file or a directory",
+			o, ex.store);
+		return BC_EXIT_USAGE;
+	}
 	if (o && !stat(o, &st) && S_ISDIR(st.st_mode))
 		ex.dir = o;
 	ret = bc_store_each(s, &(struct bc_store_filter){ .bench = f->bench, .options = f->options,

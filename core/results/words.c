@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,4 +110,26 @@ void bc_words_free(char **words, size_t cnt)
 	struct bc_strv s = { words, cnt, 0 };
 
 	bc_strv_free(&s);
+}
+
+const char *bc_text_safe(const char *s, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	for (; s && *s && o + 1 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c >= 0x20 && c != 0x7f) {
+			buf[o++] = (char)c;
+			continue;
+		}
+		if (o + 5 > len)
+			break;
+		snprintf(buf + o, len - o, "\\x%02x", c);
+		o += 4;
+	}
+	buf[o] = '\0';
+	return buf;
 }

@@ -23,4 +23,10 @@ void bc_strv_free(struct bc_strv *s);
 int bc_split_words(const char *line, char ***words, size_t *cnt, char *err, size_t err_len);
 void bc_words_free(char **words, size_t cnt);
 
+/* s as text for a terminal or a one-line-per-entry listing: each control
+ * character (C0 and DEL: ESC, CR, a newline) as \xNN, so that a label
+ * read from a store cannot move the cursor, rewrite a line or start a
+ * new row. Into buf (cut to fit); returns buf. NULL reads as "". */
+const char *bc_text_safe(const char *s, char *buf, size_t len);
+
 #endif /* BENCHCORE_WORDS_H */

@@ -43,6 +43,8 @@ struct bc_bpf_src {
 	size_t value_sz;		/* per CPU, 8-byte aligned */
 	unsigned char *buf;
 	uint64_t *totals;
+	uint64_t *prev;			/* the last reading's totals */
+	bool has_prev;
 };
 
 /* "sym.field" into sym and field (field NULL when there is none). */
@@ -182,7 +184,8 @@ static int bc_bpf_resolve_hist(struct bc_ctx *ctx, const struct bc_metric_desc *
 	src->value_sz = (sizeof(struct bc_bpf_hist) + 7) & ~(size_t)7;
 	src->buf = malloc(src->ncpu * src->value_sz);
 	src->totals = malloc(BC_HIST_BUCKETS * sizeof(*src->totals));
-	if (!src->buf || !src->totals)
+	src->prev = malloc(BC_HIST_BUCKETS * sizeof(*src->prev));
+	if (!src->buf || !src->totals || !src->prev)
 		return bc_error(ctx, -ENOMEM, "%s: out of memory for histogram '%s'", bench, md->name);
 	src->used = true;
 	return 0;
@@ -278,6 +281,19 @@ int bc_bpf_src_read_hists(struct bc_ctx *ctx)
 			if (h->max > max)
 				max = h->max;
 		}
+		/* A bucket is a count of events since the map was made: one
+		 * that goes down means the map was reset or written by someone
+		 * else, and the interval's count would wrap to ~2^64. The
+		 * counters' rule: the run stops here, saying so. */
+		for (b = 0; src->has_prev && b < BC_HIST_BUCKETS; b++)
+			if (src->totals[b] < src->prev[b])
+				return bc_error(ctx, -ERANGE,
+						"histogram metric '%s' (BPF map '%s'): the count of bucket %u went down from %llu to %llu; a count never does (the run stops here)",
+						ctx->bench->metrics[m].name, ctx->bench->metrics[m].bpf,
+						b, (unsigned long long)src->prev[b],
+						(unsigned long long)src->totals[b]);
+		memcpy(src->prev, src->totals, BC_HIST_BUCKETS * sizeof(*src->prev));
+		src->has_prev = true;
 		if (bc_hist_set_bpf(ctx->hists[m], src->totals, max))
 			return bc_error(ctx, -ENOMEM, "out of memory for histogram samples");
 	}
@@ -291,6 +307,7 @@ void bc_bpf_src_free(struct bc_ctx *ctx)
 	for (m = 0; ctx->bpf_srcs && m < ctx->bench->desc.metric_cnt; m++) {
 		free(ctx->bpf_srcs[m].buf);
 		free(ctx->bpf_srcs[m].totals);
+		free(ctx->bpf_srcs[m].prev);
 	}
 	free(ctx->bpf_srcs);
 	ctx->bpf_srcs = NULL;

@@ -369,6 +369,16 @@ struct argp_option *bc_core_opts_argp_without(bool (*shadowed)(const char *name,
 
 /* Stores arg into the struct at base (a configuration or a request, as
  * o->in_request says). */
+/* 1 + the offset of s's first control character (C0 or DEL), 0 when it
+ * has none. */
+static size_t bc_has_control(const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return (size_t)(p - s) + 1;
+	return 0;
+}
+
 static int bc_core_opt_store(const struct bc_core_opt *o, const char *arg, char *base, char *err,
 			     size_t err_len)
 {
@@ -409,8 +419,16 @@ static int bc_core_opt_store(const struct bc_core_opt *o, const char *arg, char 
 		*(const char **)field = arg;
 		break;
 	case BC_COPT_TEXT:
-		if (!*arg || strpbrk(arg, "\n\r")) {
-			bc_set_err(err, err_len, "%s '%s': expected some text on one line", opt, arg);
+		/* It names an entry that terminals, tables and pages show: no
+		 * line break, no escape sequence, no control character. */
+		if (!*arg || bc_has_control(arg)) {
+			if (*arg)
+				bc_set_err(err, err_len,
+					   "%s: the value holds a control character (byte 0x%02x at %zu); expected some text on one line without control characters",
+					   opt, (unsigned char)arg[bc_has_control(arg) - 1],
+					   bc_has_control(arg) - 1);
+			else
+				bc_set_err(err, err_len, "%s '': expected some text on one line", opt);
 			ret = -EINVAL;
 		}
 		*(const char **)field = arg;

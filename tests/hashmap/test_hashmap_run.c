@@ -30,8 +30,8 @@ static const char *const attach_points[] = {
 
 static struct bc_json *run(struct bc_test_run *c, const char *bench, const char *const *extra)
 {
-	struct bc_json *doc = bc_test_run_json(c, bench, extra);
-	const char *ap = bc_test_attach_point(doc, attach_points);
+	struct bc_json *doc = bc_test_bench_json(c, bench, extra);
+	const char *ap = bc_test_attach_point_in(doc, attach_points);
 	const struct bc_json *h;
 	unsigned int total, left;
 

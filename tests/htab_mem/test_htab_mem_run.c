@@ -71,8 +71,8 @@ static void run_case(const char *const *extra, const char *label)
 	double mem, peak;
 	const char *ap;
 
-	doc = bc_test_run_json(&c, "htab_mem:htab-mem", extra);
-	ap = bc_test_attach_point(doc, attach_points);
+	doc = bc_test_bench_json(&c, "htab_mem:htab-mem", extra);
+	ap = bc_test_attach_point_in(doc, attach_points);
 	left = bc_test_wait_rodata_progs(RODATA, c.pid, 0, &total);
 	mem = bc_test_summary_max(doc, "memory");
 	peak = bc_test_summary_max(doc, "peak_memory");

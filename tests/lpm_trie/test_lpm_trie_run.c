@@ -38,8 +38,8 @@ static struct bc_json *run(struct bc_test_run *c, const char *bench, const char 
 	for (; extra && *extra && n < 15; extra++)
 		args[n++] = *extra;
 	args[n] = NULL;
-	doc = bc_test_run_json(c, bench, args);
-	ap = bc_test_attach_point(doc, points);
+	doc = bc_test_bench_json(c, bench, args);
+	ap = bc_test_attach_point_in(doc, points);
 	left = bc_test_wait_rodata_progs(RODATA, c->pid, 0, &total);
 	print_message("%s via %s: ops %.0f/s; %u of %u loaded programs are the run's\n", bench, ap,
 		      bc_test_summary_mean(doc, "ops"), left, total);

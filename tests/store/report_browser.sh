@@ -43,7 +43,7 @@ site=$work/site
 
 "$bc" store import --store "$store" --label baseline "$src/tests/plot/fixtures/sweep.json" ||
 	exit 1
-"$bc" store import --store "$store" --label patch "$src/tests/sweep/fixtures/new.json" \
+"$bc" store import --store "$store" --label patch "$src/tests/results/compare/new.json" \
 	"$src/tests/plot/fixtures/latency.json" || exit 1
 "$bc" report --store "$store" -o "$site" || exit 1
 

@@ -225,7 +225,7 @@ static void test_import_export(void **state)
 	bc_test_run_free(&r);
 	/* not a result: one line, status 2, nothing imported */
 	run(&r, "store", "import", "--store", other,
-	    BC_TEST_SOURCE_DIR "/tests/sweep/fixtures/not-benchcore.json", NULL);
+	    BC_TEST_SOURCE_DIR "/tests/results/compare/not-benchcore.json", NULL);
 	bc_test_assert_status(&r, BC_EXIT_USAGE);
 	assert_int_equal(lines_of(r.err), 1);
 	assert_non_null(strstr(r.err, "nothing was imported"));

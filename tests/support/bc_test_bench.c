@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-struct bc_json *bc_test_run_json(struct bc_test_run *c, const char *bench,
-				 const char *const *extra)
+struct bc_json *bc_test_bench_json(struct bc_test_run *c, const char *bench,
+				   const char *const *extra)
 {
 	const char *args[32] = { "run", bench, "-w0", "-d1", "--format", "json" };
 	struct bc_json *doc;
@@ -37,17 +37,12 @@ static double summary_field(const struct bc_json *doc, const char *metric, const
 	return bc_json_num(bc_json_get(m, field), -1);
 }
 
-double bc_test_summary_mean(const struct bc_json *doc, const char *metric)
-{
-	return summary_field(doc, metric, "mean");
-}
-
 double bc_test_summary_max(const struct bc_json *doc, const char *metric)
 {
 	return summary_field(doc, metric, "max");
 }
 
-const char *bc_test_attach_point(const struct bc_json *doc, const char *const *prefixes)
+const char *bc_test_attach_point_in(const struct bc_json *doc, const char *const *prefixes)
 {
 	const char *ap = bc_json_str(bc_json_get(doc, "attach_point"));
 

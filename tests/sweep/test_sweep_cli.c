@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * End-to-end tests of `run --sweep`, `suite` and `compare` through the real
+ * End-to-end tests of `run --sweep` and `suite` through the real
  * benchcore binary: sweeps over a plugin option and over producers with the
  * count plugin and with one BPF benchmark, a combination that fails
- * validation, a hung / crashing / unavailable fixture plugin, shipped suites,
- * and compare against hand-written fixtures with known answers.
+ * validation, a hung / crashing / unavailable fixture plugin, and shipped
+ * suites. compare's own tests are in tests/results.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,8 +27,6 @@
 #include "exit_status.h"
 #include "json.h"
 #include "json_read.h"
-
-#define FIX BC_TEST_SWEEP_FIXTURES
 
 static char tmpdir[] = "/tmp/benchcore-sweep-test.XXXXXX";
 
@@ -518,134 +516,6 @@ static void test_suite_run_text(void **state)
 	bc_child_result_free(&r);
 }
 
-/* --------------------------------------------------------------- compare */
-
-static const struct bc_json *comparison(const struct bc_json *doc, const char *config)
-{
-	const struct bc_json *comps = bc_json_get(doc, "comparisons");
-
-	for (size_t i = 0; i < bc_json_len(comps); i++)
-		if (!strcmp(str_at(bc_json_at(comps, i), "configuration", NULL), config))
-			return bc_json_at(comps, i);
-	fail_msg("no comparison for '%s'", config);
-	return NULL;
-}
-
-#define near(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
-
-static void test_compare_fixtures(void **state)
-{
-	struct bc_child_result r;
-	const struct bc_json *c;
-	struct bc_json *doc;
-	int rc;
-
-	(void)state;
-	rc = run_cli(&r, "compare", FIX "/base.json", FIX "/new.json", "--format", "json", NULL);
-	assert_int_equal(rc, 0);
-	doc = parse_out(&r);
-	/* +10 %, t = 10 with df = 8: p = 8.488e-6 (warm-up excluded) */
-	c = comparison(doc, "producers=1 consumers=0");
-	near(bc_json_num(bc_json_get(c, "change_pct"), 0), 10.0, 1e-9);
-	near(bc_json_num(bc_json_get(c, "p_value"), 1), 8.488182e-06, 1e-10);
-	assert_string_equal(str_at(c, "test", NULL), "welch");
-	assert_string_equal(str_at(c, "verdict", NULL), "significant");
-	assert_int_equal((int)bc_json_num(bc_json_get(c, "n_base"), 0), 5);
-	/* +0.1 % inside the noise: p = 0.6185 */
-	c = comparison(doc, "producers=2 consumers=0");
-	near(bc_json_num(bc_json_get(c, "change_pct"), 0), 0.1, 1e-9);
-	near(bc_json_num(bc_json_get(c, "p_value"), 0), 0.6185319, 1e-6);
-	assert_string_equal(str_at(c, "verdict", NULL), "not significant");
-	/* two iterations a side */
-	c = comparison(doc, "producers=1 consumers=0 count-batch=4");
-	near(bc_json_num(bc_json_get(c, "change_pct"), 0), 100.0 * 10 / 51, 1e-9);
-	assert_string_equal(str_at(c, "verdict", NULL), "too few samples");
-	assert_true(bc_json_is_null(bc_json_get(c, "p_value")));
-	/* not dropped silently */
-	assert_int_equal(bc_json_len(bc_json_get(doc, "only_in_base")), 1);
-	assert_string_equal(str_at(bc_json_at(bc_json_get(doc, "only_in_base"), 0), "configuration",
-				   NULL), "producers=1 consumers=0");
-	assert_int_equal(bc_json_len(bc_json_get(doc, "only_in_new")), 1);
-	assert_int_equal(bc_json_len(bc_json_get(doc, "comparisons")), 3);
-	/* different kernels: a warning in the document and on stderr */
-	assert_non_null(strstr(bc_json_str(bc_json_at(bc_json_get(doc, "warnings"), 0)),
-			       "kernel differs: base 6.18.0, new 6.19.0"));
-	assert_non_null(strstr(r.err, "kernel differs"));
-	bc_json_free(doc);
-	bc_child_result_free(&r);
-
-	/* Mann-Whitney: U = 0 of 25, p = 0.01219 */
-	rc = run_cli(&r, "compare", FIX "/base.json", FIX "/new.json", "--format", "json", "--test",
-		     "mann-whitney", NULL);
-	assert_int_equal(rc, 0);
-	doc = parse_out(&r);
-	c = comparison(doc, "producers=1 consumers=0");
-	assert_string_equal(str_at(c, "test", NULL), "mann-whitney");
-	near(bc_json_num(bc_json_get(c, "p_value"), 1), 0.0121858, 1e-6);
-	bc_json_free(doc);
-	bc_child_result_free(&r);
-
-	/* summaries only (no iterations): Welch from mean, stddev and n */
-	rc = run_cli(&r, "compare", FIX "/stats-base.json", FIX "/stats-new.json", "--format", "json",
-		     NULL);
-	assert_int_equal(rc, 0);
-	doc = parse_out(&r);
-	c = comparison(doc, "producers=1 consumers=0");
-	near(bc_json_num(bc_json_get(c, "change_pct"), 0), 3.0, 1e-9);
-	near(bc_json_num(bc_json_get(c, "p_value"), 1), 0.0035327, 1e-6);
-	assert_string_equal(str_at(c, "verdict", NULL), "significant");
-	bc_json_free(doc);
-	bc_child_result_free(&r);
-
-	/* text, markdown and csv carry the same verdicts */
-	rc = run_cli(&r, "compare", FIX "/base.json", FIX "/new.json", NULL);
-	assert_int_equal(rc, 0);
-	assert_non_null(strstr(r.out, "+10.00%  welch p=8.49e-06 (significant)"));
-	assert_non_null(strstr(r.out, "too few samples"));
-	assert_non_null(strstr(r.out, "only in base"));
-	bc_child_result_free(&r);
-	rc = run_cli(&r, "compare", FIX "/base.json", FIX "/new.json", "--format", "markdown", NULL);
-	assert_int_equal(rc, 0);
-	assert_non_null(strstr(r.out, "| count:count-local | producers=2 consumers=0 | hits | "
-				      "200.0M ops/s | 200.2M ops/s | +0.10% | welch p=0.619 (not significant) |"));
-	bc_child_result_free(&r);
-	rc = run_cli(&r, "compare", FIX "/base.json", FIX "/new.json", "--format", "csv", NULL);
-	assert_int_equal(rc, 0);
-	assert_non_null(strstr(r.out, "count:count-local,producers=1 consumers=0,hits,ops/s,"
-				      "100000000,110000000,10.000000,welch,"));
-	bc_child_result_free(&r);
-}
-
-static void test_compare_malformed(void **state)
-{
-	static const char *const bad[] = { FIX "/truncated.json", FIX "/not-benchcore.json",
-					   FIX "/does-not-exist.json" };
-	struct bc_child_result r;
-	char junk[512];
-
-	(void)state;
-	snprintf(junk, sizeof(junk), "%s/junk.json", tmpdir);
-	write_file(junk, "{\"runs\": [1, 2,, 3]}");
-	for (size_t i = 0; i < 4; i++) {
-		const char *path = i < 3 ? bad[i] : junk;
-		const char *name = strrchr(path, '/') + 1;
-
-		assert_int_equal(run_cli(&r, "compare", FIX "/base.json", path, NULL), BC_EXIT_USAGE);
-		/* one clear line naming the file */
-		assert_non_null(strstr(r.err, name));
-		assert_non_null(strchr(r.err, '\n'));
-		assert_null(strchr(strchr(r.err, '\n') + 1, '\n'));
-		assert_int_equal(r.out_len, 0);
-		bc_child_result_free(&r);
-	}
-	assert_int_equal(run_cli(&r, "compare", FIX "/base.json", NULL), BC_EXIT_USAGE);
-	bc_child_result_free(&r);
-	assert_int_equal(run_cli(&r, "compare", FIX "/base.json", FIX "/new.json", "--alpha", "2",
-				 NULL), BC_EXIT_USAGE);
-	assert_non_null(strstr(r.err, "--alpha '2'"));
-	bc_child_result_free(&r);
-}
-
 static int setup_tmp(void **state)
 {
 	(void)state;
@@ -664,8 +534,6 @@ static int teardown_tmp(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_compare_fixtures),
-		cmocka_unit_test(test_compare_malformed),
 		cmocka_unit_test(test_suite_commands),
 		cmocka_unit_test(test_count_sweep_json),
 		cmocka_unit_test(test_count_sweep_text_csv_markdown),
