@@ -41,6 +41,12 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/suites/"
 	DESTINATION "${CMAKE_INSTALL_DATADIR}/benchcore/suites"
 	FILES_MATCHING PATTERN "*.suite")
 
+# benchcore vm's boot code (cmd_vm.c finds it in <prefix>/<libexecdir>/
+# benchcore): the same scripts the kernel matrix sources from the tree.
+install(PROGRAMS "${PROJECT_SOURCE_DIR}/vm/boot.sh" "${PROJECT_SOURCE_DIR}/vm/guest.sh"
+	"${PROJECT_SOURCE_DIR}/vm/init.sh"
+	DESTINATION "${CMAKE_INSTALL_LIBEXECDIR}/benchcore")
+
 # Shared BPF-side headers, so that an out-of-tree .bpf.c can include what
 # the in-tree ones do. vmlinux.h is machine-specific and generated on the
 # plugin author's machine instead.

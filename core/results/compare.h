@@ -26,6 +26,9 @@ struct bc_cmp_opts {
 	/* --metric: the figure the verdict lines judge; NULL: each run's
 	 * headline. The table compares every metric either way. */
 	const char *metric;
+	/* the kernels are what is compared (benchcore vm): their difference
+	 * is no warning */
+	bool kernels_differ;
 };
 
 /* `compare`: reads both documents (a run, sweep or suite each), matches
@@ -36,6 +39,21 @@ struct bc_cmp_opts {
  * regressed"). Returns the exit status, having said what was wrong in one
  * line (a file that is no result, a --metric it lacks: BC_EXIT_USAGE). */
 int bc_compare_files(const struct bc_cmp_opts *o, const char *const paths[2], const char *output);
+
+/* One side of a comparison of runs already read (benchcore vm's kernels,
+ * each run pooled over its rounds): a name for the messages, the runs and
+ * each run's row label (NULL: none). */
+struct bc_doc_run;
+struct bc_cmp_side {
+	const char *name;
+	const struct bc_doc_run *const *runs;
+	const char *const *labels;
+	size_t cnt;
+};
+/* `compare`'s table (to o->out, NULL: standard output) and verdict lines
+ * for two such sides, base against new; the exit status. */
+int bc_compare_sides(const struct bc_cmp_opts *o, const struct bc_cmp_side *base,
+		     const struct bc_cmp_side *new);
 
 /* One metric of two run documents, as `compare` judges it (Welch's test
  * on the runs when both sides were repeated, else on the seconds), with
@@ -53,7 +71,6 @@ struct bc_cmp_change {
 };
 /* 0, or -ENOENT when either run lacks the metric or measured nothing,
  * -EINVAL for a run without a summary or a benchmark. */
-struct bc_doc_run;
 int bc_compare_metric(const struct bc_doc_run *base, const struct bc_doc_run *new,
 		      const char *metric, double alpha, struct bc_cmp_change *c);
 

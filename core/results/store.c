@@ -84,6 +84,11 @@ static const char *const bc_store_migrations[] = {
 	" PRIMARY KEY (entry, name)) WITHOUT ROWID;"
 	"CREATE TABLE metrics_pending (entry INTEGER PRIMARY KEY);"
 	"INSERT INTO metrics_pending SELECT id FROM entries;",
+	/* 4: the accelerator of a run in benchcore's own guests ("tcg",
+	 * "kvm"), NULL for a native one (every entry before it), so that
+	 * history never judges an emulated figure against a native one
+	 * (results/accel.h) without reading documents */
+	"ALTER TABLE entries ADD COLUMN accelerator TEXT;",
 };
 
 #define BC_STORE_MIGRATION_CNT (sizeof(bc_store_migrations) / sizeof(bc_store_migrations[0]))
@@ -554,7 +559,8 @@ int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *
 		"INSERT OR IGNORE INTO entries (run_id, bench, options, kernel_release,"
 		" kernel_version, host, cpu_model, cpu_count, hypervisor, benchcore_version,"
 		" plugin_version, label, date, status, metric, unit, mean, stddev, n, by_runs,"
-		" higher_better, doc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+		" higher_better, doc, accelerator)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 	sqlite3_stmt *st;
 	int rc, i = 1;
 
@@ -588,6 +594,7 @@ int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *
 	sqlite3_bind_int(st, i++, k->by_runs);
 	sqlite3_bind_int(st, i++, k->higher_better);
 	sqlite3_bind_text(st, i++, doc, (int)doc_len, SQLITE_STATIC);
+	bc_bind_str(st, i++, k->accelerator);
 	errno = 0;
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
@@ -724,6 +731,9 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 			   " e.benchcore_version, e.plugin_version, e.label, e.date, e.status, e.metric,"
 			   " e.unit, e.mean, e.stddev, e.n, e.by_runs, e.higher_better");
 	const char *and = " WHERE ";
+	/* last, whatever comes before it: a store read before its migration
+	 * to 4 has no such column, and all its entries are native */
+	const char *accel = s->version >= 4 ? "e.accelerator" : "NULL";
 	const char *what, *bad_what = NULL;
 	sqlite3_stmt *st = NULL;
 	int rc, ret = 0, b = 1;
@@ -732,11 +742,12 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 
 	if (joined)
 		sql = bc_sql_add(sql, ", m.unit, m.mean, m.stddev, m.n, m.by_runs, m.higher_better,"
-				 " m.entry IS NOT NULL, %s FROM entries e LEFT JOIN metrics m"
+				 " m.entry IS NOT NULL, %s, %s FROM entries e LEFT JOIN metrics m"
 				 " ON m.entry = e.id AND m.name = ?",
-				 f->with_doc ? "e.doc" : "CASE WHEN m.entry IS NULL THEN e.doc END");
+				 f->with_doc ? "e.doc" : "CASE WHEN m.entry IS NULL THEN e.doc END", accel);
 	else
-		sql = bc_sql_add(sql, "%s FROM entries e", f->with_doc || docs_only ? ", e.doc" : ", NULL");
+		sql = bc_sql_add(sql, "%s, %s FROM entries e",
+				 f->with_doc || docs_only ? ", e.doc" : ", NULL", accel);
 	sql = bc_store_where(sql, f, &and);
 	if (f->unindexed_only)
 		sql = bc_store_where_unindexed(s, sql, &and);
@@ -774,6 +785,7 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 		r.k.cpu_model = bc_col_str(st, c++);
 		r.k.cpu_count = (unsigned int)sqlite3_column_int64(st, c++);
 		r.k.hypervisor = sqlite3_column_int(st, c++);
+		r.k.accelerator = bc_col_str(st, sqlite3_column_count(st) - 1);
 		r.k.benchcore_version = bc_col_str(st, c++);
 		r.k.plugin_version = bc_col_str(st, c++);
 		r.k.label = bc_col_str(st, c++);

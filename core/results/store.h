@@ -20,8 +20,9 @@
 
 /* The schema this benchcore writes; a store at a lower version is
  * migrated when opened for writing, one at a higher one is refused.
- * 3: each entry's figures by name (the "metrics" table), for --metric. */
-#define BC_STORE_SCHEMA_VERSION 3
+ * 3: each entry's figures by name (the "metrics" table), for --metric.
+ * 4: each entry's accelerator (benchcore vm's guests). */
+#define BC_STORE_SCHEMA_VERSION 4
 /* SQLite's application_id of a benchcore store ("BCST"): what tells our
  * file from any other SQLite database. */
 #define BC_STORE_APP_ID 0x42435354
@@ -48,6 +49,8 @@ struct bc_store_keys {
 	const char *cpu_model;
 	unsigned int cpu_count;
 	bool hypervisor;
+	/* "tcg" or "kvm" for a run in benchcore's own guests, NULL native */
+	const char *accelerator;
 	const char *benchcore_version;
 	const char *plugin_version;
 	const char *label;

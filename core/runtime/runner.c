@@ -31,6 +31,7 @@
 #include "result.h"
 #include "stats.h"
 #include "sysinfo.h"
+#include "kernel_facts.h"
 #include "exit_status.h"
 #include "attach.h"
 #include "bpf_source.h"
@@ -844,6 +845,17 @@ out:
 
 /* ----------------------------------------------------------------- run */
 
+/* Emulation, a debug kernel, no JIT (kernel_facts.h): read before the
+ * run, never inside it. */
+static void bc_kernel_warnings(struct bc_run_result *res)
+{
+	char lines[4][320];
+	size_t n = bc_kernel_facts_warnings(bc_kernel_facts(), lines, 4);
+
+	for (size_t i = 0; i < n; i++)
+		bc_add_warning(res, "%s", lines[i]);
+}
+
 static void bc_environment_warnings(struct bc_run_state *st)
 {
 	unsigned int online = bc_sysinfo_online_cpus();
@@ -857,6 +869,7 @@ static void bc_environment_warnings(struct bc_run_state *st)
 	if (bc_sysinfo_hypervisor())
 		bc_add_warning(st->res, "running under a hypervisor: other guests and the host "
 			       "share these CPUs, so numbers move between runs");
+	bc_kernel_warnings(st->res);
 	/* The sampler sleeps; only the benchmark's own threads compete. */
 	if (threads > online)
 		bc_add_warning(st->res, "%u threads (%u producers, %u consumers) on %u usable "
