@@ -25,10 +25,6 @@
 #include "plugin_opts.h"
 #include "skel.h"
 
-/* The kernel's internal "not supported" (include/linux/errno.h); it leaks
- * out of BPF_PROG_LOAD and attach, but libc has no name or message for it. */
-#define BC_ENOTSUPP 524
-
 /* The one list (ABI 2.3 made it public): the plugins' private copies,
  * which disagreed with it, are gone. */
 bool bc_attach_is_refusal(int err)

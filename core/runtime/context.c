@@ -15,6 +15,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <benchcore/attach.h>
+
 #include "context.h"
 #include "config.h"
 #include "loader.h"
@@ -127,10 +129,6 @@ void *bc_ctx_skel(const struct bc_ctx *ctx)
 {
 	return ctx ? ctx->skel : NULL;
 }
-
-/* The kernel's internal "not supported" (include/linux/errno.h): it leaks
- * out of BPF_PROG_LOAD and attach, but libc has no name for it. */
-#define BC_ENOTSUPP 524
 
 const char *bc_strerror(int err)
 {

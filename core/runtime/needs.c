@@ -36,8 +36,6 @@
 /* enum bpf_attach_type's BPF_TRACE_UPROBE_MULTI (Linux 6.6 uapi; the
  * installed headers may predate it). */
 #define BC_TRACE_UPROBE_MULTI 48
-/* The kernel's internal "not supported" (include/linux/errno.h). */
-#define BC_ENOTSUPP 524
 
 #define BC_WHY_LEN 512
 

@@ -71,6 +71,11 @@ struct bc_attach_point {
 typedef int (*bc_attach_try_fn)(struct bc_ctx *ctx, const struct bc_attach_point *pt,
 				void *cookie);
 
+/* 2.3: the kernel's internal "not supported" (include/linux/errno.h): it
+ * leaks out of BPF_PROG_LOAD and attach, but libc has no name for it
+ * (bc_strerror() has one). */
+#define BC_ENOTSUPP 524
+
 /*
  * 2.3: the one list of the kernel's answers that mean "not on this kernel"
  * (EPERM, EACCES, ENOTSUPP, EOPNOTSUPP, ENOENT, ESRCH, EINVAL, E2BIG,

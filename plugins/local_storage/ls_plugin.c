@@ -7,14 +7,7 @@
  * Each benchmark declares its own options (see its file); they all land in
  * one struct ls_opts per run.
  */
-#include <string.h>
-
 #include "ls_internal.h"
-
-const char *ls_strerror(int err)
-{
-	return strerror(err < 0 ? -err : err);
-}
 
 static const struct bc_bench_desc *const ls_benches[] = {
 	&ls_bench_seq_get,

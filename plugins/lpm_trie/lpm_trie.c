@@ -142,8 +142,8 @@ static int lpm_fill(struct lpm_state *st, int fd, bool empty)
 			break;
 		done += n;
 	}
-	/* The kernel's ENOTSUPP (524, not in libc): an op a map type lacks. */
-	if (err != -EINVAL && err != -EOPNOTSUPP && err != -524)
+	/* ENOTSUPP: an op the map type lacks. */
+	if (err != -EINVAL && err != -EOPNOTSUPP && err != -BC_ENOTSUPP)
 		return err;
 	/* A kernel without batch operations on tries: one at a time. */
 	for (i = 0; i < st->nr_entries; i++) {
