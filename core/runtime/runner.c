@@ -884,6 +884,8 @@ static void bc_init_workers(struct bc_run_state *st)
 		w->st = st;
 		w->producer = i >= st->ctx->consumer_cnt;
 		w->t.sz = sizeof(w->t);
+		/* Which shard and counter is the thread's (hist.c, counters.c). */
+		w->t.consumer = !w->producer;
 		w->t.idx = w->producer ? i - st->ctx->consumer_cnt : i;
 		w->t.cpu = -1;
 		w->t.stop = &st->stop;
