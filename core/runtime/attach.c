@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 
@@ -501,4 +502,12 @@ int bc_bpf_autoload_only(struct bpf_object *obj, const char *prog_name)
 	if (!found)
 		bc_attach_note_missing(obj, prog_name);
 	return found ? 0 : -ENOENT;
+}
+
+int bc_getpgid_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	(void)ctx;
+	while (!bc_thread_should_stop(t))
+		bc_getpgid_trigger();
+	return 0;
 }

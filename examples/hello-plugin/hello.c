@@ -144,9 +144,7 @@ static const struct bc_bench_desc hello_raw_tp = HELLO_BENCH(
 	"hello-raw-tp", "getpgid() calls counted by a BPF program on raw_tp/sys_enter",
 	&hello_raw_tp_point);
 
-static const struct bc_bench_desc *const hello_benches[] = { &hello_tp, &hello_raw_tp, NULL };
-
 BENCHCORE_PLUGIN(.name = "hello", .version = HELLO_VERSION,
 		 .description = "Example out-of-tree plugin: BPF programs counting getpgid() calls",
-		 BC_OPTIONS(hello_options),
-		 .opts_size = sizeof(struct hello_opts), .benches = hello_benches);
+		 BC_OPTIONS(hello_options), .opts_size = sizeof(struct hello_opts),
+		 BC_BENCHES(&hello_tp, &hello_raw_tp));

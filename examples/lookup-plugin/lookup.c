@@ -77,14 +77,6 @@ static int lk_fill(struct bc_ctx *ctx, void *skel, const struct bc_attach_point 
 	return 0;
 }
 
-static int lk_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
-}
-
 /* `.bpf`: where each is in the BPF object (lookup.bpf.c). */
 static const struct bc_metric_desc lk_metrics[] = {
 	BC_METRIC("lookups", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS, .bpf = "lookups"),
@@ -96,15 +88,13 @@ static const struct bc_metric_desc lk_metrics[] = {
 
 #define LK_BENCH(name_, desc_, ...)                                                   \
 	BC_BENCH(name_, desc_, lk_metrics, BC_POINTS(lk_points), .skel = &lookup_skel,  \
-		 .configure = lk_configure, .producer = lk_producer,                    \
+		 .configure = lk_configure, .producer = bc_getpgid_producer,                    \
 		 .headline = "ns_per_lookup", __VA_ARGS__)
 
 static const struct bc_bench_desc lk_array = LK_BENCH("array", "BPF array map lookups");
 static const struct bc_bench_desc lk_hash = LK_BENCH("hash", "BPF hash map lookups",
 	.priv = lk_hash_tag, .loaded = lk_fill, BC_OPTIONS(lk_hash_options));
-static const struct bc_bench_desc *const lk_benches[] = { &lk_array, &lk_hash, NULL };
-
 BENCHCORE_PLUGIN(.name = "lookup", .version = LOOKUP_VERSION,
 		 .description = "Example out-of-tree plugin: BPF map lookups timed inside BPF",
 		 BC_OPTIONS(lk_options), .opts_size = sizeof(struct lk_opts),
-		 .option_prefix = "lookup-", .benches = lk_benches);
+		 .option_prefix = "lookup-", BC_BENCHES(&lk_array, &lk_hash));

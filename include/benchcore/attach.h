@@ -217,6 +217,11 @@ BC_API int bc_attach_check(struct bc_ctx *ctx, const struct bc_attach_point *pts
  * declares it for gnu11, not for strict -std=c11). */
 #define bc_getpgid_trigger() ((void)syscall(SYS_getpgid, BC_GETPGID_MISSING))
 
+/* 2.3: a producer that only fires bc_getpgid_trigger() until it must stop:
+ * the whole thread body of a benchmark whose program runs on getpgid()
+ * and counts in BPF (.producer = bc_getpgid_producer). */
+BC_API int bc_getpgid_producer(struct bc_ctx *ctx, struct bc_thread *t);
+
 #ifdef __cplusplus
 }
 #endif

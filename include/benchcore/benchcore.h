@@ -630,6 +630,13 @@ struct bc_plugin_desc {
 	const char *option_prefix;
 };
 
+/* 2.3: the plugin's benchmarks, NULL-terminated, in its descriptor:
+ *   BENCHCORE_PLUGIN(.name = "x", ..., BC_BENCHES(&x_one, &x_two));
+ * (C only: a file-scope compound literal. C++ plugins name an array.) */
+#ifndef __cplusplus
+#define BC_BENCHES(...) .benches = (const struct bc_bench_desc *const[]){ __VA_ARGS__, NULL }
+#endif
+
 /* Defines the exported descriptor; use once per plugin:
  *   BENCHCORE_PLUGIN(.name = "count", .version = "1.0", ...);
  */

@@ -283,14 +283,6 @@ static int bloom_validate(struct bc_ctx *ctx)
 	return 0;
 }
 
-static int bloom_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
-}
-
 /* The counters are the core's to read; this only watches the error bits. */
 static int bloom_measure(struct bc_ctx *ctx, double *values)
 {
@@ -348,7 +340,7 @@ static const struct bc_need bloom_needs[] = {
 		.runner_name = true, .priv = &(kind_), BC_NEEDS(bloom_needs),          \
 		BC_POINTS(bloom_points), .skel = &bloom_skel, .configure = bloom_configure, \
 		.loaded = bloom_fill_maps, .validate = bloom_validate,                 \
-		.producer = bloom_producer, .measure = bloom_measure)
+		.producer = bc_getpgid_producer, .measure = bloom_measure)
 
 BLOOM_BENCH(bloom_lookup, "bloom-lookup",
 	    "bloom filter peeks of the --nr_entries stored values, per getpgid()",
@@ -366,20 +358,8 @@ BLOOM_BENCH(bloom_hashmap_with, "hashmap-with-bloom",
 	    "the same lookups, each asking the bloom filter first",
 	    bloom_k_hash_bloom, bloom_hits_drops);
 
-static const struct bc_bench_desc *const bloom_benches[] = {
-	&bloom_lookup,
-	&bloom_update,
-	&bloom_false_positive,
-	&bloom_hashmap_without,
-	&bloom_hashmap_with,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "bloom",
-	.version = "1.0",
-	.description = "bloom filter map: lookup and update cost, false positives, hash map gating",
-	BC_OPTIONS(bloom_options),
-	.opts_size = sizeof(struct bloom_opts),
-	.benches = bloom_benches,
-);
+BENCHCORE_PLUGIN(.name = "bloom", .version = "1.0",
+		 .description = "bloom filter map: lookup and update cost, false positives, hash map gating",
+		 BC_OPTIONS(bloom_options), .opts_size = sizeof(struct bloom_opts),
+		 BC_BENCHES(&bloom_lookup, &bloom_update, &bloom_false_positive,
+			    &bloom_hashmap_without, &bloom_hashmap_with));

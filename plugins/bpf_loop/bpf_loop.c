@@ -95,14 +95,6 @@ static uint32_t bl_calls_per_run(uint32_t nr_loops)
 BL_CONFIGURE(bl_configure, bpf_loop_bench)
 BL_CONFIGURE(bf_configure, bpf_for_bench)
 
-static int bl_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
-}
-
 /*
  * hits: bpf_loop() iterations (the runner's ops: its latency line is the
  * cost of one iteration). runs: program runs, i.e. syscalls, each making
@@ -140,24 +132,14 @@ static const struct bc_need bf_needs[] = {
 static const struct bc_bench_desc bl_bench = BC_BENCH("bpf-loop",
 	"cost of one bpf_loop() iteration: 1000 calls of --nr_loops per getpgid()", bl_metrics,
 	.runner_name = true, BC_OPTIONS(bl_options), BC_NEEDS(bl_needs), BC_POINTS(bl_points),
-	.skel = &bpf_loop_bench_skel, .configure = bl_configure, .producer = bl_producer);
+	.skel = &bpf_loop_bench_skel, .configure = bl_configure, .producer = bc_getpgid_producer);
 
 static const struct bc_bench_desc bf_bench = BC_BENCH("bpf-for",
 	"cost of one value of an open-coded numeric iterator (bpf_for()): 1000 "
 	"loops of --nr_loops per getpgid()", bf_metrics,
 	.runner_name = true, BC_OPTIONS(bf_options), BC_NEEDS(bf_needs), BC_POINTS(bf_points),
-	.skel = &bpf_for_bench_skel, .configure = bf_configure, .producer = bl_producer);
+	.skel = &bpf_for_bench_skel, .configure = bf_configure, .producer = bc_getpgid_producer);
 
-static const struct bc_bench_desc *const bl_benches[] = {
-	&bl_bench,
-	&bf_bench,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "bpf_loop",
-	.version = "1.1",
-	.description = "loops in BPF: cost per bpf_loop() iteration and per bpf_for() value",
-	.opts_size = sizeof(struct bl_opts),
-	.benches = bl_benches,
-);
+BENCHCORE_PLUGIN(.name = "bpf_loop", .version = "1.1",
+		 .description = "loops in BPF: cost per bpf_loop() iteration and per bpf_for() value",
+		 .opts_size = sizeof(struct bl_opts), BC_BENCHES(&bl_bench, &bf_bench));

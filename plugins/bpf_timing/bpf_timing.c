@@ -183,16 +183,6 @@ const struct bc_bench_desc bt_bench_nop = BC_BENCH("bpf-nop",
 	.measure = bt_nop_measure, .teardown = bt_nop_teardown, .format_iter = bt_format_iter,
 	.format_summary = bt_format_summary);
 
-static const struct bc_bench_desc *const bt_benches[] = {
-	&bt_bench_nop,
-	&bt_bench_xdp_lb,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "bpf_timing",
-	.version = "1.0",
-	.description = "in-BPF batch timing by BPF_PROG_TEST_RUN: bpf-nop, xdp-lb",
-	.opts_size = sizeof(struct bt_opts),
-	.benches = bt_benches,
-);
+BENCHCORE_PLUGIN(.name = "bpf_timing", .version = "1.0",
+		 .description = "in-BPF batch timing by BPF_PROG_TEST_RUN: bpf-nop, xdp-lb",
+		 .opts_size = sizeof(struct bt_opts), BC_BENCHES(&bt_bench_nop, &bt_bench_xdp_lb));

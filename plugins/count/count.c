@@ -116,8 +116,7 @@ static const struct bc_bench_desc count_local = COUNT_BENCH(
 	"count-local",
 	"every producer increments its own counter on its own cache line (must scale)", &count_own);
 
-static const struct bc_bench_desc *const count_benches[] = { &count_global, &count_local, NULL };
-
 BENCHCORE_PLUGIN(.name = "count", .version = "1.0",
 		 .description = "harness self-check: shared vs per-producer counters, no BPF",
-		 BC_OPTIONS(count_options), .opts_size = sizeof(struct count_opts), .benches = count_benches);
+		 BC_OPTIONS(count_options), .opts_size = sizeof(struct count_opts),
+		 BC_BENCHES(&count_global, &count_local));

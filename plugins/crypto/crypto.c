@@ -351,17 +351,7 @@ CR_BENCH(b_enc, "crypto-encrypt", "bpf_crypto_encrypt() of --crypto-len bytes fr
 CR_BENCH(b_dec, "crypto-decrypt", "bpf_crypto_decrypt() of --crypto-len bytes from a tc program",
 	 &cr_dec);
 
-static const struct bc_bench_desc *const cr_benches[] = {
-	&b_enc,
-	&b_dec,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "crypto",
-	.version = "1.0",
-	.description = "BPF crypto kfuncs: skcipher encrypt and decrypt from a tc program",
-	BC_OPTIONS(cr_options),
-	.opts_size = sizeof(struct cr_opts),
-	.benches = cr_benches,
-);
+BENCHCORE_PLUGIN(.name = "crypto", .version = "1.0",
+		 .description = "BPF crypto kfuncs: skcipher encrypt and decrypt from a tc program",
+		 BC_OPTIONS(cr_options), .opts_size = sizeof(struct cr_opts),
+		 BC_BENCHES(&b_enc, &b_dec));

@@ -276,14 +276,6 @@ static int hm_validate(struct bc_ctx *ctx)
 	return st.kind->lookup ? hm_lookup_config(ctx, &st) : 0;
 }
 
-static int hm_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
-}
-
 /* Metric indices, the same in both benchmarks. */
 enum { HM_M_EVENTS, HM_M_OPS, HM_M_BATCHES, HM_M_TRIGGER_NS };
 
@@ -407,7 +399,7 @@ static const struct bc_need hm_needs[] = {
 #define HM_BENCH(name_, desc_, metrics_, ...)                                         \
 	BC_BENCH(name_, desc_, metrics_, .runner_name = true, BC_NEEDS(hm_needs),       \
 		 BC_POINTS(hm_points), .skel = &hashmap_skel, .configure = hm_configure, \
-		 .loaded = hm_fill, .validate = hm_validate, .producer = hm_producer,   \
+		 .loaded = hm_fill, .validate = hm_validate, .producer = bc_getpgid_producer,   \
 		 .measure = hm_measure, .teardown = hm_teardown,                       \
 		 .format_iter = hm_format_iter, .format_summary = hm_format_summary, __VA_ARGS__)
 
@@ -418,16 +410,7 @@ static const struct bc_bench_desc hm_lookup = HM_BENCH("bpf-hashmap-lookup",
 	"lookups of each of --nr_entries keys in turn, --nr_loops per getpgid()", hm_lookup_metrics,
 	.priv = &hm_k_lookup, BC_OPTIONS(hm_lookup_options));
 
-static const struct bc_bench_desc *const hm_benches[] = {
-	&hm_full_update,
-	&hm_lookup,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "hashmap",
-	.version = "1.0",
-	.description = "hash map cost: updates of a full map, lookups by key size and map size",
-	.opts_size = sizeof(struct hm_opts),
-	.benches = hm_benches,
-);
+BENCHCORE_PLUGIN(.name = "hashmap", .version = "1.0",
+		 .description = "hash map cost: updates of a full map, lookups by key size and map size",
+		 .opts_size = sizeof(struct hm_opts),
+		 BC_BENCHES(&hm_full_update, &hm_lookup));

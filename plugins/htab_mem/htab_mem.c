@@ -373,16 +373,7 @@ static const struct bc_bench_desc htab_mem_bench = BC_BENCH("htab-mem",
 	.teardown = htab_mem_teardown, .format_iter = htab_mem_format_iter,
 	.format_summary = htab_mem_format_summary);
 
-static const struct bc_bench_desc *const htab_mem_benches[] = {
-	&htab_mem_bench,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "htab_mem",
-	.version = "1.0",
-	.description = "hash map memory: operation rate and memory held, with and without preallocation",
-	BC_OPTIONS(htab_mem_options),
-	.opts_size = sizeof(struct htab_mem_opts),
-	.benches = htab_mem_benches,
-);
+BENCHCORE_PLUGIN(.name = "htab_mem", .version = "1.0",
+		 .description = "hash map memory: operation rate and memory held, with and without preallocation",
+		 BC_OPTIONS(htab_mem_options),
+		 .opts_size = sizeof(struct htab_mem_opts), BC_BENCHES(&htab_mem_bench));

@@ -286,14 +286,6 @@ static int ls_cache_fill_maps(struct bc_ctx *ctx, void *skel, const struct bc_at
 	return 0;
 }
 
-static int ls_cache_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
-}
-
 static const struct bc_metric_desc ls_cache_metrics[] = {
 	/* The runner's local-storage lines: gets, and gets of map 0 beside. */
 	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS, .bpf = "hits"),
@@ -330,7 +322,7 @@ static const struct bc_need ls_cache_needs[] = {
 	BC_BENCH(name_, desc_, ls_cache_metrics, .runner_name = true, BC_OPTIONS(opts_), \
 		 .priv = (kind_), BC_NEEDS(ls_cache_needs), BC_POINTS(ls_cache_points),  \
 		 .skel = &ls_cache_skel, .configure = ls_cache_configure,                \
-		 .loaded = ls_cache_fill_maps, .producer = ls_cache_producer)
+		 .loaded = ls_cache_fill_maps, .producer = bc_getpgid_producer)
 
 const struct bc_bench_desc ls_bench_seq_get = LS_CACHE_BENCH(
 	"local-storage-cache-seq-get",

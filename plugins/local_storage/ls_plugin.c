@@ -9,20 +9,8 @@
  */
 #include "ls_internal.h"
 
-static const struct bc_bench_desc *const ls_benches[] = {
-	&ls_bench_seq_get,
-	&ls_bench_int_get,
-	&ls_bench_hashmap_control,
-	&ls_bench_create,
-	&ls_bench_tasks_trace,
-	&ls_bench_sk_get,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "local_storage",
-	.version = "2.0",
-	.description = "task and socket local storage: get cost and cache cliff, creation cost, RCU Tasks Trace",
-	.opts_size = sizeof(struct ls_opts),
-	.benches = ls_benches,
-);
+BENCHCORE_PLUGIN(.name = "local_storage", .version = "2.0",
+		 .description = "task and socket local storage: get cost and cache cliff, creation cost, RCU Tasks Trace",
+		 .opts_size = sizeof(struct ls_opts),
+		 BC_BENCHES(&ls_bench_seq_get, &ls_bench_int_get, &ls_bench_hashmap_control,
+			    &ls_bench_create, &ls_bench_tasks_trace, &ls_bench_sk_get));

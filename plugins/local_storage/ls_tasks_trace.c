@@ -282,14 +282,6 @@ static int ls_tt_setup(struct bc_ctx *ctx)
 	return ls_tt_spawn(ctx, st, (unsigned long)o->nr_procs);
 }
 
-static int ls_tt_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
-}
-
 static int ls_tt_measure(struct bc_ctx *ctx, double *values)
 {
 	struct ls_tt_state *st = bc_ctx_data(ctx);
@@ -348,4 +340,4 @@ const struct bc_bench_desc ls_bench_tasks_trace = BC_BENCH("local-storage-tasks-
 	ls_tt_metrics, .runner_name = true, .producers = BC_THREADS(1, 1, 1),
 	BC_OPTIONS(ls_tt_options), .probe = ls_tt_probe, BC_NEEDS(ls_tt_needs),
 	.attach_points = &ls_tt_gp_point, .attach_point_cnt = 1, .setup = ls_tt_setup,
-	.producer = ls_tt_producer, .measure = ls_tt_measure, .teardown = ls_tt_teardown);
+	.producer = bc_getpgid_producer, .measure = ls_tt_measure, .teardown = ls_tt_teardown);

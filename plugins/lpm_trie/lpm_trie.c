@@ -225,11 +225,18 @@ static int lpm_loaded(struct bc_ctx *ctx, void *skel, const struct bc_attach_poi
 
 /* ------------------------------------------------------------ callbacks */
 
-static int lpm_config(struct bc_ctx *ctx, struct lpm_state *st)
+/* `run` validates before setup(); a probe (`list --probe`) sets up with
+ * the defaults alone, where a one-key trie answers whether it runs. */
+static int lpm_config(struct bc_ctx *ctx, struct lpm_state *st, bool probing)
 {
 	const struct lpm_opts *o = bc_ctx_opts(ctx);
 
 	st->kind = bc_ctx_bench_priv(ctx);
+	if (!o->nr_entries && probing) {
+		st->nr_entries = 1;
+		st->prefixlen = 32;
+		return 0;
+	}
 	if (!o->nr_entries)
 		return bc_usage_error(ctx, "--nr_entries: required, the number of keys in the trie (e.g. --nr_entries 10000)");
 	if (o->prefix_len < 32 && (uint64_t)o->nr_entries > 1ull << o->prefix_len)
@@ -249,7 +256,7 @@ static int lpm_validate(struct bc_ctx *ctx)
 {
 	struct lpm_state st = { 0 };
 
-	return lpm_config(ctx, &st);
+	return lpm_config(ctx, &st, false);
 }
 
 /* Does /proc/kallsyms show this process addresses (kptr_restrict)? Its
@@ -300,7 +307,7 @@ static int lpm_setup(struct bc_ctx *ctx)
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
 	bc_ctx_set_data(ctx, st);
-	err = lpm_config(ctx, st);
+	err = lpm_config(ctx, st, true);
 	if (!err)
 		err = lpm_make_keys(ctx, st);
 	if (err || st->kind->op != LPM_OP_FREE)
@@ -506,22 +513,8 @@ LPM_BUSY_BENCH(lpm_free, "lpm-trie-free",
 	       "frees of a full trie, per second of the kernel's free time", lpm_k_free,
 	       lpm_free_points);
 
-static const struct bc_bench_desc *const lpm_benches[] = {
-	&lpm_noop,
-	&lpm_baseline,
-	&lpm_lookup,
-	&lpm_insert,
-	&lpm_update,
-	&lpm_delete,
-	&lpm_free,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "lpm_trie",
-	.version = "1.0",
-	.description = "LPM trie map: lookup, insert, update, delete and free cost on a full trie",
-	BC_OPTIONS(lpm_options),
-	.opts_size = sizeof(struct lpm_opts),
-	.benches = lpm_benches,
-);
+BENCHCORE_PLUGIN(.name = "lpm_trie", .version = "1.0",
+		 .description = "LPM trie map: lookup, insert, update, delete and free cost on a full trie",
+		 BC_OPTIONS(lpm_options), .opts_size = sizeof(struct lpm_opts),
+		 BC_BENCHES(&lpm_noop, &lpm_baseline, &lpm_lookup, &lpm_insert, &lpm_update,
+			    &lpm_delete, &lpm_free));

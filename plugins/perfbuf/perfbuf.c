@@ -331,12 +331,7 @@ static const struct bc_bench_desc pb_custom_bench =
 	PB_BENCH("pb-custom", "BPF perf buffer read by a custom epoll loop, tail published per wakeup",
 		 &pb_custom_spec, pb_custom_consumer);
 
-static const struct bc_bench_desc *const pb_benches[] = {
-	&pb_libbpf_bench,
-	&pb_custom_bench,
-	NULL,
-};
-
 BENCHCORE_PLUGIN(.name = "perfbuf", .version = "1.0",
 		 .description = "BPF perf buffer throughput (per-CPU perf rings), as in the kernel's bench",
-		 BC_BUF_PLUGIN_OPTIONS, .benches = pb_benches);
+		 BC_BUF_PLUGIN_OPTIONS,
+		 BC_BENCHES(&pb_libbpf_bench, &pb_custom_bench));

@@ -396,17 +396,7 @@ PS_BENCH(b_off, "no-private-stack",
 PS_BENCH(b_on, "private-stack", "stack-heavy program, batched, on the kernel's private stack",
 	 &ps_on);
 
-static const struct bc_bench_desc *const ps_benches[] = {
-	&b_off,
-	&b_on,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "private_stack",
-	.version = "1.0",
-	.description = "a stack-heavy BPF program with the kernel's private stack off and on",
-	BC_OPTIONS(ps_options),
-	.opts_size = sizeof(struct ps_opts),
-	.benches = ps_benches,
-);
+BENCHCORE_PLUGIN(.name = "private_stack", .version = "1.0",
+		 .description = "a stack-heavy BPF program with the kernel's private stack off and on",
+		 BC_OPTIONS(ps_options), .opts_size = sizeof(struct ps_opts),
+		 BC_BENCHES(&b_off, &b_on));

@@ -277,13 +277,6 @@ RN_BENCH(b_fentry, "rename-fentry", "renames with an fentry program on __set_tas
 RN_BENCH(b_fexit, "rename-fexit", "renames with an fexit program on __set_task_comm", &rn_fexit,
 	 1);
 
-static const struct bc_bench_desc *const rn_benches[] = {
-	&b_base, &b_kprobe, &b_kretprobe, &b_rawtp, &b_fentry, &b_fexit, NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "rename",
-	.version = "1.0",
-	.description = "cost of each attach type on a real syscall path (thread renames)",
-	.benches = rn_benches,
-);
+BENCHCORE_PLUGIN(.name = "rename", .version = "1.0",
+		 .description = "cost of each attach type on a real syscall path (thread renames)",
+		 BC_BENCHES(&b_base, &b_kprobe, &b_kretprobe, &b_rawtp, &b_fentry, &b_fexit));

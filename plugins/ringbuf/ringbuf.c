@@ -274,12 +274,6 @@ static const struct bc_bench_desc rb_custom_bench =
 	RB_BENCH("rb-custom", "BPF ring buffer consumed by a custom epoll + mmap consumer",
 		 &rb_custom_spec, 1, rb_custom_consumer);
 
-static const struct bc_bench_desc *const rb_benches[] = {
-	&rb_libbpf_bench,
-	&rb_custom_bench,
-	NULL,
-};
-
 BENCHCORE_PLUGIN(.name = "ringbuf", .version = "1.0",
 		 .description = "BPF ring buffer throughput (rb-libbpf, rb-custom)",
-		 BC_BUF_PLUGIN_OPTIONS, .benches = rb_benches);
+		 BC_BUF_PLUGIN_OPTIONS, BC_BENCHES(&rb_libbpf_bench, &rb_custom_bench));

@@ -666,16 +666,7 @@ static const struct bc_bench_desc sm_bench = BC_BENCH("sockmap",
 	.consumer = sm_consumer, .teardown = sm_teardown, .format_iter = sm_format_iter,
 	.format_summary = sm_format_summary);
 
-static const struct bc_bench_desc *const sm_benches[] = {
-	&sm_bench,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "sockmap",
-	.version = "1.0",
-	.description = "sockmap: forwarding between loopback TCP sockets in BPF",
-	BC_OPTIONS(sm_options),
-	.opts_size = sizeof(struct sm_opts),
-	.benches = sm_benches,
-);
+BENCHCORE_PLUGIN(.name = "sockmap", .version = "1.0",
+		 .description = "sockmap: forwarding between loopback TCP sockets in BPF",
+		 BC_OPTIONS(sm_options), .opts_size = sizeof(struct sm_opts),
+		 BC_BENCHES(&sm_bench));

@@ -122,17 +122,7 @@ static const struct bc_bench_desc sc_bench_helper = SC_BENCH("strncmp-helper",
 	"--cmp-str-len characters compared by bpf_strncmp(), per getpgid()",
 	BC_POINTS(sc_helper_points), BC_NEEDS(sc_helper_needs));
 
-static const struct bc_bench_desc *const sc_benches[] = {
-	&sc_bench_no_helper,
-	&sc_bench_helper,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "strncmp",
-	.version = "1.0",
-	.description = "bpf_strncmp() helper against a string compare written in BPF",
-	BC_OPTIONS(sc_options),
-	.opts_size = sizeof(struct sc_opts),
-	.benches = sc_benches,
-);
+BENCHCORE_PLUGIN(.name = "strncmp", .version = "1.0",
+		 .description = "bpf_strncmp() helper against a string compare written in BPF",
+		 BC_OPTIONS(sc_options), .opts_size = sizeof(struct sc_opts),
+		 BC_BENCHES(&sc_bench_no_helper, &sc_bench_helper));

@@ -1169,11 +1169,7 @@ static const struct bc_bench_desc *const trig_benches[] = {
 	NULL,
 };
 
-BENCHCORE_PLUGIN(
-	.name = "trigger",
-	.version = "2.0",
-	.description = "cost of triggering a BPF program, per attach type",
-	BC_OPTIONS(trig_plugin_options),
-	.opts_size = sizeof(struct trig_opts),
-	.benches = trig_benches,
-);
+BENCHCORE_PLUGIN(.name = "trigger", .version = "2.0",
+		 .description = "cost of triggering a BPF program, per attach type",
+		 BC_OPTIONS(trig_plugin_options), .opts_size = sizeof(struct trig_opts),
+		 .benches = trig_benches);

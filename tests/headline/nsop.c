@@ -74,14 +74,6 @@ static int nsop_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 	return bc_ctx_set_bpf_object(ctx, skel->obj);
 }
 
-static int nsop_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
-}
-
 static void nsop_teardown(struct bc_ctx *ctx)
 {
 	struct nsop_state *st = bc_ctx_data(ctx);
@@ -116,20 +108,12 @@ static const struct bc_bench_desc nsop_batch = {
 	.attach_points = nsop_points,
 	.attach_point_cnt = NSOP_ARRAY_SIZE(nsop_points),
 	.setup = nsop_setup,
-	.producer = nsop_producer,
+	.producer = bc_getpgid_producer,
 	.teardown = nsop_teardown,
 	.attach = nsop_attach,
 	.headline = "ns_per_op",
 };
 
-static const struct bc_bench_desc *const nsop_benches[] = {
-	&nsop_batch,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "nsop",
-	.version = "1.0",
-	.description = "test fixture: a benchmark judged by a time per operation measured in BPF",
-	.benches = nsop_benches,
-);
+BENCHCORE_PLUGIN(.name = "nsop", .version = "1.0",
+		 .description = "test fixture: a benchmark judged by a time per operation measured in BPF",
+		 BC_BENCHES(&nsop_batch));

@@ -163,13 +163,10 @@ static const struct bc_bench_desc oops_cb_typo = BC_BENCH("cb-typo", "a mistake:
 static const struct bc_bench_desc oops_cb_null = OOPS_CB("cb-null-object", "null");
 static const struct bc_bench_desc oops_cb_seven = OOPS_CB("cb-returns-7", "seven");
 
-static const struct bc_bench_desc *const oops_benches[] = {
-	&oops_ok, &oops_prog_typo, &oops_bpf_typo, &oops_map_typo, &oops_rodata,
-	&oops_thread_typo, &oops_measure_typo_b, &oops_cb_typo, &oops_cb_null, &oops_cb_seven,
-	NULL,
-};
-
 BENCHCORE_PLUGIN(.name = "oops", .version = "1.0",
 		 .description = "test fixture: one plugin author's mistake per benchmark",
 		 BC_OPTIONS(oops_options), .opts_size = sizeof(struct oops_opts),
-		 .option_prefix = "oops-", .benches = oops_benches);
+		 .option_prefix = "oops-",
+		 BC_BENCHES(&oops_ok, &oops_prog_typo, &oops_bpf_typo, &oops_map_typo, &oops_rodata,
+			    &oops_thread_typo, &oops_measure_typo_b, &oops_cb_typo, &oops_cb_null,
+			    &oops_cb_seven));
