@@ -113,12 +113,13 @@ configure_file("${CMAKE_CURRENT_LIST_DIR}/benchcore.pc.in"
 	"${PROJECT_BINARY_DIR}/benchcore.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/benchcore.pc" DESTINATION "${_bc_pc_dir}")
 
-# ------------------------------------------------------- docs and example
+# ------------------------------------------------------- docs and examples
+# Both examples, and every page of docs/ with the pictures they show: the
+# installed pages link to each other, and a link to a page left out would
+# lead nowhere (test_sdk_install checks every relative link).
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/examples/hello-plugin"
+	"${PROJECT_SOURCE_DIR}/examples/lookup-plugin"
 	DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples")
-foreach(_bc_doc writing-plugins.md plugin-abi.md cli.md bpf-build.md)
-	if(EXISTS "${PROJECT_SOURCE_DIR}/docs/${_bc_doc}")
-		install(FILES "${PROJECT_SOURCE_DIR}/docs/${_bc_doc}"
-			DESTINATION "${CMAKE_INSTALL_DOCDIR}")
-	endif()
-endforeach()
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/"
+	DESTINATION "${CMAKE_INSTALL_DOCDIR}"
+	FILES_MATCHING PATTERN "*.md" PATTERN "*.svg" PATTERN "*.png")
