@@ -559,6 +559,64 @@ static void bc_read_bpf_stats(struct bc_doc_run *r, const struct bc_json *doc)
 	r->bpf_cpu_pct = bc_num(bc_json_get(b, BC_DOC_BPF_PRODUCER_CPU_PCT), BC_DOC_STAT_VALUE);
 }
 
+static void bc_read_maps(struct bc_doc_run *r, const struct bc_json *arr, struct bc_doc_prog *p)
+{
+	if (!arr || arr->type != BC_JSON_ARRAY || !arr->cnt)
+		return;
+	p->maps = bc_run_calloc(r, arr->cnt, sizeof(*p->maps));
+	for (size_t i = 0; p->maps && i < arr->cnt; i++) {
+		const struct bc_json *m = arr->items[i];
+		struct bc_doc_map *dm;
+
+		if (!m || m->type != BC_JSON_OBJECT)
+			continue;
+		dm = &p->maps[p->map_cnt++];
+		dm->name = bc_str(m, BC_DOC_MAP_NAME);
+		dm->type = bc_str(m, BC_DOC_MAP_TYPE);
+		dm->key_size = bc_finite(m, BC_DOC_MAP_KEY_SIZE);
+		dm->value_size = bc_finite(m, BC_DOC_MAP_VALUE_SIZE);
+		dm->max_entries = bc_finite(m, BC_DOC_MAP_MAX_ENTRIES);
+		dm->memlock = bc_finite(m, BC_DOC_MAP_MEMLOCK);
+	}
+}
+
+/* "programs": what a document before issue 38 gives is the identity alone,
+ * its figures NaN; entries of another type are left out. */
+static void bc_read_programs(struct bc_doc_run *r, const struct bc_json *arr)
+{
+	if (!arr || arr->type != BC_JSON_ARRAY || !arr->cnt)
+		return;
+	r->progs = bc_run_calloc(r, arr->cnt, sizeof(*r->progs));
+	for (size_t i = 0; r->progs && i < arr->cnt; i++) {
+		const struct bc_json *o = arr->items[i], *v, *jited;
+		struct bc_doc_prog *p;
+
+		if (!o || o->type != BC_JSON_OBJECT)
+			continue;
+		p = &r->progs[r->prog_cnt++];
+		p->role = bc_str(o, BC_DOC_PROG_ROLE);
+		p->name = bc_str(o, BC_DOC_PROG_NAME);
+		p->type = bc_str(o, BC_DOC_PROG_TYPE);
+		p->note = bc_str(o, BC_DOC_PROG_NOTE);
+		p->insns = bc_finite(o, BC_DOC_PROG_INSNS);
+		p->xlated_insns = bc_finite(o, BC_DOC_PROG_XLATED_INSNS);
+		p->jited_bytes = bc_finite(o, BC_DOC_PROG_JITED_BYTES);
+		p->verified_insns = bc_finite(o, BC_DOC_PROG_VERIFIED_INSNS);
+		jited = bc_json_get(o, BC_DOC_PROG_JITED);
+		p->jited = jited && jited->type == BC_JSON_BOOL ? bc_json_bool(jited, false) : -1;
+		v = bc_obj(o, BC_DOC_PROG_VERIFIER);
+		p->has_verifier = v != NULL;
+		p->processed_insns = bc_finite(v, BC_DOC_VER_PROCESSED_INSNS);
+		p->insn_limit = bc_finite(v, BC_DOC_VER_INSN_LIMIT);
+		p->max_states_per_insn = bc_finite(v, BC_DOC_VER_MAX_STATES_PER_INSN);
+		p->total_states = bc_finite(v, BC_DOC_VER_TOTAL_STATES);
+		p->peak_states = bc_finite(v, BC_DOC_VER_PEAK_STATES);
+		p->time_usec = bc_finite(v, BC_DOC_VER_TIME_USEC);
+		p->stack_total = bc_finite(v, BC_DOC_VER_STACK_TOTAL);
+		bc_read_maps(r, bc_json_get(o, BC_DOC_PROG_MAPS), p);
+	}
+}
+
 /* The strings of an array (others left out), kept by keep; NULL: none. */
 static const char **bc_strings(const struct bc_json *arr, size_t *cnt, void *(*keep)(void *, void *),
 			       void *owner)
@@ -627,6 +685,7 @@ static int bc_read_run(const struct bc_json *doc, struct bc_doc_run *r)
 	bc_read_agg(r->watched ? bc_json_get(bc_json_get(rep, BC_DOC_REP_AGGREGATE), r->watched)
 			       : NULL, &r->watched_agg);
 	bc_read_bpf_stats(r, doc);
+	bc_read_programs(r, bc_json_get(doc, BC_DOC_PROGRAMS));
 	ret = bc_read_decls(r, bc_json_get(doc, BC_DOC_METRICS));
 	if (!ret)
 		ret = bc_read_summary(r, doc);

@@ -108,6 +108,28 @@ struct bc_doc_context {
 	size_t debug_option_cnt;
 };
 
+/* One of a program's maps (since issue 38); NaN: not given. */
+struct bc_doc_map {
+	const char *name, *type;
+	double key_size, value_size, max_entries, memlock;
+};
+
+/*
+ * A "programs" entry: the program's identity, and (since issue 38) what
+ * the kernel made of it. NaN: the document does not give the figure (an
+ * older document, or the kernel did not report it; note says why).
+ */
+struct bc_doc_prog {
+	const char *role, *name, *type, *note;
+	double insns, xlated_insns, jited_bytes, verified_insns;
+	int jited;			/* 1, 0, or -1: not given */
+	bool has_verifier;		/* "verifier" is an object */
+	double processed_insns, insn_limit, max_states_per_insn, total_states, peak_states;
+	double time_usec, stack_total;
+	struct bc_doc_map *maps;
+	size_t map_cnt;
+};
+
 struct bc_doc_run {
 	const struct bc_json *raw;	/* the run's object */
 	char *bench;			/* "plugin:bench", NULL when it names none */
@@ -143,6 +165,9 @@ struct bc_doc_run {
 	const char **warnings;		/* what the run said was suspect */
 	size_t warning_cnt;
 	size_t iteration_cnt;
+	/* "programs", in order; none in a document without them */
+	struct bc_doc_prog *progs;
+	size_t prog_cnt;
 	/* --bpf-stats: the share of the producers' time in BPF */
 	bool has_bpf_stats;
 	double bpf_time_pct, bpf_cpu_pct;

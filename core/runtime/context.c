@@ -384,6 +384,12 @@ int bc_ctx_add_prog(struct bc_ctx *ctx, int prog_fd, const char *role)
 	bc_prog_full_name(prog_fd, &info, p->name, sizeof(p->name));
 	type = libbpf_bpf_prog_type_str((enum bpf_prog_type)info.type);
 	snprintf(p->type, sizeof(p->type), "%s", type ? type : "unknown");
+	/* Facts are a run's extras: one that cannot be read is a note, never
+	 * a failed declaration. */
+	bc_prog_facts_read(prog_fd, &p->facts);
+	if (!ctx->skel_loading)
+		bc_prog_facts_note(&p->facts,
+				   "verifier statistics not read: the plugin loaded the program itself");
 	ctx->prog_cnt++;
 	return 0;
 }
@@ -422,8 +428,10 @@ void bc_ctx_release(struct bc_ctx *ctx)
 	free(ctx->hists);
 	ctx->hists = NULL;
 	ctx->hist_cnt = 0;
-	for (i = 0; i < ctx->prog_cnt; i++)
+	for (i = 0; i < ctx->prog_cnt; i++) {
 		free(ctx->progs[i].role);
+		bc_prog_facts_free(&ctx->progs[i].facts);
+	}
 	free(ctx->progs);
 	ctx->progs = NULL;
 	ctx->prog_cnt = 0;

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "exit_status.h"
 #include "loader.h"
+#include "prog_facts.h"
 
 struct bc_hist;
 struct bc_bpf_src;
@@ -45,6 +46,9 @@ struct bc_ctx {
 	 * and whether its programs are still attached. */
 	void *skel;
 	bool skel_attached;
+	/* skel.c is loading a candidate: it reads the verifier's statistics
+	 * of the programs declared meanwhile (prog_facts.h). */
+	bool skel_loading;
 	/* 2.3: per metric with `threads`, one line counter per thread
 	 * (consumers first, then producers), and one sink per thread for a
 	 * name that is no such metric (counters.c). thread_bug: the first
@@ -68,6 +72,9 @@ struct bc_prog {
 	char type[32];		/* libbpf's name of the program type */
 	uint32_t id;
 	uint64_t run_cnt0, run_time_ns0;
+	/* Read at declaration (prog_facts.h); skel.c adds the verifier's
+	 * statistics of the load it made. */
+	struct bc_prog_facts facts;
 };
 
 /* Frees what the run attached to the ctx (histograms, programs). */

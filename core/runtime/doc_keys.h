@@ -137,6 +137,38 @@
 #define BC_DOC_PROG_NAME "name"
 #define BC_DOC_PROG_ID "id"
 #define BC_DOC_PROG_TYPE "type"
+/* Since issue 38, what the kernel made of the program (prog_facts.h),
+ * read at load; a figure the kernel did not report is null, and "note"
+ * says why. Documents before it have none of these. */
+/* instructions as libbpf loaded them; null: not loaded through a skeleton */
+#define BC_DOC_PROG_INSNS "insns"
+/* bpf_prog_info: xlated_prog_len / 8, jited_prog_len, verified_insns */
+#define BC_DOC_PROG_XLATED_INSNS "xlated_insns"
+#define BC_DOC_PROG_JITED_BYTES "jited_bytes"
+#define BC_DOC_PROG_JITED "jited"
+#define BC_DOC_PROG_VERIFIED_INSNS "verified_insns"
+/* the verifier's statistics of the load (log level 4); null: not read */
+#define BC_DOC_PROG_VERIFIER "verifier"
+#define BC_DOC_VER_PROCESSED_INSNS "processed_insns"
+#define BC_DOC_VER_INSN_LIMIT "insn_limit"
+#define BC_DOC_VER_MAX_STATES_PER_INSN "max_states_per_insn"
+#define BC_DOC_VER_TOTAL_STATES "total_states"
+#define BC_DOC_VER_PEAK_STATES "peak_states"
+#define BC_DOC_VER_MARK_READ "mark_read"
+#define BC_DOC_VER_TIME_USEC "time_usec"
+/* per subprogram, and their sum */
+#define BC_DOC_VER_STACK_DEPTH "stack_depth"
+#define BC_DOC_VER_STACK_TOTAL "stack_depth_total"
+#define BC_DOC_PROG_MAPS "maps"
+#define BC_DOC_MAP_ID "id"
+#define BC_DOC_MAP_NAME "name"
+#define BC_DOC_MAP_TYPE "type"
+#define BC_DOC_MAP_KEY_SIZE "key_size"
+#define BC_DOC_MAP_VALUE_SIZE "value_size"
+#define BC_DOC_MAP_MAX_ENTRIES "max_entries"
+/* /proc/self/fdinfo's memlock; null when unreadable */
+#define BC_DOC_MAP_MEMLOCK "memlock"
+#define BC_DOC_PROG_NOTE "note"
 
 /* ----------------------------------------------- run: "iterations" entry */
 
@@ -357,5 +389,4 @@
 /* since compare of repeated runs: "runs" or "iterations" */
 #define BC_DOC_CMPE_SAMPLES "samples"
 #define BC_DOC_CMPE_VERDICT "verdict"
-
 #endif /* BENCHCORE_DOC_KEYS_H */

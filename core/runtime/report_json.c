@@ -555,6 +555,76 @@ static void bc_json_metrics(struct bc_json_writer *w, const struct bc_run_result
 	bc_jw_arr_end(w);
 }
 
+static void bc_json_uint_or_null(struct bc_json_writer *w, const char *key, bool has,
+				 unsigned long long v)
+{
+	if (has)
+		bc_jw_uint(w, key, v);
+	else
+		bc_jw_null(w, key);
+}
+
+static void bc_json_verifier(struct bc_json_writer *w, const struct bc_verifier_stats *vs)
+{
+	size_t i;
+
+	bc_jw_obj_begin(w, BC_DOC_PROG_VERIFIER);
+	bc_jw_uint(w, BC_DOC_VER_PROCESSED_INSNS, vs->processed_insns);
+	bc_jw_uint(w, BC_DOC_VER_INSN_LIMIT, vs->insn_limit);
+	bc_json_uint_or_null(w, BC_DOC_VER_MAX_STATES_PER_INSN, vs->has_states,
+			     vs->max_states_per_insn);
+	bc_json_uint_or_null(w, BC_DOC_VER_TOTAL_STATES, vs->has_states, vs->total_states);
+	bc_json_uint_or_null(w, BC_DOC_VER_PEAK_STATES, vs->has_states, vs->peak_states);
+	bc_json_uint_or_null(w, BC_DOC_VER_MARK_READ, vs->has_mark_read, vs->mark_read);
+	bc_json_uint_or_null(w, BC_DOC_VER_TIME_USEC, vs->has_time, vs->time_usec);
+	if (vs->stack_cnt) {
+		bc_jw_arr_begin(w, BC_DOC_VER_STACK_DEPTH);
+		for (i = 0; i < vs->stack_cnt; i++)
+			bc_jw_uint(w, NULL, vs->stack[i]);
+		bc_jw_arr_end(w);
+	} else {
+		bc_jw_null(w, BC_DOC_VER_STACK_DEPTH);
+	}
+	bc_json_uint_or_null(w, BC_DOC_VER_STACK_TOTAL, vs->stack_cnt > 0, vs->stack_total);
+	bc_jw_obj_end(w);
+}
+
+static void bc_json_prog_facts(struct bc_json_writer *w, const struct bc_prog_facts *pf)
+{
+	size_t i;
+
+	bc_json_uint_or_null(w, BC_DOC_PROG_INSNS, pf->insns > 0, pf->insns);
+	bc_json_uint_or_null(w, BC_DOC_PROG_XLATED_INSNS, pf->has_info, pf->xlated_insns);
+	bc_json_uint_or_null(w, BC_DOC_PROG_JITED_BYTES, pf->has_info, pf->jited_bytes);
+	if (pf->has_info)
+		bc_jw_bool(w, BC_DOC_PROG_JITED, pf->jited_bytes > 0);
+	else
+		bc_jw_null(w, BC_DOC_PROG_JITED);
+	bc_json_uint_or_null(w, BC_DOC_PROG_VERIFIED_INSNS, pf->verified_insns > 0,
+			     pf->verified_insns);
+	if (pf->has_verifier)
+		bc_json_verifier(w, &pf->vs);
+	else
+		bc_jw_null(w, BC_DOC_PROG_VERIFIER);
+	bc_jw_arr_begin(w, BC_DOC_PROG_MAPS);
+	for (i = 0; i < pf->map_cnt; i++) {
+		const struct bc_map_facts *m = &pf->maps[i];
+
+		bc_jw_obj_begin(w, NULL);
+		bc_jw_uint(w, BC_DOC_MAP_ID, m->id);
+		bc_jw_str(w, BC_DOC_MAP_NAME, m->name);
+		bc_jw_str(w, BC_DOC_MAP_TYPE, m->type[0] ? m->type : NULL);
+		bc_jw_uint(w, BC_DOC_MAP_KEY_SIZE, m->key_size);
+		bc_jw_uint(w, BC_DOC_MAP_VALUE_SIZE, m->value_size);
+		bc_jw_uint(w, BC_DOC_MAP_MAX_ENTRIES, m->max_entries);
+		bc_json_uint_or_null(w, BC_DOC_MAP_MEMLOCK, m->memlock >= 0,
+				     (unsigned long long)m->memlock);
+		bc_jw_obj_end(w);
+	}
+	bc_jw_arr_end(w);
+	bc_jw_str(w, BC_DOC_PROG_NOTE, pf->note[0] ? pf->note : NULL);
+}
+
 static void bc_json_programs(struct bc_json_writer *w, const struct bc_run_result *res)
 {
 	size_t i;
@@ -568,6 +638,7 @@ static void bc_json_programs(struct bc_json_writer *w, const struct bc_run_resul
 		bc_jw_str(w, BC_DOC_PROG_NAME, p->name);
 		bc_jw_uint(w, BC_DOC_PROG_ID, p->id);
 		bc_jw_str(w, BC_DOC_PROG_TYPE, p->type);
+		bc_json_prog_facts(w, &p->facts);
 		bc_jw_obj_end(w);
 	}
 	bc_jw_arr_end(w);

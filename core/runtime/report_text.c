@@ -28,6 +28,8 @@
 #include "repstats.h"
 #include "log.h"
 #include "scale.h"
+#include "kernel_facts.h"
+#include "prog_facts.h"
 
 #define BC_PM "\xc2\xb1" /* U+00B1 PLUS-MINUS SIGN, as the kernel runner prints it */
 #define BC_MILLION 1000000.0
@@ -650,6 +652,84 @@ static void bc_prog_lines(FILE *f, const struct bc_run_result *res)
 	}
 }
 
+/* -v: what the kernel made of each program (prog_facts.h), as a block of
+ * its own before the Summary line, which keeps the runner's shape. */
+static void bc_prog_facts_verifier(FILE *f, const struct bc_verifier_stats *vs)
+{
+	size_t i;
+
+	fprintf(f, "    verifier: %llu insns processed (limit %llu)",
+		(unsigned long long)vs->processed_insns, (unsigned long long)vs->insn_limit);
+	if (vs->has_states)
+		fprintf(f, ", %llu states (peak %llu, max %llu per insn)",
+			(unsigned long long)vs->total_states, (unsigned long long)vs->peak_states,
+			(unsigned long long)vs->max_states_per_insn);
+	if (vs->has_time)
+		fprintf(f, ", %llu us", (unsigned long long)vs->time_usec);
+	if (vs->stack_cnt) {
+		fprintf(f, ", stack ");
+		for (i = 0; i < vs->stack_cnt; i++)
+			fprintf(f, "%s%u", i ? "+" : "", vs->stack[i]);
+		fprintf(f, " bytes");
+	}
+	fprintf(f, "\n");
+}
+
+static void bc_prog_facts_block(FILE *f, const struct bc_run_result *res)
+{
+	const struct bc_kernel_facts *kf = bc_kernel_facts();
+	size_t i, j;
+
+	fprintf(f, "Programs:");
+	if (kf->jit_enable >= 0)
+		fprintf(f, " bpf_jit_enable %d", kf->jit_enable);
+	if (kf->jit_harden >= 0)
+		fprintf(f, ", bpf_jit_harden %d", kf->jit_harden);
+	fprintf(f, "\n");
+	for (i = 0; i < res->ctx->prog_cnt; i++) {
+		const struct bc_prog *p = &res->ctx->progs[i];
+		const struct bc_prog_facts *pf = &p->facts;
+
+		fprintf(f, "  %s (%s, %s):", p->name[0] ? p->name : "?", p->role,
+			p->type[0] ? p->type : "unknown type");
+		if (pf->insns)
+			fprintf(f, " %u insns loaded,", pf->insns);
+		if (pf->has_info) {
+			fprintf(f, " %u xlated", pf->xlated_insns);
+			if (pf->jited_bytes)
+				fprintf(f, ", %u bytes JIT-ed", pf->jited_bytes);
+			else
+				fprintf(f, ", not JIT-ed");
+			if (pf->verified_insns)
+				fprintf(f, ", %u verified", pf->verified_insns);
+		} else {
+			fprintf(f, " no info");
+		}
+		fprintf(f, "\n");
+		if (pf->has_verifier)
+			bc_prog_facts_verifier(f, &pf->vs);
+		for (j = 0; j < pf->map_cnt; j++) {
+			const struct bc_map_facts *m = &pf->maps[j];
+
+			fprintf(f, "    map %s (%s): key %u, value %u, %u entries", m->name,
+				m->type[0] ? m->type : "?", m->key_size, m->value_size,
+				m->max_entries);
+			if (m->memlock >= 0)
+				fprintf(f, ", %lld bytes memlock", (long long)m->memlock);
+			fprintf(f, "\n");
+		}
+		if (pf->note[0])
+			fprintf(f, "    note: %s\n", pf->note);
+	}
+}
+
+static void bc_prog_facts_lines(FILE *f, const struct bc_run_result *res)
+{
+	if (!res->ctx || !res->ctx->prog_cnt || !res->ctx->cfg || res->ctx->cfg->verbosity < 1)
+		return;
+	bc_prog_facts_block(f, res);
+}
+
 /* A metric's value over runs as the Spread line prints it: in its unit. */
 static void bc_rep_value(FILE *f, const struct bc_metric_desc *m, double v)
 {
@@ -753,6 +833,7 @@ void bc_report_text_summary(FILE *f, const struct bc_run_result *res)
 		fprintf(f, "Attach point: %s\n", ap);
 	if (!n) {
 		bc_prog_lines(f, res);
+		bc_prog_facts_lines(f, res);
 		fprintf(f, "Summary: no measured iterations (%zu warm-up%s)\n", res->iter_cnt,
 			res->interrupted ? ", interrupted" : "");
 	} else {
@@ -760,6 +841,7 @@ void bc_report_text_summary(FILE *f, const struct bc_run_result *res)
 		bc_cpu_line(f, res);
 		bc_hist_lines(f, res);
 		bc_prog_lines(f, res);
+		bc_prog_facts_lines(f, res);
 		bc_repeats_line(f, res);
 		bc_summary_lines(f, res);
 		bc_final_lines(f, res);

@@ -18,6 +18,7 @@
 
 #include "context.h"
 #include "names.h"
+#include "prog_facts.h"
 #include "skel.h"
 
 static const char *bc_skel_bench(const struct bc_ctx *ctx)
@@ -144,21 +145,114 @@ static int bc_skel_call(struct bc_ctx *ctx, const char *what,
 /* Declarations a failed candidate made are not the run's. */
 static void bc_skel_undeclare(struct bc_ctx *ctx, size_t keep)
 {
-	while (ctx->prog_cnt > keep)
-		free(ctx->progs[--ctx->prog_cnt].role);
+	while (ctx->prog_cnt > keep) {
+		struct bc_prog *p = &ctx->progs[--ctx->prog_cnt];
+
+		free(p->role);
+		bc_prog_facts_free(&p->facts);
+	}
 }
 
-int bc_skel_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+/*
+ * The verifier's statistics (log level 4, BPF_LOG_STATS) of the programs a
+ * candidate loads: one bounded buffer per object, shared out among them.
+ */
+struct bc_skel_log {
+	char *buf;
+	size_t per;		/* bytes per loaded program */
+};
+
+static void bc_skel_log_setup(struct bpf_object *obj, struct bc_skel_log *log)
+{
+	struct bpf_program *p;
+	size_t n = 0, i = 0;
+
+	bpf_object__for_each_program(p, obj)
+		n += bpf_program__autoload(p);
+	log->buf = n ? calloc(1, BC_VERIFIER_LOG_BYTES) : NULL;
+	if (!log->buf)
+		return;
+	log->per = BC_VERIFIER_LOG_BYTES / n;
+	bpf_object__for_each_program(p, obj) {
+		if (!bpf_program__autoload(p))
+			continue;
+		if (bpf_program__set_log_buf(p, log->buf + i * log->per, log->per) ||
+		    bpf_program__set_log_level(p, 4)) {
+			/* libbpf refused: load as before, without statistics. */
+			bpf_program__set_log_buf(p, NULL, 0);
+			bpf_program__set_log_level(p, 0);
+		}
+		i++;
+	}
+}
+
+/* The loaded object's program behind a declared fd, and its log slice. */
+static struct bpf_program *bc_skel_prog_of(struct bpf_object *obj, int fd,
+					   const struct bc_skel_log *log, const char **slice)
+{
+	struct bpf_program *p;
+	size_t i = 0;
+
+	*slice = NULL;
+	bpf_object__for_each_program(p, obj) {
+		if (!bpf_program__autoload(p))
+			continue;
+		if (bpf_program__fd(p) == fd) {
+			if (log->buf && bpf_program__log_level(p) == 4)
+				*slice = log->buf + i * log->per;
+			return p;
+		}
+		i++;
+	}
+	return NULL;
+}
+
+/* The facts only the load knew, for the programs declared since `from`. */
+static void bc_skel_facts(struct bc_ctx *ctx, struct bpf_object *obj, size_t from,
+			  const struct bc_skel_log *log, const char *why_not)
+{
+	for (size_t k = from; k < ctx->prog_cnt; k++) {
+		struct bc_prog_facts *pf = &ctx->progs[k].facts;
+		struct bpf_program *p;
+		const char *slice;
+
+		p = bc_skel_prog_of(obj, ctx->progs[k].fd, log, &slice);
+		if (!p) {
+			bc_prog_facts_note(pf, "verifier statistics not read: not a program of BPF object '%s'",
+					   ctx->bench->desc.skel->name);
+			continue;
+		}
+		pf->insns = (uint32_t)bpf_program__insn_cnt(p);
+		if (why_not) {
+			bc_prog_facts_note(pf, "verifier statistics not read: %s", why_not);
+		} else if (!slice) {
+			bc_prog_facts_note(pf, "verifier statistics not read: libbpf refused the log level");
+		} else if (bc_verifier_log_parse(slice, log->per, &pf->vs) == 0) {
+			pf->has_verifier = true;
+			if (!pf->vs.has_time || !pf->vs.stack_cnt)
+				bc_prog_facts_note(pf, "the verifier's log lacks %s",
+						   !pf->vs.has_time ? "its time" : "the stack depth");
+		} else {
+			bc_prog_facts_note(pf, "verifier statistics not read: the log has no processed line");
+		}
+	}
+}
+
+/* One try at a candidate; *load_failed says the kernel refused the load. */
+static int bc_skel_attach_one(struct bc_ctx *ctx, const struct bc_attach_point *pt, bool stats,
+			      const char *why_not, bool *load_failed)
 {
 	const struct bc_bench_desc *d = &ctx->bench->desc;
 	const struct bc_skel *sk = d->skel;
 	size_t progs = ctx->prog_cnt;
+	struct bc_skel_log log = { 0 };
 	struct bpf_program *prog;
 	struct bpf_object *obj;
 	bool kernel = false;
 	void *s;
 	int err;
 
+	*load_failed = false;
 	errno = 0;
 	s = sk->open();
 	if (!s) {
@@ -174,9 +268,12 @@ int bc_skel_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 	if (!err && d->configure)
 		err = bc_skel_call(ctx, "configure", d->configure, s, pt);
 	if (!err) {
+		if (stats)
+			bc_skel_log_setup(obj, &log);
 		err = sk->load(s);
-		kernel = err != 0;
+		kernel = *load_failed = err != 0;
 	}
+	ctx->skel_loading = true;
 	if (!err && d->loaded)
 		err = bc_skel_call(ctx, "loaded", d->loaded, s, pt);
 	/* The program under test, unless loaded() declared its own. */
@@ -187,6 +284,10 @@ int bc_skel_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 			err = bc_error(ctx, err, "%s: declaring program '%s': %s",
 				       bc_skel_bench(ctx), pt->prog_name, bc_strerror(err));
 	}
+	ctx->skel_loading = false;
+	if (!err)
+		bc_skel_facts(ctx, obj, progs, &log, stats ? NULL : why_not);
+	free(log.buf);
 	if (!err) {
 		err = sk->attach(s);
 		kernel = err != 0;
@@ -203,6 +304,30 @@ int bc_skel_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 	ctx->skel_attached = true;
 	ctx->bpf_obj = obj;
 	return 0;
+}
+
+int bc_skel_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+{
+	char why[96];
+	bool load_failed;
+	int err;
+
+	err = bc_skel_attach_one(ctx, pt, true, NULL, &load_failed);
+	if (!err || !load_failed)
+		return err;
+	/*
+	 * A refused load is asked again as before the statistics, so that
+	 * the ladder judges the answer (and -v shows the log) it always did;
+	 * a kernel that refused only the log (EINVAL for the level, ENOSPC
+	 * when it overflowed) then loads, and the run goes on without them.
+	 */
+	snprintf(why, sizeof(why), "the load with a statistics log failed (%s)",
+		 err == -ENOSPC ? "the log overflowed" : bc_strerror(err));
+	err = bc_skel_attach_one(ctx, pt, false, why, &load_failed);
+	if (!err)
+		bc_debug("%s: %s at %s; loaded without it", bc_skel_bench(ctx), why,
+			 pt->name ? pt->name : "?");
+	return err;
 }
 
 void bc_skel_detach(struct bc_ctx *ctx)

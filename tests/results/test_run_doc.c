@@ -331,6 +331,51 @@ static void test_malformed(void **state)
 
 /* ------------------------------------------------------------- the rule */
 
+/* "programs" (issue 38): the facts read, an entry before them read with
+ * its identity alone (NaN, never 0), a figure of the wrong type absent. */
+static void test_programs(void **state)
+{
+	const struct bc_doc_prog *p;
+	struct bc_doc_run *r;
+
+	(void)state;
+	r = run_of("{\"summary\":{\"hits\":{\"mean\":1}},\"programs\":["
+		   "{\"role\":\"producer\",\"name\":\"bl_tp\",\"id\":5,\"type\":\"tracepoint\","
+		   "\"insns\":43,\"xlated_insns\":81,\"jited_bytes\":412,\"jited\":true,\"verified_insns\":42,"
+		   "\"verifier\":{\"processed_insns\":42,\"insn_limit\":1000000,\"total_states\":5,"
+		   "\"peak_states\":8,\"time_usec\":null,\"stack_depth\":[24,24],\"stack_depth_total\":48},"
+		   "\"maps\":[{\"name\":\"m\",\"type\":\"array\",\"key_size\":4,\"value_size\":8,"
+		   "\"max_entries\":1,\"memlock\":null}],\"note\":null},"
+		   "{\"role\":\"driver\",\"name\":\"old\",\"id\":6,\"type\":\"raw_tracepoint\"},"
+		   "{\"name\":\"odd\",\"xlated_insns\":\"81\",\"verifier\":3},"
+		   "7]}");
+	assert_int_equal(r->prog_cnt, 3);
+	p = &r->progs[0];
+	assert_string_equal(p->name, "bl_tp");
+	assert_true(p->xlated_insns == 81 && p->jited_bytes == 412 && p->insns == 43);
+	assert_int_equal(p->jited, 1);
+	assert_true(p->has_verifier);
+	assert_true(p->processed_insns == 42 && p->total_states == 5 && p->stack_total == 48);
+	assert_true(isnan(p->time_usec));
+	assert_int_equal(p->map_cnt, 1);
+	assert_true(isnan(p->maps[0].memlock));
+	p = &r->progs[1];
+	assert_string_equal(p->role, "driver");
+	assert_true(isnan(p->xlated_insns) && isnan(p->jited_bytes) && isnan(p->verified_insns));
+	assert_int_equal(p->jited, -1);
+	assert_false(p->has_verifier);
+	assert_null(p->note);
+	p = &r->progs[2];
+	assert_true(isnan(p->xlated_insns));
+	assert_false(p->has_verifier);
+	bc_doc_run_free(r);
+	/* a document without "programs" */
+	r = run_of("{\"summary\":{\"hits\":{\"mean\":1}}}");
+	assert_int_equal(r->prog_cnt, 0);
+	assert_null(r->progs);
+	bc_doc_run_free(r);
+}
+
 static void test_headline_rule(void **state)
 {
 	struct bc_doc_run *r;
@@ -558,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_every_version_reads),
 		cmocka_unit_test(test_version_shapes),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_programs),
 		cmocka_unit_test(test_headline_rule),
 		cmocka_unit_test(test_direction),
 		cmocka_unit_test(test_names_and_text),

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Program facts in every run (issue 38), through the real binary:
+ *  - JSON: each program carries its translated and JIT-ed sizes and its
+ *    maps; a program the core loaded through a skeleton (bpf_loop) also
+ *    the verifier's statistics of that load; one the plugin loaded itself
+ *    (trigger) has none, and a note says why instead of a 0;
+ *  - text: `run -v` prints a Programs: block, a run without -v does not
+ *    (the kernel runner's scripts read that output).
+ * Sizes are asserted > 0; no figure is pinned, kernels differ.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "bc_test_report.h"
+#include "json_read.h"
+
+static double num(const struct bc_json *obj, const char *key)
+{
+	const struct bc_json *v = bc_json_get(obj, key);
+
+	if (!v || v->type != BC_JSON_NUMBER) {
+		fprintf(stderr, "programs_run: \"%s\" is no number\n", key);
+		fail();
+	}
+	return v->number;
+}
+
+/* The entry of "programs" named name; fails when there is none. */
+static const struct bc_json *program(const struct bc_json *doc, const char *name)
+{
+	const struct bc_json *progs = bc_json_get(doc, "programs");
+
+	for (size_t i = 0; i < bc_json_len(progs); i++) {
+		const struct bc_json *p = bc_json_at(progs, i);
+
+		if (!strcmp(bc_json_str(bc_json_get(p, "name")) ?: "", name))
+			return p;
+	}
+	fprintf(stderr, "programs_run: no program '%s' in the document\n", name);
+	fail();
+	return NULL;
+}
+
+static void expect_sizes(const struct bc_json *p)
+{
+	const struct bc_json *maps = bc_json_get(p, "maps");
+
+	assert_true(num(p, "xlated_insns") > 0);
+	assert_true(num(p, "jited_bytes") > 0);
+	assert_true(bc_json_bool(bc_json_get(p, "jited"), false));
+	assert_non_null(maps);
+	assert_true(bc_json_len(maps) > 0);
+	assert_true(num(bc_json_at(maps, 0), "max_entries") > 0);
+}
+
+static void test_trigger_json(void **state)
+{
+	const char *const args[] = { "run", "trigger:trig-tp", "-d1", "-w0", NULL };
+	const struct bc_json *p;
+	struct bc_test_run r;
+	struct bc_json *doc;
+
+	(void)state;
+	doc = bc_test_run_json(&r, args);
+	p = program(doc, "trig_tp");
+	expect_sizes(p);
+	/* Loaded by the plugin: no statistics, and the note says so. */
+	assert_true(bc_json_is_null(bc_json_get(p, "verifier")));
+	assert_non_null(strstr(bc_json_str(bc_json_get(p, "note")) ?: "", "verifier statistics"));
+	bc_json_free(doc);
+	bc_test_run_free(&r);
+}
+
+static void test_skeleton_json(void **state)
+{
+	const char *const args[] = { "run", "bpf_loop:bpf-loop", "-d1", "-w0", NULL };
+	const struct bc_json *p, *v;
+	struct bc_test_run r;
+	struct bc_json *doc;
+
+	(void)state;
+	doc = bc_test_run_json(&r, args);
+	p = program(doc, "bl_tp");
+	expect_sizes(p);
+	assert_true(num(p, "insns") > 0);
+	v = bc_json_get(p, "verifier");
+	if (!v || v->type != BC_JSON_OBJECT) {
+		bc_test_dump("bpf_loop:bpf-loop", &r);
+		fail_msg("no verifier statistics: %s", bc_json_str(bc_json_get(p, "note")) ?: "no note");
+	}
+	assert_true(num(v, "processed_insns") > 0);
+	assert_true(num(v, "insn_limit") >= num(v, "processed_insns"));
+	assert_true(num(v, "total_states") >= 0);
+	assert_true(bc_json_len(bc_json_get(v, "stack_depth")) > 0);
+	bc_json_free(doc);
+	bc_test_run_free(&r);
+}
+
+static void test_text(void **state)
+{
+	const char *const verbose[] = { "run", "bpf_loop:bpf-loop", "-d1", "-w0", "-v", NULL };
+	const char *const quiet[] = { "run", "bpf_loop:bpf-loop", "-d1", "-w0", NULL };
+	struct bc_test_run r;
+	const char *block, *summary;
+
+	(void)state;
+	bc_test_run_benchcore(&r, verbose);
+	if (r.status)
+		bc_test_dump("run -v", &r);
+	assert_int_equal(r.status, 0);
+	block = strstr(r.out, "\nPrograms:");
+	summary = strstr(r.out, "\nSummary:");
+	assert_non_null(block);
+	assert_non_null(summary);
+	assert_true(block < summary);
+	assert_non_null(strstr(block, "  bl_tp (producer, tracepoint): "));
+	assert_non_null(strstr(block, "    verifier: "));
+	bc_test_run_free(&r);
+
+	bc_test_run_benchcore(&r, quiet);
+	assert_int_equal(r.status, 0);
+	assert_null(strstr(r.out, "Programs:"));
+	bc_test_run_free(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trigger_json),
+		cmocka_unit_test(test_skeleton_json),
+		cmocka_unit_test(test_text),
+	};
+	int skip = bc_test_bpf_skip("programs_run");
+
+	if (skip)
+		return skip;
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
