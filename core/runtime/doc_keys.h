@@ -389,4 +389,14 @@
 /* since compare of repeated runs: "runs" or "iterations" */
 #define BC_DOC_CMPE_SAMPLES "samples"
 #define BC_DOC_CMPE_VERDICT "verdict"
+/* since issue 38: the matched runs whose programs' facts differ, one entry
+ * per program (benchmark, configuration, label as above) */
+#define BC_DOC_CMP_PROGRAM_CHANGES "program_changes"
+#define BC_DOC_CMPE_PROGRAM "program"
+/* {"fact": "xlated_insns", "base": 34, "new": 41}, per fact that differs */
+#define BC_DOC_CMPE_CHANGES "changes"
+#define BC_DOC_CMPE_FACT "fact"
+#define BC_DOC_CMPE_BASE "base"
+#define BC_DOC_CMPE_NEW "new"
+
 #endif /* BENCHCORE_DOC_KEYS_H */

@@ -166,6 +166,47 @@ static void test_compare_fixtures(void **state)
 	bc_child_result_free(&r);
 }
 
+/* Two runs whose program under test grew: one line under the row, the
+ * same facts in JSON; a program whose facts stayed, or that a document
+ * gives without facts (before issue 38), says nothing. */
+static void test_compare_programs(void **state)
+{
+	const struct bc_json *pc, *ch;
+	struct bc_child_result r;
+	struct bc_json *doc;
+
+	(void)state;
+	assert_int_equal(run_cli(&r, "compare", FIX "/progs-base.json", FIX "/progs-new.json", NULL),
+			 0);
+	assert_non_null(strstr(r.out, "\n  trig_tp: 34 \xe2\x86\x92 41 insns, jited 212 \xe2\x86\x92 260 bytes\n"));
+	assert_null(strstr(r.out, "  drv:"));
+	assert_null(strstr(r.out, "  same:"));
+	bc_child_result_free(&r);
+
+	assert_int_equal(run_cli(&r, "compare", FIX "/progs-base.json", FIX "/progs-new.json",
+				 "--format", "json", NULL), 0);
+	doc = parse_out(&r);
+	pc = bc_json_get(doc, "program_changes");
+	assert_int_equal(bc_json_len(pc), 1);
+	assert_string_equal(str_at(bc_json_at(pc, 0), "program", NULL), "trig_tp");
+	ch = bc_json_get(bc_json_at(pc, 0), "changes");
+	assert_int_equal(bc_json_len(ch), 2);
+	assert_string_equal(str_at(bc_json_at(ch, 0), "fact", NULL), "xlated_insns");
+	near(bc_json_num(bc_json_get(bc_json_at(ch, 0), "base"), 0), 34, 0);
+	near(bc_json_num(bc_json_get(bc_json_at(ch, 0), "new"), 0), 41, 0);
+	assert_string_equal(str_at(bc_json_at(ch, 1), "fact", NULL), "jited_bytes");
+	bc_json_free(doc);
+	bc_child_result_free(&r);
+
+	/* documents before the facts: none */
+	assert_int_equal(run_cli(&r, "compare", FIX "/stats-base.json", FIX "/stats-new.json",
+				 "--format", "json", NULL), 0);
+	doc = parse_out(&r);
+	assert_int_equal(bc_json_len(bc_json_get(doc, "program_changes")), 0);
+	bc_json_free(doc);
+	bc_child_result_free(&r);
+}
+
 static void test_compare_malformed(void **state)
 {
 	static const char *const bad[] = { FIX "/truncated.json", FIX "/not-benchcore.json",
@@ -215,6 +256,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compare_fixtures),
+		cmocka_unit_test(test_compare_programs),
 		cmocka_unit_test(test_compare_malformed),
 	};
 
