@@ -33,6 +33,7 @@
 #include "cmd_store.h"
 #include "cmd_check.h"
 #include "cmd_vm.h"
+#include "cmd_programs.h"
 
 static const struct bc_cli_cmd {
 	const char *name;
@@ -41,6 +42,7 @@ static const struct bc_cli_cmd {
 } bc_cli_cmds[] = {
 	{ "list", bc_cmd_list, "list every PLUGIN:BENCH, and why one cannot run here" },
 	{ "run", bc_cmd_run, "run one benchmark: run PLUGIN:BENCH [options] [plugin options]" },
+	{ "programs", bc_programs_main, "a benchmark's BPF programs as loaded: programs PLUGIN:BENCH, or --all" },
 	{ "sweep", bc_sweep_cmd, "one run per option value: sweep PLUGIN:BENCH --sweep OPT=V1,V2" },
 	{ "suite", bc_suite_main, "run a suite of benchmarks and sweeps: suite NAME, or --list" },
 	{ "compare", bc_compare_main, "compare two JSON results: compare BASE.json NEW.json" },

@@ -44,6 +44,9 @@ struct bc_config {
 	 * reads them. Made by the `run` parser, freed by bc_options_free(). */
 	struct bc_opts *opts;
 	bool bpf_stats;			/* --bpf-stats (bpf_stats.h) */
+	/* `programs` (cmd_programs.c): set up and attach, then tear down;
+	 * no thread starts and nothing is measured. */
+	bool setup_only;
 };
 
 /*

@@ -22,6 +22,15 @@ void bc_report_text_summary(FILE *f, const struct bc_run_result *res);
  * -q prints it instead of the progress lines. */
 void bc_report_text_attach_line(FILE *f, const struct bc_run_result *res);
 int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_result *res);
+/* `programs`: one benchmark's program facts (prog_facts.h) after a
+ * set-up-only run: the Programs: block (a line saying why when the run
+ * loaded none), a JSON object ({"benchmark", "status", "reason",
+ * "programs"}), or CSV rows (one per program, one for a benchmark that
+ * loaded none; the header once with header, alone when res is NULL). */
+void bc_report_programs_text(FILE *f, const char *bench, const struct bc_run_result *res);
+int bc_report_programs_json(FILE *f, const char *bench, const struct bc_run_result *res);
+void bc_report_programs_csv(FILE *f, const char *bench, const struct bc_run_result *res,
+			    bool header);
 /* res->warnings, one "benchcore: warning: ..." line each (f: stderr).
  * bc_report_text_summary() calls it; JSON mode callers call it themselves. */
 void bc_report_warnings(FILE *f, const struct bc_run_result *res);

@@ -644,6 +644,23 @@ static void bc_json_programs(struct bc_json_writer *w, const struct bc_run_resul
 	bc_jw_arr_end(w);
 }
 
+int bc_report_programs_json(FILE *f, const char *bench, const struct bc_run_result *res)
+{
+	struct bc_json_writer w;
+
+	bc_jw_init(&w, f);
+	bc_jw_obj_begin(&w, NULL);
+	bc_jw_str(&w, BC_DOC_BENCHMARK, bench);
+	bc_jw_str(&w, BC_DOC_ATTACH_POINT, res->ctx ? bc_ctx_attach_point(res->ctx) : NULL);
+	bc_jw_obj_begin(&w, BC_DOC_STATUS);
+	bc_jw_int(&w, BC_DOC_STATUS_EXIT_STATUS, res->exit_status);
+	bc_jw_str(&w, BC_DOC_STATUS_REASON, res->reason[0] ? res->reason : NULL);
+	bc_jw_obj_end(&w);
+	bc_json_programs(&w, res);
+	bc_jw_obj_end(&w);
+	return bc_jw_finish(&w);
+}
+
 /* The run's result by name (figures.c's rule): what readers judge unless
  * told otherwise. null: the benchmark has none. */
 static void bc_json_headline(struct bc_json_writer *w, const struct bc_run_result *res)

@@ -730,6 +730,121 @@ static void bc_prog_facts_lines(FILE *f, const struct bc_run_result *res)
 	bc_prog_facts_block(f, res);
 }
 
+static const char *bc_status_word(int status)
+{
+	switch (status) {
+	case BC_EXIT_OK:
+		return "ok";
+	case BC_EXIT_UNAVAILABLE:
+		return "unavailable";
+	case BC_EXIT_USAGE:
+		return "usage error";
+	case BC_EXIT_INTERRUPTED:
+		return "interrupted";
+	default:
+		return "failed";
+	}
+}
+
+void bc_report_programs_text(FILE *f, const char *bench, const struct bc_run_result *res)
+{
+	const char *ap = res->ctx ? bc_ctx_attach_point(res->ctx) : NULL;
+
+	if (res->exit_status != BC_EXIT_OK) {
+		fprintf(f, "%s: %s: %s\n", bench, bc_status_word(res->exit_status),
+			res->reason[0] ? res->reason : "no reason given");
+		return;
+	}
+	fprintf(f, "%s%s%s\n", bench, ap ? ": attach point " : "", ap ? ap : "");
+	if (!res->ctx || !res->ctx->prog_cnt) {
+		fprintf(f, "  declares no BPF program\n");
+		return;
+	}
+	bc_prog_facts_block(f, res);
+}
+
+/* A CSV cell: quoted when it holds a comma, a quote or a line break. */
+static void bc_csv_str(FILE *f, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void bc_csv_u(FILE *f, bool has, unsigned long long v)
+{
+	fputc(',', f);
+	if (has)
+		fprintf(f, "%llu", v);
+}
+
+void bc_report_programs_csv(FILE *f, const char *bench, const struct bc_run_result *res,
+			    bool header)
+{
+	size_t i, j;
+
+	if (header)
+		fputs("benchmark,status,program,role,type,insns,xlated_insns,jited_bytes,verified_insns,"
+		      "processed_insns,insn_limit,total_states,peak_states,max_states_per_insn,"
+		      "verification_usec,stack_depth,maps,map_memlock,note\n", f);
+	if (!res)
+		return;
+	if (res->exit_status != BC_EXIT_OK || !res->ctx || !res->ctx->prog_cnt) {
+		bc_csv_str(f, bench);
+		fprintf(f, ",%s,,,,,,,,,,,,,,,,,", bc_status_word(res->exit_status));
+		bc_csv_str(f, res->exit_status != BC_EXIT_OK ? res->reason : "declares no BPF program");
+		fputc('\n', f);
+		return;
+	}
+	for (i = 0; i < res->ctx->prog_cnt; i++) {
+		const struct bc_prog *p = &res->ctx->progs[i];
+		const struct bc_prog_facts *pf = &p->facts;
+		const struct bc_verifier_stats *vs = &pf->vs;
+		long long memlock = 0;
+		bool all_memlock = true;
+
+		bc_csv_str(f, bench);
+		fputs(",ok,", f);
+		bc_csv_str(f, p->name);
+		fputc(',', f);
+		bc_csv_str(f, p->role);
+		fputc(',', f);
+		bc_csv_str(f, p->type);
+		bc_csv_u(f, pf->insns > 0, pf->insns);
+		bc_csv_u(f, pf->has_info, pf->xlated_insns);
+		bc_csv_u(f, pf->has_info, pf->jited_bytes);
+		bc_csv_u(f, pf->verified_insns > 0, pf->verified_insns);
+		bc_csv_u(f, pf->has_verifier, vs->processed_insns);
+		bc_csv_u(f, pf->has_verifier, vs->insn_limit);
+		bc_csv_u(f, pf->has_verifier && vs->has_states, vs->total_states);
+		bc_csv_u(f, pf->has_verifier && vs->has_states, vs->peak_states);
+		bc_csv_u(f, pf->has_verifier && vs->has_states, vs->max_states_per_insn);
+		bc_csv_u(f, pf->has_verifier && vs->has_time, vs->time_usec);
+		bc_csv_u(f, pf->has_verifier && vs->stack_cnt, vs->stack_total);
+		for (j = 0; j < pf->map_cnt; j++) {
+			if (pf->maps[j].memlock < 0)
+				all_memlock = false;
+			else
+				memlock += pf->maps[j].memlock;
+		}
+		bc_csv_u(f, true, pf->map_cnt);
+		bc_csv_u(f, all_memlock, (unsigned long long)memlock);
+		fputc(',', f);
+		bc_csv_str(f, pf->note);
+		fputc('\n', f);
+	}
+}
+
 /* A metric's value over runs as the Spread line prints it: in its unit. */
 static void bc_rep_value(FILE *f, const struct bc_metric_desc *m, double v)
 {

@@ -1062,6 +1062,8 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	/* A probe that fell back (its refused candidates said so in ctx) still
 	 * succeeded: a later failure must not inherit that reason or flag. */
 	bc_ctx_clear_reason(st.ctx);
+	if (cfg->setup_only)
+		goto teardown;
 
 	err = bc_start_threads(&st);
 	if (!err) {

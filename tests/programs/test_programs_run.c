@@ -6,7 +6,9 @@
  *    the verifier's statistics of that load; one the plugin loaded itself
  *    (trigger) has none, and a note says why instead of a 0;
  *  - text: `run -v` prints a Programs: block, a run without -v does not
- *    (the kernel runner's scripts read that output).
+ *    (the kernel runner's scripts read that output);
+ *  - `programs`: one benchmark, and --all as CSV, loaded and unloaded
+ *    with nothing left behind.
  * Sizes are asserted > 0; no figure is pinned, kernels differ.
  */
 #include <setjmp.h>
@@ -130,12 +132,89 @@ static void test_text(void **state)
 	bc_test_run_free(&r);
 }
 
+static const char *const ours[] = { "bl_", "bpf_loop.", "trig_", "trigger.", NULL };
+
+/* The CSV row of bench and program, or NULL. */
+static char *csv_row(char *out, const char *bench, const char *prog)
+{
+	char want[256];
+	char *p;
+
+	snprintf(want, sizeof(want), "\n%s,ok,%s,", bench, prog);
+	p = strstr(out, want);
+	return p ? p + 1 : NULL;
+}
+
+/* The n-th (from 0) comma-separated field of a CSV line, as a number. */
+static double csv_field(const char *row, int n)
+{
+	for (int i = 0; i < n; i++) {
+		row = strchr(row, ',');
+		assert_non_null(row);
+		row++;
+	}
+	return *row == ',' || *row == '\n' ? -1 : strtod(row, NULL);
+}
+
+/* `programs`: one benchmark as JSON, loaded and unloaded, never measured. */
+static void test_programs_one(void **state)
+{
+	const char *const args[] = { "programs", "bpf_loop:bpf-loop", NULL };
+	const struct bc_json *p, *v;
+	struct bc_test_run r;
+	struct bc_json *doc;
+
+	(void)state;
+	doc = bc_test_run_json(&r, args);
+	assert_string_equal(bc_json_str(bc_json_get(doc, "benchmark")), "bpf_loop:bpf-loop");
+	p = program(doc, "bl_tp");
+	expect_sizes(p);
+	v = bc_json_get(p, "verifier");
+	assert_true(num(v, "processed_insns") > 0);
+	assert_null(bc_json_get(doc, "iterations"));
+	bc_json_free(doc);
+	bc_test_run_free(&r);
+	bc_test_assert_none_loaded(ours, "programs bpf_loop:bpf-loop");
+}
+
+/* `programs --all --format csv`: every benchmark, the trigger plugin's
+ * programs with their sizes, a core-loaded one with the verifier's
+ * figures, an unavailable one in a row of its own, nothing left loaded. */
+static void test_programs_all_csv(void **state)
+{
+	const char *const args[] = { "programs", "--all", "--format", "csv", NULL };
+	struct bc_test_run r;
+	char *row;
+
+	(void)state;
+	bc_test_run_benchcore(&r, args);
+	if (r.status)
+		bc_test_dump("programs --all", &r);
+	assert_int_equal(r.status, 0);
+	assert_non_null(strstr(r.out, "benchmark,status,program,role,type,insns,xlated_insns,"
+				      "jited_bytes,verified_insns,processed_insns,"));
+	row = csv_row(r.out, "trigger:trig-tp", "trig_tp");
+	if (!row)
+		fail_msg("no trigger:trig-tp row: %.2000s", r.out);
+	assert_true(csv_field(row, 6) > 0);	/* xlated_insns */
+	assert_true(csv_field(row, 7) > 0);	/* jited_bytes */
+	row = csv_row(r.out, "bpf_loop:bpf-loop", "bl_tp");
+	assert_non_null(row);
+	assert_true(csv_field(row, 5) > 0);	/* insns */
+	assert_true(csv_field(row, 9) > 0);	/* processed_insns */
+	assert_true(csv_field(row, 10) >= csv_field(row, 9));
+	bc_test_run_free(&r);
+	bc_test_assert_none_loaded(ours, "programs --all");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trigger_json),
 		cmocka_unit_test(test_skeleton_json),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_programs_one),
+		cmocka_unit_test(test_programs_all_csv),
 	};
 	int skip = bc_test_bpf_skip("programs_run");
 
