@@ -24,6 +24,7 @@
 #include "log.h"
 #include "names.h"
 #include "plugin_opts.h"
+#include "prog_facts.h"
 #include "skel.h"
 
 /* The one list (ABI 2.3 made it public): the plugins' private copies,
@@ -296,6 +297,7 @@ static int bc_attach_libbpf_print(enum libbpf_print_level level, const char *fmt
 	(void)level;
 	vsnprintf(line, sizeof(line), fmt, ap);
 	bc_attach_note_libbpf(line);
+	bc_prog_facts_libbpf_msg(line);
 	bc_debug("%s", line);
 	return 0;
 }

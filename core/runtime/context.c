@@ -387,9 +387,13 @@ int bc_ctx_add_prog(struct bc_ctx *ctx, int prog_fd, const char *role)
 	/* Facts are a run's extras: one that cannot be read is a note, never
 	 * a failed declaration. */
 	bc_prog_facts_read(prog_fd, &p->facts);
-	if (!ctx->skel_loading)
+	/* A plugin that loaded the program itself: libbpf's log of the load,
+	 * when the plugin asked for one (prog_facts.h). */
+	if (!ctx->skel_loading && bc_prog_facts_take_log(p->name, &p->facts.vs))
+		p->facts.has_verifier = true;
+	else if (!ctx->skel_loading)
 		bc_prog_facts_note(&p->facts,
-				   "verifier statistics not read: the plugin loaded the program itself");
+				   "verifier statistics not read: the plugin loaded the program without a statistics log");
 	ctx->prog_cnt++;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "log.h"
+#include "prog_facts.h"
 
 /* -1 quiet (warnings only), 0 normal (warnings + info), 1+ verbose (debug). */
 static int bc_log_verbosity;
@@ -79,6 +80,17 @@ static int bc_libbpf_print(enum libbpf_print_level level, const char *fmt, va_li
 {
 	enum bc_log_level ours;
 
+	/* A plugin's own load at log level 4: its statistics are facts of
+	 * the run whether or not the line is shown. */
+	if (strstr(fmt, "BEGIN PROG LOAD LOG")) {
+		char text[8192];
+		va_list cp;
+
+		va_copy(cp, ap);
+		vsnprintf(text, sizeof(text), fmt, cp);
+		va_end(cp);
+		bc_prog_facts_libbpf_msg(text);
+	}
 	switch (level) {
 	case LIBBPF_WARN:
 		ours = BC_LOG_WARN;

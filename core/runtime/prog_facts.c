@@ -5,6 +5,7 @@
  * it is read at load (bc_ctx_add_prog()), outside the measured intervals.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -248,6 +249,64 @@ int bc_prog_facts_read(int prog_fd, struct bc_prog_facts *pf)
 		bc_prog_facts_note(pf, "verified_insns not reported by this kernel");
 	bc_maps_read(prog_fd, info.nr_map_ids, pf);
 	return 0;
+}
+
+/* The newest load logs libbpf printed, by program name; a ring. */
+#define BC_LOAD_LOGS 32
+
+static struct bc_load_log {
+	char name[64];
+	struct bc_verifier_stats vs;
+	unsigned long seq;		/* 0: empty */
+} bc_load_logs[BC_LOAD_LOGS];
+static unsigned long bc_load_log_seq;
+static pthread_mutex_t bc_load_log_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void bc_prog_facts_libbpf_msg(const char *text)
+{
+	static const char begin[] = "': -- BEGIN PROG LOAD LOG --\n";
+	const char *name = text ? strstr(text, "prog '") : NULL, *end;
+	struct bc_verifier_stats vs;
+	struct bc_load_log *l;
+
+	if (!name)
+		return;
+	name += strlen("prog '");
+	end = strstr(name, begin);
+	if (!end || end == name || (size_t)(end - name) >= sizeof(l->name) ||
+	    memchr(name, '\'', (size_t)(end - name)))
+		return;
+	if (bc_verifier_log_parse(end + strlen(begin), strlen(end + strlen(begin)), &vs))
+		return;
+	pthread_mutex_lock(&bc_load_log_lock);
+	l = &bc_load_logs[bc_load_log_seq % BC_LOAD_LOGS];
+	snprintf(l->name, sizeof(l->name), "%.*s", (int)(end - name), name);
+	l->vs = vs;
+	l->seq = ++bc_load_log_seq;
+	pthread_mutex_unlock(&bc_load_log_lock);
+}
+
+bool bc_prog_facts_take_log(const char *name, struct bc_verifier_stats *vs)
+{
+	struct bc_load_log *best = NULL;
+
+	pthread_mutex_lock(&bc_load_log_lock);
+	for (size_t i = 0; i < BC_LOAD_LOGS; i++) {
+		struct bc_load_log *l = &bc_load_logs[i];
+
+		if (l->seq && !strcmp(l->name, name) && (!best || l->seq > best->seq))
+			best = l;
+	}
+	if (best) {
+		*vs = best->vs;
+		/* An older load of the name (a refused candidate's) is no
+		 * later program's. */
+		for (size_t i = 0; i < BC_LOAD_LOGS; i++)
+			if (!strcmp(bc_load_logs[i].name, name))
+				bc_load_logs[i].seq = 0;
+	}
+	pthread_mutex_unlock(&bc_load_log_lock);
+	return best != NULL;
 }
 
 void bc_prog_facts_free(struct bc_prog_facts *pf)

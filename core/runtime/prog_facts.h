@@ -74,4 +74,14 @@ void bc_prog_facts_note(struct bc_prog_facts *pf, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void bc_prog_facts_free(struct bc_prog_facts *pf);
 
+/*
+ * A plugin that loads its own skeleton with log level 4 and no buffer of
+ * its own gets libbpf's "prog 'NAME': -- BEGIN PROG LOAD LOG --" debug
+ * message; the core's libbpf print callbacks hand each such message here
+ * (text formatted), and the program's declaration takes the statistics by
+ * name (the newest load of that name; older ones of it are dropped).
+ */
+void bc_prog_facts_libbpf_msg(const char *text);
+bool bc_prog_facts_take_log(const char *name, struct bc_verifier_stats *vs);
+
 #endif /* BENCHCORE_PROG_FACTS_H */

@@ -136,6 +136,31 @@ static void test_note(void **state)
 	assert_true(strlen(pf.note) < sizeof(pf.note));
 }
 
+/* libbpf's debug message of a plugin's own load: kept by name, the
+ * newest load of a name taken, older ones of it dropped; other messages and logs without a
+ * processed line are not kept. */
+static void test_libbpf_msg(void **state)
+{
+	struct bc_verifier_stats vs;
+
+	(void)state;
+	bc_prog_facts_libbpf_msg("libbpf: prog 'trig_tp': -- BEGIN PROG LOAD LOG --\n"
+				 "verification time 28 usec\nstack depth 0\n"
+				 "processed 12 insns (limit 1000000) max_states_per_insn 0 total_states 1 peak_states 1 mark_read 0\n"
+				 "-- END PROG LOAD LOG --\n");
+	bc_prog_facts_libbpf_msg("libbpf: prog 'trig_tp': -- BEGIN PROG LOAD LOG --\n"
+				 "processed 13 insns (limit 1000000) max_states_per_insn 0 total_states 1 peak_states 1\n"
+				 "-- END PROG LOAD LOG --\n");
+	bc_prog_facts_libbpf_msg("libbpf: prog 'cut': -- BEGIN PROG LOAD LOG --\nprocessed 1");
+	bc_prog_facts_libbpf_msg("libbpf: map 'x': created\n");
+	bc_prog_facts_libbpf_msg(NULL);
+	assert_true(bc_prog_facts_take_log("trig_tp", &vs));
+	assert_int_equal(vs.processed_insns, 13);
+	assert_false(bc_prog_facts_take_log("trig_tp", &vs));
+	assert_false(bc_prog_facts_take_log("cut", &vs));
+	assert_false(bc_prog_facts_take_log("trig", &vs));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +170,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_note),
+		cmocka_unit_test(test_libbpf_msg),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
