@@ -684,7 +684,7 @@ static void bc_prog_facts_block(FILE *f, const struct bc_run_result *res)
 	if (kf->jit_enable >= 0)
 		fprintf(f, " bpf_jit_enable %d", kf->jit_enable);
 	if (kf->jit_harden >= 0)
-		fprintf(f, ", bpf_jit_harden %d", kf->jit_harden);
+		fprintf(f, "%s bpf_jit_harden %d", kf->jit_enable >= 0 ? "," : "", kf->jit_harden);
 	fprintf(f, "\n");
 	for (i = 0; i < res->ctx->prog_cnt; i++) {
 		const struct bc_prog *p = &res->ctx->progs[i];
