@@ -14,6 +14,7 @@
 #include "results/history.h"
 #include "results/store.h"
 #include "results/store_doc.h"
+#include "results/store_name.h"
 #include "runtime/core_opts.h"
 #include "runtime/exit_status.h"
 #include "runtime/log.h"
@@ -111,7 +112,10 @@ int bc_history_main(struct bc_cli_env *env, int argc, char **argv)
 		return BC_EXIT_FAILED;
 	}
 	if (!h.cnt) {
-		bc_warn("history: no saved entry of %s that ended well matches in %s", f.bench, path);
+		char shown[BC_STORE_SHOWN_MAX];
+
+		bc_warn("history: no saved entry of %s that ended well matches in %s", f.bench,
+			bc_store_shown(path, shown, sizeof(shown)));
 		bc_history_free(&h);
 		return BC_EXIT_FAILED;
 	}
