@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The result store against files in a scratch directory: made where none
- * was (directories too), one entry per run id, a transaction that fails
- * half-way leaves nothing, two processes saving at once both succeed, and
- * each file it must refuse (not a store, another program's database, a
- * read-only store, a newer schema, a full disk) costs one line and loses
- * nothing already in it. An older schema is migrated.
+ * The result store on both engines. `test_store` runs against files in a
+ * scratch directory: made where none was (directories too), one entry per
+ * run id, a transaction that fails half-way leaves nothing, eight
+ * processes saving at once all succeed, and each file it must refuse (not
+ * a store, another program's database, a read-only store, a newer schema,
+ * a full disk) costs one line and loses nothing already in it. An older
+ * schema is migrated.
+ *
+ * `test_store pg` runs the same tests that are not about files against a
+ * PostgreSQL database each (tests/store/pg_cluster.sh's server), and the
+ * server's own refusals: a login refused, a server not there, one that
+ * takes no writes, another program's tables. Without a server it skips
+ * and says why.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,6 +31,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "json_read.h"
@@ -35,14 +43,85 @@
 
 static char dir[PATH_MAX];
 
-/* A small run document of the shape report_json.c writes. */
-static char *make_doc(const char *run_id, double mean, const char *date)
+/* `test_store pg`: the server pg_cluster.sh started, from its env file. */
+static bool pg;
+static char pg_admin[512], pg_socket[256], pg_port[16], pg_password[128], pg_writer[64];
+
+/* A value of pg_cluster.sh's KEY='VALUE' lines. */
+static bool pg_env_get(const char *text, const char *key, char *out, size_t len)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *v, *end;
+
+		if (strncmp(p, key, kl) || p[kl] != '=')
+			continue;
+		v = p + kl + 1;
+		if (*v == '\'')
+			v++;
+		end = strchr(v, '\n');
+		if (!end)
+			end = v + strlen(v);
+		if (end > v && end[-1] == '\'')
+			end--;
+		snprintf(out, len, "%.*s", (int)(end - v), v);
+		return true;
+	}
+	return false;
+}
+
+static void quiet(void *arg, const char *message)
+{
+	(void)arg;
+	(void)message;
+}
+
+/* An SQL statement as the cluster's superuser, in database db. */
+static void pg_admin_sql(const char *db, const char *text)
+{
+	char conninfo[768];
+	PGconn *c;
+	PGresult *res;
+
+	snprintf(conninfo, sizeof(conninfo), "%s%s%s", pg_admin, db ? " dbname=" : "", db ? db : "");
+	c = PQconnectdb(conninfo);
+	if (PQstatus(c) != CONNECTION_OK)
+		fail_msg("admin connection: %s", PQerrorMessage(c));
+	PQsetNoticeProcessor(c, quiet, NULL);
+	res = PQexec(c, text);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+		fail_msg("%s: %s", text, PQerrorMessage(c));
+	PQclear(res);
+	PQfinish(c);
+}
+
+/* The store of a test named name: a file in the scratch directory, or a
+ * new database of that name on the server. */
+static void store_at(char *buf, size_t len, const char *name)
+{
+	char sql[256];
+
+	if (!pg) {
+		assert_true(snprintf(buf, len, "%s/%s.db", dir, name) < (int)len);
+		return;
+	}
+	snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s", name);
+	pg_admin_sql(NULL, sql);
+	snprintf(sql, sizeof(sql), "CREATE DATABASE %s OWNER %s", name, pg_writer);
+	pg_admin_sql(NULL, sql);
+	assert_true(snprintf(buf, len, "postgresql://%s:%s@127.0.0.1:%s/%s", pg_writer, pg_password,
+			     pg_port, name) < (int)len);
+}
+
+/* A small run document of the shape report_json.c writes, from host. */
+static char *make_doc_on(const char *run_id, double mean, const char *date, const char *host)
 {
 	char *text;
 
 	assert_true(asprintf(&text,
 			     "{\"benchcore_version\":\"0.1.0\",\"context\":{\"date\":\"%s\","
-			     "\"host\":\"h1\",\"kernel_release\":\"6.1.0\",\"kernel_version\":\"#1 SMP\","
+			     "\"host\":\"%s\",\"kernel_release\":\"6.1.0\",\"kernel_version\":\"#1 SMP\","
 			     "\"cpu_model\":\"cpu\",\"cpu_count\":2,\"hypervisor\":true},"
 			     "%s%s%s"
 			     "\"plugin\":{\"name\":\"count\",\"version\":\"1.0\"},\"benchmark\":\"count-local\","
@@ -53,9 +132,14 @@ static char *make_doc(const char *run_id, double mean, const char *date)
 			     "{\"index\":2,\"warmup\":false,\"values\":{\"hits\":%g}}],"
 			     "\"summary\":{\"hits\":{\"unit\":\"ops/s\",\"mean\":%g,\"stddev\":%g,\"n\":3}},"
 			     "\"status\":{\"exit_status\":0}}",
-			     date, run_id ? "\"run_id\":\"" : "", run_id ? run_id : "",
+			     date, host, run_id ? "\"run_id\":\"" : "", run_id ? run_id : "",
 			     run_id ? "\"," : "", mean * 0.99, mean, mean * 1.01, mean, mean * 0.01) > 0);
 	return text;
+}
+
+static char *make_doc(const char *run_id, double mean, const char *date)
+{
+	return make_doc_on(run_id, mean, date, "h1");
 }
 
 static int count_row(const struct bc_store_row *r, void *cookie)
@@ -129,7 +213,10 @@ static void test_create_put_dup(void **state)
 
 	(void)state;
 	/* the default store's directories are made as needed */
-	PATHF(path, "%s/new/sub/results.db", dir);
+	if (pg)
+		store_at(path, sizeof(path), "created");
+	else
+		PATHF(path, "%s/new/sub/results.db", dir);
 	assert_int_equal(bc_store_save_items(path, &it, 1, &added, &dups, err, sizeof(err)), 0);
 	assert_int_equal(added, 1);
 	assert_int_equal(dups, 0);
@@ -192,7 +279,7 @@ static void test_keys_and_id(void **state)
 	bc_store_doc_free(&a);
 	bc_store_doc_free(&b);
 
-	PATHF(path, "%s/keys.db", dir);
+	store_at(path, sizeof(path), "keys");
 	assert_int_equal(save_one(path, "bb22", 3e6, "patch-v2", err, sizeof(err)), 0);
 	s = bc_store_open(path, 0, err, sizeof(err));
 	assert_non_null(s);
@@ -223,7 +310,7 @@ static void test_all_or_nothing(void **state)
 	};
 
 	(void)state;
-	PATHF(path, "%s/atomic.db", dir);
+	store_at(path, sizeof(path), "atomic");
 	assert_int_equal(save_one(path, "first", 1e6, NULL, err, sizeof(err)), 0);
 	assert_int_not_equal(bc_store_save_items(path, items, 2, NULL, NULL, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "nothing was saved"));
@@ -231,37 +318,216 @@ static void test_all_or_nothing(void **state)
 	free(good);
 }
 
-/* Two processes saving at once: the second waits for the first's lock. */
+static int host_row(const struct bc_store_row *r, void *cookie)
+{
+	size_t *per_host = cookie;
+	int m;
+
+	if (r->k.host && sscanf(r->k.host, "machine-%d", &m) == 1 && m >= 0 && m < 8)
+		per_host[m]++;
+	else
+		per_host[8]++;
+	return 0;
+}
+
+/*
+ * Eight machines saving at the same moment, 50 runs each: all succeed, and
+ * the store holds 400 entries, 50 from each machine, none twice. On a
+ * file, each save waits for the one before it (the write lock); on a
+ * server they run side by side.
+ */
+#define BC_WRITERS 8
+#define BC_SAVES 50
+
 static void test_concurrent_savers(void **state)
 {
+	struct bc_store_filter f = { 0 };
+	size_t per_host[BC_WRITERS + 1] = { 0 }, n = 0;
 	char path[PATH_MAX], err[512];
-	pid_t pids[2];
+	pid_t pids[BC_WRITERS];
+	struct bc_store *s;
 	int status;
 
 	(void)state;
-	PATHF(path, "%s/concurrent.db", dir);
-	for (int p = 0; p < 2; p++) {
+	store_at(path, sizeof(path), "writers");
+	for (int p = 0; p < BC_WRITERS; p++) {
 		pids[p] = fork();
 		assert_true(pids[p] >= 0);
 		if (pids[p] == 0) {
-			for (int i = 0; i < 40; i++) {
-				char id[32];
+			char host[32];
 
-				snprintf(id, sizeof(id), "p%d-%d", p, i);
-				if (save_one(path, id, 1e6 + i, NULL, err, sizeof(err))) {
-					fprintf(stderr, "saver %d: %s\n", p, err);
+			snprintf(host, sizeof(host), "machine-%d", p);
+			for (int i = 0; i < BC_SAVES; i++) {
+				char id[32], *doc;
+				struct bc_store_item it;
+
+				snprintf(id, sizeof(id), "m%d-%d", p, i);
+				doc = make_doc_on(id, 1e6 + i, "2026-12-01T10:00:00Z", host);
+				it = (struct bc_store_item){ .text = doc, .len = strlen(doc) };
+				if (bc_store_save_items(path, &it, 1, NULL, NULL, err, sizeof(err))) {
+					fprintf(stderr, "writer %d, save %d: %s\n", p, i, err);
 					_exit(1);
 				}
+				free(doc);
 			}
 			_exit(0);
 		}
 	}
-	for (int p = 0; p < 2; p++) {
+	for (int p = 0; p < BC_WRITERS; p++) {
 		assert_int_equal(waitpid(pids[p], &status, 0), pids[p]);
 		assert_true(WIFEXITED(status));
 		assert_int_equal(WEXITSTATUS(status), 0);
 	}
-	assert_int_equal(count_entries(path), 80);
+	assert_int_equal(count_entries(path), BC_WRITERS * BC_SAVES);
+	s = bc_store_open(path, 0, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(bc_store_each(s, &f, host_row, per_host, err, sizeof(err)), 0);
+	for (int p = 0; p < BC_WRITERS; p++) {
+		char id[32];
+		struct bc_store_filter one = { .run_id = id };
+
+		assert_int_equal(per_host[p], BC_SAVES);
+		/* no run id twice: each is there once */
+		for (int i = 0; i < BC_SAVES; i += 7) {
+			snprintf(id, sizeof(id), "m%d-%d", p, i);
+			n = 0;
+			assert_int_equal(bc_store_each(s, &one, count_row, &n, err, sizeof(err)), 0);
+			assert_int_equal(n, 1);
+		}
+	}
+	assert_int_equal(per_host[BC_WRITERS], 0);
+	bc_store_close(s);
+}
+
+struct label_seen {
+	char label[256], host[256];
+	size_t n;
+};
+
+static int label_row(const struct bc_store_row *r, void *cookie)
+{
+	struct label_seen *l = cookie;
+
+	snprintf(l->label, sizeof(l->label), "%s", r->k.label ? r->k.label : "");
+	snprintf(l->host, sizeof(l->host), "%s", r->k.host ? r->k.host : "");
+	l->n++;
+	return 0;
+}
+
+/*
+ * Labels, filters and documents that carry SQL reach the database as
+ * plain strings: each is saved and read back byte for byte, a filter of
+ * SQL selects only what equals it, and the store is whole after.
+ */
+static void test_hostile_strings(void **state)
+{
+	static const char *const labels[] = {
+		"x'); DROP TABLE entries; --",
+		"' OR '1'='1",
+		"\\'; DELETE FROM metrics; --",
+		"$1 $2 ? ?? :name @p",
+		"label\"quoted\" and 'single'",
+	};
+	char path[PATH_MAX], err[512];
+	struct bc_store *s;
+	size_t n;
+
+	(void)state;
+	store_at(path, sizeof(path), "hostile");
+	assert_int_equal(save_one(path, "before", 1e6, "plain", err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+		char id[32];
+
+		snprintf(id, sizeof(id), "hostile-%zu", i);
+		if (save_one(path, id, 1e6, labels[i], err, sizeof(err)))
+			fail_msg("label %zu: %s", i, err);
+	}
+	/* a document whose host is SQL, imported as any other */
+	{
+		char *doc = make_doc_on("hostile-host", 1e6, "2026-12-01T10:00:00Z",
+					"h'); DROP TABLE metrics; --");
+		struct bc_store_item it = { .text = doc, .len = strlen(doc) };
+
+		assert_int_equal(bc_store_save_items(path, &it, 1, NULL, NULL, err, sizeof(err)), 0);
+		free(doc);
+	}
+	assert_int_equal(count_entries(path), 2 + sizeof(labels) / sizeof(labels[0]));
+	s = bc_store_open(path, 0, err, sizeof(err));
+	assert_non_null(s);
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+		struct bc_store_filter f = { .label = labels[i] };
+		struct label_seen l = { 0 };
+
+		assert_int_equal(bc_store_each(s, &f, label_row, &l, err, sizeof(err)), 0);
+		assert_int_equal(l.n, 1);
+		assert_string_equal(l.label, labels[i]);
+	}
+	{
+		struct bc_store_filter f = { .host = "h'); DROP TABLE metrics; --" };
+		struct label_seen l = { 0 };
+
+		assert_int_equal(bc_store_each(s, &f, label_row, &l, err, sizeof(err)), 0);
+		assert_int_equal(l.n, 1);
+		assert_string_equal(l.host, "h'); DROP TABLE metrics; --");
+	}
+	/* a filter of SQL matches nothing it is not equal to */
+	{
+		struct bc_store_filter f = { .label = "plain' OR '1'='1", .metric = "hits" };
+		char names[256];
+
+		n = 0;
+		assert_int_equal(bc_store_each(s, &f, count_row, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, 0);
+		f.metric = NULL;
+		f.bench = "count:count-local' OR 1=1 --";
+		assert_int_equal(bc_store_metric_names(s, &f, names, sizeof(names), &n, err,
+						       sizeof(err)), 0);
+		assert_string_equal(names, "");
+	}
+	bc_store_close(s);
+	/* the metrics table is still there and read */
+	s = bc_store_open(path, 0, err, sizeof(err));
+	assert_non_null(s);
+	{
+		struct bc_store_filter f = { .metric = "hits" };
+
+		n = 0;
+		assert_int_equal(bc_store_each(s, &f, count_row, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, 2 + sizeof(labels) / sizeof(labels[0]));
+	}
+	bc_store_close(s);
+}
+
+/* A machine's own store pushed into the shared one, twice: the second
+ * push finds every entry there. */
+static void test_push(void **state)
+{
+	char local[PATH_MAX], path[PATH_MAX], err[512];
+	struct bc_import im = { 0 };
+	size_t added = 9, dups = 9;
+
+	(void)state;
+	PATHF(local, "%s/offline.db", dir);
+	for (int i = 0; i < 3; i++) {
+		char id[32];
+
+		snprintf(id, sizeof(id), "offline-%d", i);
+		assert_int_equal(save_one(local, id, 1e6 + i, "offline", err, sizeof(err)), 0);
+	}
+	store_at(path, sizeof(path), "pushed");
+	assert_int_equal(save_one(path, "offline-0", 1e6, "offline", err, sizeof(err)), 0);
+	assert_int_equal(bc_import_store(&im, local, NULL, err, sizeof(err)), 0);
+	assert_int_equal(im.cnt, 3);
+	assert_int_equal(bc_store_save_items(path, im.items, im.cnt, &added, &dups, err,
+					     sizeof(err)), 0);
+	assert_int_equal(added, 2);
+	assert_int_equal(dups, 1);
+	assert_int_equal(bc_store_save_items(path, im.items, im.cnt, &added, &dups, err,
+					     sizeof(err)), 0);
+	assert_int_equal(added, 0);
+	assert_int_equal(dups, 3);
+	bc_import_free(&im);
+	assert_int_equal(count_entries(path), 3);
 }
 
 static void test_not_a_store(void **state)
@@ -378,13 +644,24 @@ static void test_newer_schema(void **state)
 	char path[PATH_MAX], err[512];
 
 	(void)state;
-	PATHF(path, "%s/newer.db", dir);
+	store_at(path, sizeof(path), "newer");
 	assert_int_equal(save_one(path, "gg77", 1e6, NULL, err, sizeof(err)), 0);
-	sql(path, "PRAGMA user_version = 99;");
+	if (pg)
+		pg_admin_sql("newer", "UPDATE benchcore_schema SET version = 99");
+	else
+		sql(path, "PRAGMA user_version = 99;");
 	assert_null(bc_store_open(path, 0, err, sizeof(err)));
 	assert_non_null(strstr(err, "schema version 99 is newer than this benchcore's"));
 	assert_int_equal(save_one(path, "gg78", 1e6, NULL, err, sizeof(err)), -EPROTONOSUPPORT);
-	sql(path, "PRAGMA user_version = 2;");
+	assert_null(strchr(err, '\n'));
+	if (pg) {
+		/* the line names the store with its password masked */
+		assert_null(strstr(err, pg_password));
+		assert_non_null(strstr(err, ":***@127.0.0.1"));
+		pg_admin_sql("newer", "UPDATE benchcore_schema SET version = 3");
+	} else {
+		sql(path, "PRAGMA user_version = 2;");
+	}
 	assert_int_equal(count_entries(path), 1);
 }
 
@@ -505,6 +782,58 @@ static void test_paths(void **state)
 	assert_non_null(strstr(err, "--store ''"));
 }
 
+/* The server's refusals: each one line naming the store, the password
+ * masked, and nothing written. */
+static void test_pg_refusals(void **state)
+{
+	char path[PATH_MAX], bad[PATH_MAX], err[512];
+	int ret;
+
+	(void)state;
+	store_at(path, sizeof(path), "refusals");
+	assert_int_equal(save_one(path, "r1", 1e6, NULL, err, sizeof(err)), 0);
+
+	/* a login refused */
+	PATHF(bad, "postgresql://%s:not-%s@127.0.0.1:%s/refusals", pg_writer, pg_password, pg_port);
+	assert_int_not_equal(save_one(bad, "r2", 1e6, NULL, err, sizeof(err)), 0);
+	if (!strstr(err, "password authentication failed") || strchr(err, '\n') ||
+	    strstr(err, pg_password) || !strstr(err, ":***@127.0.0.1"))
+		fail_msg("expected the one refused-login line, masked; got: %s", err);
+	/* no password at all, where one is asked */
+	PATHF(bad, "postgresql://%s@127.0.0.1:%s/refusals?passfile=/nonexistent", pg_writer,
+	      pg_port);
+	assert_null(bc_store_open(bad, 0, err, sizeof(err)));
+	assert_non_null(strstr(err, "asks for a password and none was given"));
+	/* a server that is not there */
+	PATHF(bad, "postgresql://%s:%s@127.0.0.1:1/refusals", pg_writer, pg_password);
+	assert_int_not_equal(save_one(bad, "r3", 1e6, NULL, err, sizeof(err)), 0);
+	if (!strstr(err, "cannot connect") || strchr(err, '\n') || strstr(err, pg_password))
+		fail_msg("expected the one unreachable line; got: %s", err);
+	/* a server that takes no writes */
+	pg_admin_sql(NULL, "ALTER DATABASE refusals SET default_transaction_read_only = on");
+	ret = save_one(path, "r4", 1e6, NULL, err, sizeof(err));
+	pg_admin_sql(NULL, "ALTER DATABASE refusals RESET default_transaction_read_only");
+	assert_int_equal(ret, -EROFS);
+	if (!strstr(err, "takes no writes") || strstr(err, pg_password) || strchr(err, '\n'))
+		fail_msg("expected the one read-only line; got: %s", err);
+	assert_int_equal(count_entries(path), 1);
+	/* another program's tables by our names */
+	store_at(bad, sizeof(bad), "alien");
+	pg_admin_sql("alien", "CREATE TABLE entries (title TEXT); INSERT INTO entries VALUES ('a')");
+	assert_int_equal(save_one(bad, "r5", 1e6, NULL, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a benchcore store"));
+	pg_admin_sql("alien", "SELECT count(*) FROM entries");
+	/* a role that may read and not write */
+	pg_admin_sql("refusals", "GRANT SELECT ON ALL TABLES IN SCHEMA public TO bc_reader");
+	PATHF(bad, "postgresql://bc_reader:%s@127.0.0.1:%s/refusals", pg_password, pg_port);
+	assert_int_equal(count_entries(bad), 1);
+	ret = save_one(bad, "r6", 1e6, NULL, err, sizeof(err));
+	assert_int_equal(ret, -EACCES);
+	if (!strstr(err, "may not save to it") || strstr(err, pg_password))
+		fail_msg("expected the one permission line; got: %s", err);
+	assert_int_equal(count_entries(path), 1);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -522,21 +851,75 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-int main(void)
+/* The server's names from pg_cluster.sh's env file, or 77 (skip) with the
+ * reason it left. */
+static int pg_setup(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_paths),
+	char *text, reason[512] = "";
+	size_t len;
+	FILE *f = fopen(BC_TEST_BUILD_DIR "/tests/pg/skip", "r");
+
+	if (f) {
+		if (!fgets(reason, sizeof(reason), f))
+			reason[0] = '\0';
+		fclose(f);
+		printf("test_store pg: skipped: %s", reason);
+		return 77;
+	}
+	f = fopen(BC_TEST_BUILD_DIR "/tests/pg/env", "r");
+	if (!f) {
+		printf("test_store pg: skipped: no server (the pg_cluster_start test starts one: ctest -R test_store_pg runs it first)\n");
+		return 77;
+	}
+	fclose(f);
+	text = slurp(BC_TEST_BUILD_DIR "/tests/pg/env", &len);
+	if (!pg_env_get(text, "BC_PG_ADMIN", pg_admin, sizeof(pg_admin)) ||
+	    !pg_env_get(text, "BC_PG_SOCKET", pg_socket, sizeof(pg_socket)) ||
+	    !pg_env_get(text, "BC_PG_PORT", pg_port, sizeof(pg_port)) ||
+	    !pg_env_get(text, "BC_PG_WRITER", pg_writer, sizeof(pg_writer)) ||
+	    !pg_env_get(text, "BC_PG_PASSWORD", pg_password, sizeof(pg_password))) {
+		printf("test_store pg: the server's env file lacks a name\n");
+		free(text);
+		return 1;
+	}
+	free(text);
+	pg = true;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	/* what every store does, on either engine */
+	const struct CMUnitTest both[] = {
 		cmocka_unit_test(test_create_put_dup),
 		cmocka_unit_test(test_keys_and_id),
 		cmocka_unit_test(test_all_or_nothing),
 		cmocka_unit_test(test_concurrent_savers),
+		cmocka_unit_test(test_newer_schema),
+		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_push),
+	};
+	/* a file's own */
+	const struct CMUnitTest files[] = {
+		cmocka_unit_test(test_paths),
 		cmocka_unit_test(test_not_a_store),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_read_only),
-		cmocka_unit_test(test_newer_schema),
 		cmocka_unit_test(test_migrate),
 		cmocka_unit_test(test_full_disk),
 	};
+	const struct CMUnitTest server[] = {
+		cmocka_unit_test(test_pg_refusals),
+	};
+	int ret;
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	if (argc > 1 && !strcmp(argv[1], "pg")) {
+		ret = pg_setup();
+		if (ret)
+			return ret;
+		ret = cmocka_run_group_tests_name("both engines, PostgreSQL", both, setup, teardown);
+		return ret + cmocka_run_group_tests_name("PostgreSQL's own", server, setup, teardown);
+	}
+	ret = cmocka_run_group_tests_name("both engines, SQLite", both, setup, teardown);
+	return ret + cmocka_run_group_tests_name("SQLite's own", files, setup, teardown);
 }
