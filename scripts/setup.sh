@@ -20,8 +20,13 @@ for arg in "$@"; do
 	esac
 done
 
+# libpq-dev: a team's shared store on PostgreSQL (required to build);
+# postgresql: the server the store tests start a throwaway cluster of
+# (tests/store/pg_cluster.sh). Debian's postinst may start a cluster of its
+# own; nothing here uses it.
 PACKAGES=(build-essential cmake pkg-config clang llvm libbpf-dev bpftool
-	  libelf-dev zlib1g-dev libcmocka-dev libjansson-dev libsqlite3-dev)
+	  libelf-dev zlib1g-dev libcmocka-dev libjansson-dev libsqlite3-dev
+	  libpq-dev postgresql)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
