@@ -31,9 +31,9 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <libpq-fe.h>
 #include <sqlite3.h>
 
+#include "bc_test_pg.h"
 #include "json_read.h"
 #include "store.h"
 #include "store_doc.h"
@@ -43,75 +43,18 @@
 
 static char dir[PATH_MAX];
 
-/* `test_store pg`: the server pg_cluster.sh started, from its env file. */
+/* `test_store pg`: the server pg_cluster.sh started. */
 static bool pg;
-static char pg_admin[512], pg_socket[256], pg_port[16], pg_password[128], pg_writer[64];
-
-/* A value of pg_cluster.sh's KEY='VALUE' lines. */
-static bool pg_env_get(const char *text, const char *key, char *out, size_t len)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		const char *v, *end;
-
-		if (strncmp(p, key, kl) || p[kl] != '=')
-			continue;
-		v = p + kl + 1;
-		if (*v == '\'')
-			v++;
-		end = strchr(v, '\n');
-		if (!end)
-			end = v + strlen(v);
-		if (end > v && end[-1] == '\'')
-			end--;
-		snprintf(out, len, "%.*s", (int)(end - v), v);
-		return true;
-	}
-	return false;
-}
-
-static void quiet(void *arg, const char *message)
-{
-	(void)arg;
-	(void)message;
-}
-
-/* An SQL statement as the cluster's superuser, in database db. */
-static void pg_admin_sql(const char *db, const char *text)
-{
-	char conninfo[768];
-	PGconn *c;
-	PGresult *res;
-
-	snprintf(conninfo, sizeof(conninfo), "%s%s%s", pg_admin, db ? " dbname=" : "", db ? db : "");
-	c = PQconnectdb(conninfo);
-	if (PQstatus(c) != CONNECTION_OK)
-		fail_msg("admin connection: %s", PQerrorMessage(c));
-	PQsetNoticeProcessor(c, quiet, NULL);
-	res = PQexec(c, text);
-	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
-		fail_msg("%s: %s", text, PQerrorMessage(c));
-	PQclear(res);
-	PQfinish(c);
-}
+static struct bc_test_pg srv;
 
 /* The store of a test named name: a file in the scratch directory, or a
  * new database of that name on the server. */
 static void store_at(char *buf, size_t len, const char *name)
 {
-	char sql[256];
-
-	if (!pg) {
+	if (pg)
+		bc_test_pg_store(&srv, name, buf, len);
+	else
 		assert_true(snprintf(buf, len, "%s/%s.db", dir, name) < (int)len);
-		return;
-	}
-	snprintf(sql, sizeof(sql), "DROP DATABASE IF EXISTS %s", name);
-	pg_admin_sql(NULL, sql);
-	snprintf(sql, sizeof(sql), "CREATE DATABASE %s OWNER %s", name, pg_writer);
-	pg_admin_sql(NULL, sql);
-	assert_true(snprintf(buf, len, "postgresql://%s:%s@127.0.0.1:%s/%s", pg_writer, pg_password,
-			     pg_port, name) < (int)len);
 }
 
 /* A small run document of the shape report_json.c writes, from host. */
@@ -647,7 +590,7 @@ static void test_newer_schema(void **state)
 	store_at(path, sizeof(path), "newer");
 	assert_int_equal(save_one(path, "gg77", 1e6, NULL, err, sizeof(err)), 0);
 	if (pg)
-		pg_admin_sql("newer", "UPDATE benchcore_schema SET version = 99");
+		bc_test_pg_sql(&srv, "newer", "UPDATE benchcore_schema SET version = 99");
 	else
 		sql(path, "PRAGMA user_version = 99;");
 	assert_null(bc_store_open(path, 0, err, sizeof(err)));
@@ -656,9 +599,9 @@ static void test_newer_schema(void **state)
 	assert_null(strchr(err, '\n'));
 	if (pg) {
 		/* the line names the store with its password masked */
-		assert_null(strstr(err, pg_password));
+		assert_null(strstr(err, srv.password));
 		assert_non_null(strstr(err, ":***@127.0.0.1"));
-		pg_admin_sql("newer", "UPDATE benchcore_schema SET version = 3");
+		bc_test_pg_sql(&srv, "newer", "UPDATE benchcore_schema SET version = 3");
 	} else {
 		sql(path, "PRAGMA user_version = 2;");
 	}
@@ -794,42 +737,42 @@ static void test_pg_refusals(void **state)
 	assert_int_equal(save_one(path, "r1", 1e6, NULL, err, sizeof(err)), 0);
 
 	/* a login refused */
-	PATHF(bad, "postgresql://%s:not-%s@127.0.0.1:%s/refusals", pg_writer, pg_password, pg_port);
+	PATHF(bad, "postgresql://%s:not-%s@127.0.0.1:%s/refusals", srv.writer, srv.password, srv.port);
 	assert_int_not_equal(save_one(bad, "r2", 1e6, NULL, err, sizeof(err)), 0);
 	if (!strstr(err, "password authentication failed") || strchr(err, '\n') ||
-	    strstr(err, pg_password) || !strstr(err, ":***@127.0.0.1"))
+	    strstr(err, srv.password) || !strstr(err, ":***@127.0.0.1"))
 		fail_msg("expected the one refused-login line, masked; got: %s", err);
 	/* no password at all, where one is asked */
-	PATHF(bad, "postgresql://%s@127.0.0.1:%s/refusals?passfile=/nonexistent", pg_writer,
-	      pg_port);
+	PATHF(bad, "postgresql://%s@127.0.0.1:%s/refusals?passfile=/nonexistent", srv.writer,
+	      srv.port);
 	assert_null(bc_store_open(bad, 0, err, sizeof(err)));
 	assert_non_null(strstr(err, "asks for a password and none was given"));
 	/* a server that is not there */
-	PATHF(bad, "postgresql://%s:%s@127.0.0.1:1/refusals", pg_writer, pg_password);
+	PATHF(bad, "postgresql://%s:%s@127.0.0.1:1/refusals", srv.writer, srv.password);
 	assert_int_not_equal(save_one(bad, "r3", 1e6, NULL, err, sizeof(err)), 0);
-	if (!strstr(err, "cannot connect") || strchr(err, '\n') || strstr(err, pg_password))
+	if (!strstr(err, "cannot connect") || strchr(err, '\n') || strstr(err, srv.password))
 		fail_msg("expected the one unreachable line; got: %s", err);
 	/* a server that takes no writes */
-	pg_admin_sql(NULL, "ALTER DATABASE refusals SET default_transaction_read_only = on");
+	bc_test_pg_sql(&srv, NULL, "ALTER DATABASE refusals SET default_transaction_read_only = on");
 	ret = save_one(path, "r4", 1e6, NULL, err, sizeof(err));
-	pg_admin_sql(NULL, "ALTER DATABASE refusals RESET default_transaction_read_only");
+	bc_test_pg_sql(&srv, NULL, "ALTER DATABASE refusals RESET default_transaction_read_only");
 	assert_int_equal(ret, -EROFS);
-	if (!strstr(err, "takes no writes") || strstr(err, pg_password) || strchr(err, '\n'))
+	if (!strstr(err, "takes no writes") || strstr(err, srv.password) || strchr(err, '\n'))
 		fail_msg("expected the one read-only line; got: %s", err);
 	assert_int_equal(count_entries(path), 1);
 	/* another program's tables by our names */
 	store_at(bad, sizeof(bad), "alien");
-	pg_admin_sql("alien", "CREATE TABLE entries (title TEXT); INSERT INTO entries VALUES ('a')");
+	bc_test_pg_sql(&srv, "alien", "CREATE TABLE entries (title TEXT); INSERT INTO entries VALUES ('a')");
 	assert_int_equal(save_one(bad, "r5", 1e6, NULL, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a benchcore store"));
-	pg_admin_sql("alien", "SELECT count(*) FROM entries");
+	bc_test_pg_sql(&srv, "alien", "SELECT count(*) FROM entries");
 	/* a role that may read and not write */
-	pg_admin_sql("refusals", "GRANT SELECT ON ALL TABLES IN SCHEMA public TO bc_reader");
-	PATHF(bad, "postgresql://bc_reader:%s@127.0.0.1:%s/refusals", pg_password, pg_port);
+	bc_test_pg_sql(&srv, "refusals", "GRANT SELECT ON ALL TABLES IN SCHEMA public TO bc_reader");
+	PATHF(bad, "postgresql://bc_reader:%s@127.0.0.1:%s/refusals", srv.password, srv.port);
 	assert_int_equal(count_entries(bad), 1);
 	ret = save_one(bad, "r6", 1e6, NULL, err, sizeof(err));
 	assert_int_equal(ret, -EACCES);
-	if (!strstr(err, "may not save to it") || strstr(err, pg_password))
+	if (!strstr(err, "may not save to it") || strstr(err, srv.password))
 		fail_msg("expected the one permission line; got: %s", err);
 	assert_int_equal(count_entries(path), 1);
 }
@@ -849,42 +792,6 @@ static int teardown(void **state)
 	(void)state;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;
-}
-
-/* The server's names from pg_cluster.sh's env file, or 77 (skip) with the
- * reason it left. */
-static int pg_setup(void)
-{
-	char *text, reason[512] = "";
-	size_t len;
-	FILE *f = fopen(BC_TEST_BUILD_DIR "/tests/pg/skip", "r");
-
-	if (f) {
-		if (!fgets(reason, sizeof(reason), f))
-			reason[0] = '\0';
-		fclose(f);
-		printf("test_store pg: skipped: %s", reason);
-		return 77;
-	}
-	f = fopen(BC_TEST_BUILD_DIR "/tests/pg/env", "r");
-	if (!f) {
-		printf("test_store pg: skipped: no server (the pg_cluster_start test starts one: ctest -R test_store_pg runs it first)\n");
-		return 77;
-	}
-	fclose(f);
-	text = slurp(BC_TEST_BUILD_DIR "/tests/pg/env", &len);
-	if (!pg_env_get(text, "BC_PG_ADMIN", pg_admin, sizeof(pg_admin)) ||
-	    !pg_env_get(text, "BC_PG_SOCKET", pg_socket, sizeof(pg_socket)) ||
-	    !pg_env_get(text, "BC_PG_PORT", pg_port, sizeof(pg_port)) ||
-	    !pg_env_get(text, "BC_PG_WRITER", pg_writer, sizeof(pg_writer)) ||
-	    !pg_env_get(text, "BC_PG_PASSWORD", pg_password, sizeof(pg_password))) {
-		printf("test_store pg: the server's env file lacks a name\n");
-		free(text);
-		return 1;
-	}
-	free(text);
-	pg = true;
-	return 0;
 }
 
 int main(int argc, char **argv)
@@ -914,9 +821,10 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc > 1 && !strcmp(argv[1], "pg")) {
-		ret = pg_setup();
+		ret = bc_test_pg_setup(&srv, "test_store pg");
 		if (ret)
 			return ret;
+		pg = true;
 		ret = cmocka_run_group_tests_name("both engines, PostgreSQL", both, setup, teardown);
 		return ret + cmocka_run_group_tests_name("PostgreSQL's own", server, setup, teardown);
 	}
