@@ -68,31 +68,32 @@ struct bc_db_stmt {
 	char cursor[32];
 };
 
-/* One line without a password: newlines and tabs become spaces, runs of
- * them one, and the password libpq used (or the name's) is masked. */
+/* One line without a password: libpq's lines joined by "; ", runs of
+ * spaces and tabs one space, and the password libpq used masked. */
 static void bc_pg_line(const struct bc_db *db, const char *in, char *out, size_t len)
 {
 	size_t n = 0, pl = db && db->password ? strlen(db->password) : 0;
-	bool space = false;
+	const char *gap = NULL;
 
 	if (!len)
 		return;
 	for (const char *p = in ? in : ""; *p && n + 1 < len; p++) {
+		if (isspace((unsigned char)*p)) {
+			if (n && (*p == '\n' || !gap))
+				gap = *p == '\n' ? "; " : " ";
+			continue;
+		}
+		for (; gap && *gap && n + 1 < len; gap++)
+			out[n++] = *gap;
+		gap = NULL;
 		if (pl >= 3 && !strncmp(p, db->password, pl)) {
 			for (const char *m = BC_STORE_MASK; *m && n + 1 < len; m++)
 				out[n++] = *m;
 			p += pl - 1;
-			space = false;
 			continue;
 		}
-		if (isspace((unsigned char)*p)) {
-			space = n > 0;
-			continue;
-		}
-		if (space && n + 1 < len)
-			out[n++] = ' ';
-		space = false;
-		out[n++] = *p;
+		if (n + 1 < len)
+			out[n++] = *p;
 	}
 	out[n] = '\0';
 }

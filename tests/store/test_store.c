@@ -37,6 +37,7 @@
 #include "json_read.h"
 #include "store.h"
 #include "store_doc.h"
+#include "store_name.h"
 #include "cmd_store.h"
 
 #define PATHF(buf, ...) assert_true(snprintf((buf), sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
@@ -777,6 +778,46 @@ static void test_pg_refusals(void **state)
 	assert_int_equal(count_entries(path), 1);
 }
 
+/* A store's name as lines show it: every password masked, the rest as
+ * given; what is a server's name and what is a file's. */
+static void test_names(void **state)
+{
+	static const struct {
+		const char *name, *shown;
+		bool server;
+	} cases[] = {
+		{ "postgresql://ci:s3cret@db.lab:5432/bench", "postgresql://ci:***@db.lab:5432/bench", true },
+		{ "postgres://ci:p@ss@db.lab/bench", "postgres://ci:***@db.lab/bench", true },
+		{ "postgresql://ci@db.lab/bench", "postgresql://ci@db.lab/bench", true },
+		{ "postgresql://db.lab/bench?user=ci&password=s3cret&sslmode=require",
+		  "postgresql://db.lab/bench?user=ci&password=***&sslmode=require", true },
+		{ "postgresql://db.lab/bench?p%61ssword=s3cret", "postgresql://db.lab/bench?p%61ssword=***",
+		  true },
+		{ "postgresql://", "postgresql://", true },
+		{ "host=db password=s3cret dbname=bench", "host=db password=*** dbname=bench", true },
+		{ "host=db password = 'se cr\\'et' dbname=bench", "host=db password = *** dbname=bench",
+		  true },
+		{ "dbname=postgresql://ci:s3cret@db/bench", "dbname=***", true },
+		{ "service=team", "service=team", true },
+		{ "x=1.db", "x=1.db", true },
+		{ "./x=1.db", "./x=1.db", false },
+		{ "/var/lib/results.db", "/var/lib/results.db", false },
+		{ "results.db", "results.db", false },
+	};
+	char buf[BC_STORE_SHOWN_MAX], small[12];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_string_equal(bc_store_shown(cases[i].name, buf, sizeof(buf)), cases[i].shown);
+		if (bc_store_is_server(cases[i].name) != cases[i].server)
+			fail_msg("'%s': expected %s", cases[i].name, cases[i].server ? "a server" : "a file");
+		assert_null(strstr(buf, "s3cret"));
+	}
+	/* cut short, never past the buffer */
+	assert_string_equal(bc_store_shown("postgresql://ci:s3cret@db/x", small, sizeof(small)),
+			    "postgresql:");
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -809,6 +850,7 @@ int main(int argc, char **argv)
 	/* a file's own */
 	const struct CMUnitTest files[] = {
 		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_not_a_store),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_read_only),
@@ -829,5 +871,5 @@ int main(int argc, char **argv)
 		return ret + cmocka_run_group_tests_name("PostgreSQL's own", server, setup, teardown);
 	}
 	ret = cmocka_run_group_tests_name("both engines, SQLite", both, setup, teardown);
-	return ret + cmocka_run_group_tests_name("SQLite's own", files, setup, teardown);
+	return ret + cmocka_run_group_tests_name("files and names", files, setup, teardown);
 }
