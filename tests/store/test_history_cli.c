@@ -437,6 +437,11 @@ static void test_password_nowhere(void **state)
 	bc_test_assert_status(&r, BC_EXIT_FAILED);
 	assert_non_null(strstr(r.err, ":***@127.0.0.1:1/"));
 	bc_test_run_free(&r);
+	/* every document the store holds, written out to be read */
+	PATHF(bad, "%s/all-documents.json", root);
+	run(&r, "store", "export", "--store", store, "-o", bad, NULL);
+	expect_ok(&r);
+	bc_test_run_free(&r);
 	PATHF(cmd, "grep -rlF -- '%s' '%s'", srv.password, root);
 	status = system(cmd);
 	assert_true(WIFEXITED(status));
