@@ -41,6 +41,12 @@ install(DIRECTORY "${PROJECT_SOURCE_DIR}/suites/"
 	DESTINATION "${CMAKE_INSTALL_DATADIR}/benchcore/suites"
 	FILES_MATCHING PATTERN "*.suite")
 
+# benchcore vm's boot code (cmd_vm.c finds it in <prefix>/<libexecdir>/
+# benchcore): the same scripts the kernel matrix sources from the tree.
+install(PROGRAMS "${PROJECT_SOURCE_DIR}/vm/boot.sh" "${PROJECT_SOURCE_DIR}/vm/guest.sh"
+	"${PROJECT_SOURCE_DIR}/vm/init.sh"
+	DESTINATION "${CMAKE_INSTALL_LIBEXECDIR}/benchcore")
+
 # Shared BPF-side headers, so that an out-of-tree .bpf.c can include what
 # the in-tree ones do. vmlinux.h is machine-specific and generated on the
 # plugin author's machine instead.
@@ -107,12 +113,13 @@ configure_file("${CMAKE_CURRENT_LIST_DIR}/benchcore.pc.in"
 	"${PROJECT_BINARY_DIR}/benchcore.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/benchcore.pc" DESTINATION "${_bc_pc_dir}")
 
-# ------------------------------------------------------- docs and example
+# ------------------------------------------------------- docs and examples
+# Both examples, and every page of docs/ with the pictures they show: the
+# installed pages link to each other, and a link to a page left out would
+# lead nowhere (test_sdk_install checks every relative link).
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/examples/hello-plugin"
+	"${PROJECT_SOURCE_DIR}/examples/lookup-plugin"
 	DESTINATION "${CMAKE_INSTALL_DOCDIR}/examples")
-foreach(_bc_doc writing-plugins.md plugin-abi.md cli.md bpf-build.md)
-	if(EXISTS "${PROJECT_SOURCE_DIR}/docs/${_bc_doc}")
-		install(FILES "${PROJECT_SOURCE_DIR}/docs/${_bc_doc}"
-			DESTINATION "${CMAKE_INSTALL_DOCDIR}")
-	endif()
-endforeach()
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/"
+	DESTINATION "${CMAKE_INSTALL_DOCDIR}"
+	FILES_MATCHING PATTERN "*.md" PATTERN "*.svg" PATTERN "*.png")

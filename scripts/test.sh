@@ -110,8 +110,9 @@ print_table() {
 	printf '%-22s %8s\n' total "$total"
 }
 
-# --browser: chromium for the report's browser test (tests/store), best effort.
-part setup last_line_reason scripts/setup.sh --browser || {
+# --browser: chromium for the report's browser test (tests/store); --readers:
+# compare.py, scipy and jsonschema for the export tests; best effort.
+part setup last_line_reason scripts/setup.sh --browser --readers || {
 	print_table
 	exit 1
 }

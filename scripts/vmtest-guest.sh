@@ -13,7 +13,9 @@
 # "NAME yes|no" line each, from tests/kernel_features: hand-written probes,
 # apart from every plugin; features.err has what each probe found), benches
 # (list order), probe/NAME.{json,err,rc,sec} per benchmark,
-# ctest.{log,rc,sec}, dmesg, and done once everything was recorded (a guest
+# ctest.{log,rc,sec}, dmesg, vm/NAME/out (benchcore vm's guest half,
+# vm/guest.sh, on count-local and trig-tp: scripts/vmtest.sh collects them
+# as `benchcore vm` does), and done once everything was recorded (a guest
 # that dies half-way leaves no done file).
 set -euo pipefail
 
@@ -67,6 +69,20 @@ for bench in "${benches[@]}"; do
 	# What each probe costs (the guest is emulated: startup dominates).
 	awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }' >"$file.sec"
 	echo "vmtest-guest: $bench: exit status $rc, $(cat "$file.sec") s"
+done
+
+# `benchcore vm`'s guest half, in the matrix's own boots: the same
+# vm/guest.sh a `benchcore vm` guest runs, on a short count-local run and a
+# short trigger run; the host half (`benchcore vm --collect`) reads
+# vm/NAME/out after the guest has gone.
+for spec in "count-local count:count-local" "trig-tp trigger:trig-tp"; do
+	read -r name bench <<<"$spec"
+	run=$out/vm/$name
+	mkdir -p "$run"
+	printf '%s\0' "${benchcore[@]}" run "$bench" -w0 -d"$duration" >"$run/argv"
+	t0=$SECONDS
+	"$src/vm/guest.sh" "$run" || echo "vmtest-guest: vm/guest.sh $name failed"
+	echo "vmtest-guest: vm payload $name: exit status $(cat "$run/out/rc" 2>/dev/null || echo -), $((SECONDS - t0)) s"
 done
 
 if [ "$mode" = all ]; then

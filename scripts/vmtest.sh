@@ -18,8 +18,8 @@
 #
 # Output, in BUILD_DIR/vmtest/: cache/ (the .deb files; nothing else is
 # downloaded), kernels/ (unpacked), and per kernel RELEASE/: table.md,
-# console.log, initramfs.cpio.gz, results/ (what the guest wrote through its
-# writable share). matrix.md puts all kernels side by side. Expectations per
+# console.log, kernel/ (the image, its config and initramfs.cpio.gz), results/
+# (what the guest wrote through its writable share). matrix.md puts all kernels side by side. Expectations per
 # kernel line (tests/vmtest/expect/MAJOR.MINOR, tests/vmtest/expect/host) are
 # checked against the probe table; a line's needs= against the kernel's own
 # feature table (results/features, from tests/kernel_features).
@@ -42,7 +42,8 @@
 # default 45), BENCHCORE_VMTEST_TIMEOUT (seconds per guest, default 1800),
 # BENCHCORE_VMTEST_DURATION (seconds per benchmark probe, default 0.5),
 # BENCHCORE_VMTEST_MEM (guest memory, default 2G), BENCHCORE_VMTEST_TCG_THREAD
-# (single or multi: TCG's threading, default single; see boot_guest).
+# (single or multi: TCG's threading, default single; see vm/boot.sh's
+# bcvm_boot). Booting is vm/boot.sh's, the code `benchcore vm` runs.
 #
 # A guest that panics (its console shows "Kernel panic") is booted once more
 # with the same accelerator; its oops line, the accelerator and whether the
@@ -51,6 +52,11 @@ set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$src/build
+# The boot code `benchcore vm` runs: images, initramfs, 9p, accelerator,
+# panics and retries (vm/boot.sh).
+bcvm_tag=vmtest
+# shellcheck source=vm/boot.sh source-path=SCRIPTDIR/..
+. "$src/vm/boot.sh"
 # Two ~6-minute guests on a busy 2-CPU machine took ~10 minutes each; a
 # guest still running after 20 is hung (the kernel, not a test: those have
 # their own timeouts inside).
@@ -117,347 +123,71 @@ resolve_package() {
 	echo "$pkg"
 }
 
-# Downloads the .deb once into the cache, unpacks it once; prints the tree.
+# Downloads the .deb once into the cache and unpacks it once (vm/boot.sh's
+# bcvm_unpack_deb, the same as `benchcore vm --kernel X.deb`); prints the
+# tree.
 fetch_kernel() {
-	local pkg=$1 deb tree=$vm/kernels/$1
-	if [ ! -d "$tree" ]; then
+	local pkg=$1 deb tree=$vm/kernels/$1 msg
+	deb=$(find "$vm/cache" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
+	if [ -z "$deb" ]; then
+		log "$pkg: apt-get download"
+		(cd "$vm/cache" && apt-get download -qq "$pkg" >/dev/null 2>&1) ||
+			(cd "$vm/cache" && apt-get download "$pkg")
 		deb=$(find "$vm/cache" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
-		if [ -z "$deb" ]; then
-			log "$pkg: apt-get download"
-			(cd "$vm/cache" && apt-get download -qq "$pkg" >/dev/null 2>&1) ||
-				(cd "$vm/cache" && apt-get download "$pkg")
-			deb=$(find "$vm/cache" -maxdepth 1 -name "${pkg}_*.deb" | head -n 1)
-		fi
-		rm -rf "$tree.tmp"
-		dpkg-deb -x "$deb" "$tree.tmp"
-		# The package's postinst would run depmod; the module order
-		# below comes from its modules.dep.
-		local moddir
-		for moddir in "$tree.tmp"/lib/modules/*; do
-			depmod -b "$tree.tmp" "${moddir##*/}"
-		done
-		mv "$tree.tmp" "$tree"
+	fi
+	if ! msg=$(bcvm_unpack_deb "$deb" "$tree"); then
+		log "$msg"
+		exit 1
 	fi
 	echo "$tree"
 }
 
-# --- initramfs ------------------------------------------------------------
+# --- booting: vm/boot.sh, shared with `benchcore vm` -------------------------
 
-# The modules needed to mount the shares, each after its dependencies, from
-# the kernel's own modules.dep; a module built into this kernel
-# (modules.builtin) needs nothing. Prints relative module paths.
-module_order() {
-	local moddir=$1 mod deps name d
-	shift
-	declare -A path_of=() deps_of=() seen=()
-	local order=()
-	while IFS= read -r line; do
-		mod=${line%%:*}
-		deps=${line#*:}
-		name=${mod##*/}
-		name=${name%%.ko*}
-		name=${name//-/_}
-		path_of[$name]=$mod
-		deps_of[$name]=$deps
-	done <"$moddir/modules.dep"
-
-	visit() {
-		local n=$1 d dn
-		[ -n "${seen[$n]:-}" ] && return
-		seen[$n]=1
-		if [ -z "${path_of[$n]:-}" ]; then
-			if grep -Eq "/${n//_/[-_]}\.ko(\.[a-z]+)?$" "$moddir/modules.builtin"; then
-				return
-			fi
-			log "module $n is neither in modules.dep nor built in ($moddir)"
-			exit 1
-		fi
-		for d in ${deps_of[$n]}; do
-			dn=${d##*/}
-			dn=${dn%%.ko*}
-			visit "${dn//-/_}"
-		done
-		order+=("${path_of[$n]}")
-	}
-	for name in "$@"; do
-		visit "$name"
-	done
-	printf '%s\n' "${order[@]}"
-}
-
-# busybox, the virtio/9p modules (decompressed: busybox insmod takes plain
-# .ko files) and an /init that mounts the shares, chroots and runs
-# scripts/vmtest-guest.sh.
-make_initramfs() {
-	local tree=$1 release=$2 out=$3 moddir dir mod base mods
-	moddir=$tree/lib/modules/$release
-	[ -d "$moddir" ] || moddir=$tree/usr/lib/modules/$release
-	dir=$(mktemp -d)
-	mkdir -p "$dir/bin" "$dir/proc" "$dir/sys" "$dir/dev" "$dir/newroot" "$dir/modules"
-	cp /bin/busybox "$dir/bin/busybox"
-	ln -s busybox "$dir/bin/sh"
-	: >"$dir/modules/order"
-	mods=$(module_order "$moddir" virtio_pci 9pnet_virtio 9p)
-	while IFS= read -r mod; do
-		base=${mod##*/}
-		case $base in
-		*.ko.xz) xz -dc "$moddir/$mod" >"$dir/modules/${base%.xz}" ;;
-		*.ko.zst) zstd -qdc "$moddir/$mod" >"$dir/modules/${base%.zst}" ;;
-		*.ko.gz) gzip -dc "$moddir/$mod" >"$dir/modules/${base%.gz}" ;;
-		*) cp "$moddir/$mod" "$dir/modules/$base" ;;
-		esac
-		echo "${base%.ko*}.ko" >>"$dir/modules/order"
-	done <<<"$mods"
-
-	cat >"$dir/init" <<'EOF'
-#!/bin/sh
-# vmtest guest init: mount the host's root read-only and the build tree
-# writable (both 9p over virtio), chroot, run the matrix, power off. The
-# source and build trees may lie anywhere, /tmp included.
-export PATH=/bin
-/bin/busybox --install -s /bin
-mount -t proc proc /proc
-# The host looks for this line: without it the guest never ran its init
-# (QEMU or the accelerator failed), which is not a test failure.
-echo "vmtest-init: started"
-if grep -qw bc_probe=1 /proc/cmdline; then
-	# The accelerator probe: reaching init is all it asks.
-	echo o >/proc/sysrq-trigger
-	sleep 30
-fi
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-for m in $(cat /modules/order); do
-	insmod "/modules/$m" || echo "vmtest-init: insmod $m failed"
-done
-# No network manager brings up loopback here: sockmap connects over it.
-ip link set lo up || echo "vmtest-init: loopback stays down"
-arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p"; }
-src=$(arg bc_src)
-build=$(arg bc_build)
-out=$(arg bc_out)
-r=/newroot
-# 6.1's 9p defaults to 8 KiB messages; larger ones make the share usable.
-opts=trans=virtio,version=9p2000.L,msize=262144
-if mount -t 9p -o "$opts,ro" host $r; then
-	mount -t proc proc $r/proc
-	mount -t sysfs sysfs $r/sys
-	mount -t devtmpfs devtmpfs $r/dev
-	# What udev and systemd would add: bash's <(...) needs /dev/fd.
-	ln -s /proc/self/fd $r/dev/fd
-	mkdir -p $r/dev/shm $r/dev/pts
-	mount -t tmpfs tmpfs $r/dev/shm
-	mount -t devpts devpts $r/dev/pts
-	mount -t tracefs nodev $r/sys/kernel/tracing
-	mount -t debugfs nodev $r/sys/kernel/debug
-	mount -t bpf bpffs $r/sys/fs/bpf
-	# htab-mem reads its map's memory from a memory cgroup of its own.
-	mount -t cgroup2 none $r/sys/fs/cgroup
-	# The host root is read-only; the tests write lock files in /tmp. A
-	# tree cloned into /tmp (or /run) would vanish under the tmpfs, so it
-	# is held aside first and bound back on top; the build tree is mounted
-	# after the tmpfs for the same reason.
-	mkdir -p /held-src && mount -o bind "$r$src" /held-src
-	mount -t tmpfs tmpfs $r/tmp
-	mount -t tmpfs tmpfs $r/run
-	if [ ! -d "$r$src/scripts" ]; then
-		mkdir -p "$r$src" && mount -o bind /held-src "$r$src"
-	fi
-	mkdir -p "$r$build" 2>/dev/null
-	if ! mount -t 9p -o "$opts" build "$r$build"; then
-		echo "vmtest-init: mounting the build tree ($build) failed"
-		sync
-		echo o >/proc/sysrq-trigger
-		sleep 30
-	fi
-	echo "vmtest-init: $(uname -r): shares mounted, running the matrix"
-	chroot $r /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp \
-		LANG=C.UTF-8 /bin/bash "$src/scripts/vmtest-guest.sh" all "$build" "$out"
-	echo "vmtest-init: matrix exit status $?"
-else
-	echo "vmtest-init: mounting the 9p shares failed"
-fi
-sync
-echo o >/proc/sysrq-trigger
-sleep 30
-EOF
-	chmod +x "$dir/init"
-	(cd "$dir" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
-	rm -rf "$dir"
-}
-
-# --- running --------------------------------------------------------------
-
-# The marker the guest's init prints first: a console without it means
-# the guest never ran (QEMU, the accelerator or the kernel's early boot).
-init_marker="vmtest-init: started"
-
-qemu_with_timeout() {
-	local limit=$1
-	shift
-	timeout --kill-after=10 "$limit" qemu-system-x86_64 "$@"
-}
-
-# boot_guest TREE RELEASE OUT ACCEL TIMEOUT [EXTRA_APPEND]: one QEMU run;
-# the console goes to OUT/console.log, QEMU's own messages to OUT/qemu.err.
-# Returns QEMU's exit status (124/137: killed by the timeout).
-boot_guest() {
-	local tree=$1 release=$2 out=$3 accel=$4 limit=$5 extra=${6:-} clock="" rc=0
-	local args
-	if [ "$accel" = KVM ]; then
-		args=(-enable-kvm -cpu host)
-	else
-		# Software emulation: correct, slow. Its TSC drifts, so the
-		# clocksource watchdog marks it unstable a few seconds after boot
-		# and the kernel patches sched_clock's static key live; under TCG
-		# a vCPU can then run a stale int3 (6.12: "Oops: int3" in
-		# sched_clock_cpu, then a panic). Saying so at boot settles the
-		# clock before anything runs.
-		#
-		# Single-threaded TCG (both vCPUs on one host thread, in turn):
-		# multi-threaded TCG gives the guest weaker cross-modifying-code
-		# guarantees than hardware, and attaching trampolines and kprobes
-		# patches kernel text while the other vCPU runs; 6.12 then ran a
-		# stale int3 at a patched call site (an "Oops: int3" panic in
-		# raw_spin_rq_unlock). With one thread no vCPU runs while another
-		# patches. BENCHCORE_VMTEST_TCG_THREAD=multi brings it back.
-		args=(-accel "tcg,thread=$tcg_thread")
-		clock="tsc=unstable "
-	fi
-	# The redirection on the call also takes bash's own notice when QEMU
-	# dies of a signal ("Aborted" and the command line): qemu.err is
-	# read for QEMU's line, nobody has to read the command.
-	qemu_with_timeout "$limit" "${args[@]}" \
-		-m "${BENCHCORE_VMTEST_MEM:-2G}" -smp 2 -nographic -no-reboot -nic none \
-		-kernel "$tree/boot/vmlinuz-$release" -initrd "$out/initramfs.cpio.gz" \
-		-append "console=ttyS0 quiet panic=-1 ${clock}${extra}bc_src=$src bc_build=$build bc_out=$out/results" \
-		-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap \
-		-virtfs "local,path=$build,mount_tag=build,security_model=none,multidevs=remap" \
-		</dev/null >"$out/console.log" 2>"$out/qemu.err" || rc=$?
-	return "$rc"
-}
-
-# Why a boot that never reached init failed, in one line: QEMU's own
-# error, or what the console shows, or silence.
-boot_failure_reason() {
-	local out=$1 rc=$2 limit=$3 line
-	# QEMU's own complaint; not its note that the timeout stopped it.
-	line=$(grep -v -e 'terminating on signal' -e 'Aborted' -e '^[[:space:]]*$' \
-		"$out/qemu.err" 2>/dev/null | head -n 1 || true)
-	if [ -n "$line" ]; then
-		echo "${line//$'\t'/ }"
-	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		echo "no output from the guest's init in $limit s"
-	elif [ -s "$out/console.log" ]; then
-		echo "QEMU exited (status $rc) before the guest's init ran; last console line: $(tr -d '\r' <"$out/console.log" | grep -v '^[[:space:]]*$' | tail -n 1 | cut -c1-120)"
-	else
-		echo "QEMU exited (status $rc) with no output before the guest's init ran (a reset before the first kernel line?)"
+# The image, its modules and config, and the initramfs, in OUT/kernel.
+prepare_kernel() {
+	local tree=$1 release=$2 out=$3 msg
+	if ! msg=$(bcvm_prepare "$out/kernel" --image "$tree/boot/vmlinuz-$release" \
+		--release "$release" --modules "$(bcvm_moddir "$tree" "$release")" \
+		--config "$tree/boot/config-$release"); then
+		log "$release: $msg"
+		exit 1
 	fi
 }
 
-# Sets accel and accel_why: the accelerator the guests boot with and why.
-# /dev/kvm being writable says nothing about whether KVM boots a guest
-# (nested virtualisation can expose one that aborts QEMU at the first MSR
-# write, or resets the guest before its first line), so auto mode boots
-# the first kernel once, to its init, and believes only that.
+# Sets accel and accel_why once: the accelerator the guests boot with and
+# why (vm/boot.sh's bcvm_choose_accel: a probe boot decides).
 accel=
 accel_why=
 choose_accel() {
-	local tree=$1 release=$2 out=$3 limit=${BENCHCORE_VMTEST_PROBE_TIMEOUT:-45} rc=0 t0=$SECONDS
+	local out=$1 t0=$SECONDS
 	[ -n "$accel" ] && return 0
-	case $accel_mode in
-	tcg)
-		accel=TCG accel_why="BENCHCORE_VMTEST_ACCEL=tcg"
-		return 0
-		;;
-	auto)
-		if [ ! -e /dev/kvm ]; then
-			accel=TCG accel_why="no /dev/kvm"
-			return 0
-		elif [ ! -w /dev/kvm ]; then
-			accel=TCG accel_why="/dev/kvm is not writable by $(id -un)"
-			return 0
-		fi
-		;;
-	esac
-	local probe=$out/accel-probe
-	rm -rf "$probe"
-	mkdir -p "$probe/results"
-	cp "$out/initramfs.cpio.gz" "$probe/"
-	log "probing KVM: booting $release to its init (at most $limit s)"
-	boot_guest "$tree" "$release" "$probe" KVM "$limit" "bc_probe=1 " || rc=$?
-	if grep -q "$init_marker" "$probe/console.log"; then
-		accel=KVM accel_why="a probe boot reached init in $((SECONDS - t0)) s"
-	else
-		accel_why="KVM did not boot a guest: $(boot_failure_reason "$probe" "$rc" "$limit")"
-		if [ "$accel_mode" = kvm ]; then
-			log "BENCHCORE_VMTEST_ACCEL=kvm, but $accel_why"
-			exit 1
-		fi
-		accel=TCG
+	if ! bcvm_choose_accel "$accel_mode" "$out/kernel" "$out/accel-probe"; then
+		log "BENCHCORE_VMTEST_ACCEL=kvm, but $bcvm_accel_why"
+		exit 1
 	fi
+	accel=$bcvm_accel
+	accel_why=$bcvm_accel_why
+	[ "$accel_mode" = tcg ] && accel_why="BENCHCORE_VMTEST_ACCEL=tcg"
 	log "accelerator: $accel ($accel_why; probe $((SECONDS - t0)) s)"
 	echo "$accel	$accel_why	$((SECONDS - t0))" >"$vm/accel"
 }
 
-# The panic a console shows, in one line: the oops (or BUG, or the panic
-# itself) and where it hit; empty when the kernel did not panic.
-panic_line() {
-	local console=$1 oops rip
-	grep -q 'Kernel panic' "$console" 2>/dev/null || return 0
-	oops=$(tr -d '\r' <"$console" | grep -m1 -E 'Oops:|BUG:|general protection fault|Kernel panic' |
-		sed 's/^\[[ 0-9.]*\] //')
-	rip=$(tr -d '\r' <"$console" | grep -m1 -E 'RIP: [0-9]{4}:' | sed 's/^\[[ 0-9.]*\] //; s/^RIP: [0-9]*://')
-	echo "${oops}${rip:+ at ${rip}}" | cut -c1-200
-}
-
-# run_guest TREE RELEASE OUT: the kernel's matrix run. A guest that never
-# reached init is an infrastructure failure, not a test result: it is
-# booted once more under TCG. Writes OUT/boot (accelerator, the reason for
-# it, and "booted" or "could not boot: WHY").
+# run_guest RELEASE OUT: the kernel's matrix run (vm/boot.sh retries a
+# guest that never reached init, and one that panicked). The guest runs
+# scripts/vmtest-guest.sh with the build tree as its writable share; OUT/boot
+# says how it went.
 run_guest() {
-	local tree=$1 release=$2 out=$3 rc=0 how=$accel why=$accel_why reason
-	rm -rf "$out/results"
-	mkdir -p "$out/results"
-	boot_guest "$tree" "$release" "$out" "$how" "$guest_timeout" || rc=$?
-	if ! grep -q "$init_marker" "$out/console.log"; then
-		reason=$(boot_failure_reason "$out" "$rc" "$guest_timeout")
-		log "$release: the guest never reached its init under $how: $reason; booting it once more under TCG"
-		cp "$out/console.log" "$out/console.first.log"
-		cp "$out/qemu.err" "$out/qemu.first.err"
-		why="the $how boot never reached init ($reason); retried"
-		how=TCG
-		rc=0
-		rm -rf "$out/results"
-		mkdir -p "$out/results"
-		boot_guest "$tree" "$release" "$out" TCG "$guest_timeout" || rc=$?
-		if ! grep -q "$init_marker" "$out/console.log"; then
-			reason=$(boot_failure_reason "$out" "$rc" "$guest_timeout")
-			printf '%s\t%s\tcould not boot: %s\n' "$how" "$why" "$reason" >"$out/boot"
-			return "$rc"
-		fi
-	fi
-	# A panic is booted once more, with the same accelerator: once may be
-	# the emulator; twice is the kernel (or benchcore), and fails the run.
-	local oops oops2 note=
-	oops=$(panic_line "$out/console.log")
-	if [ -n "$oops" ]; then
-		log "$release: the guest panicked under $how: $oops; booting it once more"
-		cp "$out/console.log" "$out/console.panic.log"
-		rc=0
-		rm -rf "$out/results"
-		mkdir -p "$out/results"
-		boot_guest "$tree" "$release" "$out" "$how" "$guest_timeout" || rc=$?
-		oops2=$(panic_line "$out/console.log")
-		if [ -n "$oops2" ]; then
-			printf '%s\t%s\tpanicked: twice under %s: %s (first boot: %s; console.panic.log)\n' \
-				"$how" "$why" "$how" "$oops2" "$oops" >"$out/boot"
-			return "$rc"
-		fi
-		note="the first boot panicked under $how ($oops; console.panic.log); the retry did not"
-	fi
-	printf '%s\t%s\tbooted\t%s\n' "$how" "$why" "$note" >"$out/boot"
-	return "$rc"
+	local release=$1 out=$2
+	{
+		echo "hold $src"
+		echo "arg $src/scripts/vmtest-guest.sh"
+		echo "arg all"
+		echo "arg $build"
+		echo "arg $out/results"
+	} >"$out/guest.cmd"
+	bcvm_run_guest "$out/kernel" "$out" "$accel" "$accel_why" "$guest_timeout" "$build" \
+		"$out/guest.cmd" "$out/results"
 }
 
 # --- judging --------------------------------------------------------------
@@ -694,6 +424,45 @@ judge() {
 	return "$bad"
 }
 
+# `benchcore vm`'s flow through the matrix's own boots: every kernel ran
+# vm/guest.sh (scripts/vmtest-guest.sh) on count-local and trig-tp; their
+# directories are collected here as `benchcore vm` collects a guest's
+# (`benchcore vm --collect`), into a scratch store, and `history --by kernel`
+# must then show every kernel, each guest marked by its accelerator. Writes
+# BUILD/vmtest/vm-flow.txt and a summary.tsv line; returns 1 on a fault.
+vm_flow() {
+	local names=("$@") n b res store=$vm/vm-flow.db want used faults=() hist
+	rm -f "$store" "$store-journal"
+	for n in "${names[@]}"; do
+		for b in count-local trig-tp; do
+			res=$vm/$n/results/vm/$b/out
+			# a guest that did not get this far was judged above already
+			[ -d "$res" ] || { faults+=("$n: no $b run"); continue; }
+			"$build/benchcore" vm --collect "$res" --save --store "$store" >"$res/collect.log" 2>&1 ||
+				faults+=("$n: vm --collect $b: $(grep -m1 'benchcore: vm' "$res/collect.log" || tail -n 1 "$res/collect.log")")
+		done
+	done
+	"$build/benchcore" history count:count-local --by kernel --store "$store" \
+		>"$vm/vm-flow.txt" 2>&1 || true
+	hist=$("$build/benchcore" history count:count-local --by kernel --store "$store" --format json 2>/dev/null |
+		jq -r '.groups[].group' 2>/dev/null || true)
+	for n in "${names[@]}"; do
+		if [ "$n" = host ]; then
+			want=$(cat "$vm/host/results/kernel" 2>/dev/null || echo "?")
+		else
+			used=$(cut -f1 "$vm/$n/boot" 2>/dev/null || echo "?")
+			want="$n [$(tr '[:upper:]' '[:lower:]' <<<"$used")]"
+		fi
+		grep -qxF "$want" <<<"$hist" || faults+=("history --by kernel has no group '$want'")
+	done
+	if [ "${#faults[@]}" -gt 0 ]; then
+		printf 'benchcore vm\t-\tfailed\t%s\n' "$(IFS=';'; echo "${faults[*]}" | sed 's/;/; /g')" >>"$vm/summary.tsv"
+		return 1
+	fi
+	printf 'benchcore vm\t-\tpassed\thistory --by kernel: %s\n' "$(paste -sd, <<<"$hist" | sed 's/,/, /g')" \
+		>>"$vm/summary.tsv"
+}
+
 # matrix.md: one column per kernel, one short cell per benchmark.
 write_matrix() {
 	local names=("$@") bench n cell field
@@ -742,6 +511,9 @@ main() {
 	shift $((OPTIND - 1))
 	accel_mode=${BENCHCORE_VMTEST_ACCEL:-auto}
 	tcg_thread=${BENCHCORE_VMTEST_TCG_THREAD:-single}
+	# vm/boot.sh's names for what the matrix has always called these
+	export BENCHCORE_VM_MEM=${BENCHCORE_VMTEST_MEM:-2G}
+	export BENCHCORE_VM_PROBE_TIMEOUT=${BENCHCORE_VMTEST_PROBE_TIMEOUT:-45}
 	case $tcg_thread in
 	single | multi) ;;
 	*)
@@ -796,9 +568,9 @@ main() {
 		t2=$SECONDS
 		t3=$SECONDS
 		if [ "$report_only" = 0 ]; then
-			make_initramfs "$tree" "$release" "$out/initramfs.cpio.gz"
+			prepare_kernel "$tree" "$release" "$out"
 			t2=$SECONDS
-			choose_accel "$tree" "$release" "$out"
+			choose_accel "$out"
 			t3=$SECONDS
 		fi
 		kinds+=(guest) pkgs+=("$pkg") trees+=("$tree") releases+=("$release")
@@ -837,7 +609,7 @@ main() {
 		log "$release: booting ($accel, timeout $guest_timeout s)"
 		(
 			t3=$SECONDS rc=0
-			run_guest "${trees[$i]}" "$release" "$out" || rc=$?
+			run_guest "$release" "$out" || rc=$?
 			echo "$rc $guest_timeout" >"$out/qemu.rc"
 			read -r fetch initrd <<<"${t_prep[$i]}"
 			log "$release: fetch+unpack $fetch s, initramfs $initrd s," \
@@ -903,6 +675,7 @@ main() {
 	done
 
 	write_matrix "${names[@]}"
+	vm_flow "${names[@]}" || failed=1
 	for n in "${names[@]}"; do
 		echo
 		awk 'NR > 2 && /^$/ { exit } NR > 2' "$vm/$n/table.md" | sed "s/^/$n: /"

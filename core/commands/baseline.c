@@ -18,6 +18,7 @@
 
 #include "baseline.h"
 #include "cmd_store.h"
+#include "results/accel.h"
 #include "results/compare.h"
 #include "runtime/exit_status.h"
 #include "results/run_doc.h"
@@ -115,7 +116,7 @@ static int bc_against_line(const struct bc_run_request *cfg, const struct bc_sto
 {
 	const char *metric = cfg->metric ? cfg->metric : bc_doc_headline(now->run);
 	const struct bc_doc_metric *m = bc_doc_find(now->run, metric);
-	char err[256], ch[32], lo[32], hi[32], p[32], names[1024], label[512], date[128];
+	char err[256], ch[32], lo[32], hi[32], p[32], names[1024], label[512], date[128], nc[96];
 	struct bc_doc_run *base;
 	struct bc_cmp_change c;
 
@@ -132,6 +133,15 @@ static int bc_against_line(const struct bc_run_request *cfg, const struct bc_sto
 			cfg->metric, cfg->against, fd->id, *names ? names : "none");
 		bc_doc_run_free(base);
 		return BC_EXIT_USAGE;
+	}
+	/* accel.h: an emulated figure is judged against emulated ones only */
+	if (base && !bc_accel_comparable(base->ctx.accelerator, now->run->ctx.accelerator, nc,
+					 sizeof(nc))) {
+		fprintf(stderr, "benchcore: against '%s' (entry %lld, %s): %s: %s\n",
+			bc_text_safe(fd->label ? fd->label : cfg->against, label, sizeof(label)), fd->id,
+			bc_text_safe(fd->date ? fd->date : "?", date, sizeof(date)), metric, nc);
+		bc_doc_run_free(base);
+		return 0;
 	}
 	if (!base || !m || bc_compare_metric(base, now->run, metric, BC_BASELINE_ALPHA, &c)) {
 		bc_warn("--against '%s': entry %lld cannot be compared with this run (%s)",

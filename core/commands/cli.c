@@ -31,6 +31,8 @@
 #include "cmd_history.h"
 #include "cmd_report.h"
 #include "cmd_store.h"
+#include "cmd_check.h"
+#include "cmd_vm.h"
 
 static const struct bc_cli_cmd {
 	const char *name;
@@ -46,6 +48,8 @@ static const struct bc_cli_cmd {
 	{ "store", bc_store_main, "the result store: store import FILE.json..., export, list, path" },
 	{ "history", bc_history_main, "saved results by kernel, label, date: history PLUGIN:BENCH" },
 	{ "report", bc_report_main, "an HTML site of the saved results: report [-o DIR]" },
+	{ "check", bc_check_main, "judge the newest saved results for CI: check [--baseline B]" },
+	{ "vm", bc_vm_main, "run in a guest of another kernel: vm --kernel IMAGE -- run|suite ..." },
 };
 
 #define BC_CMD_CNT (sizeof(bc_cli_cmds) / sizeof(bc_cli_cmds[0]))

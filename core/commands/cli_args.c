@@ -136,3 +136,33 @@ int bc_cli_full_names(const char *cmd, int argc, char **argv,
 	}
 	return 0;
 }
+
+const char *bc_cli_unknown_long(int argc, char **argv, const struct argp_option *const *tables,
+				size_t table_cnt, char *buf, size_t len)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i], *prefix_of = NULL;
+		const struct argp_option *o;
+		size_t n;
+
+		if (!strcmp(w, "--"))
+			break;
+		if (w[0] != '-' || !w[1])
+			continue;
+		if (w[1] != '-') {
+			if (bc_cli_short_takes_next(tables, table_cnt, w))
+				i++;
+			continue;
+		}
+		w += 2;
+		n = strcspn(w, "=");
+		o = bc_cli_long_opt(tables, table_cnt, w, n, &prefix_of);
+		if (!o) {
+			snprintf(buf, len, "%.*s", (int)n, w);
+			return buf;
+		}
+		if (o->arg && !w[n] && !(o->flags & OPTION_ARG_OPTIONAL))
+			i++;
+	}
+	return NULL;
+}

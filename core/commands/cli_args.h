@@ -34,4 +34,10 @@ struct argp_option;
 int bc_cli_full_names(const char *cmd, int argc, char **argv,
 		      const struct argp_option *const *tables, size_t table_cnt, bool in_order);
 
+/* The first long option in argv that none of `tables` has, its name
+ * (without "--" and any "=VALUE") written to buf; NULL when there is none.
+ * Values are skipped as bc_cli_full_names() skips them. */
+const char *bc_cli_unknown_long(int argc, char **argv, const struct argp_option *const *tables,
+				size_t table_cnt, char *buf, size_t len);
+
 #endif /* BENCHCORE_CLI_ARGS_H */

@@ -21,6 +21,7 @@
 #include "results/store.h"
 #include "results/store_doc.h"
 #include "results/store_name.h"
+#include "results/export_formats.h"
 #include "runtime/exit_status.h"
 #include "runtime/log.h"
 #include "runtime/output.h"
@@ -100,6 +101,7 @@ static void bc_store_help(FILE *f)
 {
 	fputs("Usage: benchcore store import [--store STORE] [--label TEXT] FILE...\n"
 	      "       benchcore store export [--store STORE] [FILTERS] [-o FILE|DIR]\n"
+	      "                              [--format json|gbench|bmf] [--metric NAME]\n"
 	      "       benchcore store list   [--store STORE] [FILTERS]\n"
 	      "       benchcore store push   [--store STORE] --to STORE [FILTERS]\n"
 	      "       benchcore store init   [--store STORE]\n"
@@ -108,7 +110,9 @@ static void bc_store_help(FILE *f)
 	      "import adds run, sweep and suite documents (and other stores' entries); an\n"
 	      "entry whose run id is there already is kept once. export writes the entries\n"
 	      "back as run documents: one to standard output as it was saved, several as a\n"
-	      "JSON array, or with -o DIR one RUN_ID.json file each. push copies the\n"
+	      "JSON array, or with -o DIR one RUN_ID.json file each; --format gbench writes\n"
+	      "Google Benchmark's JSON (its compare.py reads it), --format bmf the Bencher\n"
+	      "Metric Format, one benchmark per configuration (docs/ci.md). push copies the\n"
 	      "entries into another store (a team's server) in one transaction, skipping\n"
 	      "those already there. init makes or migrates the store and saves nothing.\n"
 	      "FILTERS: --bench PLUGIN:BENCH, --label TEXT, --kernel RELEASE, --host NAME,\n"
@@ -174,9 +178,27 @@ static int bc_store_import(int argc, char **argv)
 	return ret;
 }
 
+/* --format gbench|bmf: one document for another tool (export_formats.h). */
+static int bc_store_export_as(struct bc_store *s, const struct bc_store_filter *f,
+			      enum bc_export_format fmt, const char *o)
+{
+	struct bc_out out;
+	int ret;
+
+	if (o && bc_out_same_file(o, bc_store_file(s)))
+		return bc_cli_usage_error("store export: -o '%s' is the store being exported; expected another file",
+					  o);
+	ret = bc_out_open(&out, "-o", o);
+	if (ret)
+		return ret;
+	ret = bc_export_write(s, f, fmt, out.f);
+	return bc_out_close(&out, ret == BC_EXIT_OK, ret);
+}
+
 static int bc_store_export(int argc, char **argv)
 {
 	struct bc_store_filter f = { .with_doc = true };
+	enum bc_export_format fmt = BC_EXPORT_DOCS;
 	const char *store = NULL, *o = NULL, *v;
 	char path[PATH_MAX], err[1024] = "";
 	struct bc_store *s;
@@ -195,9 +217,24 @@ static int bc_store_export(int argc, char **argv)
 			o = v;
 			continue;
 		}
-		return bc_cli_usage_error("store export: unknown argument '%s' (expected filters or -o)",
+		if ((v = bc_cli_opt_value(argc, argv, &i, "--format"))) {
+			if (bc_export_format_parse(v, &fmt))
+				return bc_cli_usage_error("store export: --format '%s': expected json, gbench or bmf",
+							  v);
+			continue;
+		}
+		if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
+			if (!*v)
+				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
+			f.metric = v;
+			continue;
+		}
+		return bc_cli_usage_error("store export: unknown argument '%s' (expected filters, -o, --format or --metric)",
 					  argv[i]);
 	}
+	if (f.metric && fmt == BC_EXPORT_DOCS)
+		return bc_cli_usage_error("store export: --metric '%s' picks a figure for --format gbench or bmf; the documents carry every figure",
+					  f.metric);
 	if (bc_store_path(store, path, sizeof(path), err, sizeof(err))) {
 		bc_warn("%s", err);
 		return BC_EXIT_USAGE;
@@ -207,7 +244,12 @@ static int bc_store_export(int argc, char **argv)
 		bc_warn("%s", err);
 		return BC_EXIT_FAILED;
 	}
-	ret = bc_store_export_entries(s, &f, o);
+	if (fmt == BC_EXPORT_DOCS) {
+		ret = bc_store_export_entries(s, &f, o);
+	} else {
+		f.with_doc = false;
+		ret = bc_store_export_as(s, &f, fmt, o);
+	}
 	bc_store_close(s);
 	return ret;
 }

@@ -119,6 +119,43 @@ static int bc_resolve_bench(struct bc_cli_env *env, const struct bc_run_scan *sc
 
 /* ------------------------------------------------------------ parsing */
 
+/*
+ * An option the chosen benchmark does not take, but another one does (a
+ * benchmark-only option, or another plugin's): argp would only say
+ * "unrecognized option"; this names the benchmarks it belongs to. Returns
+ * BC_EXIT_USAGE after the line, or 0 when no benchmark has it.
+ */
+static int bc_option_elsewhere(const struct bc_cli_env *env, const struct bc_bench *bench,
+			       const char *name)
+{
+	char owners[512] = "";
+	size_t off = 0, n = 0;
+
+	for (size_t i = 0; i < env->plugins.cnt; i++) {
+		const struct bc_plugin *p = &env->plugins.plugins[i];
+		bool plugin_wide = false;
+
+		for (size_t k = 0; k < p->option_cnt && !plugin_wide; k++)
+			plugin_wide = p->options[k].name && !strcmp(p->options[k].name, name);
+		for (size_t j = 0; j < p->bench_cnt; j++) {
+			const struct bc_bench *b = &p->benches[j];
+			bool has = plugin_wide;
+
+			for (size_t k = 0; k < b->option_cnt && !has; k++)
+				has = b->options[k].name && !strcmp(b->options[k].name, name);
+			if (!has || b == bench || off >= sizeof(owners))
+				continue;
+			off += (size_t)snprintf(owners + off, sizeof(owners) - off, "%s%s:%s",
+						n++ ? ", " : "", p->desc.name, b->desc.name);
+		}
+	}
+	if (!n)
+		return 0;
+	bc_warn("run: --%s is not an option of %s:%s; it belongs to %s (`benchcore run PLUGIN:BENCH --help` lists a benchmark's options)",
+		name, bench->plugin->desc.name, bench->desc.name, owners);
+	return BC_EXIT_USAGE;
+}
+
 /* A core option that a plugin option of the same name shadows (the loader
  * allowed it: the core option is newer than the plugin's ABI minor). */
 static bool bc_shadowed_by_plugin(const char *name, void *cookie)
@@ -231,6 +268,15 @@ int bc_options_parse_run(struct bc_cli_env *env, int argc, char **argv, struct b
 	if (bc_cli_full_names("run", argc, argv, tables, 2, false)) {
 		free(core_opts);
 		return BC_EXIT_USAGE;
+	}
+	if (*bench) {
+		char unknown[128];
+
+		if (bc_cli_unknown_long(argc, argv, tables, 2, unknown, sizeof(unknown)) &&
+		    bc_option_elsewhere(env, *bench, unknown)) {
+			free(core_opts);
+			return BC_EXIT_USAGE;
+		}
 	}
 	/* argp names the program after argv[0] in usage and errors. */
 	saved0 = argv[0];

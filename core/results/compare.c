@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel.h"
 #include "compare.h"
 #include "runtime/scale.h"
 #include "report_table.h"
@@ -253,15 +254,19 @@ static const char *bc_ctx_value(const struct bc_doc_context *c, size_t which, ch
 			return NULL;
 		snprintf(buf, len, "%.15g", c->cpu_count);
 		return buf;
-	default:
+	case 3:
 		return c->hypervisor < 0 ? NULL : c->hypervisor ? "yes" : "no";
+	default:
+		return bc_accel_name(c->accelerator);
 	}
 }
 
 /* Different kernels, CPUs or CPU counts make any difference suspect. */
-static size_t bc_context_warnings(const struct bc_cmp_doc *a, const struct bc_cmp_doc *b, char warn[][512])
+static size_t bc_context_warnings(const struct bc_cmp_opts *o, const struct bc_cmp_doc *a,
+				  const struct bc_cmp_doc *b, char warn[][512])
 {
-	static const char *const what[] = { "kernel", "CPU model", "CPU count", "hypervisor" };
+	static const char *const what[] = { "kernel", "CPU model", "CPU count", "hypervisor",
+					    "accelerator" };
 	size_t n = 0;
 
 	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
@@ -269,10 +274,16 @@ static size_t bc_context_warnings(const struct bc_cmp_doc *a, const struct bc_cm
 		const char *va = bc_ctx_value(a->context, i, ba, sizeof(ba)),
 			   *vb = bc_ctx_value(b->context, i, bb, sizeof(bb));
 
-		if (!va || !vb || !strcmp(va, vb))
+		if (!va || !vb || !strcmp(va, vb) || (i == 0 && o->kernels_differ))
 			continue;
 		snprintf(warn[n++], 512, "%s differs: base %s, new %s", what[i], va, vb);
 	}
+	/* accel.h: a TCG side is said, whatever the other is */
+	if (a->context && b->context &&
+	    (bc_accel_emulated(a->context->accelerator) || bc_accel_emulated(b->context->accelerator)))
+		snprintf(warn[n++], 512, "%s%s", bc_accel_emulated(a->context->accelerator) &&
+			 bc_accel_emulated(b->context->accelerator) ? "both sides " : "",
+			 BC_ACCEL_EMULATION_NOTE);
 	return n;
 }
 
@@ -367,6 +378,10 @@ static void bc_compare_pair(const struct bc_cmp_opts *o, struct bc_json_writer *
 			 const struct bc_cmp_run *a, const struct bc_cmp_run *b, bool figures)
 {
 	FILE *f = o->out;
+	char nc[96];
+	/* accel.h: a TCG figure is not judged against a KVM or native one */
+	bool comparable = bc_accel_comparable(a->run->ctx.accelerator, b->run->ctx.accelerator, nc,
+					      sizeof(nc));
 
 	for (size_t k = 0; k < a->run->metric_cnt; k++) {
 		const struct bc_doc_metric *ma = &a->run->metrics[k], *mb = bc_find_metric(b, ma->name);
@@ -377,11 +392,15 @@ static void bc_compare_pair(const struct bc_cmp_opts *o, struct bc_json_writer *
 		if (!ma->judged || !mb || (o->format == BC_FORMAT_JSON && ma->figure != figures))
 			continue;
 		bc_cmp_metric_test(o, ma, mb, &sig);
+		if (!comparable)
+			sig.valid = false;
 		pct = bc_change_pct(ma->mean, mb->mean);
 		bc_fmt_value(ma, ma->mean, vb, sizeof(vb));
 		bc_fmt_value(mb, mb->mean, vn, sizeof(vn));
 		bc_fmt_change(pct, ch, sizeof(ch));
 		bc_fmt_sig(o, &sig, ma, mb, sg, sizeof(sg));
+		if (!comparable)
+			snprintf(sg, sizeof(sg), "%s", nc);
 		switch (o->format) {
 		case BC_FORMAT_TEXT:
 			fprintf(f, "  %-16s %14s %14s %9s  %s\n", ma->name, vb, vn, ch, sg);
@@ -412,7 +431,7 @@ static void bc_compare_pair(const struct bc_cmp_opts *o, struct bc_json_writer *
 				fputs(",,", f);
 			fprintf(f, "%zu,%zu,%s\n",
 				bc_cmp_n(ma, bc_cmp_by_runs(ma, mb)), bc_cmp_n(mb, bc_cmp_by_runs(ma, mb)),
-				bc_verdict(o, &sig));
+				comparable ? bc_verdict(o, &sig) : nc);
 			break;
 		case BC_FORMAT_JSON:
 			bc_jw_obj_begin(w, NULL);
@@ -430,7 +449,7 @@ static void bc_compare_pair(const struct bc_cmp_opts *o, struct bc_json_writer *
 			bc_jw_uint(w, BC_DOC_CMPE_N_NEW, bc_cmp_n(mb, bc_cmp_by_runs(ma, mb)));
 			/* what n counts: runs (both sides repeated) or seconds */
 			bc_jw_str(w, BC_DOC_CMPE_SAMPLES, bc_cmp_by_runs(ma, mb) ? "runs" : "iterations");
-			bc_jw_str(w, BC_DOC_CMPE_VERDICT, bc_verdict(o, &sig));
+			bc_jw_str(w, BC_DOC_CMPE_VERDICT, comparable ? bc_verdict(o, &sig) : nc);
 			bc_jw_obj_end(w);
 			break;
 		}
@@ -442,7 +461,7 @@ static void bc_verdict_lines(const struct bc_cmp_opts *o, const struct bc_cmp_do
 static int bc_compare_docs(const struct bc_cmp_opts *o, struct bc_cmp_doc *base, struct bc_cmp_doc *new)
 {
 	char warn[8][512];
-	size_t warn_cnt = bc_context_warnings(base, new, warn), matched = 0;
+	size_t warn_cnt = bc_context_warnings(o, base, new, warn), matched = 0;
 	struct bc_json_writer w;
 	FILE *f = o->out;
 
@@ -544,13 +563,35 @@ static void bc_mean_var(const double *xs, size_t n, double *mean, double *var)
 	*var = n > 1 ? ss / (double)(n - 1) : NAN;
 }
 
+/* The 95% interval of mb - ma (Welch) from each side's mean, variance and
+ * count, in % of |base| (the baseline's own mean), into c. */
+static void bc_interval_welch(double ma, double va, size_t na, double mb, double vb, size_t nb,
+			      double base, struct bc_cmp_change *c)
+{
+	double se, df, t;
+
+	c->ci_low_pct = c->ci_high_pct = NAN;
+	if (na < 2 || nb < 2 || !(va >= 0) || !(vb >= 0) || base == 0.0)
+		return;
+	se = sqrt(va / (double)na + vb / (double)nb);
+	if (se == 0.0) {
+		c->ci_low_pct = c->ci_high_pct = c->change_pct;
+		return;
+	}
+	df = se * se * se * se /
+	     ((va / na) * (va / na) / (double)(na - 1) + (vb / nb) * (vb / nb) / (double)(nb - 1));
+	t = bc_rep_t_quantile(1.0 - (1.0 - BC_REP_CONFIDENCE) / 2.0, df);
+	c->ci_low_pct = ((mb - ma) - t * se) / fabs(base) * 100.0;
+	c->ci_high_pct = ((mb - ma) + t * se) / fabs(base) * 100.0;
+}
+
 /* The 95% interval of new - base (Welch), from the same samples the test
  * took: runs when both sides were repeated, else the seconds, else the
  * summaries. */
 static void bc_change_interval(const struct bc_doc_metric *a, const struct bc_doc_metric *b,
 			       struct bc_cmp_change *c)
 {
-	double ma = a->mean, mb = b->mean, va, vb, se, df, t;
+	double ma = a->mean, mb = b->mean, va, vb;
 	size_t na, nb;
 
 	if (bc_cmp_by_runs(a, b)) {
@@ -571,19 +612,7 @@ static void bc_change_interval(const struct bc_doc_metric *a, const struct bc_do
 	}
 	c->n_base = na;
 	c->n_new = nb;
-	c->ci_low_pct = c->ci_high_pct = NAN;
-	if (na < 2 || nb < 2 || !(va >= 0) || !(vb >= 0) || a->mean == 0.0)
-		return;
-	se = sqrt(va / (double)na + vb / (double)nb);
-	if (se == 0.0) {
-		c->ci_low_pct = c->ci_high_pct = c->change_pct;
-		return;
-	}
-	df = se * se * se * se /
-	     ((va / na) * (va / na) / (double)(na - 1) + (vb / nb) * (vb / nb) / (double)(nb - 1));
-	t = bc_rep_t_quantile(1.0 - (1.0 - BC_REP_CONFIDENCE) / 2.0, df);
-	c->ci_low_pct = ((mb - ma) - t * se) / fabs(a->mean) * 100.0;
-	c->ci_high_pct = ((mb - ma) + t * se) / fabs(a->mean) * 100.0;
+	bc_interval_welch(ma, va, na, mb, vb, nb, a->mean, c);
 }
 
 /* One metric of a matched pair judged: compare's test at its level, and
@@ -627,6 +656,71 @@ int bc_compare_metric(const struct bc_doc_run *base, const struct bc_doc_run *ne
 	return 0;
 }
 
+int bc_compare_summaries(const struct bc_cmp_summary *base, const struct bc_cmp_summary *new,
+			 double alpha, struct bc_cmp_change *c)
+{
+	struct bc_sig_result sig;
+
+	memset(c, 0, sizeof(*c));
+	c->base_mean = base->mean;
+	c->new_mean = new->mean;
+	c->change_pct = bc_change_pct(base->mean, new->mean);
+	c->by_runs = base->by_runs && new->by_runs;
+	c->n_base = base->n;
+	c->n_new = new->n;
+	bc_welch_test_stats(base->mean, base->sd, (unsigned int)base->n, new->mean, new->sd,
+			    (unsigned int)new->n, &sig);
+	c->valid = sig.valid;
+	c->p = sig.valid ? sig.p : NAN;
+	c->test = sig.valid ? sig.test : NULL;
+	c->significant = sig.valid && sig.p < alpha;
+	bc_interval_welch(base->mean, base->sd * base->sd, base->n, new->mean, new->sd * new->sd,
+			  new->n, base->mean, c);
+	return 0;
+}
+
+/*
+ * One new value x against n earlier ones: Student's t for a new
+ * observation, t = (x - mean) / (s sqrt(1 + 1/n)) with n - 1 degrees of
+ * freedom, s the earlier values' standard deviation (x is one draw of the
+ * same spread, or the test would have nothing to say about it). The
+ * interval of the change is the same t's.
+ */
+int bc_compare_one_new(const double *base, size_t n, double x, double alpha,
+		       struct bc_cmp_change *c)
+{
+	double mean, var, se, t, q;
+
+	memset(c, 0, sizeof(*c));
+	bc_mean_var(base, n, &mean, &var);
+	c->base_mean = mean;
+	c->new_mean = x;
+	c->change_pct = bc_change_pct(mean, x);
+	c->by_runs = true;
+	c->n_base = n;
+	c->n_new = 1;
+	c->ci_low_pct = c->ci_high_pct = c->p = NAN;
+	if (n < 2 || !(var >= 0) || !isfinite(x))
+		return 0;
+	c->valid = true;
+	c->test = "student";
+	se = sqrt(var * (1.0 + 1.0 / (double)n));
+	if (se == 0.0) {
+		c->p = x == mean ? 1.0 : 0.0;
+		c->ci_low_pct = c->ci_high_pct = c->change_pct;
+	} else {
+		t = (x - mean) / se;
+		c->p = bc_student_t_p2(t, (double)(n - 1));
+		q = bc_rep_t_quantile(1.0 - (1.0 - BC_REP_CONFIDENCE) / 2.0, (double)(n - 1));
+		if (mean != 0.0) {
+			c->ci_low_pct = ((x - mean) - q * se) / fabs(mean) * 100.0;
+			c->ci_high_pct = ((x - mean) + q * se) / fabs(mean) * 100.0;
+		}
+	}
+	c->significant = c->p < alpha;
+	return 0;
+}
+
 static void bc_fmt_pct(double v, char *buf, size_t len)
 {
 	if (isnan(v))
@@ -646,12 +740,19 @@ static void bc_verdict_lines(const struct bc_cmp_opts *o, const struct bc_cmp_do
 		const struct bc_cmp_run *a = &base->runs[i], *b = a->pair;
 		const char *name = o->metric ? o->metric : bc_doc_headline(a->run);
 		const struct bc_doc_metric *ma, *mb;
-		char ch[32], lo[32], hi[32], p[32];
+		char ch[32], lo[32], hi[32], p[96];
 		struct bc_cmp_change c;
 		bool show;
 
 		if (!b || !name || !(ma = bc_doc_find(a->run, name)) || !(mb = bc_doc_find(b->run, name)))
 			continue;
+		show = bc_label_adds(a);
+		if (!bc_accel_comparable(a->run->ctx.accelerator, b->run->ctx.accelerator, p, sizeof(p))) {
+			fprintf(stderr, "benchcore: verdict: %s%s%s%s%s%s: %s: %s\n", a->bench,
+				*a->config ? " " : "", a->config, show ? " [" : "", show ? a->label : "",
+				show ? "]" : "", name, p);
+			continue;
+		}
 		bc_judge(o, ma, mb, &c);
 		bc_fmt_pct(c.change_pct, ch, sizeof(ch));
 		bc_fmt_pct(c.ci_low_pct, lo, sizeof(lo));
@@ -660,7 +761,6 @@ static void bc_verdict_lines(const struct bc_cmp_opts *o, const struct bc_cmp_do
 			snprintf(p, sizeof(p), "%.3g", c.p);
 		else
 			snprintf(p, sizeof(p), "n/a");
-		show = bc_label_adds(a);
 		fprintf(stderr,
 			"benchcore: verdict: %s%s%s%s%s%s: %s %s [95%% CI %s, %s], p=%s (%s, %zu+%zu %s): %s\n",
 			a->bench, *a->config ? " " : "", a->config, show ? " [" : "",
@@ -732,5 +832,42 @@ int bc_compare_files(const struct bc_cmp_opts *opts, const char *const paths[2],
 out:
 	bc_cmp_doc_free(&docs[0]);
 	bc_cmp_doc_free(&docs[1]);
+	return ret;
+}
+
+/* ------------------------------------------------- runs already read */
+
+static int bc_cmp_side_load(struct bc_cmp_doc *d, const struct bc_cmp_side *side)
+{
+	char why[256] = "";
+	int ret = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->path = side->name;
+	d->runs = calloc(side->cnt + 1, sizeof(*d->runs));
+	if (!d->runs)
+		return -ENOMEM;
+	for (size_t i = 0; !ret && i < side->cnt; i++)
+		ret = bc_cmp_add_run(d, side->runs[i], side->labels ? side->labels[i] : NULL, why,
+				     sizeof(why));
+	if (ret)
+		bc_warn("compare: %s: %s", side->name, why);
+	return ret;
+}
+
+int bc_compare_sides(const struct bc_cmp_opts *opts, const struct bc_cmp_side *base,
+		     const struct bc_cmp_side *new)
+{
+	struct bc_cmp_opts o = *opts;
+	struct bc_cmp_doc docs[2] = {};
+	int ret = BC_EXIT_FAILED;
+
+	if (!o.out)
+		o.out = bc_stdout();
+	if (!bc_cmp_side_load(&docs[0], base) && !bc_cmp_side_load(&docs[1], new))
+		ret = bc_compare_docs(&o, &docs[0], &docs[1]);
+	/* the runs are the caller's: only the lists are compare's */
+	free(docs[0].runs);
+	free(docs[1].runs);
 	return ret;
 }

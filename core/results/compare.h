@@ -26,6 +26,9 @@ struct bc_cmp_opts {
 	/* --metric: the figure the verdict lines judge; NULL: each run's
 	 * headline. The table compares every metric either way. */
 	const char *metric;
+	/* the kernels are what is compared (benchcore vm): their difference
+	 * is no warning */
+	bool kernels_differ;
 };
 
 /* `compare`: reads both documents (a run, sweep or suite each), matches
@@ -37,6 +40,21 @@ struct bc_cmp_opts {
  * line (a file that is no result, a --metric it lacks: BC_EXIT_USAGE). */
 int bc_compare_files(const struct bc_cmp_opts *o, const char *const paths[2], const char *output);
 
+/* One side of a comparison of runs already read (benchcore vm's kernels,
+ * each run pooled over its rounds): a name for the messages, the runs and
+ * each run's row label (NULL: none). */
+struct bc_doc_run;
+struct bc_cmp_side {
+	const char *name;
+	const struct bc_doc_run *const *runs;
+	const char *const *labels;
+	size_t cnt;
+};
+/* `compare`'s table (to o->out, NULL: standard output) and verdict lines
+ * for two such sides, base against new; the exit status. */
+int bc_compare_sides(const struct bc_cmp_opts *o, const struct bc_cmp_side *base,
+		     const struct bc_cmp_side *new);
+
 /* One metric of two run documents, as `compare` judges it (Welch's test
  * on the runs when both sides were repeated, else on the seconds), with
  * the 95% interval of the change (Welch). */
@@ -45,7 +63,7 @@ struct bc_cmp_change {
 	double change_pct;		/* (new - base) / |base| in %; NaN for base 0 */
 	double ci_low_pct, ci_high_pct;	/* NaN when too few samples */
 	double p;			/* NaN unless valid */
-	const char *test;		/* "welch" */
+	const char *test;		/* "welch"; "student" for one new entry */
 	bool valid;			/* enough samples for the test */
 	bool significant;		/* p < alpha */
 	bool by_runs;			/* n counts runs, not seconds */
@@ -53,9 +71,28 @@ struct bc_cmp_change {
 };
 /* 0, or -ENOENT when either run lacks the metric or measured nothing,
  * -EINVAL for a run without a summary or a benchmark. */
-struct bc_doc_run;
 int bc_compare_metric(const struct bc_doc_run *base, const struct bc_doc_run *new,
 		      const char *metric, double alpha, struct bc_cmp_change *c);
+
+/* One side of a comparison as the store keeps it: a figure's mean,
+ * standard deviation and count (runs when by_runs, else seconds). */
+struct bc_cmp_summary {
+	double mean, sd;
+	size_t n;
+	bool by_runs;
+};
+/* Two entries of one figure judged from their summaries, as compare
+ * judges two runs without their samples: Welch's test from the means,
+ * spreads and counts, and its 95% interval. c->valid is false with fewer
+ * than three samples a side. */
+int bc_compare_summaries(const struct bc_cmp_summary *base, const struct bc_cmp_summary *new,
+			 double alpha, struct bc_cmp_change *c);
+/* One new entry's value against n earlier entries' values (each entry one
+ * sample, as compare treats repeated runs): Student's t for one new
+ * observation with the earlier entries' spread, n - 1 degrees of freedom,
+ * and its 95% interval; test "student". c->valid is false for n < 2. */
+int bc_compare_one_new(const double *base, size_t n, double x, double alpha,
+		       struct bc_cmp_change *c);
 
 /* "improved", "regressed", "no significant change" or "too few samples
  * to judge" for a change of change_pct with that significance: the words

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accel.h"
 #include "compare.h"
 #include "runtime/config.h"
 #include "runtime/core_opts.h"
@@ -55,6 +56,7 @@ static void bc_history_group_free(struct bc_history_group *g)
 	free(g->metric);
 	free(g->unit);
 	free(g->name);
+	free(g->accelerator);
 	free(g->first_date);
 	free(g->last_date);
 	free(g->means);
@@ -183,8 +185,17 @@ int bc_history_add(struct bc_history *h, enum bc_history_by by, const struct bc_
 		snprintf(name, sizeof(name), "%.10s", r->k.date);
 		break;
 	}
+	/* a guest's entries are a group of their own, named so (accel.h) */
+	if (r->k.accelerator && *r->k.accelerator) {
+		size_t len = strlen(name);
+
+		snprintf(name + len, sizeof(name) - len, " [%.8s]", r->k.accelerator);
+	}
 	g = bc_history_group(h, r->k.options, r->k.metric, name);
 	if (!g)
+		return -ENOMEM;
+	if (!g->n && r->k.accelerator && *r->k.accelerator && !g->accelerator &&
+	    !(g->accelerator = strdup(r->k.accelerator)))
 		return -ENOMEM;
 	if (!(g->n & (g->n + 1)) || !g->means) {
 		/* grows at 0, 1, 3, 7, ...: doubling */
@@ -306,6 +317,12 @@ int bc_history_done(struct bc_history *h)
 		if (!prev)
 			continue;
 		g->has_prev = true;
+		if (!bc_accel_comparable(prev->accelerator, g->accelerator, NULL, 0)) {
+			g->change_pct = NAN;
+			g->p = NAN;
+			g->verdict = "not comparable: accelerator";
+			continue;
+		}
 		g->change_pct = prev->mean == 0.0 ? NAN : (g->mean - prev->mean) / fabs(prev->mean) * 100.0;
 		if (prev->n >= BC_SIG_MIN_SAMPLES && g->n >= BC_SIG_MIN_SAMPLES)
 			bc_welch_test(prev->means, prev->n, g->means, g->n, &sig);
@@ -406,12 +423,19 @@ static void bc_history_text(FILE *f, const char *bench, enum bc_history_by by, c
 	size_t *order = bc_history_by_config(h);
 	char name[512], opts[1024], metric[256], safe_bench[512], unit[128];
 
+	bool emulated = false;
+
 	bc_text_safe(bench, safe_bench, sizeof(safe_bench));
 	for (size_t k = 0; k < h->cnt; k++) {
 		const struct bc_history_group *x = &h->groups[order ? order[k] : k];
 		char mean[256], ci[32], ch[32], p[32], n[32];
 
 		if (!k || x->config != h->groups[order ? order[k - 1] : k - 1].config) {
+			/* the configuration before it ends: say its TCG figures are
+			 * emulation (accel.h) */
+			if (emulated)
+				fprintf(f, "  [tcg]: %s\n", BC_ACCEL_EMULATION_NOTE);
+			emulated = false;
 			/* a configuration's groups together, in order */
 			fprintf(f, "%s%s  %s\n  %s (%s is better)\n", k ? "\n" : "", safe_bench,
 				*x->options ? bc_text_safe(x->options, opts, sizeof(opts))
@@ -429,7 +453,10 @@ static void bc_history_text(FILE *f, const char *bench, enum bc_history_by by, c
 		fprintf(f, "  %-32s %5s  %-18s %9s  %9s %8s  %s\n",
 			bc_text_safe(x->name, name, sizeof(name)), n, mean, ci, ch, p,
 			x->has_prev ? x->verdict : "");
+		emulated = emulated || bc_accel_emulated(x->accelerator);
 	}
+	if (emulated)
+		fprintf(f, "  [tcg]: %s\n", BC_ACCEL_EMULATION_NOTE);
 	free(order);
 }
 
@@ -515,6 +542,7 @@ static void bc_history_json(FILE *f, const char *bench, enum bc_history_by by, c
 		bc_jw_str(&w, "unit", g->unit);
 		bc_jw_bool(&w, "higher_is_better", g->higher_better);
 		bc_jw_str(&w, "group", g->name);
+		bc_jw_str(&w, "accelerator", bc_accel_name(g->accelerator));
 		bc_jw_uint(&w, "entries", g->n);
 		bc_jw_num(&w, "mean", g->mean);
 		bc_jw_num(&w, "ci95_half", g->ci_half);

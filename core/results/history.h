@@ -27,7 +27,9 @@ struct bc_history_group {
 	char *options;
 	char *metric;
 	char *unit;
-	char *name;			/* the kernel, label, day or machine */
+	char *name;			/* the kernel, label, day or machine; " [tcg]"
+					 * after it for a guest's accelerator */
+	char *accelerator;		/* NULL: native (results/accel.h) */
 	char *first_date, *last_date;
 	bool higher_better;
 	size_t n;			/* entries */

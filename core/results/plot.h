@@ -50,6 +50,15 @@ struct bc_plot_axis {
 	size_t tick_cnt;
 };
 
+/* A vertical mark across a line panel (a change point in a trend): a
+ * dashed line at x, a short label above the plot area ("-5.0%") and a
+ * tooltip saying what it marks. */
+struct bc_plot_mark {
+	double x;
+	const char *label;
+	const char *title;
+};
+
 struct bc_plot_panel {
 	const char *title;
 	/* Categories on x (grouped bars, one bar per series) rather than
@@ -63,6 +72,8 @@ struct bc_plot_panel {
 	bool *cat_strong;		/* bars: that line in bold */
 	size_t cat_cnt;
 	const char *note;		/* under the panel, or NULL */
+	const struct bc_plot_mark *marks;	/* line panels only */
+	size_t mark_cnt;
 };
 
 struct bc_plot {

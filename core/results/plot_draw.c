@@ -25,6 +25,8 @@
 #define BC_PLOT_LEGEND_CHARS 48
 #define BC_PLOT_BAR_W 22.0
 #define BC_PLOT_MAX_TICKS 64
+/* Marks (change points): apart from every series' colour. */
+#define BC_PLOT_MARK_COLOR "#b00020"
 
 /* Okabe and Ito's palette, black last. */
 static const char *const bc_plot_colors[] = {
@@ -248,7 +250,7 @@ static void bc_layout_panel(const struct bc_plot_panel *pn, double top, struct b
 
 	memset(l, 0, sizeof(*l));
 	l->top = top;
-	l->title_h = pn->title ? 26 : 6;
+	l->title_h = (pn->title ? 26 : 6) + (pn->mark_cnt && !pn->bars ? 14 : 0);
 	l->plot_top = top + l->title_h;
 	l->plot_w = BC_PLOT_W;
 	l->bottom_h = 56;
@@ -459,6 +461,30 @@ static void bc_draw_lines(FILE *f, const struct bc_plot_panel *pn, const struct 
 	}
 }
 
+/* Behind the data: a mark never hides a point. Each is a group whose
+ * <title> is its tooltip. */
+static void bc_draw_marks(FILE *f, const struct bc_plot_panel *pn, const struct bc_plot_scale *xs,
+			  double top, double left, double width)
+{
+	struct bc_svg_font font = { .anchor = BC_SVG_MIDDLE, .size = 10.5, .fill = BC_PLOT_MARK_COLOR,
+				    .bold = true };
+
+	for (size_t i = 0; i < pn->mark_cnt; i++) {
+		const struct bc_plot_mark *m = &pn->marks[i];
+		double x = bc_map(xs, m->x);
+
+		if (!isfinite(x))
+			continue;
+		x = fmin(fmax(x, left), left + width);
+		bc_svg_group_begin(f, m->title);
+		bc_svg_line(f, x, top, x, top + BC_PLOT_H, BC_PLOT_MARK_COLOR, 1.5, "5 3");
+		bc_svg_marker(f, BC_SVG_DIAMOND, x, top, 4, BC_PLOT_MARK_COLOR);
+		if (m->label)
+			bc_svg_text(f, x, top - 6, &font, m->label);
+		bc_svg_group_end(f);
+	}
+}
+
 static void bc_draw_bars(FILE *f, const struct bc_plot_panel *pn, const struct bc_panel_layout *l,
 		      const struct bc_plot_scale *xs, const struct bc_plot_scale *ys)
 {
@@ -556,10 +582,12 @@ static void bc_draw_panel(FILE *f, const struct bc_plot_panel *pn, const struct 
 	if (!pn->bars)
 		bc_draw_x_ticks(f, pn, &xs, &xt, l->plot_top);
 	bc_svg_rect(f, left, l->plot_top, l->plot_w, BC_PLOT_H, NULL, "#333333");
-	if (pn->bars)
+	if (pn->bars) {
 		bc_draw_bars(f, pn, l, &xs, &ys);
-	else
+	} else {
+		bc_draw_marks(f, pn, &xs, l->plot_top, left, l->plot_w);
 		bc_draw_lines(f, pn, &xs, &ys);
+	}
 	bc_axis_title(buf, sizeof(buf), &pn->x, &uf);
 	bc_svg_text(f, left + l->plot_w / 2, bottom + l->bottom_h - 14, &xtitle, buf);
 	bc_draw_legend(f, pn, legend_x, l->plot_top + 10);

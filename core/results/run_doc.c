@@ -255,6 +255,13 @@ static void bc_read_context(const struct bc_json *ctx, struct bc_doc_context *c)
 	c->benchcore_version = bc_str(ctx, BC_DOC_CTX_BENCHCORE_VERSION);
 	c->cpu_count = bc_num(ctx, BC_DOC_CTX_CPU_COUNT);
 	c->hypervisor = hv && hv->type == BC_JSON_BOOL ? hv->boolean : -1;
+	c->accelerator = bc_str(ctx, BC_DOC_CTX_ACCELERATOR);
+	c->memory_bytes = bc_num(ctx, BC_DOC_CTX_MEMORY_BYTES);
+	c->clocksource = bc_str(ctx, BC_DOC_CTX_CLOCKSOURCE);
+	c->preemption = bc_str(ctx, BC_DOC_CTX_PREEMPTION);
+	c->cmdline = bc_str(ctx, BC_DOC_CTX_CMDLINE);
+	c->config_source = bc_str(bc_obj(ctx, BC_DOC_CTX_KERNEL_CONFIG), BC_DOC_KCFG_SOURCE);
+	c->config_hash = bc_str(bc_obj(ctx, BC_DOC_CTX_KERNEL_CONFIG), BC_DOC_KCFG_HASH);
 }
 
 /* "metrics": an array of declarations, or (a spelling some documents
@@ -599,6 +606,9 @@ static int bc_read_run(const struct bc_json *doc, struct bc_doc_run *r)
 	r->label = bc_str(doc, BC_DOC_LABEL);
 	r->headline_key = bc_str(doc, BC_DOC_HEADLINE);
 	bc_read_context(bc_json_get(doc, BC_DOC_CONTEXT), &r->ctx);
+	r->ctx.debug_options = bc_strings(bc_json_get(bc_json_get(doc, BC_DOC_CONTEXT),
+						      BC_DOC_CTX_DEBUG_OPTIONS),
+					  &r->ctx.debug_option_cnt, bc_run_keep_cb, r);
 	r->benchcore_version = bc_str(doc, BC_DOC_BENCHCORE_VERSION);
 	if (!r->benchcore_version)
 		r->benchcore_version = r->ctx.benchcore_version;

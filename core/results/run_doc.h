@@ -97,6 +97,15 @@ struct bc_doc_context {
 	const char *libbpf_version, *benchcore_version;
 	double cpu_count;		/* NaN: not given */
 	int hypervisor;			/* 1, 0, or -1: not given */
+	/* The kernel's facts (since `benchcore vm`): NULL / NaN when the
+	 * document has none. accelerator: "tcg" or "kvm" in benchcore's own
+	 * guests; NULL for a run outside them (results/accel.h judges it). */
+	const char *accelerator;
+	double memory_bytes;
+	const char *clocksource, *preemption, *cmdline;
+	const char *config_source, *config_hash;
+	const char **debug_options;	/* the skewing debug options that were on */
+	size_t debug_option_cnt;
 };
 
 struct bc_doc_run {

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "runtime/exit_status.h"
+#include "change_points.h"
 #include "history.h"
 #include "intern.h"
 #include "runtime/doc_keys.h"
@@ -94,6 +95,16 @@ struct bc_site_cfg {
 	size_t nth;		/* its number on its benchmark's page */
 };
 
+/* A change point of a configuration's series, as the index lists it. */
+struct bc_site_cp {
+	size_t bench;			/* st->benches */
+	const char *options;		/* its configuration's */
+	size_t chart;			/* the trend's number on its page */
+	size_t entry;			/* st->e: the first entry of the new level */
+	struct bc_cp_point pt;
+	bool higher_better;
+};
+
 struct bc_site {
 	struct bc_store *store;
 	const char *store_path;
@@ -111,6 +122,9 @@ struct bc_site {
 	char **slugs;			/* each benchmark's page name */
 	size_t *by_id;			/* entry indexes sorted by entry id */
 	size_t *bench_order;		/* benchmark ids by name */
+	/* every trend's change points, for the index (bc_site_cp_*) */
+	struct bc_site_cp *cps;
+	size_t cp_cnt, cp_cap;
 	int err;
 	char why[1024];
 };
@@ -259,6 +273,7 @@ static void bc_site_free(struct bc_site *st)
 		free(e->data);
 	}
 	free(st->e);
+	free(st->cps);
 	for (size_t c = 0; st->cfgs && c < st->cfg_keys.cnt; c++)
 		free(st->cfgs[c].entries);
 	free(st->cfgs);
@@ -552,6 +567,122 @@ static struct bc_site_entry *bc_site_by_id(struct bc_site *st, long long id)
 	return NULL;
 }
 
+/* ------------------------------------------ change points (change_points.h) */
+
+/* The most marks a trend chart draws: a level is at least BC_CP_MIN_SIZE
+ * entries, so a chart of BC_SITE_MAX_POINTS has at most this many. */
+#define BC_SITE_MAX_MARKS (BC_SITE_MAX_POINTS / BC_CP_MIN_SIZE + 1)
+/* The index lists the newest change points; each page marks all of its. */
+#define BC_SITE_MAX_CP_LIST 100
+
+struct bc_site_marks {
+	struct bc_plot_mark m[BC_SITE_MAX_MARKS];
+	char label[BC_SITE_MAX_MARKS][24];
+	char title[BC_SITE_MAX_MARKS][192];
+	size_t cnt;
+};
+
+/*
+ * The change points of a configuration's series (its entries, oldest
+ * first), history's search over the whole series: the
+ * ones among the newest `shown` become marks between the chart's points,
+ * and every one is kept for the index. A failure to search (memory) costs
+ * the marks, not the page.
+ */
+static void bc_site_cp_marks(struct bc_site *st, const struct bc_site_cfg *cfg, size_t shown,
+			     struct bc_site_marks *mk)
+{
+	const size_t *all = cfg->entries, total = cfg->cnt;
+	struct bc_cp_opts o = BC_CP_OPTS_DEFAULT;
+	double *xs = malloc((total ? total : 1) * sizeof(*xs));
+	struct bc_cp_point *pts = NULL;
+	size_t cnt = 0, first = total - shown;
+
+	mk->cnt = 0;
+	for (size_t k = 0; xs && k < total; k++)
+		xs[k] = st->e[all[k]].mean;
+	if (!xs || bc_cp_find(xs, total, &o, &pts, &cnt)) {
+		free(xs);
+		return;
+	}
+	for (size_t i = 0; i < cnt; i++) {
+		const struct bc_site_entry *e = &st->e[all[pts[i].at]];
+		bool hb = e->higher_better;
+
+		if (st->cp_cnt == st->cp_cap) {
+			size_t cap = st->cp_cap ? st->cp_cap * 2 : 16;
+			struct bc_site_cp *c = realloc(st->cps, cap * sizeof(*c));
+
+			if (c) {
+				st->cps = c;
+				st->cp_cap = cap;
+			}
+		}
+		if (st->cp_cnt < st->cp_cap)
+			st->cps[st->cp_cnt++] = (struct bc_site_cp){ .bench = cfg->bench,
+								     .options = cfg->options,
+								     .chart = cfg->nth, .entry = all[pts[i].at],
+								     .pt = pts[i], .higher_better = hb };
+		if (pts[i].at < first || mk->cnt == BC_SITE_MAX_MARKS)
+			continue;
+		snprintf(mk->label[mk->cnt], sizeof(mk->label[0]), "%+.1f%%", pts[i].change_pct);
+		snprintf(mk->title[mk->cnt], sizeof(mk->title[0]),
+			 "change point at point %zu (%.32s): %+.2f%%, %s, p=%.3g", pts[i].at - first + 1,
+			 e->date, pts[i].change_pct,
+			 (pts[i].after > pts[i].before) == hb ? "improved" : "regressed", pts[i].p);
+		/* between the last point of the old level and the first of the new */
+		mk->m[mk->cnt] = (struct bc_plot_mark){
+			.x = pts[i].at > first ? (double)(pts[i].at - first) - 0.5 : 0.0,
+			.label = mk->label[mk->cnt], .title = mk->title[mk->cnt] };
+		mk->cnt++;
+	}
+	free(pts);
+	free(xs);
+}
+
+static int bc_site_cp_newest(const void *pa, const void *pb, void *arg)
+{
+	const struct bc_site *st = arg;
+	const struct bc_site_cp *a = pa, *b = pb;
+	int d = strcmp(st->e[b->entry].date, st->e[a->entry].date);
+
+	return d ? d : strcmp(bc_site_bench_name(st, a->bench), bc_site_bench_name(st, b->bench));
+}
+
+/* The index's list: the newest change points of every trend, each linked
+ * to its chart. */
+static void bc_site_cp_index(struct bc_site *st, FILE *f)
+{
+	fputs("<h2 id=\"change-points\">Change points</h2>\n", f);
+	if (!st->cp_cnt) {
+		fputs("<p class=\"muted\">No series moved (E-divisive means, p &lt; 0.01; docs/history.md).</p>\n", f);
+		return;
+	}
+	qsort_r(st->cps, st->cp_cnt, sizeof(*st->cps), bc_site_cp_newest, st);
+	fprintf(f, "<p class=\"muted\">Where a configuration's series of entries moved (E-divisive means with a permutation test, p &lt; %g; docs/history.md), newest first%s; each is marked on its trend chart.</p>\n",
+		BC_CP_ALPHA, st->cp_cnt > BC_SITE_MAX_CP_LIST ? ", the newest 100" : "");
+	fputs("<table class=\"change-points\" id=\"change-point-list\">\n<tr><th class=\"name\">benchmark</th><th class=\"name\">configuration</th><th class=\"name\">date</th><th class=\"name\">label</th><th>change</th><th>p</th><th class=\"name\">verdict</th></tr>\n",
+	      f);
+	for (size_t i = 0; i < st->cp_cnt && i < BC_SITE_MAX_CP_LIST; i++) {
+		const struct bc_site_cp *c = &st->cps[i];
+		const struct bc_site_entry *e = &st->e[c->entry];
+		const char *v = (c->pt.after > c->pt.before) == c->higher_better ? "improved" : "regressed";
+
+		fprintf(f, "<tr class=\"change-point\"><td class=\"name\"><a href=\"bench/%s.html#trend-%zu\">",
+			st->slugs[c->bench], c->chart);
+		bc_html(f, bc_site_bench_name(st, c->bench));
+		fputs("</a></td><td class=\"name\">", f);
+		bc_html(f, *c->options ? c->options : "default options");
+		fputs("</td><td class=\"name\">", f);
+		bc_html(f, e->date);
+		fputs("</td><td class=\"name\">", f);
+		bc_html(f, e->label ? e->label : "");
+		fprintf(f, "</td><td>%+.2f%%</td><td>%.3g</td><td class=\"name %s\">%s</td></tr>\n",
+			c->pt.change_pct, c->pt.p, v, v);
+	}
+	fputs("</table>\n", f);
+}
+
 /* ------------------------------------------------------------ a benchmark */
 
 static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg *cfg)
@@ -560,6 +691,7 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg 
 	size_t n = cfg->cnt < BC_SITE_MAX_POINTS ? cfg->cnt : BC_SITE_MAX_POINTS;
 	/* the newest BC_SITE_MAX_POINTS, oldest first */
 	const size_t *idx = cfg->entries + (cfg->cnt - n);
+	struct bc_site_marks mk = { 0 };
 	struct bc_plot_point pts[BC_SITE_MAX_POINTS];
 	struct bc_plot_tick ticks[BC_SITE_MAX_POINTS];
 	char dates[BC_SITE_MAX_POINTS][24], val[64];
@@ -570,6 +702,7 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg 
 
 	if (!n)
 		return;
+	bc_site_cp_marks(st, cfg, n, &mk);
 	first = &st->e[idx[0]];
 	for (size_t k = 0; k < n; k++) {
 		const struct bc_site_entry *e = &st->e[idx[k]];
@@ -594,7 +727,10 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg 
 	pn.y.unit = first->unit;
 	pn.series = &series;
 	pn.series_cnt = 1;
-	pn.note = "error bars: 95% confidence interval of each entry's mean";
+	pn.note = mk.cnt ? "error bars: 95% confidence interval of each entry's mean; dashed: a change point"
+			 : "error bars: 95% confidence interval of each entry's mean";
+	pn.marks = mk.m;
+	pn.mark_cnt = mk.cnt;
 	p.title = bench;
 	p.lines[0] = *options ? options : "default options";
 	p.line_cnt = 1;
@@ -604,13 +740,18 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg 
 	fprintf(f, "<h2 id=\"config-%zu\">", cfg->nth);
 	bc_html(f, *options ? options : "default options");
 	fputs("</h2>\n", f);
-	fprintf(f, "<figure class=\"chart trend\" id=\"trend-%zu\" data-points=\"%zu\">\n", cfg->nth, n);
+	fprintf(f, "<figure class=\"chart trend\" id=\"trend-%zu\" data-points=\"%zu\" data-change-points=\"%zu\">\n",
+		cfg->nth, n, mk.cnt);
 	if (bc_site_svg(f, &p))
 		fputs("<p class=\"muted\">no chart: nothing to draw</p>\n", f);
 	fputs("<figcaption>", f);
 	bc_html(f, first->metric);
-	fprintf(f, " (%s is better); %zu of %zu entries. Each point's document is linked below.</figcaption>\n</figure>\n",
+	fprintf(f, " (%s is better); %zu of %zu entries. Each point's document is linked below.",
 		first->higher_better ? "higher" : "lower", n, cfg->cnt);
+	if (mk.cnt)
+		fprintf(f, " %zu change point%s marked (E-divisive means, p &lt; %g).", mk.cnt,
+			mk.cnt == 1 ? "" : "s", BC_CP_ALPHA);
+	fputs("</figcaption>\n</figure>\n", f);
 	fputs("<table class=\"points\">\n<tr><th>#</th><th class=\"name\">date</th><th class=\"name\">label</th><th class=\"name\">kernel</th><th class=\"name\">host</th><th>mean</th><th>95% CI</th><th>document</th></tr>\n",
 	      f);
 	for (size_t k = 0; k < n; k++) {
@@ -1190,6 +1331,7 @@ static void bc_site_index(struct bc_site *st, struct bc_site_matrix *mx, size_t 
 		fputs("</a></li>\n", f);
 	}
 	fputs("</ul>\n", f);
+	bc_site_cp_index(st, f);
 	for (size_t m = 0; m < mx_cnt; m++)
 		bc_site_matrix_write(st, f, &mx[m]);
 	fputs("</body>\n</html>\n", f);

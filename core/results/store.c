@@ -78,6 +78,11 @@ static const char *const bc_store_migrations[] = {
 	" PRIMARY KEY (entry, name))@KEYED@;"
 	"CREATE TABLE metrics_pending (entry @INT@ PRIMARY KEY);"
 	"INSERT INTO metrics_pending SELECT id FROM entries;",
+	/* 4: the accelerator of a run in benchcore's own guests ("tcg",
+	 * "kvm"), NULL for a native one (every entry before it), so that
+	 * history never judges an emulated figure against a native one
+	 * (results/accel.h) without reading documents */
+	"ALTER TABLE entries ADD COLUMN accelerator @TEXT@;",
 };
 
 #define BC_STORE_MIGRATION_CNT (sizeof(bc_store_migrations) / sizeof(bc_store_migrations[0]))
@@ -481,7 +486,8 @@ int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *
 		"INSERT INTO entries (run_id, bench, options, kernel_release,"
 		" kernel_version, host, cpu_model, cpu_count, hypervisor, benchcore_version,"
 		" plugin_version, label, date, status, metric, unit, mean, stddev, n, by_runs,"
-		" higher_better, doc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+		" higher_better, doc, accelerator)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 		" ON CONFLICT (run_id) DO NOTHING RETURNING id";
 	int64_t id = 0;
 	struct bc_q q;
@@ -516,6 +522,7 @@ int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *
 	bc_bind_int(&q, i++, k->by_runs);
 	bc_bind_int(&q, i++, k->higher_better);
 	bc_bind_doc(&q, i++, doc, doc_len);
+	bc_bind_str(&q, i++, k->accelerator);
 	rc = bc_q_step(&q);
 	if (rc == BC_DB_ROW) {
 		id = bc_col_int(&q, 0);
@@ -597,6 +604,10 @@ static char *bc_store_where(char *sql, const struct bc_store_filter *f, const ch
 		sql = bc_sql_add(sql, "%se.date >= ?", *and);
 		*and = " AND ";
 	}
+	if (f->until) {
+		sql = bc_sql_add(sql, "%se.date <= ?", *and);
+		*and = " AND ";
+	}
 	if (f->id) {
 		sql = bc_sql_add(sql, "%se.id = ?", *and);
 		*and = " AND ";
@@ -633,6 +644,8 @@ static void bc_store_bind_where(struct bc_q *q, const struct bc_store_filter *f,
 		bc_bind_int(q, (*b)++, f->cpu_count);
 	if (f->since)
 		bc_bind_str(q, (*b)++, f->since);
+	if (f->until)
+		bc_bind_str(q, (*b)++, f->until);
 	if (f->id)
 		bc_bind_int(q, (*b)++, f->id);
 }
@@ -648,6 +661,9 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 			   " e.benchcore_version, e.plugin_version, e.label, e.date, e.status, e.metric,"
 			   " e.unit, e.mean, e.stddev, e.n, e.by_runs, e.higher_better");
 	const char *and = " WHERE ";
+	/* last, whatever comes before it: a store read before its migration
+	 * to 4 has no such column, and all its entries are native */
+	const char *accel = s->version >= 4 ? "e.accelerator" : "NULL";
 	const char *what, *bad_what = NULL;
 	struct bc_q q;
 	int rc, ret = 0, b = 1;
@@ -656,11 +672,12 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 
 	if (joined)
 		sql = bc_sql_add(sql, ", m.unit, m.mean, m.stddev, m.n, m.by_runs, m.higher_better,"
-				 " m.entry IS NOT NULL, %s FROM entries e LEFT JOIN metrics m"
+				 " m.entry IS NOT NULL, %s, %s FROM entries e LEFT JOIN metrics m"
 				 " ON m.entry = e.id AND m.name = ?",
-				 f->with_doc ? "e.doc" : "CASE WHEN m.entry IS NULL THEN e.doc END");
+				 f->with_doc ? "e.doc" : "CASE WHEN m.entry IS NULL THEN e.doc END", accel);
 	else
-		sql = bc_sql_add(sql, "%s FROM entries e", f->with_doc || docs_only ? ", e.doc" : ", NULL");
+		sql = bc_sql_add(sql, "%s, %s FROM entries e",
+				 f->with_doc || docs_only ? ", e.doc" : ", NULL", accel);
 	sql = bc_store_where(sql, f, &and);
 	if (f->unindexed_only)
 		sql = bc_store_where_unindexed(s, sql, &and);
@@ -730,6 +747,7 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 			r.unindexed = docs_only;
 		}
 		r.doc = s->ops->col_text(q.st, c, &r.doc_len);
+		r.k.accelerator = bc_col_str(&q, c + 1);
 		if (!r.k.options)
 			r.k.options = "";
 		what = bc_store_row_bad(&r, f->with_doc || r.unindexed);

@@ -22,8 +22,9 @@
 
 /* The schema this benchcore writes; a store at a lower version is
  * migrated when opened for writing, one at a higher one is refused.
- * 3: each entry's figures by name (the "metrics" table), for --metric. */
-#define BC_STORE_SCHEMA_VERSION 3
+ * 3: each entry's figures by name (the "metrics" table), for --metric.
+ * 4: each entry's accelerator (benchcore vm's guests). */
+#define BC_STORE_SCHEMA_VERSION 4
 
 /* One figure of an entry, by name: what history and the report read for
  * --metric without reading the document. */
@@ -47,6 +48,8 @@ struct bc_store_keys {
 	const char *cpu_model;
 	unsigned int cpu_count;
 	bool hypervisor;
+	/* "tcg" or "kvm" for a run in benchcore's own guests, NULL native */
+	const char *accelerator;
 	const char *benchcore_version;
 	const char *plugin_version;
 	const char *label;
@@ -129,6 +132,7 @@ struct bc_store_filter {
 	const char *cpu_model;
 	unsigned int cpu_count;
 	const char *since;		/* date >= since */
+	const char *until;		/* date <= until (check: before a run) */
 	const char *run_id;
 	int64_t id;
 	bool ok_only;			/* status 0 only */

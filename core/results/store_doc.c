@@ -177,6 +177,7 @@ int bc_store_doc_read(const char *text, size_t len, const char *label, struct bc
 	d->k.cpu_model = run->ctx.cpu_model;
 	d->k.cpu_count = bc_count(run->ctx.cpu_count);
 	d->k.hypervisor = run->ctx.hypervisor == 1;
+	d->k.accelerator = run->ctx.accelerator;
 	d->k.benchcore_version = run->benchcore_version;
 	d->k.plugin_version = run->plugin_version;
 	d->k.label = label ? label : run->label;

@@ -10,22 +10,24 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 
 #include <benchcore/attach.h>
 #include "context.h"
 #include "attach.h"
+#include "bpf_source.h"
 #include "config.h"
 #include "exit_status.h"
 #include "guard.h"
 #include "log.h"
+#include "names.h"
 #include "plugin_opts.h"
+#include "skel.h"
 
-/* The kernel's internal "not supported" (include/linux/errno.h); it leaks
- * out of BPF_PROG_LOAD and attach, but libc has no name or message for it. */
-#define BC_ENOTSUPP 524
-
+/* The one list (ABI 2.3 made it public): the plugins' private copies,
+ * which disagreed with it, are gone. */
 bool bc_attach_is_refusal(int err)
 {
 	switch (err < 0 ? -err : err) {
@@ -37,10 +39,34 @@ bool bc_attach_is_refusal(int err)
 	case ESRCH:		/* BTF id lookup failed */
 	case EINVAL:		/* program type or attach type unknown here */
 	case E2BIG:		/* attr larger than this kernel knows */
+	case ENODEV:		/* no such PMU (kprobe, uprobe perf events) */
+	case ENOSYS:		/* the syscall or link type is compiled out */
+	case ENXIO:		/* no such probe target */
 		return true;
 	default:
 		return false;
 	}
+}
+
+/*
+ * A plugin's mistake an SDK call found during the current candidate
+ * (bc_bpf_autoload_only() given a name its object lacks): whatever errno
+ * the candidate then returns is not the kernel's. Per thread, as the
+ * failed-map note below.
+ */
+static __thread char bc_attach_mistake[BC_REASON_LEN];
+
+int bc_attach_skip(struct bc_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->skip_reason, sizeof(ctx->skip_reason), fmt, ap);
+	va_end(ap);
+	ctx->skip_reason[strcspn(ctx->skip_reason, "\n")] = '\0';
+	ctx->skipped = true;
+	/* A refusal's errno, for a caller that does not know skips. */
+	return -ENODEV;
 }
 
 const char *bc_attach_strerror(int err, char *buf, size_t len)
@@ -195,9 +221,25 @@ int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size
 		}
 
 		bc_attach_failed_map[0] = '\0';
+		bc_attach_mistake[0] = '\0';
+		ctx->skipped = false;
 		err = try_fn(ctx, &pt, cookie);
+		if (err && ctx->skipped) {
+			/* The plugin ruled the candidate out itself. */
+			ctx->skipped = false;
+			bc_debug("%s: %s not usable: %s", bench, name, ctx->skip_reason);
+			bc_reason_append(reasons, sizeof(reasons), name, ctx->skip_reason);
+			continue;
+		}
+		/* Not the kernel's answer, whatever the errno: the plugin's
+		 * mistake, said as one (status 1), never "unavailable". */
+		if (err && bc_attach_mistake[0])
+			return bc_error(ctx, -ENOENT, "%s: attach point %s: %s", bench, name,
+					bc_attach_mistake);
 		if (err > 0)
-			err = -err;
+			return bc_error(ctx, -EINVAL,
+					"%s: attaching at %s: the attach callback returned %d; it returns 0 or a negative errno (the kernel's answer), and says any other failure with bc_error()",
+					bench, name, err);
 		if (!err) {
 			bc_ctx_set_attach_point(ctx, name);
 			bc_attach_log_choice(ctx, bench, name, reasons);
@@ -292,7 +334,8 @@ static int bc_attach_desc_try(struct bc_ctx *ctx, const struct bc_attach_point *
 	bc_ctx_reason_copy(ctx, l->own_reason, sizeof(l->own_reason));
 	ctx->reason[0] = '\0';	/* no thread runs yet */
 	bc_guard_enter("attach", true);
-	err = ctx->bench->desc.attach(ctx, pt);
+	/* 2.3: a benchmark with a skeleton is attached by the core itself. */
+	err = ctx->bench->desc.skel ? bc_skel_attach(ctx, pt) : ctx->bench->desc.attach(ctx, pt);
 	bc_guard_leave();
 	if (!err)
 		return 0;
@@ -307,21 +350,25 @@ static int bc_attach_desc_try(struct bc_ctx *ctx, const struct bc_attach_point *
 	return -ECANCELED;	/* not a refusal: the ladder stops here */
 }
 
-int bc_attach_ladder(struct bc_ctx *ctx, bool declare)
+/* The ladder over pts, through the descriptor's attach callback (or the
+ * core's own for a skeleton). */
+static int bc_ladder_run(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt,
+			 bool declare)
 {
 	const struct bc_bench_desc *d = &ctx->bench->desc;
-	const struct bc_attach_point *pt;
+	struct bc_attach_point pt;
 	struct bc_ladder l = { 0 };
 	struct bpf_program *prog;
 	size_t progs = ctx->prog_cnt;
-	int idx;
+	int idx, err;
 
-	if (!d->attach)
-		return 0;
-	if (!d->attach_point_cnt)
-		return bc_error(ctx, -EINVAL,
-				"benchmark '%s' has an attach callback but no attach points", d->name);
-	idx = bc_attach_first(ctx, d->attach_points, d->attach_point_cnt, bc_attach_desc_try, &l);
+	/* A typo in a program's name is found before anything loads. */
+	if (d->skel) {
+		err = bc_skel_check(ctx, pts, cnt);
+		if (err)
+			return err;
+	}
+	idx = bc_attach_first(ctx, pts, cnt, bc_attach_desc_try, &l);
 	if (idx < 0 && l.own_err) {
 		/* Its words again (the ladder wrote its own over them); the
 		 * flags bc_unavailable() or bc_usage_error() set stay, and
@@ -331,15 +378,51 @@ int bc_attach_ladder(struct bc_ctx *ctx, bool declare)
 	}
 	if (idx < 0)
 		return idx;
-	/* The program under test, unless the callback declared its own. */
-	pt = &d->attach_points[idx];
-	if (!declare || ctx->prog_cnt != progs || !ctx->bpf_obj || !pt->prog_name)
-		return 0;
-	prog = bpf_object__find_program_by_name(ctx->bpf_obj, pt->prog_name);
+	/* The program under test, unless the callback declared its own (the
+	 * skeleton path declares it as soon as it is loaded). */
+	bc_attach_point_get(pts, (size_t)idx, &pt);
+	if (!declare || ctx->prog_cnt != progs || !ctx->bpf_obj || !pt.prog_name)
+		return idx;
+	prog = bpf_object__find_program_by_name(ctx->bpf_obj, pt.prog_name);
 	if (!prog || bpf_program__fd(prog) < 0)
 		return bc_error(ctx, -ENOENT, "%s: attach point %s names program '%s', which the BPF object did not load",
-				d->name, pt->name ? pt->name : "?", pt->prog_name);
-	return bc_ctx_add_prog(ctx, bpf_program__fd(prog), "producer");
+				d->name, pt.name ? pt.name : "?", pt.prog_name);
+	err = bc_ctx_add_prog(ctx, bpf_program__fd(prog), "producer");
+	return err ? err : idx;
+}
+
+int bc_attach_ladder(struct bc_ctx *ctx, bool declare)
+{
+	const struct bc_bench_desc *d = &ctx->bench->desc;
+	int err;
+
+	if (!d->attach && !d->skel)
+		return 0;
+	/* setup() chose its own candidates (bc_skel_ladder()). */
+	if (d->skel && ctx->skel)
+		return 0;
+	if (!d->attach_point_cnt)
+		return bc_error(ctx, -EINVAL,
+				"benchmark '%s' has an attach callback but no attach points", d->name);
+	err = bc_ladder_run(ctx, d->attach_points, d->attach_point_cnt, declare);
+	return err < 0 ? err : 0;
+}
+
+int bc_skel_ladder(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt)
+{
+	const char *bench = bc_ctx_bench_name(ctx);
+
+	if (!ctx->bench || !ctx->bench->desc.skel)
+		return bc_error(ctx, -EINVAL,
+				"%s: bc_skel_ladder() needs the benchmark's skeleton in its descriptor (.skel = &NAME_skel)",
+				bench ? bench : "benchmark");
+	if (ctx->skel)
+		return bc_error(ctx, -EALREADY,
+				"%s: bc_skel_ladder() called twice; the skeleton is already attached",
+				bench);
+	if (!pts || !cnt)
+		return bc_error(ctx, -EINVAL, "%s: bc_skel_ladder() given no attach point", bench);
+	return bc_ladder_run(ctx, pts, cnt, true);
 }
 
 int bc_attach_probe(struct bc_ctx *ctx)
@@ -347,23 +430,57 @@ int bc_attach_probe(struct bc_ctx *ctx)
 	const struct bc_bench_desc *d = &ctx->bench->desc;
 	int err = 0;
 
-	if (d->setup) {
+	/* What `run` checks before setup(), checked here too: a kernel that
+	 * lacks a declared need is told so, not that it refused a program. */
+	if (d->need_cnt)
+		err = bc_need_check(ctx, d->needs, d->need_cnt);
+	if (!err && d->setup) {
 		bc_guard_enter("setup", false);
 		err = d->setup(ctx);
 		bc_guard_leave();
 	}
 	if (!err)
 		err = bc_attach_ladder(ctx, false);
+	/* What the metrics name in the object: a typo is found by `list
+	 * --probe` as by `run`. */
+	if (!err)
+		err = bc_bpf_src_resolve(ctx);
+	bc_bpf_src_free(ctx);
+	bc_skel_detach(ctx);
 	if (d->teardown) {
 		bc_guard_enter("teardown", false);
 		d->teardown(ctx);
 		bc_guard_leave();
 	}
+	bc_skel_destroy(ctx);
 	ctx->bpf_obj = NULL;
 	ctx->data = NULL;
 	/* Lines a teardown() adds are a run's, not a probe's. */
 	bc_ctx_release(ctx);
 	return err;
+}
+
+/* The line for a program name the plugin's object lacks, kept for the
+ * ladder, which owns the candidate's verdict. */
+static void bc_attach_note_missing(struct bpf_object *obj, const char *prog_name)
+{
+	char progs[512] = "", hint[160] = "";
+	struct bpf_program *prog;
+	struct bc_closest c;
+	size_t off = 0;
+
+	bc_closest_init(&c, prog_name);
+	bpf_object__for_each_program(prog, obj) {
+		if (off < sizeof(progs))
+			off += (size_t)snprintf(progs + off, sizeof(progs) - off, "%s%s",
+						off ? ", " : "", bpf_program__name(prog));
+		bc_closest_offer(&c, bpf_program__name(prog));
+	}
+	if (c.best)
+		snprintf(hint, sizeof(hint), " (did you mean '%s'?)", c.best);
+	snprintf(bc_attach_mistake, sizeof(bc_attach_mistake),
+		 "program '%s' is not in the plugin's BPF object '%s'%s; it has: %s; fix the attach point's prog_name",
+		 prog_name, bpf_object__name(obj), hint, progs[0] ? progs : "none");
 }
 
 int bc_bpf_autoload_only(struct bpf_object *obj, const char *prog_name)
@@ -382,5 +499,15 @@ int bc_bpf_autoload_only(struct bpf_object *obj, const char *prog_name)
 			return err;
 		found |= mine;
 	}
+	if (!found)
+		bc_attach_note_missing(obj, prog_name);
 	return found ? 0 : -ENOENT;
+}
+
+int bc_getpgid_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	(void)ctx;
+	while (!bc_thread_should_stop(t))
+		bc_getpgid_trigger();
+	return 0;
 }

@@ -25,9 +25,7 @@ typedef int (*bc_attach_precheck_fn)(const struct bc_attach_point *pt, char *why
 int bc_attach_select(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt,
 		     bc_attach_try_fn try_fn, void *cookie,
 		     bc_attach_precheck_fn precheck, void *precheck_cookie);
-/* Does this error from load/attach mean "the kernel cannot do this", as
- * opposed to a failure that another attach point would not fix (ENOMEM)? */
-bool bc_attach_is_refusal(int err);
+/* bc_attach_is_refusal() is public (<benchcore/attach.h>, ABI 2.3). */
 /* Reads one line libbpf printed while a candidate loads: "map 'NAME':
  * failed to create: ..." records NAME, so that a refused map (every
  * candidate's) is told apart from a refused attach point. */

@@ -24,6 +24,7 @@
 #include "bpf_source.h"
 #include "hist.h"
 #include "loader.h"
+#include "names.h"
 
 /* cnt __u64s `stride` apart from base, summed: one global's reading. */
 struct bc_bpf_sum {
@@ -61,32 +62,56 @@ static int bc_bpf_split(const char *spec, char *sym, size_t len, const char **fi
 	return 0;
 }
 
+/* A section the programs write: .bss, .data, .data.NAME (not .rodata,
+ * whose globals are constants the core would read at their load value). */
+static bool bc_bpf_sec_writable(const char *sec)
+{
+	return !strcmp(sec, ".bss") || !strcmp(sec, ".data") || !strncmp(sec, ".data.", 6);
+}
+
 /* The global `sym` in one of the object's data sections: its section's
- * map, its offset there and its BTF type. */
+ * map, its offset there and its BTF type. -EROFS (with *sec) when it is in
+ * a read-only section; -ENOENT, with the nearest writable global's name in
+ * *near, when it is nowhere. */
 static int bc_bpf_find_var(struct bpf_object *obj, const struct btf *btf, const char *sym,
-			   struct bpf_map **map, __u32 *off, __u32 *type_id)
+			   struct bpf_map **map, __u32 *off, __u32 *type_id, const char **sec,
+			   const char **near)
 {
 	__u32 id, n = btf__type_cnt(btf);
+	struct bc_closest c;
 
+	bc_closest_init(&c, sym);
 	for (id = 1; id < n; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 		const struct btf_var_secinfo *vs;
+		const char *sec_name;
 		unsigned short i;
 
 		if (!btf_is_datasec(t))
 			continue;
+		sec_name = btf__name_by_offset(btf, t->name_off);
 		vs = btf_var_secinfos(t);
 		for (i = 0; i < btf_vlen(t); i++, vs++) {
 			const struct btf_type *v = btf__type_by_id(btf, vs->type);
+			const char *name = v && btf_is_var(v) ? btf__name_by_offset(btf, v->name_off) : NULL;
 
-			if (!v || !btf_is_var(v) || strcmp(btf__name_by_offset(btf, v->name_off), sym))
+			if (!name)
 				continue;
-			*map = bpf_object__find_map_by_name(obj, btf__name_by_offset(btf, t->name_off));
+			if (strcmp(name, sym)) {
+				if (bc_bpf_sec_writable(sec_name))
+					bc_closest_offer(&c, name);
+				continue;
+			}
+			*sec = sec_name;
+			if (!bc_bpf_sec_writable(sec_name))
+				return -EROFS;
+			*map = bpf_object__find_map_by_name(obj, sec_name);
 			*off = vs->offset;
 			*type_id = v->type;
 			return *map ? 0 : -ENOENT;
 		}
 	}
+	*near = c.best;
 	return -ENOENT;
 }
 
@@ -108,17 +133,28 @@ static int bc_bpf_resolve_sum(struct bc_ctx *ctx, const struct bc_metric_desc *m
 	struct bpf_map *map;
 	__u32 off, type_id, elem_id;
 	size_t size = 0, field_off = 0;
+	const char *sec = NULL, *near = NULL, *what = spec == md->bpf ? "bpf" : "bpf_per";
 	const unsigned char *mem;
-	char sym[128];
-	int i;
+	char sym[128], hint[160] = "";
+	int i, err;
 
 	if (bc_bpf_split(spec, sym, sizeof(sym), &field))
 		return bc_error(ctx, -EINVAL, "%s: metric '%s' has %s '%s'; expected SYMBOL or SYMBOL.FIELD",
-				bench, md->name, spec == md->bpf ? "bpf" : "bpf_per", spec);
-	if (!btf || bc_bpf_find_var(ctx->bpf_obj, btf, sym, &map, &off, &type_id))
+				bench, md->name, what, spec);
+	err = btf ? bc_bpf_find_var(ctx->bpf_obj, btf, sym, &map, &off, &type_id, &sec, &near) :
+		    -ENOENT;
+	/* A constant (const volatile: .rodata) keeps the value it was loaded
+	 * with: the metric would read the same number every tick. */
+	if (err == -EROFS)
+		return bc_error(ctx, -EINVAL,
+				"%s: metric '%s' has %s '%s', a global in %s, which is read-only data: the core would read the value it was loaded with forever; declare it without const so that it lands in .bss or .data",
+				bench, md->name, what, sym, sec);
+	if (near)
+		snprintf(hint, sizeof(hint), " (did you mean '%s'?)", near);
+	if (err)
 		return bc_error(ctx, -ENOENT,
-				"%s: metric '%s' reads BPF global '%s', which the BPF object has in no .bss or .data section",
-				bench, md->name, sym);
+				"%s: metric '%s' has %s '%s', but the BPF object has no global of that name in .bss or .data%s; fix the metric's %s",
+				bench, md->name, what, sym, hint, what);
 	mem = bpf_map__initial_value(map, &size);
 	if (!mem)
 		return bc_error(ctx, -EINVAL,
@@ -165,10 +201,19 @@ static int bc_bpf_resolve_hist(struct bc_ctx *ctx, const struct bc_metric_desc *
 	struct bpf_map *map = bpf_object__find_map_by_name(ctx->bpf_obj, md->bpf);
 	int ncpu;
 
-	if (!map || bpf_map__fd(map) < 0)
+	if (!map || bpf_map__fd(map) < 0) {
+		struct bc_closest c;
+		char hint[160] = "";
+
+		bc_closest_init(&c, md->bpf);
+		bpf_object__for_each_map(map, ctx->bpf_obj)
+			bc_closest_offer(&c, bpf_map__name(map));
+		if (c.best)
+			snprintf(hint, sizeof(hint), " (did you mean '%s'?)", c.best);
 		return bc_error(ctx, -ENOENT,
-				"%s: histogram '%s' reads BPF map '%s', which the loaded BPF object does not have",
-				bench, md->name, md->bpf);
+				"%s: histogram '%s' reads BPF map '%s', which the loaded BPF object does not have%s; fix the metric's bpf",
+				bench, md->name, md->bpf, hint);
+	}
 	if (bpf_map__value_size(map) != sizeof(struct bc_bpf_hist) ||
 	    (bpf_map__type(map) != BPF_MAP_TYPE_PERCPU_ARRAY &&
 	     bpf_map__type(map) != BPF_MAP_TYPE_ARRAY))

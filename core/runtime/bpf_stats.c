@@ -26,6 +26,8 @@
 
 #include <bpf/bpf.h>
 
+#include <benchcore/attach.h>
+
 #include "bpf_stats.h"
 #include "context.h"
 #include "result.h"
@@ -33,8 +35,6 @@
 #include "log.h"
 
 #define BC_STATS_SYSCTL "/proc/sys/kernel/bpf_stats_enabled"
-/* The kernel's ENOTSUPP, which userspace headers do not define. */
-#define BC_ENOTSUPP 524
 
 /* ------------------------------------------------------------ arithmetic */
 

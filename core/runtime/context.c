@@ -15,6 +15,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <benchcore/attach.h>
+
 #include "context.h"
 #include "config.h"
 #include "loader.h"
@@ -109,12 +111,37 @@ void *bc_ctx_data(const struct bc_ctx *ctx)
 
 int bc_ctx_set_bpf_object(struct bc_ctx *ctx, struct bpf_object *obj)
 {
-	if (!ctx || !obj)
+	if (!ctx)
 		return -EINVAL;
+	/* Said as the plugin's mistake: a bare EINVAL from an attach
+	 * callback would read as the kernel refusing the attach point. */
+	if (!obj)
+		return bc_error(ctx, -EINVAL,
+				"%s: bc_ctx_set_bpf_object() was given no BPF object; hand over the loaded skeleton's object (skel->obj)",
+				bc_ctx_bench_name(ctx) ? bc_ctx_bench_name(ctx) : "benchmark");
 	/* Read once setup() and the attach ladder are done (bpf_source.c):
 	 * a candidate that fails destroys the object it handed over. */
 	ctx->bpf_obj = obj;
 	return 0;
+}
+
+void *bc_ctx_skel(const struct bc_ctx *ctx)
+{
+	return ctx ? ctx->skel : NULL;
+}
+
+const char *bc_strerror(int err)
+{
+	static __thread char buf[128];
+
+	if (err < 0)
+		err = -err;
+	if (err == BC_ENOTSUPP)
+		return "Operation not supported (ENOTSUPP)";
+	/* libbpf's own codes (LIBBPF_ERRNO__*), which strerror() does not know. */
+	if (err >= 4000 && err < 4100 && !libbpf_strerror(-err, buf, sizeof(buf)))
+		return buf;
+	return strerror(err);
 }
 
 void bc_ctx_set_attach_point(struct bc_ctx *ctx, const char *name)

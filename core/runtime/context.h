@@ -41,6 +41,21 @@ struct bc_ctx {
 	/* bc_ctx_final_line(), printed after the Summary line. */
 	char **final_lines;
 	size_t final_cnt;
+	/* 2.3: the skeleton the core opened for bc_bench_desc.skel (skel.c),
+	 * and whether its programs are still attached. */
+	void *skel;
+	bool skel_attached;
+	/* 2.3: per metric with `threads`, one line counter per thread
+	 * (consumers first, then producers), and one sink per thread for a
+	 * name that is no such metric (counters.c). thread_bug: the first
+	 * such mistake's errno, which the sampler turns into a failed run. */
+	struct bc_line_counter **thread_counts;
+	struct bc_line_counter *thread_sinks;
+	unsigned int thread_cnt;
+	int thread_bug;
+	/* 2.3: bc_attach_skip() in the current candidate, and its reason. */
+	bool skipped;
+	char skip_reason[256];
 };
 
 /* A program under test. The fd is the plugin's, valid until teardown();

@@ -58,6 +58,31 @@
 #define BC_DOC_CTX_HYPERVISOR "hypervisor"
 #define BC_DOC_CTX_LIBBPF_VERSION "libbpf_version"
 #define BC_DOC_CTX_BENCHCORE_VERSION "benchcore_version"
+/* The kernel's facts (runtime/kernel_facts.h), since `benchcore vm`
+ * (2026-12-10). "accelerator" is there only in benchcore's own guests:
+ * "tcg" (emulation) or "kvm"; a run outside them has none. */
+#define BC_DOC_CTX_ACCELERATOR "accelerator"
+#define BC_DOC_CTX_MEMORY_BYTES "memory_bytes"
+#define BC_DOC_CTX_CLOCKSOURCE "clocksource"
+#define BC_DOC_CTX_CMDLINE "cmdline"
+/* "voluntary", "dynamic: full", ...; null when the config is unknown */
+#define BC_DOC_CTX_PREEMPTION "preemption"
+/* net.core.bpf_jit_enable and bpf_jit_harden; null when unreadable */
+#define BC_DOC_CTX_BPF_JIT_ENABLE "bpf_jit_enable"
+#define BC_DOC_CTX_BPF_JIT_HARDEN "bpf_jit_harden"
+/* the config's source, hash and the options that move BPF numbers (an
+ * object of "CONFIG_X": value, null for "not set"); null without a config */
+#define BC_DOC_CTX_KERNEL_CONFIG "kernel_config"
+#define BC_DOC_KCFG_SOURCE "source"
+#define BC_DOC_KCFG_HASH "hash"
+#define BC_DOC_KCFG_OPTIONS "options"
+/* the debug options that are on and skew numbers: an array of names */
+#define BC_DOC_CTX_DEBUG_OPTIONS "debug_options"
+/* /sys/devices/system/cpu/vulnerabilities: an object of name: state */
+#define BC_DOC_CTX_MITIGATIONS "mitigations"
+/* Values of "accelerator". */
+#define BC_DOC_ACCEL_TCG "tcg"
+#define BC_DOC_ACCEL_KVM "kvm"
 
 /* --------------------------------------------------------- run: plugin */
 

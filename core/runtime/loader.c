@@ -43,13 +43,14 @@
  * unknown. The static asserts below catch a field appended to the header
  * without the matching line here.
  */
-#define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, benches)
-#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, headline)
-#define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, bpf_per)
+#define BC_PLUGIN_DESC_KNOWN BC_OFFSETOFEND(struct bc_plugin_desc, option_prefix)
+#define BC_BENCH_DESC_KNOWN BC_OFFSETOFEND(struct bc_bench_desc, loaded)
+#define BC_METRIC_DESC_KNOWN BC_OFFSETOFEND(struct bc_metric_desc, threads)
 #define BC_OPTION_KNOWN BC_OFFSETOFEND(struct bc_option, maps)
 #define BC_RANGE_KNOWN BC_OFFSETOFEND(struct bc_thread_range, def)
 #define BC_NEED_KNOWN BC_OFFSETOFEND(struct bc_need, why)
-#define BC_POINT_KNOWN BC_OFFSETOFEND(struct bc_attach_point, prog_name)
+#define BC_POINT_KNOWN BC_OFFSETOFEND(struct bc_attach_point, also_prog)
+#define BC_SKEL_KNOWN BC_OFFSETOFEND(struct bc_skel, object)
 
 #define BC_ASSERT_KNOWN(type, known)                                               \
 	_Static_assert(sizeof(type) - (known) < _Alignof(type),                    \
@@ -61,6 +62,7 @@ BC_ASSERT_KNOWN(struct bc_option, BC_OPTION_KNOWN);
 BC_ASSERT_KNOWN(struct bc_thread_range, BC_RANGE_KNOWN);
 BC_ASSERT_KNOWN(struct bc_need, BC_NEED_KNOWN);
 BC_ASSERT_KNOWN(struct bc_attach_point, BC_POINT_KNOWN);
+BC_ASSERT_KNOWN(struct bc_skel, BC_SKEL_KNOWN);
 
 /*
  * The smallest structs this core accepts: the fields it cannot do without.
@@ -75,6 +77,8 @@ BC_ASSERT_KNOWN(struct bc_attach_point, BC_POINT_KNOWN);
 /* Both came with ABI 2.1, whole: a smaller one is not a plugin's. */
 #define BC_NEED_MIN_SZ BC_OFFSETOFEND(struct bc_need, name)
 #define BC_POINT_MIN_SZ BC_OFFSETOFEND(struct bc_attach_point, kind)
+/* Came with ABI 2.3, whole. */
+#define BC_SKEL_MIN_SZ BC_OFFSETOFEND(struct bc_skel, object)
 /* sz and abi_major sit at the same place in every major version. */
 #define BC_PLUGIN_DESC_MAJOR_SZ BC_OFFSETOFEND(struct bc_plugin_desc, abi_major)
 /* Larger than any descriptor will ever grow: a garbage `sz`, not a newer
@@ -310,8 +314,9 @@ static int bc_copy_sized(void *dst, const void *src, size_t src_sz, const struct
  * fields after it would move.
  */
 static int bc_copy_range(struct bc_thread_range *r, const char *bench, const char *who,
-			 struct bc_load_err *e)
+			 const struct bc_thread_range *def, struct bc_load_err *e)
 {
+	static const struct bc_thread_range none;
 	struct bc_thread_range raw = *r;
 	char what[160];
 	struct bc_sized s = {
@@ -320,12 +325,20 @@ static int bc_copy_range(struct bc_thread_range *r, const char *bench, const cha
 	};
 
 	snprintf(what, sizeof(what), "benchmark '%s': %s range", bench, who);
+	/* 2.3: left out entirely (BC_BENCH() without it), the default. */
+	if (!memcmp(&raw, &none, sizeof(raw))) {
+		*r = *def;
+		return 0;
+	}
 	if (raw.sz == 0)
 		return bc_fail(e, -EINVAL,
 			       "%s has sz 0; %zu expected (fill it with BC_THREADS(min, max, def))",
 			       what, sizeof(*r));
 	return bc_copy_sized(r, &raw, raw.sz, &s, e);
 }
+
+static const struct bc_thread_range bc_default_producers = BC_THREADS(1, 0, 1);
+static const struct bc_thread_range bc_default_consumers = BC_THREADS(0, 0, 0);
 
 static int bc_check_range(const char *bench, const char *who, const struct bc_thread_range *r,
 			  struct bc_load_err *e)
@@ -418,7 +431,8 @@ bool bc_bench_measured_by_core(const struct bc_bench *b)
 	unsigned int i;
 
 	for (i = 0; i < b->desc.metric_cnt; i++)
-		if (b->metrics[i].kind != BC_METRIC_HISTOGRAM && !b->metrics[i].bpf)
+		if (b->metrics[i].kind != BC_METRIC_HISTOGRAM && !b->metrics[i].bpf &&
+		    !b->metrics[i].threads)
 			return false;
 	return true;
 }
@@ -483,6 +497,15 @@ static int bc_check_metric(const struct bc_bench *b, const struct bc_metric_desc
 	err = bc_check_time_per_op(bench, m, e);
 	if (err)
 		return err;
+	/* 2.3: a total the threads count, which only a counter or a ratio is. */
+	if (m->threads && m->kind != BC_METRIC_COUNTER && m->kind != BC_METRIC_RATIO)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': metric '%s' sets threads, but is kind %d; the threads count a BC_METRIC_COUNTER or the total of a BC_METRIC_RATIO",
+			       bench, m->name, (int)m->kind);
+	if (m->threads && m->bpf)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': metric '%s' sets both threads and bpf; the core reads it from one place: drop one",
+			       bench, m->name);
 	if (m->kind != BC_METRIC_RATIO) {
 		if (m->per)
 			return bc_fail(e, -EINVAL,
@@ -768,6 +791,68 @@ static int bc_copy_needs(struct bc_bench *b, struct bc_load_err *e)
 	return 0;
 }
 
+/*
+ * Stands in the normalised descriptor's `attach` of a benchmark with a
+ * skeleton (2.3), so that every reader of the descriptor sees one that
+ * attaches (`list --probe` probes it); the ladder (attach.c) runs the
+ * core's skeleton path for it and never calls this.
+ */
+int bc_bench_core_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+{
+	(void)ctx;
+	(void)pt;
+	return -ENOSYS;
+}
+
+/*
+ * The attach ladder a descriptor asks for must be one that can run: an
+ * attach callback or a skeleton (2.3) has candidates, and the skeleton's
+ * struct is whole. Said at load, where `list` shows it, not at every run.
+ */
+static int bc_check_attach(struct bc_bench *b, struct bc_load_err *e)
+{
+	struct bc_bench_desc *d = &b->desc;
+	const char *how = d->skel ? "a skeleton (skel)" : "an attach callback";
+	char what[160];
+	struct bc_sized s = {
+		.what = what, .dst_sz = sizeof(b->skel), .known = BC_SKEL_KNOWN,
+		.min_sz = BC_SKEL_MIN_SZ, .max_sz = BC_DESC_MAX_SZ,
+	};
+	int err;
+
+	if (!d->skel && (d->configure || d->loaded))
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s' sets %s without a skeleton; they are called on the core's skeleton: set skel (&NAME_skel, BC_SKEL(NAME))",
+			       d->name, d->configure ? "configure" : "loaded");
+	if (d->skel && d->attach)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s' sets both skel and attach; with a skeleton the core attaches: drop the attach callback",
+			       d->name);
+	if ((d->skel || d->attach) && !d->attach_point_cnt)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s' has %s but no attach points; list its candidates in attach_points (BC_POINTS())",
+			       d->name, how);
+	if (!d->skel)
+		return 0;
+	snprintf(what, sizeof(what), "benchmark '%s': skeleton", d->name);
+	err = bc_copy_sized(&b->skel, d->skel, d->skel->sz, &s, e);
+	if (err)
+		return err;
+	if (!b->skel.name || !b->skel.open || !b->skel.load || !b->skel.attach ||
+	    !b->skel.detach || !b->skel.destroy || !b->skel.object)
+		return bc_fail(e, -EINVAL,
+			       "benchmark '%s': skeleton has a NULL name or function; define it with BC_SKEL(NAME)",
+			       d->name);
+	for (size_t i = 0; i < d->attach_point_cnt; i++)
+		if (!b->points[i].prog_name)
+			return bc_fail(e, -EINVAL,
+				       "benchmark '%s': attach point #%zu '%s' has no prog_name; with a skeleton every candidate names its program",
+				       d->name, i, b->points[i].name ? b->points[i].name : "");
+	d->skel = &b->skel;
+	d->attach = bc_bench_core_attach;
+	return 0;
+}
+
 /* The first character a name must not have, or NUL: names are one word, and
  * ':' separates PLUGIN from BENCH. */
 static char bc_name_bad_char(const char *name, const char *also)
@@ -807,9 +892,9 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 		d->description = "";
 	if (!d->producer)
 		return bc_fail(e, -EINVAL, "benchmark '%s' has no producer callback", d->name);
-	err = bc_copy_range(&d->producers, d->name, "producers", e);
+	err = bc_copy_range(&d->producers, d->name, "producers", &bc_default_producers, e);
 	if (!err)
-		err = bc_copy_range(&d->consumers, d->name, "consumers", e);
+		err = bc_copy_range(&d->consumers, d->name, "consumers", &bc_default_consumers, e);
 	if (!err)
 		err = bc_check_range(d->name, "producers", &d->producers, e);
 	if (!err)
@@ -842,7 +927,8 @@ static int bc_copy_bench(struct bc_bench *b, const struct bc_bench_desc *src, si
 	if (err)
 		return err;
 	b->desc.options = b->options;
-	return bc_copy_needs(b, e);
+	err = bc_copy_needs(b, e);
+	return err ? err : bc_check_attach(b, e);
 }
 
 /* The name dlopen() is given for a checked file. */
@@ -883,12 +969,63 @@ static void bc_plugin_release(struct bc_plugin *p)
 	}
 	free(p->benches);
 	free(p->options);
+	free(p->prefixed);
 	free(p->path);
 	if (p->handle)
 		dlclose(p->handle);
 	if (p->fd_open)
 		bc_dl_fd_close(p->fd);
 	memset(p, 0, sizeof(*p));
+}
+
+/* Gives each of cnt options the prefix, its new name written into buf;
+ * returns the bytes used, or only counts them (buf NULL). */
+static size_t bc_prefix_table(struct bc_option *opts, size_t cnt, const char *prefix, char *buf)
+{
+	size_t used = 0, len;
+
+	for (size_t i = 0; i < cnt; i++) {
+		len = strlen(prefix) + strlen(opts[i].name ? opts[i].name : "") + 1;
+		if (buf && opts[i].name) {
+			snprintf(buf + used, len, "%s%s", prefix, opts[i].name);
+			opts[i].name = buf + used;
+		}
+		used += len;
+	}
+	return used;
+}
+
+/*
+ * 2.3: the plugin's option_prefix before every option name, the
+ * benchmarks' included, once at load: everything after the loader (the
+ * command line, --help, JSON, sweeps) sees the full names only.
+ */
+static int bc_prefix_options(struct bc_plugin *p, struct bc_load_err *e)
+{
+	const char *prefix = p->desc.option_prefix;
+	size_t need, used;
+
+	if (!prefix)
+		return 0;
+	for (const char *c = prefix; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '-' && *c != '_')
+			return bc_fail(e, -EINVAL,
+				       "plugin '%s': option_prefix '%s' has byte 0x%02x; an option name is letters, digits, '-' and '_'",
+				       p->desc.name, prefix, (unsigned char)*c);
+	need = bc_prefix_table(p->options, p->option_cnt, prefix, NULL);
+	for (size_t i = 0; i < p->bench_cnt; i++)
+		need += bc_prefix_table(p->benches[i].options, p->benches[i].option_cnt, prefix,
+					NULL);
+	if (!need)
+		return 0;
+	p->prefixed = malloc(need);
+	if (!p->prefixed)
+		return bc_fail(e, -ENOMEM, "out of memory");
+	used = bc_prefix_table(p->options, p->option_cnt, prefix, p->prefixed);
+	for (size_t i = 0; i < p->bench_cnt; i++)
+		used += bc_prefix_table(p->benches[i].options, p->benches[i].option_cnt, prefix,
+					p->prefixed + used);
+	return 0;
 }
 
 static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
@@ -947,7 +1084,7 @@ static int bc_copy_plugin(struct bc_plugin *p, const struct bc_plugin_desc *src,
 					       p->benches[i].desc.name);
 		}
 	}
-	return 0;
+	return bc_prefix_options(p, e);
 }
 
 /* ---------------------------------------------------------------- names */
@@ -1327,6 +1464,59 @@ static const struct bc_plugin *bc_plugin_set_find(const struct bc_plugin_set *se
 	return NULL;
 }
 
+/* "dir/name.so" -> "name": the plugin name a file stands for. */
+static void bc_path_stem(const char *path, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (n > 3 && !strcmp(base + n - 3, ".so"))
+		n -= 3;
+	snprintf(buf, len, "%.*s", (int)n, base);
+}
+
+/*
+ * A refused file keeps its name: a file of the same name in a later
+ * search directory (an installed copy) must not stand in for it, or an
+ * author iterating on the refused one would measure the other.
+ */
+static void bc_refused_note(struct bc_plugin_set *set, const char *path, const char *why)
+{
+	struct bc_refused_plugin *grown, *r;
+	char stem[256];
+
+	bc_path_stem(path, stem, sizeof(stem));
+	grown = realloc(set->refused, (set->refused_cnt + 1) * sizeof(*grown));
+	if (!grown)
+		return;	/* only costs the later copy's skip */
+	set->refused = grown;
+	r = &set->refused[set->refused_cnt];
+	r->name = strdup(stem);
+	r->path = strdup(path);
+	r->why = strdup(why);
+	r->dir = set->dir_idx;
+	if (!r->name || !r->path || !r->why) {
+		free(r->name);
+		free(r->path);
+		free(r->why);
+		return;
+	}
+	set->refused_cnt++;
+}
+
+/* The refusal of a file named like `name` in an earlier directory. */
+static const struct bc_refused_plugin *bc_refused_find(const struct bc_plugin_set *set,
+						       const char *name, size_t len, bool earlier)
+{
+	for (size_t i = 0; i < set->refused_cnt; i++)
+		if ((!earlier || set->refused[i].dir < set->dir_idx) &&
+		    bc_plugin_name_like(name, len, set->refused[i].name))
+			return &set->refused[i];
+	return NULL;
+}
+
 /*
  * Loads one inspected file, or says in one line why it is refused.
  * `first_in_dir` is the index of the first plugin loaded from the current
@@ -1335,6 +1525,7 @@ static const struct bc_plugin *bc_plugin_set_find(const struct bc_plugin_set *se
  */
 static void bc_load_file(struct bc_plugin_set *set, struct bc_cand *c, size_t first_in_dir)
 {
+	const struct bc_refused_plugin *refused;
 	const char *path = c->path;
 	const struct bc_plugin *prev;
 	struct bc_plugin p, *grown;
@@ -1349,6 +1540,7 @@ static void bc_load_file(struct bc_plugin_set *set, struct bc_cand *c, size_t fi
 		if (c->fd >= 0)
 			close(c->fd);
 		set->failed_cnt++;
+		bc_refused_note(set, path, c->e.msg);
 		return;
 	}
 	err = bc_open_plugin(&p, path, c->fd, false, &c->e);
@@ -1358,6 +1550,7 @@ static void bc_load_file(struct bc_plugin_set *set, struct bc_cand *c, size_t fi
 			close(c->fd);
 		bc_plugin_release(&p);
 		set->failed_cnt++;
+		bc_refused_note(set, path, c->e.msg);
 		return;
 	}
 	if (set->check) {
@@ -1369,8 +1562,17 @@ static void bc_load_file(struct bc_plugin_set *set, struct bc_cand *c, size_t fi
 			bc_warn("%s: %s", path, c->e.msg);
 			bc_plugin_release(&p);
 			set->failed_cnt++;
+			bc_refused_note(set, path, c->e.msg);
 			return;
 		}
+	}
+	refused = bc_refused_find(set, p.desc.name, strlen(p.desc.name), true);
+	if (refused) {
+		bc_warn("%s: plugin '%s' not loaded: %s, earlier in the search path, was refused (above); fix or remove that file rather than run this copy instead",
+			path, p.desc.name, refused->path);
+		bc_plugin_release(&p);
+		set->failed_cnt++;
+		return;
 	}
 	/* "a-b" and "a_b" are one name to PLUGIN:BENCH, so one plugin here. */
 	prev = bc_plugin_set_find(set, p.desc.name, strlen(p.desc.name), false);
@@ -1526,6 +1728,7 @@ int bc_plugins_load(struct bc_plugin_set *set, const struct bc_loader_opts *opts
 		}
 		seen[seen_cnt++] = real;
 		bc_debug("searching plugin directory %s", dirs[i].path);
+		set->dir_idx = seen_cnt;
 		bc_load_dir(set, dirs[i].path, opts->allow_unsafe);
 	}
 	/* Each loaded plugin keeps its file open (struct bc_plugin.fd): a low
@@ -1554,6 +1757,12 @@ void bc_plugins_unload(struct bc_plugin_set *set)
 	for (i = 0; i < set->cnt; i++)
 		bc_plugin_release(&set->plugins[i]);
 	free(set->plugins);
+	for (i = 0; i < set->refused_cnt; i++) {
+		free(set->refused[i].name);
+		free(set->refused[i].path);
+		free(set->refused[i].why);
+	}
+	free(set->refused);
 	memset(set, 0, sizeof(*set));
 }
 
@@ -1587,8 +1796,14 @@ int bc_bench_resolve(const struct bc_plugin_set *set, const char *name,
 			p = bc_plugin_set_find(set, name, len, false);
 
 		if (!p) {
-			snprintf(err, err_len, "unknown plugin '%.*s' in '%s'; `benchcore list` shows what is available",
-				 (int)(colon - name), name, name);
+			const struct bc_refused_plugin *r = bc_refused_find(set, name, len, false);
+
+			if (r)
+				snprintf(err, err_len, "plugin '%.*s' of '%s' is not loaded: %s was refused: %s",
+					 (int)len, name, name, r->path, r->why);
+			else
+				snprintf(err, err_len, "unknown plugin '%.*s' in '%s'; `benchcore list` shows what is available",
+					 (int)(colon - name), name, name);
 			return -ENOENT;
 		}
 		for (j = 0; j < p->bench_cnt; j++) {

@@ -23,8 +23,14 @@ struct bc_bench {
 	size_t option_cnt;
 	struct bc_need *needs;		/* normalised copy, desc.need_cnt entries */
 	struct bc_attach_point *points;	/* normalised copy of desc.attach_points */
+	struct bc_skel skel;		/* normalised copy of *desc.skel (2.3) */
 	const struct bc_plugin *plugin;
 };
+
+/* The normalised `attach` of a benchmark with a skeleton: a marker (the
+ * ladder runs the core's skeleton path for it), never called. */
+struct bc_ctx;
+int bc_bench_core_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt);
 
 struct bc_plugin {
 	char *path;			/* the file it was loaded from */
@@ -36,6 +42,7 @@ struct bc_plugin {
 	struct bc_plugin_desc desc;	/* normalised copy */
 	struct bc_option *options;	/* normalised copy of desc.options */
 	size_t option_cnt;
+	char *prefixed;			/* the options' names with option_prefix (2.3) */
 	struct bc_bench *benches;
 	size_t bench_cnt;
 };
@@ -46,12 +53,23 @@ struct bc_plugin {
  */
 typedef int (*bc_plugin_check_fn)(const struct bc_plugin *p, char *err, size_t err_len);
 
+/* A file the loader refused: its name stays taken for later directories. */
+struct bc_refused_plugin {
+	char *name;			/* the file's stem */
+	char *path;
+	char *why;			/* the refusal's line */
+	size_t dir;			/* the search directory it was in */
+};
+
 struct bc_plugin_set {
 	struct bc_plugin *plugins;
 	size_t cnt;
 	size_t failed_cnt;		/* files refused (each said in one line) */
 	bc_plugin_check_fn check;	/* refuses a plugin as the loader's own checks do */
 	int no_fds;			/* files refused for lack of descriptors */
+	struct bc_refused_plugin *refused;
+	size_t refused_cnt;
+	size_t dir_idx;			/* the search directory being loaded, from 1 */
 };
 
 struct bc_loader_opts {

@@ -36,8 +36,6 @@
 /* enum bpf_attach_type's BPF_TRACE_UPROBE_MULTI (Linux 6.6 uapi; the
  * installed headers may predate it). */
 #define BC_TRACE_UPROBE_MULTI 48
-/* The kernel's internal "not supported" (include/linux/errno.h). */
-#define BC_ENOTSUPP 524
 
 #define BC_WHY_LEN 512
 
@@ -379,16 +377,6 @@ void bc_attach_point_target(const char *name, char *buf, size_t len, bool *sleep
 	buf[n] = '\0';
 }
 
-static const char *bc_strerror(int err, char *buf, size_t len)
-{
-	if (err < 0)
-		err = -err;
-	if (err == BC_ENOTSUPP)
-		return "Operation not supported (ENOTSUPP)";
-	snprintf(buf, len, "%s", strerror(err));
-	return buf;
-}
-
 struct bc_btf_prog_q {
 	enum bpf_prog_type type;
 	enum bpf_attach_type eat;
@@ -403,7 +391,7 @@ struct bc_btf_prog_q {
 static int bc_check_btf_prog(const struct bc_btf_prog_q *q, const char *target, bool sleepable,
 			     char *why, size_t len)
 {
-	char name[160], key[192], err_text[96];
+	char name[160], key[192];
 	int id, err;
 
 	/* First with BTF id 1, which is no function: EINVAL says the kernel
@@ -415,7 +403,7 @@ static int bc_check_btf_prog(const struct bc_btf_prog_q *q, const char *target, 
 						     sleepable ? BPF_F_SLEEPABLE : 0));
 	if (err == -EPERM || err == -BC_ENOTSUPP || err == -EOPNOTSUPP) {
 		snprintf(why, len, "the kernel refuses %s%s programs: %s%s", q->what,
-			 sleepable ? ".s" : "", bc_strerror(err, err_text, sizeof(err_text)),
+			 sleepable ? ".s" : "", bc_strerror(err),
 			 q->trampoline ? " (BPF trampolines unavailable)" : "");
 		return err;
 	}
@@ -437,9 +425,8 @@ static int bc_check_btf_prog(const struct bc_btf_prog_q *q, const char *target, 
 						     sleepable ? BPF_F_SLEEPABLE : 0));
 	if (!err)
 		return 0;
-	bc_strerror(err, err_text, sizeof(err_text));
 	snprintf(why, len, "the kernel refused a minimal %s%s program on %s: %s%s", q->what,
-		 sleepable ? ".s" : "", target, err_text,
+		 sleepable ? ".s" : "", target, bc_strerror(err),
 		 q->trampoline && (err == -EPERM || err == -BC_ENOTSUPP || err == -EOPNOTSUPP) ?
 			 " (BPF trampolines unavailable)" : "");
 	return err;
@@ -537,7 +524,7 @@ static int bc_point_check(const struct bc_attach_point *pt, char *why, size_t le
 	static const struct bc_btf_prog_q tp_btf = {
 		BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, "btf_trace_", BTF_KIND_TYPEDEF, "tp_btf",
 		false };
-	char target[128], path[256], err_text[96], hint[256];
+	char target[128], path[256], hint[256];
 	bool sleepable;
 	int err;
 
@@ -576,7 +563,7 @@ static int bc_point_check(const struct bc_attach_point *pt, char *why, size_t le
 				 "CONFIG_FPROBE)");
 		else if (err)
 			snprintf(why, len, "kprobe.multi links refused by this kernel: %s",
-				 bc_strerror(err, err_text, sizeof(err_text)));
+				 bc_strerror(err));
 		return err ? err : bc_check_func_in_btf(target, why, len);
 	case BC_ATTACH_UPROBE:
 	case BC_ATTACH_URETPROBE:
@@ -597,7 +584,7 @@ static int bc_point_check(const struct bc_attach_point *pt, char *why, size_t le
 		if (err)
 			snprintf(why, len, "uprobe.multi links not supported by this kernel (Linux "
 				 "6.6+ with CONFIG_UPROBES): %s",
-				 bc_strerror(err, err_text, sizeof(err_text)));
+				 bc_strerror(err));
 		return err;
 	case BC_ATTACH_TP:
 		err = bc_tracefs_ensure(hint, sizeof(hint));

@@ -20,8 +20,15 @@ void bc_report_progress(const struct bc_run_result *res, size_t iter_idx, void *
 {
 	const struct bc_progress *pr = cookie;
 
-	if (pr->quiet)
+	/* -q keeps the attach point in the text report: it says what was
+	 * measured. (Progress on stderr is JSON mode's, whose document
+	 * names it.) */
+	if (pr->quiet) {
+		if (iter_idx == 0 && pr->f != stderr)
+			bc_report_text_attach_line(pr->f, res);
+		fflush(pr->f);
 		return;
+	}
 	bc_report_text_iter(pr->f, res, iter_idx);
 	fflush(pr->f);
 }

@@ -18,6 +18,9 @@
  * the summary block ends with the Summary line(s), the extra lines before. */
 void bc_report_text_iter(FILE *f, const struct bc_run_result *res, size_t iter_idx);
 void bc_report_text_summary(FILE *f, const struct bc_run_result *res);
+/* The "Attach point:" line alone (what iteration 0's lines start with):
+ * -q prints it instead of the progress lines. */
+void bc_report_text_attach_line(FILE *f, const struct bc_run_result *res);
 int bc_report_json(FILE *f, const struct bc_config *cfg, const struct bc_run_result *res);
 /* res->warnings, one "benchcore: warning: ..." line each (f: stderr).
  * bc_report_text_summary() calls it; JSON mode callers call it themselves. */

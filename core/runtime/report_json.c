@@ -19,6 +19,7 @@
 #include "stats.h"
 #include "report.h"
 #include "sysinfo.h"
+#include "kernel_facts.h"
 #include "exit_status.h"
 #include "bpf_stats.h"
 #include "figures.h"
@@ -26,6 +27,52 @@
 #include "json.h"
 #include "plugin_opts.h"
 #include "repstats.h"
+
+/* What the kernel ran with (kernel_facts.h): config options, preemption,
+ * JIT, mitigations; and the emulator, in benchcore's own guests only. */
+static void bc_json_kernel_facts(struct bc_json_writer *w, const struct bc_kernel_facts *kf)
+{
+	size_t i;
+
+	if (kf->accelerator[0])
+		bc_jw_str(w, BC_DOC_CTX_ACCELERATOR, kf->accelerator);
+	if (kf->memory_bytes)
+		bc_jw_uint(w, BC_DOC_CTX_MEMORY_BYTES, kf->memory_bytes);
+	else
+		bc_jw_null(w, BC_DOC_CTX_MEMORY_BYTES);
+	bc_jw_str(w, BC_DOC_CTX_CLOCKSOURCE, kf->clocksource[0] ? kf->clocksource : NULL);
+	bc_jw_str(w, BC_DOC_CTX_CMDLINE, kf->cmdline[0] ? kf->cmdline : NULL);
+	bc_jw_str(w, BC_DOC_CTX_PREEMPTION, kf->preemption[0] ? kf->preemption : NULL);
+	if (kf->jit_enable >= 0)
+		bc_jw_uint(w, BC_DOC_CTX_BPF_JIT_ENABLE, (unsigned int)kf->jit_enable);
+	else
+		bc_jw_null(w, BC_DOC_CTX_BPF_JIT_ENABLE);
+	if (kf->jit_harden >= 0)
+		bc_jw_uint(w, BC_DOC_CTX_BPF_JIT_HARDEN, (unsigned int)kf->jit_harden);
+	else
+		bc_jw_null(w, BC_DOC_CTX_BPF_JIT_HARDEN);
+	if (kf->config_source[0]) {
+		bc_jw_obj_begin(w, BC_DOC_CTX_KERNEL_CONFIG);
+		bc_jw_str(w, BC_DOC_KCFG_SOURCE, kf->config_source);
+		bc_jw_str(w, BC_DOC_KCFG_HASH, kf->config_hash);
+		bc_jw_obj_begin(w, BC_DOC_KCFG_OPTIONS);
+		for (i = 0; i < kf->opt_cnt; i++)
+			bc_jw_str(w, kf->opts[i].name, kf->opts[i].set ? kf->opts[i].value : NULL);
+		bc_jw_obj_end(w);
+		bc_jw_obj_end(w);
+	} else {
+		bc_jw_null(w, BC_DOC_CTX_KERNEL_CONFIG);
+	}
+	bc_jw_arr_begin(w, BC_DOC_CTX_DEBUG_OPTIONS);
+	for (i = 0; i < kf->opt_cnt; i++)
+		if (kf->opts[i].skews && kf->opts[i].set)
+			bc_jw_str(w, NULL, kf->opts[i].name);
+	bc_jw_arr_end(w);
+	bc_jw_obj_begin(w, BC_DOC_CTX_MITIGATIONS);
+	for (i = 0; i < kf->mitigation_cnt; i++)
+		bc_jw_str(w, kf->mitigations[i].name, kf->mitigations[i].state);
+	bc_jw_obj_end(w);
+}
 
 static void bc_json_context(struct bc_json_writer *w)
 {
@@ -42,6 +89,7 @@ static void bc_json_context(struct bc_json_writer *w)
 	bc_jw_bool(w, BC_DOC_CTX_HYPERVISOR, si.hypervisor);
 	bc_jw_str(w, BC_DOC_CTX_LIBBPF_VERSION, si.libbpf_version);
 	bc_jw_str(w, BC_DOC_CTX_BENCHCORE_VERSION, bc_version());
+	bc_json_kernel_facts(w, bc_kernel_facts());
 	bc_jw_obj_end(w);
 	/* Top level, after the context: a store keeps a run once by it. */
 	bc_jw_str(w, BC_DOC_RUN_ID, si.run_id);

@@ -271,9 +271,16 @@ static void bc_rates_iter(FILE *f, const struct bc_run_result *res, const struct
 			fprintf(f, " %s %8.3lfM/s", bc_label(res, (int)i), it->rates[i] / BC_MILLION);
 }
 
-void bc_report_text_iter(FILE *f, const struct bc_run_result *res, size_t iter_idx)
+void bc_report_text_attach_line(FILE *f, const struct bc_run_result *res)
 {
 	const char *ap = res && res->ctx ? bc_ctx_attach_point(res->ctx) : NULL;
+
+	if (ap)
+		fprintf(f, "Attach point: %s\n", ap);
+}
+
+void bc_report_text_iter(FILE *f, const struct bc_run_result *res, size_t iter_idx)
+{
 	const struct bc_figures *fg;
 	const struct bc_iteration *it;
 	int h, d;
@@ -283,8 +290,8 @@ void bc_report_text_iter(FILE *f, const struct bc_run_result *res, size_t iter_i
 		return;
 	/* Before the first Iter line: scripts take the last line as the
 	 * summary, so nothing of benchcore's own may follow it. */
-	if (iter_idx == 0 && ap)
-		fprintf(f, "Attach point: %s\n", ap);
+	if (iter_idx == 0)
+		bc_report_text_attach_line(f, res);
 	it = &res->iters[iter_idx];
 	fg = res->figs;
 	h = fg ? fg->headline : -1;

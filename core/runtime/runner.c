@@ -31,15 +31,18 @@
 #include "result.h"
 #include "stats.h"
 #include "sysinfo.h"
+#include "kernel_facts.h"
 #include "exit_status.h"
 #include "attach.h"
 #include "bpf_source.h"
 #include "bpf_stats.h"
+#include "counters.h"
 #include "needs.h"
 #include "figures.h"
 #include "guard.h"
 #include "hist.h"
 #include "log.h"
+#include "skel.h"
 
 #define BC_NSEC_PER_SEC 1000000000LL
 /* The sampler wakes at least this often to notice a failed thread. */
@@ -721,7 +724,15 @@ static int bc_read_all(struct bc_run_state *st, struct bc_iteration *it, double 
 		bc_bpf_src_read(st->ctx, values, ops);
 		err = bc_bpf_src_read_hists(st->ctx);
 	}
-	if (!err && (d->measure || st->ctx->bpf_srcs))
+	if (!err)
+		bc_thread_counts_read(st->ctx, values);
+	/* A thread asked for a counter no metric has (bc_thread_counter()):
+	 * the run stops at the next reading, with the thread's words. */
+	if (!err && __atomic_load_n(&st->ctx->thread_bug, __ATOMIC_ACQUIRE)) {
+		bc_fail(st, st->ctx->thread_bug, "thread");
+		return st->ctx->thread_bug;
+	}
+	if (!err && (d->measure || st->ctx->bpf_srcs || st->ctx->thread_counts))
 		err = bc_check_values(st, values, prev, ops, prev_ops);
 	if (err) {
 		bc_fail(st, err, "measure");
@@ -844,6 +855,17 @@ out:
 
 /* ----------------------------------------------------------------- run */
 
+/* Emulation, a debug kernel, no JIT (kernel_facts.h): read before the
+ * run, never inside it. */
+static void bc_kernel_warnings(struct bc_run_result *res)
+{
+	char lines[4][320];
+	size_t n = bc_kernel_facts_warnings(bc_kernel_facts(), lines, 4);
+
+	for (size_t i = 0; i < n; i++)
+		bc_add_warning(res, "%s", lines[i]);
+}
+
 static void bc_environment_warnings(struct bc_run_state *st)
 {
 	unsigned int online = bc_sysinfo_online_cpus();
@@ -857,6 +879,7 @@ static void bc_environment_warnings(struct bc_run_state *st)
 	if (bc_sysinfo_hypervisor())
 		bc_add_warning(st->res, "running under a hypervisor: other guests and the host "
 			       "share these CPUs, so numbers move between runs");
+	bc_kernel_warnings(st->res);
 	/* The sampler sleeps; only the benchmark's own threads compete. */
 	if (threads > online)
 		bc_add_warning(st->res, "%u threads (%u producers, %u consumers) on %u usable "
@@ -874,6 +897,8 @@ static void bc_init_workers(struct bc_run_state *st)
 		w->st = st;
 		w->producer = i >= st->ctx->consumer_cnt;
 		w->t.sz = sizeof(w->t);
+		/* Which shard and counter is the thread's (hist.c, counters.c). */
+		w->t.consumer = !w->producer;
 		w->t.idx = w->producer ? i - st->ctx->consumer_cnt : i;
 		w->t.cpu = -1;
 		w->t.stop = &st->stop;
@@ -1003,6 +1028,8 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 					      !bench->desc.attach_point_cnt && !bench->desc.need_cnt);
 	if (!err && bench->desc.probe) {
 		err = bc_call(st.ctx, bench->desc.probe, "probe");
+		/* A probe leaves nothing loaded, the core's skeleton included. */
+		bc_skel_destroy(st.ctx);
 		err = bc_refusal_first(&st, res, err, "probe");
 	}
 	/* No probe(): what the benchmark declares it needs is all there is
@@ -1015,6 +1042,8 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 	bc_environment_warnings(&st);
 
 	err = bc_alloc_hists(&st);
+	if (!err)
+		err = bc_thread_counts_alloc(st.ctx);
 	if (err)
 		goto restore;
 
@@ -1041,6 +1070,9 @@ int bc_run(const struct bc_config *cfg, const struct bc_bench *bench, struct bc_
 		err = bc_sample(&st, on_iter, cookie);
 	}
 	bc_join_threads(&st);
+	/* A thread's mistake that no tick saw (a run shorter than one). */
+	if (!err && !st.failed && st.ctx->thread_bug)
+		bc_fail(&st, st.ctx->thread_bug, "thread");
 
 teardown:
 	/* Thread and measure failures are recorded by bc_fail(). */
@@ -1048,6 +1080,9 @@ teardown:
 		err = st.fail_err;
 	/* teardown() destroys the object the sources point into. */
 	bc_bpf_src_free(st.ctx);
+	/* The core's skeleton: no program runs while teardown() frees what
+	 * they write into, and teardown() may still read the object. */
+	bc_skel_detach(st.ctx);
 	if (set_up && bench->desc.teardown) {
 		bc_run_summarise(res);
 		summarised = true;
@@ -1055,6 +1090,8 @@ teardown:
 		bench->desc.teardown(st.ctx);
 		bc_guard_leave();
 	}
+	bc_skel_destroy(st.ctx);
+	bc_thread_counts_free(st.ctx);
 	bc_ctx_progs_closed(st.ctx);
 restore:
 	bc_bpf_stats_release(res->bpf);

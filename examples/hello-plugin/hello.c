@@ -8,9 +8,11 @@
  * histogram the producers feed). hello-tp hooks the syscall's tracepoint,
  * hello-raw-tp the raw sys_enter tracepoint.
  *
- * The core does the rest from the descriptors: it drives the attach ladder
- * (hello_attach() per candidate), declares the program under test, and
- * reads "hits" and "gap_ns" from the BPF object: no measure() here.
+ * The core does the rest from the descriptors: it opens the skeleton,
+ * loads and attaches each candidate in turn (hello_configure() sets what
+ * the programs read), declares the program under test, reads "hits" and
+ * "gap_ns" from the BPF object and destroys it at the end: no attach(),
+ * no measure() here, and teardown() frees only what setup() made.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -25,7 +27,8 @@
 
 #include "hello.skel.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* hello_skel: the typed wrappers the core drives the skeleton with. */
+BC_SKEL(hello);
 
 /* A struct the core fills for every run, and a table saying how: the core
  * parses, checks, documents (--help), records and sweeps the options. */
@@ -43,44 +46,24 @@ static const struct bc_option hello_options[] = {
 
 /* Everything one run owns; made by setup(), freed by teardown(). */
 struct hello_state {
-	struct hello *skel;
-	struct bpf_link *link;
 	struct bc_hist *call_ns;	/* NULL when --hello-untimed */
 	uint64_t batch;
 	bool untimed;
 };
 
-/* One candidate of the benchmark's attach points; the core calls it for
- * each in turn until one works. On failure nothing stays loaded. */
-static int hello_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+/* Before the candidate the core is trying loads: the programs' constants.
+ * The core loads only pt's program, then attaches it or tries the next. */
+static int hello_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
-	struct hello_state *st = bc_ctx_data(ctx);
-	struct hello *skel;
-	int err;
+	const struct hello_state *st = bc_ctx_data(ctx);
+	struct hello *s = skel;
 
-	skel = hello__open();
-	if (!skel)
-		return -errno;
+	(void)pt;
 	/* Constants once loaded: count this process's getpgid() only. */
-	skel->rodata->bc_tgid = getpid();
-	skel->rodata->getpgid_nr = SYS_getpgid;
-	skel->rodata->record_gaps = !st->untimed;
-	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
-	if (!err)
-		err = hello__load(skel);
-	if (err)
-		goto fail;
-	st->link = bpf_program__attach(bpf_object__find_program_by_name(skel->obj, pt->prog_name));
-	if (!st->link) {
-		err = -errno;
-		goto fail;
-	}
-	st->skel = skel;
-	/* The metrics' `bpf` fields name its globals and maps. */
-	return bc_ctx_set_bpf_object(ctx, skel->obj);
-fail:
-	hello__destroy(skel);
-	return err;
+	s->rodata->bc_tgid = getpid();
+	s->rodata->getpgid_nr = SYS_getpgid;
+	s->rodata->record_gaps = !st->untimed;
+	return 0;
 }
 
 static int hello_setup(struct bc_ctx *ctx)
@@ -95,7 +78,7 @@ static int hello_setup(struct bc_ctx *ctx)
 	st->batch = (uint64_t)o->batch;	/* the core checked its range */
 	st->untimed = o->untimed;
 	st->call_ns = o->untimed ? NULL : bc_ctx_hist(ctx, "call_ns");
-	/* Next the core tries the attach points with hello_attach(). */
+	/* Next the core drives the skeleton through the attach points. */
 	return 0;
 }
 
@@ -123,15 +106,10 @@ static int hello_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
+/* The core detached and will destroy the skeleton itself. */
 static void hello_teardown(struct bc_ctx *ctx)
 {
-	struct hello_state *st = bc_ctx_data(ctx);
-
-	if (!st)
-		return;
-	bpf_link__destroy(st->link);	/* both NULL-safe */
-	hello__destroy(st->skel);
-	free(st);
+	free(bc_ctx_data(ctx));
 	bc_ctx_set_data(ctx, NULL);
 }
 
@@ -146,21 +124,18 @@ static const struct bc_metric_desc hello_metrics[] = {
 		  .label = "time between two getpgid() entries on a CPU", .bpf = "gap_ns"),
 };
 
-static const struct bc_attach_point hello_tp_point = {
-	.sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getpgid",
-	.kind = BC_ATTACH_TP, .prog_name = "hello_tp",
-};
-static const struct bc_attach_point hello_raw_tp_point = {
-	.sz = sizeof(struct bc_attach_point), .name = "raw_tp/sys_enter",
-	.kind = BC_ATTACH_RAW_TP, .prog_name = "hello_raw_tp",
-};
+static const struct bc_attach_point hello_tp_point =
+	BC_ATTACH_POINT(BC_ATTACH_TP, "tp/syscalls/sys_enter_getpgid", "hello_tp");
+static const struct bc_attach_point hello_raw_tp_point =
+	BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/sys_enter", "hello_raw_tp");
 
+/* BC_BENCH() fills the size and the metric count; no thread ranges: one
+ * producer by default, any number allowed, no consumers. */
 #define HELLO_BENCH(name_, desc_, point_)                                              \
-	{ .sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_),     \
-	  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(0, 0, 0),            \
-	  .metrics = hello_metrics, .metric_cnt = ARRAY_SIZE(hello_metrics),             \
-	  .setup = hello_setup, .producer = hello_producer, .teardown = hello_teardown,   \
-	  .attach_points = (point_), .attach_point_cnt = 1, .attach = hello_attach }
+	BC_BENCH(name_, desc_, hello_metrics, .setup = hello_setup,                     \
+		 .producer = hello_producer, .teardown = hello_teardown,                \
+		 .attach_points = (point_), .attach_point_cnt = 1, .skel = &hello_skel,   \
+		 .configure = hello_configure)
 
 static const struct bc_bench_desc hello_tp = HELLO_BENCH(
 	"hello-tp", "getpgid() calls counted by a BPF program on their syscall's tracepoint",
@@ -169,9 +144,7 @@ static const struct bc_bench_desc hello_raw_tp = HELLO_BENCH(
 	"hello-raw-tp", "getpgid() calls counted by a BPF program on raw_tp/sys_enter",
 	&hello_raw_tp_point);
 
-static const struct bc_bench_desc *const hello_benches[] = { &hello_tp, &hello_raw_tp, NULL };
-
 BENCHCORE_PLUGIN(.name = "hello", .version = HELLO_VERSION,
 		 .description = "Example out-of-tree plugin: BPF programs counting getpgid() calls",
-		 .options = hello_options, .option_cnt = ARRAY_SIZE(hello_options),
-		 .opts_size = sizeof(struct hello_opts), .benches = hello_benches);
+		 BC_OPTIONS(hello_options), .opts_size = sizeof(struct hello_opts),
+		 BC_BENCHES(&hello_tp, &hello_raw_tp));

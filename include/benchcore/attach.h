@@ -43,14 +43,56 @@ struct bc_attach_point {
 	const char *name;	/* shown in reports: "tp/syscalls/sys_enter_getpgid" */
 	enum bc_attach_kind kind;
 	const char *prog_name;	/* the skeleton program that implements it */
+	/* 2.3: sdk */
+	/* A second program this candidate loads beside prog_name: the
+	 * fexit of an fentry+fexit pair, the driver that fires it. With a
+	 * skeleton (bc_bench_desc.skel) the core checks that the object has
+	 * it, loads it, and attaches it when its SEC() names a target.
+	 * NULL: none. */
+	const char *also_prog;
 };
+
+/* 2.3: BC_ATTACH_POINT(BC_ATTACH_TP, "tp/syscalls/sys_enter_getpgid", "my_tp")
+ * (extra fields after the program's name: .also_prog = "my_driver"). */
+#define BC_ATTACH_POINT(kind_, name_, prog_, ...)                                     \
+	{ .sz = sizeof(struct bc_attach_point), .name = (name_), .kind = (kind_),        \
+	  .prog_name = (prog_), __VA_ARGS__ }
 
 /*
  * Loads and attaches the program for one candidate. Must leave nothing
- * loaded when it fails, and return a negative errno (the kernel's answer).
+ * loaded when it fails, and return a negative errno: the kernel's answer
+ * about this candidate. A failure that is not the kernel refusing the
+ * candidate is said with bc_error() (or bc_unavailable()), which ends the
+ * ladder with those words. The core reads as the plugin's mistake, never
+ * as the kernel's refusal (the run fails, status 1): a positive return
+ * value; a program name bc_bpf_autoload_only() does not find in the
+ * object; bc_ctx_set_bpf_object() given no object.
  */
 typedef int (*bc_attach_try_fn)(struct bc_ctx *ctx, const struct bc_attach_point *pt,
 				void *cookie);
+
+/* 2.3: the kernel's internal "not supported" (include/linux/errno.h): it
+ * leaks out of BPF_PROG_LOAD and attach, but libc has no name for it
+ * (bc_strerror() has one). */
+#define BC_ENOTSUPP 524
+
+/*
+ * 2.3: the one list of the kernel's answers that mean "not on this kernel"
+ * (EPERM, EACCES, ENOTSUPP, EOPNOTSUPP, ENOENT, ESRCH, EINVAL, E2BIG,
+ * ENODEV, ENOSYS, ENXIO), as opposed to a failure another attach point
+ * would not fix (ENOMEM, EBUSY). Ask it only about what a kernel call
+ * answered: an errno a plugin made up is no refusal. Takes err or -err.
+ */
+BC_API bool bc_attach_is_refusal(int err);
+
+/*
+ * 2.3: from a try callback (or a skeleton's configure()): this candidate
+ * cannot work here, for a reason found without asking the kernel (a file
+ * the candidate needs is not there); the ladder records the reason and
+ * tries the next, as for a refusal. Returns the value to return.
+ */
+BC_API int bc_attach_skip(struct bc_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /*
  * Tries pts[0..cnt-1] in order. Returns the index of the first that worked
@@ -66,10 +108,24 @@ BC_API int bc_attach_first(struct bc_ctx *ctx, const struct bc_attach_point *pts
  * For skeleton users: marks only `prog_name` of a libbpf object for loading,
  * so that one candidate's program is loaded without the others (a refused
  * fentry program would otherwise fail the whole object). Call between
- * __open() and __load(). Returns 0, or -ENOENT when there is no such program.
+ * __open() and __load(). Returns 0, or -ENOENT when there is no such
+ * program: the plugin's mistake (a typo in prog_name), which a ladder
+ * reports as such (status 1, naming the programs the object has), never as
+ * the kernel refusing the candidate.
  */
 struct bpf_object;
 BC_API int bc_bpf_autoload_only(struct bpf_object *obj, const char *prog_name);
+
+/*
+ * 2.3: for a benchmark with a skeleton (bc_bench_desc.skel) whose
+ * candidates depend on its options (htab-mem's use cases): setup() runs
+ * the core's skeleton ladder over pts instead of the descriptor's
+ * attach_points (which `list` still checks cheaply). The same steps and
+ * verdicts as the ladder the core runs itself, which then does not run;
+ * call it once, from setup(). Returns the index of the candidate that
+ * attached, or a negative errno as bc_attach_first() does.
+ */
+BC_API int bc_skel_ladder(struct bc_ctx *ctx, const struct bc_attach_point *pts, size_t cnt);
 
 /* Mounts tracefs at /sys/kernel/tracing when it is not mounted. Returns 0,
  * or a negative errno with the command to run written to `hint`. */
@@ -160,6 +216,11 @@ BC_API int bc_attach_check(struct bc_ctx *ctx, const struct bc_attach_point *pts
  * that only a plugin using it needs syscall() from <unistd.h> (glibc
  * declares it for gnu11, not for strict -std=c11). */
 #define bc_getpgid_trigger() ((void)syscall(SYS_getpgid, BC_GETPGID_MISSING))
+
+/* 2.3: a producer that only fires bc_getpgid_trigger() until it must stop:
+ * the whole thread body of a benchmark whose program runs on getpgid()
+ * and counts in BPF (.producer = bc_getpgid_producer). */
+BC_API int bc_getpgid_producer(struct bc_ctx *ctx, struct bc_thread *t);
 
 #ifdef __cplusplus
 }

@@ -26,10 +26,18 @@
  *    BC_ABI_MINOR records which appends a plugin was built with; the core
  *    only reports it. The sizes decide.
  *
- * Callbacks return 0 or a negative errno. The reason for a failure is given
- * to the core with bc_error(), bc_unavailable() or bc_usage_error(); plugin
- * code never calls exit() and never prints a summary: the core computes every
- * statistic and renders every report.
+ * Callbacks return 0 or a negative errno (a positive value is a plugin bug,
+ * reported as one). The reason for a failure is given to the core with
+ * bc_error(), bc_unavailable() or bc_usage_error(); plugin code never calls
+ * exit() and never prints a summary: the core computes every statistic and
+ * renders every report.
+ *
+ * ABI 2.3 adds an SDK around these rules (docs/plugin-abi.md, "2.3"): the
+ * skeleton's whole life driven by the core (BC_SKEL(), bc_bench_desc.skel),
+ * per-thread counters the core owns and sums (bc_metric_desc.threads),
+ * measure() by metric name (bc_metric_set()), BC_BENCH(), BC_ARRAY_SIZE(),
+ * bc_strerror(), one refusal rule (bc_attach_is_refusal()) and option-name
+ * prefixes (bc_plugin_desc.option_prefix).
  */
 #ifndef BENCHCORE_BENCHCORE_H
 #define BENCHCORE_BENCHCORE_H
@@ -42,6 +50,12 @@
  * BPF_FUNC_* constants. */
 #include <linux/bpf.h>
 
+/* What a generated skeleton refers to by name: a BPF object using
+ * BC_CPU_SLOTS(), BC_BATCH_TIMINGS() or BC_HIST_MAP() (<benchcore.bpf.h>)
+ * has these types in its skeleton, so the plugin needs their definitions
+ * before it includes NAME.skel.h (2.3: here, not in every plugin). */
+#include <benchcore/batch_timing.h>
+#include <benchcore/bpf_hist.h>
 #include <benchcore/line_counter.h>
 
 #ifdef __cplusplus
@@ -60,6 +74,31 @@ extern "C" {
 
 /* Everything a benchmark knows about the run it is part of. Opaque. */
 struct bc_ctx;
+
+/* 2.3: sdk */
+/* The number of elements of an array (not a pointer: that fails to build
+ * in C, where the check can be made). */
+#ifdef __cplusplus
+#define BC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#else
+#define BC_ARRAY_SIZE(a)                                                            \
+	(sizeof(a) / sizeof((a)[0]) +                                               \
+	 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(a),                \
+						      __typeof__(&(a)[0])) ? -1 : 1]))
+#endif
+
+/* An array and its count, for the descriptors' pairs of fields:
+ *   BC_OPTIONS(my_options)  .options, .option_cnt (plugin or benchmark)
+ *   BC_NEEDS(my_needs)      .needs, .need_cnt
+ *   BC_POINTS(my_points)    .attach_points, .attach_point_cnt */
+#define BC_OPTIONS(arr) .options = (arr), .option_cnt = BC_ARRAY_SIZE(arr)
+#define BC_NEEDS(arr) .needs = (arr), .need_cnt = BC_ARRAY_SIZE(arr)
+#define BC_POINTS(arr) .attach_points = (arr), .attach_point_cnt = BC_ARRAY_SIZE(arr)
+
+/* A kernel errno as words: strerror(), which also names the kernel's
+ * internal ENOTSUPP (524, "Unknown error 524" to libc) and libbpf's own
+ * codes. Takes err or -err. The text is static or this thread's. */
+BC_API const char *bc_strerror(int err);
 
 /* ---------------------------------------------------------------- options */
 
@@ -226,6 +265,13 @@ struct bc_metric_desc {
 	 * time is divided by, a BPF source as `bpf` names one ("batches.ops").
 	 * The core reads it at every tick beside `bpf`. */
 	const char *bpf_per;
+	/* 2.3: sdk */
+	/* COUNTER or RATIO only: the total is counted by the benchmark's
+	 * threads, one counter each on its own cache line, which the core
+	 * sums at every tick (no measure() for it). A thread resolves its
+	 * counter once with bc_thread_counter() and bumps it with
+	 * bc_counter_add(): one plain add and a relaxed store, no lock. */
+	bool threads;
 };
 
 /* BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS) */
@@ -265,6 +311,32 @@ static inline bool bc_thread_should_stop(const struct bc_thread *t)
  * <benchcore/line_counter.h>); free with free(). */
 BC_API struct bc_line_counter *bc_line_counters_alloc(size_t cnt);
 BC_API uint64_t bc_line_counters_sum(const struct bc_line_counter *c, size_t cnt);
+
+/*
+ * 2.3: the counter of a `.threads = true` metric that belongs to thread t,
+ * resolved once at the thread's start; the core owns it and sums every
+ * thread's at each tick. A name that is no such metric is the plugin's
+ * mistake: the run fails (status 1) naming it and the metrics that are,
+ * and the pointer returned is a harmless counter nobody reads, so the
+ * thread need not check it.
+ */
+BC_API struct bc_line_counter *bc_thread_counter(struct bc_ctx *ctx, const struct bc_thread *t,
+						 const char *metric);
+
+/* Only its thread writes a counter: no locked instruction, and a relaxed
+ * store so that the sampler never reads a torn value. */
+static inline void bc_counter_add(struct bc_line_counter *c, uint64_t n)
+{
+	__atomic_store_n(&c->value, c->value + n, __ATOMIC_RELAXED);
+}
+
+/*
+ * 2.3: measure()'s way to fill a metric: by name, never by index, so that
+ * reordering the metrics table cannot move a value to another metric.
+ * Returns 0, or (a name that is no metric measure() fills) the plugin's
+ * error, -ENOENT with the reason recorded, for measure() to return.
+ */
+BC_API int bc_metric_set(struct bc_ctx *ctx, double *values, const char *metric, double value);
 
 /* ---------------------------------------------------- kernel needs (2.1) */
 
@@ -310,6 +382,47 @@ struct bc_need {
 /* <benchcore/attach.h> */
 struct bc_attach_point;
 
+/* ------------------------------------------------- BPF skeletons (2.3) */
+
+/*
+ * A generated skeleton (bpftool gen skeleton), as the core drives it:
+ * typed wrappers around NAME__open(), __load(), __attach(), __detach() and
+ * __destroy(). Define one per skeleton with BC_SKEL(NAME) after including
+ * NAME.skel.h, and point a benchmark's `skel` at it (&NAME_skel): the core
+ * then owns the object's whole life (bc_bench_desc.skel says how).
+ */
+struct bpf_object;
+struct bc_skel {
+	size_t sz;
+	const char *name;			/* NAME, for messages */
+	void *(*open)(void);
+	int (*load)(void *skel);
+	int (*attach)(void *skel);
+	void (*detach)(void *skel);
+	void (*destroy)(void *skel);
+	struct bpf_object *(*object)(void *skel);	/* skel->obj */
+};
+
+#define BC_SKEL(name_)                                                              \
+	static void *bc__skel_open_##name_(void) { return name_##__open(); }        \
+	static int bc__skel_load_##name_(void *s) { return name_##__load((struct name_ *)s); } \
+	static int bc__skel_attach_##name_(void *s)                                 \
+	{                                                                           \
+		return name_##__attach((struct name_ *)s);                          \
+	}                                                                           \
+	static void bc__skel_detach_##name_(void *s) { name_##__detach((struct name_ *)s); } \
+	static void bc__skel_destroy_##name_(void *s) { name_##__destroy((struct name_ *)s); } \
+	static struct bpf_object *bc__skel_obj_##name_(void *s)                     \
+	{                                                                           \
+		return ((struct name_ *)s)->obj;                                    \
+	}                                                                           \
+	static const struct bc_skel name_##_skel = {                                \
+		.sz = sizeof(struct bc_skel), .name = #name_,                       \
+		.open = bc__skel_open_##name_, .load = bc__skel_load_##name_,       \
+		.attach = bc__skel_attach_##name_, .detach = bc__skel_detach_##name_, \
+		.destroy = bc__skel_destroy_##name_, .object = bc__skel_obj_##name_, \
+	}
+
 /* ------------------------------------------------------------- benchmarks */
 
 struct bc_thread_range {
@@ -319,6 +432,9 @@ struct bc_thread_range {
 	unsigned int def;	/* used when the user does not say */
 };
 
+/* 2.3: a range left all zero (no BC_THREADS() at all) is the default, read
+ * as BC_THREADS(1, 0, 1) for producers and BC_THREADS(0, 0, 0) for
+ * consumers; one with fields set but no sz is still refused. */
 #define BC_THREADS(min_, max_, def_)                                               \
 	{ .sz = sizeof(struct bc_thread_range), .min = (min_), .max = (max_), .def = (def_) }
 
@@ -409,7 +525,10 @@ struct bc_bench_desc {
 	 * declares the candidate's prog_name as the program under test,
 	 * role "producer".
 	 * Without probe(), `list --probe` and `run` probe a benchmark by
-	 * setup(), this ladder and teardown(). */
+	 * setup(), this ladder and teardown(). What the core reads as the
+	 * plugin's mistake rather than the kernel's refusal is listed at
+	 * bc_attach_try_fn (<benchcore/attach.h>). With `skel` (2.3) the
+	 * core has its own and this stays NULL. */
 	int (*attach)(struct bc_ctx *ctx, const struct bc_attach_point *pt);
 
 	/* 2.2: report */
@@ -439,7 +558,53 @@ struct bc_bench_desc {
 	 * name the runner's own figure, the metric NULL gives. The roles keep
 	 * their lines: an OPS metric's latency stays its inverse. */
 	const char *headline;
+
+	/* 2.3: sdk */
+	/*
+	 * The skeleton's life in the core's hands (BC_SKEL()). With `skel`
+	 * set, the core drives the attach ladder over attach_points itself,
+	 * right after setup(), for each candidate in turn:
+	 *   open; check that the object has every attach point's prog_name
+	 *   and also_prog (before the first candidate: a name it lacks fails
+	 *   the run, status 1, listing the programs it has); load only the
+	 *   candidate's programs; configure() (before load); load; loaded()
+	 *   (after load, before attach); declare the candidate's program
+	 *   under test (role "producer") unless loaded() declared the
+	 *   programs itself (bc_ctx_add_prog()); attach every loaded program whose
+	 *   SEC() names its target, as NAME__attach() does (a program run by
+	 *   BPF_PROG_TEST_RUN stays loaded, unattached); hand the object over
+	 *   as bc_ctx_set_bpf_object() does.
+	 * A failed load or attach is the kernel's answer about the candidate
+	 * (bc_attach_is_refusal() decides whether the next is tried); a
+	 * failed open, configure() or loaded() is the plugin's (the run fails,
+	 * status 1, unless the callback said bc_unavailable()). Everything of
+	 * a failed candidate is destroyed. At the end of the run the core
+	 * detaches the programs, calls teardown() (the skeleton is still
+	 * there: read it with bc_ctx_skel()), then destroys the skeleton.
+	 * No attach() and no teardown() of the plugin's are needed.
+	 * The plugin reads its skeleton with bc_ctx_skel(ctx) from setup()'s
+	 * end on: in producers, consumers, measure() and teardown().
+	 * Without probe(), `run` and `list --probe` probe the benchmark by
+	 * setup(), this ladder and teardown().
+	 */
+	const struct bc_skel *skel;
+	/* Optional: sets what the candidate's programs read before they load
+	 * (skel->rodata, ->bss, map sizes, attach targets) for the chosen
+	 * attach point; `skel` is the opened skeleton (struct NAME *). */
+	int (*configure)(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt);
+	/* Optional: what needs the loaded object before the programs run
+	 * (filling maps, mapping a ring). */
+	int (*loaded)(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt);
 };
+
+/* 2.3: a benchmark descriptor with its size and metric count filled in:
+ *   BC_BENCH("lookup", "one line", my_metrics, .producer = my_producer,
+ *            BC_POINTS(my_points), .skel = &my_skel);
+ * A thread range left out reads as the default: one producer (any number
+ * allowed), no consumers. */
+#define BC_BENCH(name_, desc_, metrics_, ...)                                         \
+	{ .sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_), \
+	  .metrics = (metrics_), .metric_cnt = BC_ARRAY_SIZE(metrics_), __VA_ARGS__ }
 
 /* ----------------------------------------------------------------- plugin */
 
@@ -458,7 +623,19 @@ struct bc_plugin_desc {
 	size_t opts_size;
 	/* NULL-terminated. */
 	const struct bc_bench_desc *const *benches;
+	/* 2.3: sdk */
+	/* Put before the name of every option of the plugin's tables, its
+	 * benchmarks' included: with "crypto-", the option "len" is
+	 * --crypto-len everywhere (command line, JSON, sweeps). NULL: none. */
+	const char *option_prefix;
 };
+
+/* 2.3: the plugin's benchmarks, NULL-terminated, in its descriptor:
+ *   BENCHCORE_PLUGIN(.name = "x", ..., BC_BENCHES(&x_one, &x_two));
+ * (C only: a file-scope compound literal. C++ plugins name an array.) */
+#ifndef __cplusplus
+#define BC_BENCHES(...) .benches = (const struct bc_bench_desc *const[]){ __VA_ARGS__, NULL }
+#endif
 
 /* Defines the exported descriptor; use once per plugin:
  *   BENCHCORE_PLUGIN(.name = "count", .version = "1.0", ...);
@@ -495,9 +672,16 @@ BC_API int bc_ctx_add_prog(struct bc_ctx *ctx, int prog_fd, const char *role);
  * and maps the benchmark's metrics name in their `bpf` field. Call it
  * after the object is loaded (from setup() or the attach callback); the
  * object must stay loaded until teardown(), which destroys it as before.
- * Returns 0 or a negative errno. */
+ * Returns 0 or a negative errno; NULL is the plugin's mistake (-EINVAL,
+ * reason recorded: the run fails with status 1, never "unavailable").
+ * A benchmark with `skel` (2.3) does not call it: the core hands itself
+ * the object it loaded. */
 struct bpf_object;
 BC_API int bc_ctx_set_bpf_object(struct bc_ctx *ctx, struct bpf_object *obj);
+
+/* 2.3: the skeleton the core opened for a benchmark with `skel` (struct
+ * NAME *), from the attach ladder's end to teardown()'s; NULL before. */
+BC_API void *bc_ctx_skel(const struct bc_ctx *ctx);
 
 /* Per-run plugin state, so plugins need no global state across runs. */
 BC_API void bc_ctx_set_data(struct bc_ctx *ctx, void *data);

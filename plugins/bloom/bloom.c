@@ -12,9 +12,10 @@
  *
  * Every getpgid() of a producer runs the BPF program once (bloom.bpf.c),
  * attached where the kernel allows: fentry on the syscall as the runner
- * does, else its tracepoint, else raw_tp/sys_enter (the core drives that
- * ladder with bloom_attach()). Hits and drops are counted per CPU in BPF;
- * the core sums them (the metrics' `bpf` fields).
+ * does, else its tracepoint, else raw_tp/sys_enter: the core drives the
+ * skeleton through that ladder (bloom_configure() sizes the maps before
+ * load, bloom_fill_maps() fills them before attach). Hits and drops are
+ * counted per CPU in BPF; the core sums them (the metrics' `bpf` fields).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -35,7 +36,8 @@
 #include "bloom_common.h"
 #include "bloom.skel.h"
 
-#define BLOOM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+BC_SKEL(bloom);
+
 /* Map-filling threads: the runner uses one per CPU. */
 #define BLOOM_MAX_FILLERS 64
 
@@ -54,6 +56,7 @@ struct bloom_kind {
 	bool count_false_hits;
 };
 
+/* A run's configuration, from its options and its kind. */
 struct bloom_state {
 	const struct bloom_kind *kind;
 	uint32_t nr_entries;
@@ -80,13 +83,15 @@ static const struct bc_attach_point bloom_points[] = {
 	BC_GETPGID_ATTACH_POINTS("bloom_fentry", "bloom_tp", "bloom_raw_tp"),
 };
 
-static const struct bloom_opts *bloom_opts_of(struct bc_ctx *ctx)
+static struct bloom_state bloom_state_of(struct bc_ctx *ctx, struct bloom *skel)
 {
 	const struct bloom_opts *o = bc_ctx_opts(ctx);
 
-	if (!o)
-		bc_error(ctx, -EINVAL, "the core passed no options (it predates option tables)");
-	return o;
+	return (struct bloom_state){
+		.kind = bc_ctx_bench_priv(ctx), .nr_entries = (uint32_t)o->nr_entries,
+		.nr_hash_funcs = (uint32_t)o->nr_hash_funcs, .value_size = (uint32_t)o->value_size,
+		.skel = skel,
+	};
 }
 
 static int bloom_size_maps(struct bloom *skel, const struct bloom_state *st)
@@ -117,45 +122,20 @@ static int bloom_size_maps(struct bloom *skel, const struct bloom_state *st)
 	return err;
 }
 
-static int bloom_fill_maps(struct bc_ctx *ctx, struct bloom_state *st);
-
-/* One attach candidate, on a fresh skeleton: an object whose load failed
- * cannot be loaded again. The maps are filled between load and attach. */
-static int bloom_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+/* Before the candidate loads: what its program reads, the maps' sizes. */
+static int bloom_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
-	struct bloom_state *st = bc_ctx_data(ctx);
-	const struct bloom_kind *k = st->kind;
-	struct bloom *skel;
-	int err;
+	struct bloom_state st = bloom_state_of(ctx, skel);
+	struct bloom *s = skel;
 
-	skel = bloom__open();
-	if (!skel)
-		return -errno;
-	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
-	if (err)
-		goto fail;
-	skel->rodata->bc_tgid = (__u32)getpid();
-	skel->rodata->getpgid_nr = SYS_getpgid;
-	skel->rodata->op = k->op;
-	skel->rodata->value_size = st->value_size;
-	skel->rodata->use_bloom = k->use_bloom;
-	skel->rodata->count_false_hits = k->count_false_hits;
-	err = bloom_size_maps(skel, st);
-	if (!err)
-		err = bloom__load(skel);
-	if (err)
-		goto fail;
-	st->skel = skel;
-	err = bloom_fill_maps(ctx, st);
-	if (!err)
-		err = bloom__attach(skel);
-	if (err)
-		goto fail;
-	return bc_ctx_set_bpf_object(ctx, skel->obj);
-fail:
-	st->skel = NULL;
-	bloom__destroy(skel);
-	return err;
+	(void)pt;
+	s->rodata->bc_tgid = (__u32)getpid();
+	s->rodata->getpgid_nr = SYS_getpgid;
+	s->rodata->op = st.kind->op;
+	s->rodata->value_size = st.value_size;
+	s->rodata->use_bloom = st.kind->use_bloom;
+	s->rodata->count_false_hits = st.kind->count_false_hits;
+	return bloom_size_maps(s, &st);
 }
 
 /* ------------------------------------------------------ filling the maps */
@@ -245,8 +225,10 @@ static void *bloom_fill_thread(void *arg)
 	return NULL;
 }
 
-static int bloom_fill_maps(struct bc_ctx *ctx, struct bloom_state *st)
+/* Between load and attach: no trigger sees the maps half full. */
+static int bloom_fill_maps(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
+	struct bloom_state state = bloom_state_of(ctx, skel), *st = &state;
 	const struct bloom_kind *k = st->kind;
 	struct bloom_fill f = {
 		.st = st,
@@ -260,6 +242,8 @@ static int bloom_fill_maps(struct bc_ctx *ctx, struct bloom_state *st)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned int n, started = 0;
 	int err;
+
+	(void)pt;
 
 	n = cpus < 1 ? 1 : cpus > BLOOM_MAX_FILLERS ? BLOOM_MAX_FILLERS : (unsigned int)cpus;
 	for (; started < n; started++) {
@@ -285,11 +269,9 @@ static int bloom_fill_maps(struct bc_ctx *ctx, struct bloom_state *st)
 
 static int bloom_validate(struct bc_ctx *ctx)
 {
-	const struct bloom_opts *o = bloom_opts_of(ctx);
+	const struct bloom_opts *o = bc_ctx_opts(ctx);
 	uint64_t distinct;
 
-	if (!o)
-		return -EINVAL;
 	/* A value of fewer than 8 bytes has 2^(8 x size) distinct values. */
 	if (o->value_size < 8) {
 		distinct = 1ull << (8 * o->value_size);
@@ -301,42 +283,15 @@ static int bloom_validate(struct bc_ctx *ctx)
 	return 0;
 }
 
-static int bloom_setup(struct bc_ctx *ctx)
-{
-	const struct bloom_opts *o = bloom_opts_of(ctx);
-	struct bloom_state *st;
-
-	if (!o)
-		return -EINVAL;
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
-	bc_ctx_set_data(ctx, st);
-	st->kind = bc_ctx_bench_priv(ctx);
-	st->nr_entries = (uint32_t)o->nr_entries;
-	st->nr_hash_funcs = (uint32_t)o->nr_hash_funcs;
-	st->value_size = (uint32_t)o->value_size;
-	/* Next the core tries the attach points with bloom_attach(). */
-	return 0;
-}
-
-static int bloom_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
-}
-
 /* The counters are the core's to read; this only watches the error bits. */
 static int bloom_measure(struct bc_ctx *ctx, double *values)
 {
-	struct bloom_state *st = bc_ctx_data(ctx);
-	const struct bloom_kind *k = st->kind;
+	const struct bloom_kind *k = bc_ctx_bench_priv(ctx);
+	struct bloom *skel = bc_ctx_skel(ctx);
 	uint32_t error;
 
 	(void)values;
-	error = __atomic_load_n(&st->skel->bss->error, __ATOMIC_RELAXED);
+	error = __atomic_load_n(&skel->bss->error, __ATOMIC_RELAXED);
 	if (error)
 		return bc_error(ctx, -EIO, "%s in BPF (error bits %#x)",
 				error & BLOOM_ERR_WALK ?
@@ -344,18 +299,6 @@ static int bloom_measure(struct bc_ctx *ctx, double *values)
 				 "a stored value was not found in the bloom filter") :
 				"a bloom filter peek failed", error);
 	return 0;
-}
-
-static void bloom_teardown(struct bc_ctx *ctx)
-{
-	struct bloom_state *st = bc_ctx_data(ctx);
-
-	if (!st)
-		return;
-	/* Detaches and unloads the program, frees the maps. */
-	bloom__destroy(st->skel);
-	free(st);
-	bc_ctx_set_data(ctx, NULL);
 }
 
 /* ----------------------------------------------------------- descriptors */
@@ -392,28 +335,12 @@ static const struct bc_need bloom_needs[] = {
 		.why = "bloom filter maps (Linux 5.16)"),
 };
 
-#define BLOOM_BENCH(var, name_, desc_, kind_, metrics_)                          \
-	static const struct bc_bench_desc var = {                                \
-		.sz = sizeof(struct bc_bench_desc),                              \
-		.runner_name = true,                                             \
-		.name = (name_),                                                 \
-		.description = (desc_),                                          \
-		.producers = BC_THREADS(1, 0, 1),                                \
-		.consumers = BC_THREADS(0, 0, 0),                                \
-		.metrics = (metrics_),                                           \
-		.metric_cnt = BLOOM_ARRAY_SIZE(metrics_),                        \
-		.priv = &(kind_),                                                \
-		.needs = bloom_needs,                                            \
-		.need_cnt = BLOOM_ARRAY_SIZE(bloom_needs),                       \
-		.attach_points = bloom_points,                                   \
-		.attach_point_cnt = BLOOM_ARRAY_SIZE(bloom_points),              \
-		.validate = bloom_validate,                                      \
-		.setup = bloom_setup,                                            \
-		.producer = bloom_producer,                                      \
-		.measure = bloom_measure,                                        \
-		.teardown = bloom_teardown,                                      \
-		.attach = bloom_attach,                                          \
-	}
+#define BLOOM_BENCH(var, name_, desc_, kind_, metrics_)                                \
+	static const struct bc_bench_desc var = BC_BENCH(name_, desc_, metrics_,       \
+		.runner_name = true, .priv = &(kind_), BC_NEEDS(bloom_needs),          \
+		BC_POINTS(bloom_points), .skel = &bloom_skel, .configure = bloom_configure, \
+		.loaded = bloom_fill_maps, .validate = bloom_validate,                 \
+		.producer = bc_getpgid_producer, .measure = bloom_measure)
 
 BLOOM_BENCH(bloom_lookup, "bloom-lookup",
 	    "bloom filter peeks of the --nr_entries stored values, per getpgid()",
@@ -431,21 +358,8 @@ BLOOM_BENCH(bloom_hashmap_with, "hashmap-with-bloom",
 	    "the same lookups, each asking the bloom filter first",
 	    bloom_k_hash_bloom, bloom_hits_drops);
 
-static const struct bc_bench_desc *const bloom_benches[] = {
-	&bloom_lookup,
-	&bloom_update,
-	&bloom_false_positive,
-	&bloom_hashmap_without,
-	&bloom_hashmap_with,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "bloom",
-	.version = "1.0",
-	.description = "bloom filter map: lookup and update cost, false positives, hash map gating",
-	.options = bloom_options,
-	.option_cnt = BLOOM_ARRAY_SIZE(bloom_options),
-	.opts_size = sizeof(struct bloom_opts),
-	.benches = bloom_benches,
-);
+BENCHCORE_PLUGIN(.name = "bloom", .version = "1.0",
+		 .description = "bloom filter map: lookup and update cost, false positives, hash map gating",
+		 BC_OPTIONS(bloom_options), .opts_size = sizeof(struct bloom_opts),
+		 BC_BENCHES(&bloom_lookup, &bloom_update, &bloom_false_positive,
+			    &bloom_hashmap_without, &bloom_hashmap_with));

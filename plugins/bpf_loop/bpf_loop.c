@@ -15,16 +15,12 @@
  * is not the point, so the program goes wherever the kernel lets it: the
  * syscall's fentry (the runner's choice), its tracepoint, or raw_tp
  * sys_enter filtered to getpgid; the report names the one used. The core
- * tries them (bl_attach()) and reads the counters from BPF (`bpf`).
+ * drives each skeleton through them (bl_configure() sets the loop counts)
+ * and reads the counters from BPF (`bpf`).
  */
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stdint.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
@@ -32,6 +28,9 @@
 
 #include "bpf_for_bench.skel.h"
 #include "bpf_loop_bench.skel.h"
+
+BC_SKEL(bpf_loop_bench);
+BC_SKEL(bpf_for_bench);
 
 /* The kernel's BPF_MAX_LOOPS: bpf_loop() refuses larger counts (-E2BIG). */
 #define BL_MAX_LOOPS (8 * 1024 * 1024)
@@ -58,13 +57,6 @@ static const struct bc_option bf_options[] = {
 		   .help = "values of the numeric iterator per bpf_for() loop; the program runs 1000 loops per getpgid(), fewer above 16777 (at most 2^24 values per getpgid())"),
 };
 
-struct bl_state {
-	struct bpf_loop_bench *skel;		/* bpf-loop's */
-	struct bpf_for_bench *for_skel;		/* bpf-for's */
-	struct bpf_link *link;
-	uint32_t nr_loops;
-};
-
 /* The same body behind each, most direct first: fentry is the runner's,
  * the tracepoint needs tracefs, raw_tp sees every syscall and filters. */
 static const struct bc_attach_point bl_points[] = {
@@ -75,24 +67,6 @@ static const struct bc_attach_point bf_points[] = {
 	BC_GETPGID_ATTACH_POINTS("bf_fentry", "bf_tp", "bf_raw_tp"),
 };
 
-static void bl_state_free(struct bl_state *st)
-{
-	if (!st)
-		return;
-	bpf_link__destroy(st->link);
-	bpf_loop_bench__destroy(st->skel);
-	bpf_for_bench__destroy(st->for_skel);
-	free(st);
-}
-
-/* bpf-for's descriptor carries this as .priv; bpf-loop's none. */
-static const char bf_tag[] = "bpf-for";
-
-static bool bl_is_for(struct bc_ctx *ctx)
-{
-	return bc_ctx_bench_priv(ctx) == bf_tag;
-}
-
 /* The work is split across syscalls rather than refused: the iterations
  * counted are the ones done, so hits stay right at any --nr_loops. */
 static uint32_t bl_calls_per_run(uint32_t nr_loops)
@@ -102,117 +76,24 @@ static uint32_t bl_calls_per_run(uint32_t nr_loops)
 	return calls > BL_CALLS_PER_RUN ? BL_CALLS_PER_RUN : calls ? (uint32_t)calls : 1;
 }
 
-static int bf_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
-{
-	struct bl_state *st = bc_ctx_data(ctx);
-	struct bpf_for_bench *skel;
-	struct bpf_link *link;
-	int err;
-
-	skel = bpf_for_bench__open();
-	if (!skel)
-		return errno ? -errno : -ENOMEM;
-	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
-	if (err)
-		goto fail;
-	skel->rodata->bc_tgid = (__u32)getpid();
-	skel->rodata->getpgid_nr = SYS_getpgid;
-	skel->bss->nr_loops = st->nr_loops;
-	skel->bss->nr_calls = bl_calls_per_run(st->nr_loops);
-	err = bpf_for_bench__load(skel);
-	if (err)
-		goto fail;
-	link = bpf_program__attach(bpf_object__find_program_by_name(skel->obj, pt->prog_name));
-	if (!link) {
-		err = errno ? -errno : -EINVAL;
-		goto fail;
+/* The two objects name what the candidate reads alike: one body, typed
+ * for each skeleton. */
+#define BL_CONFIGURE(fn_, skel_)                                                      \
+	static int fn_(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt) \
+	{                                                                             \
+		const struct bl_opts *o = bc_ctx_opts(ctx);                           \
+		struct skel_ *s = skel;                                               \
+                                                                                      \
+		(void)pt;                                                             \
+		s->rodata->bc_tgid = (__u32)getpid();                                 \
+		s->rodata->getpgid_nr = SYS_getpgid;                                  \
+		s->bss->nr_loops = (uint32_t)o->nr_loops;                             \
+		s->bss->nr_calls = bl_calls_per_run((uint32_t)o->nr_loops);           \
+		return 0;                                                             \
 	}
-	st->for_skel = skel;
-	st->link = link;
-	return bc_ctx_set_bpf_object(ctx, skel->obj);
-fail:
-	bpf_for_bench__destroy(skel);
-	return err;
-}
 
-/* One candidate of the ladder the core drives. */
-static int bl_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
-{
-	struct bl_state *st = bc_ctx_data(ctx);
-	struct bpf_loop_bench *skel;
-	struct bpf_link *link;
-	int err;
-
-	skel = bpf_loop_bench__open();
-	if (!skel)
-		return errno ? -errno : -ENOMEM;
-	/* Only the candidate loads: a refused sibling would fail the object. */
-	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
-	if (err)
-		goto fail;
-	skel->rodata->bc_tgid = (__u32)getpid();
-	skel->rodata->getpgid_nr = SYS_getpgid;
-	skel->bss->nr_loops = st->nr_loops;
-	skel->bss->nr_calls = bl_calls_per_run(st->nr_loops);
-	err = bpf_loop_bench__load(skel);
-	if (err)
-		goto fail;
-	link = bpf_program__attach(bpf_object__find_program_by_name(skel->obj, pt->prog_name));
-	if (!link) {
-		err = errno ? -errno : -EINVAL;
-		goto fail;
-	}
-	st->skel = skel;
-	st->link = link;
-	return bc_ctx_set_bpf_object(ctx, skel->obj);
-fail:
-	bpf_loop_bench__destroy(skel);
-	return err;
-}
-
-static const struct bc_need bf_needs[] = {
-	BC_NEED(BC_NEED_HELPER, .type = BPF_PROG_TYPE_RAW_TRACEPOINT, .id = BPF_FUNC_loop,
-		.why = "bpf_loop() (Linux 5.17)"),
-	BC_NEED(BC_NEED_BTF_FUNC, .name = "bpf_iter_num_new",
-		.why = "the open-coded numeric iterator, kfuncs bpf_iter_num_*() (Linux 6.4)"),
-};
-
-static int bl_setup(struct bc_ctx *ctx)
-{
-	const struct bl_opts *o = bc_ctx_opts(ctx);
-	struct bl_state *st;
-	int err;
-
-	if (!o)
-		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
-	if (bl_is_for(ctx)) {
-		/* Without the kfuncs every candidate would fail to load with
-		 * the same EINVAL: say what is missing instead. */
-		err = bc_need_check(ctx, bf_needs, sizeof(bf_needs) / sizeof(bf_needs[0]));
-		if (err)
-			return err;
-	}
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return bc_error(ctx, -ENOMEM, "out of memory");
-	st->nr_loops = (uint32_t)o->nr_loops;
-	bc_ctx_set_data(ctx, st);
-	return 0;
-}
-
-static void bl_teardown(struct bc_ctx *ctx)
-{
-	bl_state_free(bc_ctx_data(ctx));
-	bc_ctx_set_data(ctx, NULL);
-}
-
-static int bl_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
-}
+BL_CONFIGURE(bl_configure, bpf_loop_bench)
+BL_CONFIGURE(bf_configure, bpf_for_bench)
 
 /*
  * hits: bpf_loop() iterations (the runner's ops: its latency line is the
@@ -239,60 +120,26 @@ static const struct bc_need bl_needs[] = {
 		.why = "bpf_loop() (Linux 5.17)"),
 };
 
-static const struct bc_bench_desc bl_bench = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "bpf-loop",
-	.description = "cost of one bpf_loop() iteration: 1000 calls of --nr_loops per getpgid()",
-	.producers = BC_THREADS(1, 0, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = bl_metrics,
-	.metric_cnt = sizeof(bl_metrics) / sizeof(bl_metrics[0]),
-	.options = bl_options,
-	.option_cnt = sizeof(bl_options) / sizeof(bl_options[0]),
-	.needs = bl_needs,
-	.need_cnt = sizeof(bl_needs) / sizeof(bl_needs[0]),
-	.attach_points = bl_points,
-	.attach_point_cnt = sizeof(bl_points) / sizeof(bl_points[0]),
-	.setup = bl_setup,
-	.producer = bl_producer,
-	.teardown = bl_teardown,
-	.attach = bl_attach,
+/* Without the kfuncs every candidate would fail to load with the same
+ * EINVAL: the core checks these first and says what is missing. */
+static const struct bc_need bf_needs[] = {
+	BC_NEED(BC_NEED_HELPER, .type = BPF_PROG_TYPE_RAW_TRACEPOINT, .id = BPF_FUNC_loop,
+		.why = "bpf_loop() (Linux 5.17)"),
+	BC_NEED(BC_NEED_BTF_FUNC, .name = "bpf_iter_num_new",
+		.why = "the open-coded numeric iterator, kfuncs bpf_iter_num_*() (Linux 6.4)"),
 };
 
-static const struct bc_bench_desc bf_bench = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "bpf-for",
-	.description = "cost of one value of an open-coded numeric iterator (bpf_for()): 1000 "
-		       "loops of --nr_loops per getpgid()",
-	.producers = BC_THREADS(1, 0, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = bf_metrics,
-	.metric_cnt = sizeof(bf_metrics) / sizeof(bf_metrics[0]),
-	.options = bf_options,
-	.option_cnt = sizeof(bf_options) / sizeof(bf_options[0]),
-	.priv = bf_tag,
-	.needs = bf_needs,
-	.need_cnt = sizeof(bf_needs) / sizeof(bf_needs[0]),
-	.attach_points = bf_points,
-	.attach_point_cnt = sizeof(bf_points) / sizeof(bf_points[0]),
-	.setup = bl_setup,
-	.producer = bl_producer,
-	.teardown = bl_teardown,
-	.attach = bf_attach,
-};
+static const struct bc_bench_desc bl_bench = BC_BENCH("bpf-loop",
+	"cost of one bpf_loop() iteration: 1000 calls of --nr_loops per getpgid()", bl_metrics,
+	.runner_name = true, BC_OPTIONS(bl_options), BC_NEEDS(bl_needs), BC_POINTS(bl_points),
+	.skel = &bpf_loop_bench_skel, .configure = bl_configure, .producer = bc_getpgid_producer);
 
-static const struct bc_bench_desc *const bl_benches[] = {
-	&bl_bench,
-	&bf_bench,
-	NULL,
-};
+static const struct bc_bench_desc bf_bench = BC_BENCH("bpf-for",
+	"cost of one value of an open-coded numeric iterator (bpf_for()): 1000 "
+	"loops of --nr_loops per getpgid()", bf_metrics,
+	.runner_name = true, BC_OPTIONS(bf_options), BC_NEEDS(bf_needs), BC_POINTS(bf_points),
+	.skel = &bpf_for_bench_skel, .configure = bf_configure, .producer = bc_getpgid_producer);
 
-BENCHCORE_PLUGIN(
-	.name = "bpf_loop",
-	.version = "1.1",
-	.description = "loops in BPF: cost per bpf_loop() iteration and per bpf_for() value",
-	.opts_size = sizeof(struct bl_opts),
-	.benches = bl_benches,
-);
+BENCHCORE_PLUGIN(.name = "bpf_loop", .version = "1.1",
+		 .description = "loops in BPF: cost per bpf_loop() iteration and per bpf_for() value",
+		 .opts_size = sizeof(struct bl_opts), BC_BENCHES(&bl_bench, &bf_bench));

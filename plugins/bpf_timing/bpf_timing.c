@@ -26,8 +26,6 @@ struct bt_nop_state {
 	struct bpf_nop *skel;
 	int prog_fd;
 	struct bt_collect col;
-	struct bc_line_counter *runs;	/* per producer */
-	unsigned int prod_cnt;
 };
 
 static void bt_nop_free(struct bt_nop_state *st)
@@ -36,7 +34,6 @@ static void bt_nop_free(struct bt_nop_state *st)
 		return;
 	bt_collect_free(&st->col);
 	bpf_nop__destroy(st->skel);
-	free(st->runs);
 	free(st);
 }
 
@@ -60,11 +57,11 @@ static int bt_nop_load(struct bc_ctx *ctx, struct bt_nop_state *st)
 	err = bpf_nop__load(st->skel);
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF) to load BPF programs: %s",
-				      bt_strerror(err));
+				      bc_strerror(err));
 	if (err)
 		return bc_unavailable(ctx, "the kernel refused the timed syscall program (needs "
 				      "BPF_PROG_TYPE_SYSCALL, 5.14+, and may_goto, 6.9+): %s",
-				      bt_strerror(err));
+				      bc_strerror(err));
 	st->prog_fd = bpf_program__fd(st->skel->progs.bt_nop);
 	err = bt_collect_init(&st->col, &BT_TIMING_VARS(st->skel));
 	if (err)
@@ -72,7 +69,7 @@ static int bt_nop_load(struct bc_ctx *ctx, struct bt_nop_state *st)
 	err = bt_nop_run(st);
 	if (err)
 		return bc_unavailable(ctx, "BPF_PROG_TEST_RUN of a syscall program refused by "
-				      "the kernel: %s", bt_strerror(err));
+				      "the kernel: %s", bc_strerror(err));
 	return 0;
 }
 
@@ -111,7 +108,7 @@ int bt_may_goto_loads(unsigned int prog_type, unsigned int prog_flags)
 	int fd;
 
 	fd = bpf_prog_load((enum bpf_prog_type)prog_type, "bt_may_goto", "GPL", insns,
-			   sizeof(insns) / sizeof(insns[0]), &opts);
+			   BC_ARRAY_SIZE(insns), &opts);
 	if (fd < 0)
 		return -errno;
 	close(fd);
@@ -125,11 +122,11 @@ static int bt_nop_quick_probe(struct bc_ctx *ctx)
 
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF) to load BPF programs: %s",
-				      bt_strerror(err));
+				      bc_strerror(err));
 	if (err)
 		return bc_unavailable(ctx, "the kernel refused a syscall program using may_goto "
 				      "(needs BPF_PROG_TYPE_SYSCALL, 5.14+, and may_goto, 6.9+): %s",
-				      bt_strerror(err));
+				      bc_strerror(err));
 	return 0;
 }
 
@@ -146,17 +143,13 @@ static int bt_nop_setup(struct bc_ctx *ctx)
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	bc_ctx_set_data(ctx, st);
-	st->prod_cnt = bc_ctx_producer_cnt(ctx);
-	st->runs = bc_line_counters_alloc(st->prod_cnt);
-	if (!st->runs)
-		return bc_error(ctx, -ENOMEM, "out of memory");
 	err = bt_nop_load(ctx, st);
 	if (err)
 		return err;
 	bc_ctx_set_attach_point(ctx, "none: syscall program run by BPF_PROG_TEST_RUN");
 	err = bc_ctx_add_prog(ctx, st->prog_fd, "measured");
 	if (err)
-		return bc_error(ctx, err, "declaring the program: %s", bt_strerror(err));
+		return bc_error(ctx, err, "declaring the program: %s", bc_strerror(err));
 	st->col.hist = bc_ctx_hist(ctx, "op_ps");
 	return bt_calibrate(ctx, &st->col, 0, bt_nop_run, st);
 }
@@ -169,66 +162,27 @@ static void bt_nop_teardown(struct bc_ctx *ctx)
 
 static int bt_nop_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
-	struct bt_nop_state *st = bc_ctx_data(ctx);
-	struct bc_line_counter *runs = &st->runs[t->idx];
-	int err;
-
-	while (!bc_thread_should_stop(t)) {
-		err = bt_nop_run(st);
-		if (err)
-			return bc_error(ctx, err, "BPF_PROG_TEST_RUN failed: %s", bt_strerror(err));
-		__atomic_store_n(&runs->value, runs->value + 1, __ATOMIC_RELAXED);
-	}
-	return 0;
+	return bt_produce(ctx, t, bt_nop_run, bc_ctx_data(ctx));
 }
 
 static int bt_nop_measure(struct bc_ctx *ctx, double *values)
 {
 	struct bt_nop_state *st = bc_ctx_data(ctx);
-	uint64_t ns, ops;
 
-	bt_collect_drain(&st->col, &ns, &ops);
-	values[BT_METRIC_OP_NS] = (double)ns;
-	values[BT_METRIC_OPS] = (double)ops;
-	values[BT_METRIC_RUNS] = (double)bc_line_counters_sum(st->runs, st->prod_cnt);
-	return 0;
+	return bt_measure(ctx, &st->col, values);
 }
 
 static const struct bc_metric_desc bt_nop_metrics[] = {
 	BT_COMMON_METRICS,
 };
 
-const struct bc_bench_desc bt_bench_nop = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "bpf-nop",
-	.description = "the in-BPF timing loop around nothing: its own cost per iteration",
-	.producers = BC_THREADS(1, 0, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = bt_nop_metrics,
-	.metric_cnt = sizeof(bt_nop_metrics) / sizeof(bt_nop_metrics[0]),
-	.probe = bt_nop_probe,
-	.needs = bt_nop_needs,
-	.need_cnt = sizeof(bt_nop_needs) / sizeof(bt_nop_needs[0]),
-	.quick_probe = bt_nop_quick_probe,
-	.setup = bt_nop_setup,
-	.producer = bt_nop_producer,
-	.measure = bt_nop_measure,
-	.teardown = bt_nop_teardown,
-	.format_iter = bt_format_iter,
-	.format_summary = bt_format_summary,
-};
+const struct bc_bench_desc bt_bench_nop = BC_BENCH("bpf-nop",
+	"the in-BPF timing loop around nothing: its own cost per iteration", bt_nop_metrics,
+	.runner_name = true, .probe = bt_nop_probe, BC_NEEDS(bt_nop_needs),
+	.quick_probe = bt_nop_quick_probe, .setup = bt_nop_setup, .producer = bt_nop_producer,
+	.measure = bt_nop_measure, .teardown = bt_nop_teardown, .format_iter = bt_format_iter,
+	.format_summary = bt_format_summary);
 
-static const struct bc_bench_desc *const bt_benches[] = {
-	&bt_bench_nop,
-	&bt_bench_xdp_lb,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "bpf_timing",
-	.version = "1.0",
-	.description = "in-BPF batch timing by BPF_PROG_TEST_RUN: bpf-nop, xdp-lb",
-	.opts_size = sizeof(struct bt_opts),
-	.benches = bt_benches,
-);
+BENCHCORE_PLUGIN(.name = "bpf_timing", .version = "1.0",
+		 .description = "in-BPF batch timing by BPF_PROG_TEST_RUN: bpf-nop, xdp-lb",
+		 .opts_size = sizeof(struct bt_opts), BC_BENCHES(&bt_bench_nop, &bt_bench_xdp_lb));

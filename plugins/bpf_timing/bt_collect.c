@@ -18,15 +18,28 @@
 #define BT_CAL_RUNS 5
 #define BT_PROPORTION_TOL 0.05
 
-#ifndef ENOTSUPP
-#define ENOTSUPP 524
-#endif
-
-const char *bt_strerror(int err)
+int bt_measure(struct bc_ctx *ctx, struct bt_collect *c, double *values)
 {
-	if (err == -ENOTSUPP || err == ENOTSUPP)
-		return "Operation not supported (ENOTSUPP)";
-	return strerror(err < 0 ? -err : err);
+	uint64_t ns, ops;
+	int err;
+
+	bt_collect_drain(c, &ns, &ops);
+	err = bc_metric_set(ctx, values, "op_ns", (double)ns);
+	return err ? err : bc_metric_set(ctx, values, "ops", (double)ops);
+}
+
+int bt_produce(struct bc_ctx *ctx, struct bc_thread *t, bt_run_fn run, void *cookie)
+{
+	struct bc_line_counter *runs = bc_thread_counter(ctx, t, "runs");
+	int err;
+
+	while (!bc_thread_should_stop(t)) {
+		err = run(cookie);
+		if (err)
+			return bc_error(ctx, err, "BPF_PROG_TEST_RUN failed: %s", bc_strerror(err));
+		bc_counter_add(runs, 1);
+	}
+	return 0;
 }
 
 int bt_collect_init(struct bt_collect *c, const struct bt_timing_vars *v)
@@ -198,7 +211,7 @@ int bt_calibrate(struct bc_ctx *ctx, struct bt_collect *c, uint32_t fixed, bt_ru
 	}
 	err = bt_time_runs(c, BT_SEED_BATCH, run, cookie, &seed);
 	if (err)
-		return bc_error(ctx, err, "calibration run failed: %s", bt_strerror(err));
+		return bc_error(ctx, err, "calibration run failed: %s", bc_strerror(err));
 	per_op = seed / BT_SEED_BATCH;
 	/* Under a nanosecond an iteration: the runner then stays at the
 	 * smallest batch, and so does this. */
@@ -215,7 +228,7 @@ int bt_calibrate(struct bc_ctx *ctx, struct bt_collect *c, uint32_t fixed, bt_ru
 	if (!err)
 		err = bt_time_runs(c, c->batch * 2, run, cookie, &t2);
 	if (err)
-		return bc_error(ctx, err, "calibration run failed: %s", bt_strerror(err));
+		return bc_error(ctx, err, "calibration run failed: %s", bc_strerror(err));
 	ratio = t1 ? (double)t2 / (double)t1 : 0;
 	if (fabs(ratio - 2.0) / 2.0 > BT_PROPORTION_TOL)
 		bc_ctx_log(ctx, BC_LOG_WARN, "%u and %u iterations took %.3f and %.3f ms (ratio %.3f, expected "

@@ -101,11 +101,15 @@ extern const char *const bt_xdp_lb_scenario_words[];
 
 /* ------------------------------------------------------------- metrics */
 
-/* The first four metrics of both benchmarks, in this order. */
-#define BT_METRIC_OP_NS 0	/* ratio: timed ns per timed iteration */
-#define BT_METRIC_OPS 1		/* timed iterations */
-#define BT_METRIC_OP_PS 2	/* histogram: one batch's time per iteration, ps */
-#define BT_METRIC_RUNS 3	/* BPF_PROG_TEST_RUN calls */
+/* The first four metrics of both benchmarks, at these positions of their
+ * tables (designated, so that the line callbacks read the right ones). */
+enum {
+	BT_METRIC_OP_NS,	/* ratio: timed ns per timed iteration */
+	BT_METRIC_OPS,		/* timed iterations */
+	BT_METRIC_OP_PS,	/* histogram: one batch's time per iteration, ps */
+	BT_METRIC_RUNS,		/* BPF_PROG_TEST_RUN calls, counted by the producers */
+	BT_METRIC_COMMON_CNT,
+};
 
 /*
  * The runner reports these benchmarks with its own lines (time per op of
@@ -116,15 +120,21 @@ extern const char *const bt_xdp_lb_scenario_words[];
  * histogram is never a headline, so the core leaves the lines to us) and
  * its percentiles line, JSON and tables come from the core.
  */
-#define BT_COMMON_METRICS                                                        \
-	BC_METRIC("op_ns", "ns", BC_METRIC_RATIO, .role = BC_ROLE_AUX,           \
-		  .per = "ops", .label = "in-BPF time per op"),                   \
-	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,          \
-		  .label = "timed iterations"),                                  \
-	BC_METRIC("op_ps", "ps", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY,   \
-		  .label = "per-batch time per op"),                             \
-	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,        \
-		  .label = "BPF_PROG_TEST_RUN calls")
+#define BT_COMMON_METRICS                                                              \
+	[BT_METRIC_OP_NS] = BC_METRIC("op_ns", "ns", BC_METRIC_RATIO, .role = BC_ROLE_AUX,  \
+				      .per = "ops", .label = "in-BPF time per op"),          \
+	[BT_METRIC_OPS] = BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,   \
+				    .label = "timed iterations"),                            \
+	[BT_METRIC_OP_PS] = BC_METRIC("op_ps", "ps", BC_METRIC_HISTOGRAM,                   \
+				      .role = BC_ROLE_LATENCY, .label = "per-batch time per op"), \
+	[BT_METRIC_RUNS] = BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX, \
+				     .label = "BPF_PROG_TEST_RUN calls", .threads = true)
+
+/* The batches timed since the last reading, into op_ns and ops. */
+int bt_measure(struct bc_ctx *ctx, struct bt_collect *c, double *values);
+
+/* The producer of both: one BPF_PROG_TEST_RUN after another, counted. */
+int bt_produce(struct bc_ctx *ctx, struct bc_thread *t, bt_run_fn run, void *cookie);
 
 /* "in-BPF   57.845 ns/op,   11.818 M ops/s timed" and the summary's
  * "in-BPF time   57.916 ± 0.464 ns/op, 11.818 M ops/s timed". */
@@ -141,8 +151,5 @@ extern const struct bc_bench_desc bt_bench_xdp_lb;
  * unloaded, for `list`. 0, or the kernel's negative errno.
  */
 int bt_may_goto_loads(unsigned int prog_type, unsigned int prog_flags);
-
-/* Strips libc's "Unknown error 524" from the kernel's ENOTSUPP. */
-const char *bt_strerror(int err);
 
 #endif /* BENCHCORE_BT_INTERNAL_H */

@@ -243,8 +243,6 @@ struct lb_state {
 	uint32_t want_len;
 	int *lru_fds;			/* per possible CPU, kept for prepopulation */
 	int cpu_cnt;
-	struct bc_line_counter *runs;	/* per producer */
-	unsigned int prod_cnt;
 	uint64_t base_packets;		/* what setup's own runs processed */
 	/* --machine-readable: the core reads measure() once for a baseline,
 	 * then once a second, the first warm_ticks of them warm-up; batches
@@ -268,7 +266,6 @@ static void lb_state_free(struct lb_state *st)
 	lb_close_lrus(st);
 	bt_collect_free(&st->col);
 	xdp_lb__destroy(st->skel);
-	free(st->runs);
 	free(st);
 }
 
@@ -473,7 +470,7 @@ static int lb_update(struct bc_ctx *ctx, int fd, const void *key, const void *va
 {
 	int err = bpf_map_update_elem(fd, key, val, BPF_ANY);
 
-	return err ? bc_error(ctx, err, "filling %s: %s", what, bt_strerror(err)) : 0;
+	return err ? bc_error(ctx, err, "filling %s: %s", what, bc_strerror(err)) : 0;
 }
 
 /* Every slot of every VIP's ring points at the one IPv4 real. */
@@ -498,7 +495,7 @@ static int lb_fill_ring(struct bc_ctx *ctx, struct lb_state *st)
 		}
 		err = bpf_map_update_batch(fd, keys, vals, &n, NULL);
 		if (err)
-			err = bc_error(ctx, err, "filling the hash rings: %s", bt_strerror(err));
+			err = bc_error(ctx, err, "filling the hash rings: %s", bc_strerror(err));
 		done += n;
 	}
 out:
@@ -531,7 +528,7 @@ static int lb_make_lrus(struct bc_ctx *ctx, struct lb_state *st)
 				    sizeof(struct lb_real_pos_lru), LB_LRU_SIZE, NULL);
 		if (fd < 0)
 			return bc_error(ctx, fd, "creating CPU %d's connection table: %s", i,
-					bt_strerror(fd));
+					bc_strerror(fd));
 		st->lru_fds[i] = fd;
 		err = lb_update(ctx, outer, &cpu, &fd, "the connection-table array");
 		if (err)
@@ -717,7 +714,7 @@ static int lb_validate(struct bc_ctx *ctx, struct lb_state *st)
 	err = bpf_prog_test_run_opts(st->prog_fd, &opts);
 	if (err)
 		return bc_error(ctx, err, "%s: BPF_PROG_TEST_RUN failed: %s", sc->name,
-				bt_strerror(err));
+				bc_strerror(err));
 	if ((int)opts.retval != sc->verdict)
 		return bc_error(ctx, -EPROTO, "%s: the program returned %s, expected %s", sc->name,
 				lb_verdict_name((int)opts.retval), lb_verdict_name(sc->verdict));
@@ -757,10 +754,10 @@ static int lb_load(struct bc_ctx *ctx, struct lb_state *st)
 	err = xdp_lb__load(st->skel);
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF, CAP_NET_ADMIN) to load BPF "
-				      "programs: %s", bt_strerror(err));
+				      "programs: %s", bc_strerror(err));
 	if (err)
 		return bc_unavailable(ctx, "the kernel refused the XDP load balancer (needs "
-				      "may_goto, Linux 6.9+): %s", bt_strerror(err));
+				      "may_goto, Linux 6.9+): %s", bc_strerror(err));
 	st->prog_fd = bpf_program__fd(st->skel->progs.bt_xdp_lb);
 	err = bt_collect_init(&st->col, &BT_TIMING_VARS(st->skel));
 	return err ? bc_error(ctx, err, "out of memory") : 0;
@@ -792,7 +789,7 @@ static int lb_probe(struct bc_ctx *ctx)
 		err = lb_run(st);
 		if (err)
 			err = bc_unavailable(ctx, "BPF_PROG_TEST_RUN of an XDP program refused "
-					     "by the kernel: %s", bt_strerror(err));
+					     "by the kernel: %s", bc_strerror(err));
 	}
 	lb_state_free(st);
 	return err;
@@ -808,10 +805,10 @@ static int lb_quick_probe(struct bc_ctx *ctx)
 	err = bt_may_goto_loads(BPF_PROG_TYPE_XDP, 0);
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF, CAP_NET_ADMIN) to load BPF "
-				      "programs: %s", bt_strerror(err));
+				      "programs: %s", bc_strerror(err));
 	if (err)
 		return bc_unavailable(ctx, "the kernel refused an XDP program using may_goto "
-				      "(needs may_goto, Linux 6.9+): %s", bt_strerror(err));
+				      "(needs may_goto, Linux 6.9+): %s", bc_strerror(err));
 	return 0;
 }
 
@@ -872,11 +869,11 @@ static int lb_setup_runs(struct bc_ctx *ctx, struct lb_state *st)
 		st->skel->bss->cold_lru = 1;
 		err = lb_run(st);
 		if (err)
-			return bc_error(ctx, err, "BPF_PROG_TEST_RUN failed: %s", bt_strerror(err));
+			return bc_error(ctx, err, "BPF_PROG_TEST_RUN failed: %s", bc_strerror(err));
 	}
 	err = lb_reset_stats(st);
 	if (err)
-		return bc_error(ctx, err, "resetting the balancer's counters: %s", bt_strerror(err));
+		return bc_error(ctx, err, "resetting the balancer's counters: %s", bc_strerror(err));
 	return lb_validate(ctx, st);
 }
 
@@ -887,8 +884,6 @@ static int lb_setup(struct bc_ctx *ctx)
 	cpu_set_t *saved;
 	int err;
 
-	if (!o)
-		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
 	if (o->scenario < 0 || (size_t)o->scenario >= LB_SCENARIO_CNT)
 		return bc_usage_error(ctx, "--scenario: index %d out of range", o->scenario);
 	st = calloc(1, sizeof(*st));
@@ -896,10 +891,6 @@ static int lb_setup(struct bc_ctx *ctx)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	bc_ctx_set_data(ctx, st);
 	st->sc = &lb_scenarios[o->scenario];
-	st->prod_cnt = bc_ctx_producer_cnt(ctx);
-	st->runs = bc_line_counters_alloc(st->prod_cnt);
-	if (!st->runs)
-		return bc_error(ctx, -ENOMEM, "out of memory");
 
 	err = lb_load(ctx, st);
 	if (err)
@@ -927,7 +918,7 @@ static int lb_setup(struct bc_ctx *ctx)
 	bc_ctx_set_attach_point(ctx, "none: XDP program run by BPF_PROG_TEST_RUN");
 	err = bc_ctx_add_prog(ctx, st->prog_fd, "measured");
 	if (err)
-		return bc_error(ctx, err, "declaring the program: %s", bt_strerror(err));
+		return bc_error(ctx, err, "declaring the program: %s", bc_strerror(err));
 	bc_ctx_log(ctx, BC_LOG_INFO, "scenario %s (%s), %u iterations per batch, validated",
 		   st->sc->name, st->sc->description, st->col.batch);
 	return 0;
@@ -948,35 +939,20 @@ static void lb_teardown(struct bc_ctx *ctx)
 
 static int lb_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
-	struct lb_state *st = bc_ctx_data(ctx);
-	struct bc_line_counter *runs = &st->runs[t->idx];
-	int err;
-
-	while (!bc_thread_should_stop(t)) {
-		err = lb_run(st);
-		if (err)
-			return bc_error(ctx, err, "BPF_PROG_TEST_RUN failed: %s", bt_strerror(err));
-		__atomic_store_n(&runs->value, runs->value + 1, __ATOMIC_RELAXED);
-	}
-	return 0;
+	return bt_produce(ctx, t, lb_run, bc_ctx_data(ctx));
 }
-
-#define LB_METRIC_PACKETS 4
 
 static int lb_measure(struct bc_ctx *ctx, double *values)
 {
 	struct lb_state *st = bc_ctx_data(ctx);
 	const struct bt_opts *o = bc_ctx_opts(ctx);
-	uint64_t ns, ops;
+	int err;
 
 	if (o->machine_readable)
 		st->col.keep_raw = st->readings++ > st->warm_ticks;
-	bt_collect_drain(&st->col, &ns, &ops);
-	values[BT_METRIC_OP_NS] = (double)ns;
-	values[BT_METRIC_OPS] = (double)ops;
-	values[BT_METRIC_RUNS] = (double)bc_line_counters_sum(st->runs, st->prod_cnt);
-	values[LB_METRIC_PACKETS] = (double)(lb_packets(st) - st->base_packets);
-	return 0;
+	err = bt_measure(ctx, &st->col, values);
+	return err ? err : bc_metric_set(ctx, values, "packets",
+					 (double)(lb_packets(st) - st->base_packets));
 }
 
 /* packets: every packet the balancer counted a verdict for, the timed
@@ -984,8 +960,8 @@ static int lb_measure(struct bc_ctx *ctx, double *values)
  * check). */
 static const struct bc_metric_desc lb_metrics[] = {
 	BT_COMMON_METRICS,
-	BC_METRIC("packets", "packets", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-		  .label = "packets processed"),
+	[BT_METRIC_COMMON_CNT] = BC_METRIC("packets", "packets", BC_METRIC_COUNTER,
+					   .role = BC_ROLE_AUX, .label = "packets processed"),
 };
 
 static const struct bc_option lb_options[] = {
@@ -997,25 +973,9 @@ static const struct bc_option lb_options[] = {
 			    "of the measured batches' ns/op) after the Summary"),
 };
 
-const struct bc_bench_desc bt_bench_xdp_lb = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "xdp-lb",
-	.description = "Katran-style XDP load balancer, in-BPF time per packet (--scenario)",
-	.producers = BC_THREADS(1, 0, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = lb_metrics,
-	.metric_cnt = sizeof(lb_metrics) / sizeof(lb_metrics[0]),
-	.options = lb_options,
-	.option_cnt = sizeof(lb_options) / sizeof(lb_options[0]),
-	.probe = lb_probe,
-	.needs = lb_needs,
-	.need_cnt = sizeof(lb_needs) / sizeof(lb_needs[0]),
-	.quick_probe = lb_quick_probe,
-	.setup = lb_setup,
-	.producer = lb_producer,
-	.measure = lb_measure,
-	.teardown = lb_teardown,
-	.format_iter = bt_format_iter,
-	.format_summary = bt_format_summary,
-};
+const struct bc_bench_desc bt_bench_xdp_lb = BC_BENCH("xdp-lb",
+	"Katran-style XDP load balancer, in-BPF time per packet (--scenario)", lb_metrics,
+	.runner_name = true, BC_OPTIONS(lb_options), .probe = lb_probe, BC_NEEDS(lb_needs),
+	.quick_probe = lb_quick_probe, .setup = lb_setup, .producer = lb_producer,
+	.measure = lb_measure, .teardown = lb_teardown, .format_iter = bt_format_iter,
+	.format_summary = bt_format_summary);

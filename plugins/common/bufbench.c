@@ -174,3 +174,20 @@ void buf_trigger_batch(void)
 {
 	bc_getpgid_trigger();
 }
+
+int buf_producer(struct bc_ctx *ctx, struct bc_thread *t)
+{
+	const struct timespec nap = { .tv_nsec = 10 * 1000 * 1000 };
+
+	if (buf_run_opts(ctx)->b2b) {
+		/* The first batch; from then on the consumer triggers each
+		 * next one once it has drained the previous. */
+		buf_trigger_batch();
+		while (!bc_thread_should_stop(t))
+			nanosleep(&nap, NULL);
+		return 0;
+	}
+	while (!bc_thread_should_stop(t))
+		buf_trigger_batch();
+	return 0;
+}

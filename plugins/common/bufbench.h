@@ -90,11 +90,10 @@ extern const struct bc_metric_desc buf_metrics[BC_BUF_METRIC_CNT];
  * run without (rb-libbpf with --rb-bench-producer and -c0; buf_validate()
  * ties the two). */
 #define BC_BUF_BENCH_CONS(name_, desc_, spec_, cons_min_, ...)                      \
-	{ .sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_), \
-	  .runner_name = true,                                                         \
-	  .producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(cons_min_, 1, 1), \
-	  .metrics = buf_metrics, .metric_cnt = BC_BUF_METRIC_CNT,              \
-	  .priv = (spec_), .validate = buf_validate, __VA_ARGS__ }
+	BC_BENCH(name_, desc_, buf_metrics, .runner_name = true,                       \
+		 .consumers = BC_THREADS(cons_min_, 1, 1), .priv = (spec_),             \
+		 .attach_points = buf_attach_points, .attach_point_cnt = BC_BUF_ATTACH_CNT, \
+		 .validate = buf_validate, .producer = buf_producer, __VA_ARGS__)
 #define BC_BUF_BENCH(name_, desc_, spec_, ...)                                   \
 	BC_BUF_BENCH_CONS(name_, desc_, spec_, 1, __VA_ARGS__)
 
@@ -154,6 +153,10 @@ static inline void buf_lat_seen(struct buf_lat *l, const void *data, size_t len)
 /* The validate() callback of every rb- and pb- benchmark: the checks that
  * involve more than one value, or the benchmark's kind (bc_usage_error()). */
 int buf_validate(struct bc_ctx *ctx);
+
+/* The producer of every rb- and pb- benchmark: a batch per getpgid(), in
+ * a loop, or with --rb-b2b one batch and then the consumer's turn. */
+int buf_producer(struct bc_ctx *ctx, struct bc_thread *t);
 
 /*
  * The producer's attach candidates, in order, for BPF objects that name

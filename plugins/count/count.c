@@ -84,8 +84,7 @@ static int count_measure(struct bc_ctx *ctx, double *values)
 
 	for (i = 0; i < st->line_cnt; i++)
 		sum += __atomic_load_n(&st->lines[i].value, __ATOMIC_RELAXED);
-	values[0] = (double)sum;
-	return 0;
+	return bc_metric_set(ctx, values, "hits", (double)sum);
 }
 
 static void count_teardown(struct bc_ctx *ctx)
@@ -105,14 +104,9 @@ static const struct bc_metric_desc count_metrics[] = {
 };
 
 #define COUNT_BENCH(name_, desc_, variant_)                                            \
-	{                                                                              \
-		.sz = sizeof(struct bc_bench_desc), .name = (name_), .description = (desc_), \
-		.runner_name = true,                                                         \
-		.producers = BC_THREADS(1, 0, 1), .consumers = BC_THREADS(0, 0, 0),     \
-		.metrics = count_metrics, .metric_cnt = 1, .priv = (variant_),         \
-		.setup = count_setup, .producer = count_producer,                      \
-		.measure = count_measure, .teardown = count_teardown,                  \
-	}
+	BC_BENCH(name_, desc_, count_metrics, .runner_name = true, .priv = (variant_),  \
+		 .setup = count_setup, .producer = count_producer, .measure = count_measure, \
+		 .teardown = count_teardown)
 
 static const struct bc_bench_desc count_global = COUNT_BENCH(
 	"count-global", "every producer atomically increments one shared counter (must not scale)",
@@ -122,10 +116,7 @@ static const struct bc_bench_desc count_local = COUNT_BENCH(
 	"count-local",
 	"every producer increments its own counter on its own cache line (must scale)", &count_own);
 
-static const struct bc_bench_desc *const count_benches[] = { &count_global, &count_local, NULL };
-
 BENCHCORE_PLUGIN(.name = "count", .version = "1.0",
 		 .description = "harness self-check: shared vs per-producer counters, no BPF",
-		 .options = count_options,
-		 .option_cnt = sizeof(count_options) / sizeof(count_options[0]),
-		 .opts_size = sizeof(struct count_opts), .benches = count_benches);
+		 BC_OPTIONS(count_options), .opts_size = sizeof(struct count_opts),
+		 BC_BENCHES(&count_global, &count_local));

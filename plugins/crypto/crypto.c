@@ -52,8 +52,6 @@ struct cr_state {
 	int prog_fd;
 	char *input;
 	uint32_t len;
-	struct bc_line_counter *runs;	/* per producer */
-	unsigned int prod_cnt;
 };
 
 static void cr_state_free(struct cr_state *st)
@@ -62,13 +60,7 @@ static void cr_state_free(struct cr_state *st)
 		return;
 	crypto_bench__destroy(st->skel);
 	free(st->input);
-	free(st->runs);
 	free(st);
-}
-
-static const char *cr_strerror(int err)
-{
-	return strerror(err < 0 ? -err : err);
 }
 
 static bool cr_kernel_has_kfuncs(void)
@@ -140,7 +132,7 @@ static int cr_load(struct bc_ctx *ctx, struct cr_state *st, const char *cipher)
 	err = cr_tag_kptr(st->skel->obj);
 	if (err)
 		return bc_error(ctx, err, "tagging the crypto context as a kptr in the object's "
-				"BTF failed: %s", cr_strerror(err));
+				"BTF failed: %s", bc_strerror(err));
 	st->skel->rodata->len = st->len;
 	snprintf(st->skel->bss->cipher, sizeof(st->skel->bss->cipher), "%s", cipher);
 	memcpy(st->skel->bss->key, cr_key, sizeof(cr_key) - 1);
@@ -148,10 +140,10 @@ static int cr_load(struct bc_ctx *ctx, struct cr_state *st, const char *cipher)
 	err = crypto_bench__load(st->skel);
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF, CAP_NET_ADMIN) to load BPF "
-				      "programs: %s", cr_strerror(err));
+				      "programs: %s", bc_strerror(err));
 	if (err)
 		return bc_unavailable(ctx, "the kernel refused the crypto programs: %s",
-				      cr_strerror(err));
+				      bc_strerror(err));
 	return 0;
 }
 
@@ -164,14 +156,14 @@ static int cr_make_context(struct bc_ctx *ctx, struct cr_state *st, const char *
 	err = bpf_prog_test_run_opts(bpf_program__fd(st->skel->progs.cr_setup), &opts);
 	if (err)
 		return bc_unavailable(ctx, "BPF_PROG_TEST_RUN of the syscall program refused: %s",
-				      cr_strerror(err));
+				      bc_strerror(err));
 	/* The kfunc's answer for an algorithm the kernel does not have. */
 	if (st->skel->bss->status == -ENOENT || st->skel->bss->status == -EOPNOTSUPP)
 		return bc_unavailable(ctx, "this kernel has no skcipher '%s' (%s)", cipher,
-				      cr_strerror(st->skel->bss->status));
+				      bc_strerror(st->skel->bss->status));
 	if (st->skel->bss->status)
 		return bc_error(ctx, st->skel->bss->status, "making a '%s' context failed: %s",
-				cipher, cr_strerror(st->skel->bss->status));
+				cipher, bc_strerror(st->skel->bss->status));
 	return 0;
 }
 
@@ -269,17 +261,13 @@ static int cr_setup(struct bc_ctx *ctx)
 	uint32_t x = 2463534242u;
 	int err;
 
-	if (!o)
-		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	bc_ctx_set_data(ctx, st);
 	st->len = (uint32_t)o->len;
-	st->prod_cnt = bc_ctx_producer_cnt(ctx);
-	st->runs = bc_line_counters_alloc(st->prod_cnt);
 	st->input = malloc(st->len);
-	if (!st->runs || !st->input)
+	if (!st->input)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	/* Digits, NUL-terminated, as the runner's input; a fixed seed. */
 	for (uint32_t i = 0; i + 1 < st->len; i++) {
@@ -300,19 +288,19 @@ static int cr_setup(struct bc_ctx *ctx)
 	/* One call first: a length the cipher cannot take is the user's to fix. */
 	err = cr_run(st, 1);
 	if (err)
-		return bc_error(ctx, err, "BPF_PROG_TEST_RUN failed: %s", cr_strerror(err));
+		return bc_error(ctx, err, "BPF_PROG_TEST_RUN failed: %s", bc_strerror(err));
 	if (st->skel->bss->status)
 		return bc_usage_error(ctx, "--crypto-len '%u': %s with '%s' refused it (%s); a "
 				      "block cipher mode takes whole blocks", st->len,
 				      v->decrypt ? "bpf_crypto_decrypt" : "bpf_crypto_encrypt",
-				      o->cipher, cr_strerror(st->skel->bss->status));
+				      o->cipher, bc_strerror(st->skel->bss->status));
 	bc_ctx_set_attach_point(ctx, "none: tc program run by BPF_PROG_TEST_RUN");
 	/* hits and failures are the core's to read (the metrics' `bpf`): the
 	 * call above only moves their baseline. */
 	err = bc_ctx_set_bpf_object(ctx, st->skel->obj);
 	if (!err)
 		err = bc_ctx_add_prog(ctx, st->prog_fd, "measured");
-	return err ? bc_error(ctx, err, "declaring the program: %s", cr_strerror(err)) : 0;
+	return err ? bc_error(ctx, err, "declaring the program: %s", bc_strerror(err)) : 0;
 }
 
 static void cr_teardown(struct bc_ctx *ctx)
@@ -324,80 +312,46 @@ static void cr_teardown(struct bc_ctx *ctx)
 static int cr_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	struct cr_state *st = bc_ctx_data(ctx);
-	struct bc_line_counter *runs = &st->runs[t->idx];
+	struct bc_line_counter *runs = bc_thread_counter(ctx, t, "runs");
 	int err;
 
 	while (!bc_thread_should_stop(t)) {
 		err = cr_run(st, CR_REPEAT);
 		if (err)
-			return bc_error(ctx, err, "BPF_PROG_TEST_RUN failed: %s", cr_strerror(err));
-		__atomic_store_n(&runs->value, runs->value + 1, __ATOMIC_RELAXED);
+			return bc_error(ctx, err, "BPF_PROG_TEST_RUN failed: %s", bc_strerror(err));
+		bc_counter_add(runs, 1);
 	}
 	return 0;
 }
 
-static int cr_measure(struct bc_ctx *ctx, double *values)
-{
-	struct cr_state *st = bc_ctx_data(ctx);
-
-	/* hits, failures: from BPF; drops: none (the runner's line), 0. */
-	values[3] = (double)bc_line_counters_sum(st->runs, st->prod_cnt);
-	return 0;
-}
-
 /* hits: kfunc calls (64 per test run, which the tests check); failures:
- * those the kfunc refused (0 when setup's check passed). */
+ * those the kfunc refused (0 when setup's check passed); drops: none (the
+ * runner's line), so no thread counts one. All read by the core. */
 static const struct bc_metric_desc cr_metrics[] = {
 	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf = "hits"),
-	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS, .threads = true),
 	BC_METRIC("failures", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
 		  .label = "calls the kfunc refused", .bpf = "failures"),
 	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-		  .label = "BPF_PROG_TEST_RUN calls (64 program runs each)"),
+		  .label = "BPF_PROG_TEST_RUN calls (64 program runs each)", .threads = true),
 };
 
 static const struct cr_variant cr_enc = { .decrypt = false };
 static const struct cr_variant cr_dec = { .decrypt = true };
 
 #define CR_BENCH(var_, name_, desc_, priv_)                                      \
-	static const struct bc_bench_desc var_ = {                               \
-		.sz = sizeof(struct bc_bench_desc),                              \
-		.runner_name = true,                                             \
-		.name = (name_),                                                 \
-		.description = (desc_),                                          \
-		.producers = BC_THREADS(1, 0, 1),                                \
-		.consumers = BC_THREADS(0, 0, 0),                                \
-		.metrics = cr_metrics,                                           \
-		.metric_cnt = sizeof(cr_metrics) / sizeof(cr_metrics[0]),        \
-		.priv = (priv_),                                                 \
-		.probe = cr_probe,                                               \
-		.needs = cr_needs,                                               \
-		.need_cnt = sizeof(cr_needs) / sizeof(cr_needs[0]),              \
-		.quick_probe = cr_quick_probe,                                   \
-		.validate = cr_validate,                                         \
-		.setup = cr_setup,                                               \
-		.producer = cr_producer,                                         \
-		.measure = cr_measure,                                           \
-		.teardown = cr_teardown,                                         \
-	}
+	static const struct bc_bench_desc var_ = BC_BENCH(name_, desc_, cr_metrics,    \
+		.runner_name = true, .priv = (priv_), .probe = cr_probe,               \
+		BC_NEEDS(cr_needs), .quick_probe = cr_quick_probe,                     \
+		.validate = cr_validate, .setup = cr_setup, .producer = cr_producer,   \
+		.teardown = cr_teardown)
 
 CR_BENCH(b_enc, "crypto-encrypt", "bpf_crypto_encrypt() of --crypto-len bytes from a tc program",
 	 &cr_enc);
 CR_BENCH(b_dec, "crypto-decrypt", "bpf_crypto_decrypt() of --crypto-len bytes from a tc program",
 	 &cr_dec);
 
-static const struct bc_bench_desc *const cr_benches[] = {
-	&b_enc,
-	&b_dec,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "crypto",
-	.version = "1.0",
-	.description = "BPF crypto kfuncs: skcipher encrypt and decrypt from a tc program",
-	.options = cr_options,
-	.option_cnt = sizeof(cr_options) / sizeof(cr_options[0]),
-	.opts_size = sizeof(struct cr_opts),
-	.benches = cr_benches,
-);
+BENCHCORE_PLUGIN(.name = "crypto", .version = "1.0",
+		 .description = "BPF crypto kfuncs: skcipher encrypt and decrypt from a tc program",
+		 BC_OPTIONS(cr_options), .opts_size = sizeof(struct cr_opts),
+		 BC_BENCHES(&b_enc, &b_dec));

@@ -21,7 +21,7 @@
  * also count the syscall and any time the producer does not run. The
  * histogram "trigger_ns" holds each batch's BPF time. The core reads all
  * of them from the BPF object (the metrics' `bpf` fields) and drives the
- * attach ladder (hm_attach()).
+ * skeleton through the attach ladder (hm_configure(), hm_fill()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -44,7 +44,7 @@
 #include "hashmap_common.h"
 #include "hashmap.skel.h"
 
-#define HM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+BC_SKEL(hashmap);
 /* The kernel's bpf_loop() limit, BPF_MAX_LOOPS (not in the UAPI). */
 #define HM_MAX_LOOPS (1 << 23)
 /* Keys written per BPF_MAP_UPDATE_BATCH while filling. */
@@ -62,9 +62,9 @@ struct hm_kind {
 	bool lookup;
 };
 
+/* A run's configuration: bpf-hashmap-lookup's from its options. */
 struct hm_state {
 	const struct hm_kind *kind;
-	/* bpf-hashmap-lookup's configuration, from the options */
 	uint32_t key_size, map_flags, max_entries, nr_entries, outer_loops;
 	struct hashmap *skel;
 };
@@ -130,8 +130,6 @@ static int hm_lookup_config(struct bc_ctx *ctx, struct hm_state *st)
 {
 	const struct hm_opts *o = bc_ctx_opts(ctx);
 
-	if (!o)
-		return bc_error(ctx, -EINVAL, "the core passed no options (it predates option tables)");
 	if (hm_parse_flags(o->map_flags, &st->map_flags))
 		return bc_usage_error(ctx, "--map_flags '%s': expected a number from 0 to %u, decimal or hex with 0x",
 				      o->map_flags ? o->map_flags : "", UINT32_MAX);
@@ -158,55 +156,40 @@ static int hm_lookup_config(struct bc_ctx *ctx, struct hm_state *st)
 	return 0;
 }
 
-static int hm_fill_full(struct bc_ctx *ctx, struct hm_state *st);
-static int hm_fill_lookup(struct bc_ctx *ctx, struct hm_state *st);
-
-/* One candidate of the descriptor's ladder, which the core drives. The
- * map is filled between load and attach: no trigger sees it half full. */
-static int hm_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+/* The run's configuration, checked by validate() already. */
+static struct hm_state hm_state_of(struct bc_ctx *ctx, struct hashmap *skel)
 {
-	struct hm_state *st = bc_ctx_data(ctx);
-	struct hashmap *skel;
-	unsigned int s, w;
+	struct hm_state st = { .kind = bc_ctx_bench_priv(ctx), .skel = skel };
+
+	if (st.kind->lookup)
+		(void)hm_lookup_config(ctx, &st);
+	return st;
+}
+
+/* Before the candidate loads: what its program reads, the map's shape. */
+static int hm_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
+{
+	struct hm_state st = hm_state_of(ctx, skel);
+	struct hashmap *s = skel;
+	unsigned int k, w;
 	int err;
 
-	skel = hashmap__open();
-	if (!skel)
-		return -errno;
-	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
-	if (err)
-		goto fail;
-	skel->rodata->bc_tgid = (__u32)getpid();
-	skel->rodata->getpgid_nr = SYS_getpgid;
-	skel->rodata->do_lookup = st->kind->lookup;
-	skel->rodata->record_triggers = true;
-	if (st->kind->lookup) {
-		skel->rodata->nr_entries = st->nr_entries;
-		skel->rodata->outer_loops = st->outer_loops;
-		for (s = 0; s < HM_KEY_SLOTS; s++)
-			for (w = 1; w < st->key_size / 4; w++)
-				skel->bss->keys[s][w] = HM_KEY_PATTERN * w;
-		err = bpf_map__set_key_size(skel->maps.hm_lookup, st->key_size);
-		if (!err)
-			err = bpf_map__set_max_entries(skel->maps.hm_lookup, st->max_entries);
-		if (!err)
-			err = bpf_map__set_map_flags(skel->maps.hm_lookup, st->map_flags);
-		if (err)
-			goto fail;
-	}
-	err = hashmap__load(skel);
-	if (err)
-		goto fail;
-	st->skel = skel;
-	err = st->kind->lookup ? hm_fill_lookup(ctx, st) : hm_fill_full(ctx, st);
+	(void)pt;
+	s->rodata->bc_tgid = (__u32)getpid();
+	s->rodata->getpgid_nr = SYS_getpgid;
+	s->rodata->do_lookup = st.kind->lookup;
+	s->rodata->record_triggers = true;
+	if (!st.kind->lookup)
+		return 0;
+	s->rodata->nr_entries = st.nr_entries;
+	s->rodata->outer_loops = st.outer_loops;
+	for (k = 0; k < HM_KEY_SLOTS; k++)
+		for (w = 1; w < st.key_size / 4; w++)
+			s->bss->keys[k][w] = HM_KEY_PATTERN * w;
+	if (!(err = bpf_map__set_key_size(s->maps.hm_lookup, st.key_size)))
+		err = bpf_map__set_max_entries(s->maps.hm_lookup, st.max_entries);
 	if (!err)
-		err = hashmap__attach(skel);
-	if (err)
-		goto fail;
-	return bc_ctx_set_bpf_object(ctx, skel->obj);
-fail:
-	st->skel = NULL;
-	hashmap__destroy(skel);
+		err = bpf_map__set_map_flags(s->maps.hm_lookup, st.map_flags);
 	return err;
 }
 
@@ -275,6 +258,15 @@ out:
 	return err;
 }
 
+/* After load, before attach: no trigger sees the map half full. */
+static int hm_fill(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
+{
+	struct hm_state st = hm_state_of(ctx, skel);
+
+	(void)pt;
+	return st.kind->lookup ? hm_fill_lookup(ctx, &st) : hm_fill_full(ctx, &st);
+}
+
 /* ------------------------------------------------------------ callbacks */
 
 static int hm_validate(struct bc_ctx *ctx)
@@ -284,36 +276,16 @@ static int hm_validate(struct bc_ctx *ctx)
 	return st.kind->lookup ? hm_lookup_config(ctx, &st) : 0;
 }
 
-static int hm_setup(struct bc_ctx *ctx)
-{
-	struct hm_state *st;
-
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
-	bc_ctx_set_data(ctx, st);
-	st->kind = bc_ctx_bench_priv(ctx);
-	return st->kind->lookup ? hm_lookup_config(ctx, st) : 0;
-}
-
-static int hm_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
-}
-
 /* Metric indices, the same in both benchmarks. */
 enum { HM_M_EVENTS, HM_M_OPS, HM_M_BATCHES, HM_M_TRIGGER_NS };
 
 /* The counters are the core's to read; this only watches for a lost key. */
 static int hm_measure(struct bc_ctx *ctx, double *values)
 {
-	struct hm_state *st = bc_ctx_data(ctx);
+	struct hashmap *skel = bc_ctx_skel(ctx);
 
 	(void)values;
-	if (__atomic_load_n(&st->skel->bss->error, __ATOMIC_RELAXED))
+	if (__atomic_load_n(&skel->bss->error, __ATOMIC_RELAXED))
 		return bc_error(ctx, -EIO, "a lookup in BPF missed a stored key: the map lost an entry");
 	return 0;
 }
@@ -340,19 +312,25 @@ static int hm_format_summary(struct bc_ctx *ctx, const double *means, const doub
 	return 0;
 }
 
-/* The runner's end-of-run lines, one per CPU that ran a trigger. */
-static void hm_cpu_lines(struct bc_ctx *ctx, const struct hm_state *st)
+/* The runner's end-of-run lines, one per CPU that ran a trigger: from
+ * the skeleton, which the core keeps until teardown() returns. */
+static void hm_teardown(struct bc_ctx *ctx)
 {
-	const struct bc_batch_timing *b = st->skel->bss->batches;
+	const struct hm_kind *k = bc_ctx_bench_priv(ctx);
+	struct hashmap *skel = bc_ctx_skel(ctx);
+	const struct bc_batch_timing *b;
 	unsigned int cpu, n;
 	double mean, sd, ns;
 
-	for (cpu = 0; cpu < HM_ARRAY_SIZE(st->skel->bss->batches); cpu++) {
+	if (!skel)
+		return;
+	b = skel->bss->batches;
+	for (cpu = 0; cpu < BC_ARRAY_SIZE(skel->bss->batches); cpu++) {
 		bc_batch_u64 last_ops = b[cpu].last_ops, next = b[cpu].ring_next;
 
 		if (!next || !last_ops)
 			continue;
-		if (!st->kind->lookup) {
+		if (!k->lookup) {
 			/* The runner's figure: the last update batch alone. */
 			bc_batch_u64 last = b[cpu].ring[(next - 1) & (BC_BATCH_RING - 1)];
 
@@ -367,19 +345,6 @@ static void hm_cpu_lines(struct bc_ctx *ctx, const struct hm_state *st)
 					  "cpu%02u: lookup %.3lfM \u00b1 %.3lfM events/sec (approximated from %u samples of ~%lums)",
 					  cpu, mean / 1e6, 2 * sd / 1e6, n, (unsigned long)(ns / 1e6));
 	}
-}
-
-static void hm_teardown(struct bc_ctx *ctx)
-{
-	struct hm_state *st = bc_ctx_data(ctx);
-
-	if (!st)
-		return;
-	if (st->skel)
-		hm_cpu_lines(ctx, st);
-	hashmap__destroy(st->skel);
-	free(st);
-	bc_ctx_set_data(ctx, NULL);
 }
 
 /* ----------------------------------------------------------- descriptors */
@@ -431,66 +396,21 @@ static const struct bc_need hm_needs[] = {
 		.why = "bpf_loop() (Linux 5.17)"),
 };
 
-static const struct bc_bench_desc hm_full_update = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "bpf-hashmap-full-update",
-	.description = "updates of an absent key in a full preallocated hash map (1000 keys)",
-	.producers = BC_THREADS(1, 0, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = hm_full_metrics,
-	.metric_cnt = HM_ARRAY_SIZE(hm_full_metrics),
-	.priv = &hm_k_full,
-	.needs = hm_needs,
-	.need_cnt = HM_ARRAY_SIZE(hm_needs),
-	.attach_points = hm_points,
-	.attach_point_cnt = HM_ARRAY_SIZE(hm_points),
-	.validate = hm_validate,
-	.setup = hm_setup,
-	.producer = hm_producer,
-	.measure = hm_measure,
-	.teardown = hm_teardown,
-	.format_iter = hm_format_iter,
-	.format_summary = hm_format_summary,
-	.attach = hm_attach,
-};
+#define HM_BENCH(name_, desc_, metrics_, ...)                                         \
+	BC_BENCH(name_, desc_, metrics_, .runner_name = true, BC_NEEDS(hm_needs),       \
+		 BC_POINTS(hm_points), .skel = &hashmap_skel, .configure = hm_configure, \
+		 .loaded = hm_fill, .validate = hm_validate, .producer = bc_getpgid_producer,   \
+		 .measure = hm_measure, .teardown = hm_teardown,                       \
+		 .format_iter = hm_format_iter, .format_summary = hm_format_summary, __VA_ARGS__)
 
-static const struct bc_bench_desc hm_lookup = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "bpf-hashmap-lookup",
-	.description = "lookups of each of --nr_entries keys in turn, --nr_loops per getpgid()",
-	.producers = BC_THREADS(1, 0, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = hm_lookup_metrics,
-	.metric_cnt = HM_ARRAY_SIZE(hm_lookup_metrics),
-	.options = hm_lookup_options,
-	.option_cnt = HM_ARRAY_SIZE(hm_lookup_options),
-	.priv = &hm_k_lookup,
-	.needs = hm_needs,
-	.need_cnt = HM_ARRAY_SIZE(hm_needs),
-	.attach_points = hm_points,
-	.attach_point_cnt = HM_ARRAY_SIZE(hm_points),
-	.validate = hm_validate,
-	.setup = hm_setup,
-	.producer = hm_producer,
-	.measure = hm_measure,
-	.teardown = hm_teardown,
-	.format_iter = hm_format_iter,
-	.format_summary = hm_format_summary,
-	.attach = hm_attach,
-};
+static const struct bc_bench_desc hm_full_update = HM_BENCH("bpf-hashmap-full-update",
+	"updates of an absent key in a full preallocated hash map (1000 keys)", hm_full_metrics,
+	.priv = &hm_k_full);
+static const struct bc_bench_desc hm_lookup = HM_BENCH("bpf-hashmap-lookup",
+	"lookups of each of --nr_entries keys in turn, --nr_loops per getpgid()", hm_lookup_metrics,
+	.priv = &hm_k_lookup, BC_OPTIONS(hm_lookup_options));
 
-static const struct bc_bench_desc *const hm_benches[] = {
-	&hm_full_update,
-	&hm_lookup,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "hashmap",
-	.version = "1.0",
-	.description = "hash map cost: updates of a full map, lookups by key size and map size",
-	.opts_size = sizeof(struct hm_opts),
-	.benches = hm_benches,
-);
+BENCHCORE_PLUGIN(.name = "hashmap", .version = "1.0",
+		 .description = "hash map cost: updates of a full map, lookups by key size and map size",
+		 .opts_size = sizeof(struct hm_opts),
+		 BC_BENCHES(&hm_full_update, &hm_lookup));

@@ -43,7 +43,8 @@
 #include "htab_memcg.h"
 #include "htab_mem.skel.h"
 
-#define HTAB_MEM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+BC_SKEL(htab_mem);
+
 #define HTAB_MEM_MIB (1024.0 * 1024.0)
 
 enum htab_mem_use_case {
@@ -70,15 +71,13 @@ struct htab_mem_pair {
 struct htab_mem_case {
 	const struct bc_attach_point *points;
 	size_t point_cnt;
-	/* The deleter's program, beside the points' adder (paired cases). */
-	const char *partner_tp, *partner_raw_tp;
+	bool paired;	/* adders and deleters (the points' also_prog) */
 };
 
 struct htab_mem_state {
 	const struct htab_mem_case *uc;
 	uint32_t value_size, max_entries, nr_thread;
 	bool preallocated;
-	struct htab_mem *skel;
 	struct htab_memcg cg;
 	struct htab_mem_pair *pairs;
 	bool have_peak;		/* the kernel has a peak file */
@@ -97,97 +96,77 @@ static const struct bc_option htab_mem_options[] = {
 		    .maps = "htab"),
 };
 
-#define HTAB_MEM_POINT(kind_, name_, prog_)                                          \
-	{ .sz = sizeof(struct bc_attach_point), .kind = (kind_), .name = (name_),   \
-	  .prog_name = (prog_) }
-
 /* The runner's tracepoints first; raw_tp/sys_enter where tracefs is missing. */
 static const struct bc_attach_point htab_mem_overwrite_points[] = {
-	HTAB_MEM_POINT(BC_ATTACH_TP, "tp/syscalls/sys_enter_getpgid", "overwrite_tp"),
-	HTAB_MEM_POINT(BC_ATTACH_RAW_TP, "raw_tp/sys_enter", "overwrite_raw_tp"),
+	BC_ATTACH_POINT(BC_ATTACH_TP, "tp/syscalls/sys_enter_getpgid", "overwrite_tp"),
+	BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/sys_enter", "overwrite_raw_tp"),
 };
 static const struct bc_attach_point htab_mem_batch_points[] = {
-	HTAB_MEM_POINT(BC_ATTACH_TP, "tp/syscalls/sys_enter_getpgid", "batch_add_batch_del_tp"),
-	HTAB_MEM_POINT(BC_ATTACH_RAW_TP, "raw_tp/sys_enter", "batch_add_batch_del_raw_tp"),
+	BC_ATTACH_POINT(BC_ATTACH_TP, "tp/syscalls/sys_enter_getpgid", "batch_add_batch_del_tp"),
+	BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/sys_enter", "batch_add_batch_del_raw_tp"),
 };
+/* The adder at each point, and the deleter beside it. */
 static const struct bc_attach_point htab_mem_pair_points[] = {
-	HTAB_MEM_POINT(BC_ATTACH_TP, "tp/syscalls/sys_enter_getpgid + sys_enter_getppid",
-		       "add_only_tp"),
-	HTAB_MEM_POINT(BC_ATTACH_RAW_TP, "raw_tp/sys_enter (getpgid + getppid)", "add_only_raw_tp"),
+	BC_ATTACH_POINT(BC_ATTACH_TP, "tp/syscalls/sys_enter_getpgid + sys_enter_getppid",
+			"add_only_tp", .also_prog = "del_only_tp"),
+	BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/sys_enter (getpgid + getppid)", "add_only_raw_tp",
+			.also_prog = "del_only_raw_tp"),
 };
 
 /* Indexed by enum htab_mem_use_case. */
 static const struct htab_mem_case htab_mem_cases[] = {
 	{ .points = htab_mem_overwrite_points,
-	  .point_cnt = HTAB_MEM_ARRAY_SIZE(htab_mem_overwrite_points) },
-	{ .points = htab_mem_batch_points,
-	  .point_cnt = HTAB_MEM_ARRAY_SIZE(htab_mem_batch_points) },
-	{ .points = htab_mem_pair_points,
-	  .point_cnt = HTAB_MEM_ARRAY_SIZE(htab_mem_pair_points),
-	  .partner_tp = "del_only_tp", .partner_raw_tp = "del_only_raw_tp" },
+	  .point_cnt = BC_ARRAY_SIZE(htab_mem_overwrite_points) },
+	{ .points = htab_mem_batch_points, .point_cnt = BC_ARRAY_SIZE(htab_mem_batch_points) },
+	{ .points = htab_mem_pair_points, .point_cnt = BC_ARRAY_SIZE(htab_mem_pair_points),
+	  .paired = true },
 };
 
-static const struct htab_mem_opts *htab_mem_opts_of(struct bc_ctx *ctx)
+/* Before the candidate loads: what its programs read, the map's shape. */
+static int htab_mem_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
-	const struct htab_mem_opts *o = bc_ctx_opts(ctx);
-
-	if (!o)
-		bc_error(ctx, -EINVAL, "the core passed no options (it predates option tables)");
-	return o;
-}
-
-static int htab_mem_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
-{
-	struct htab_mem_state *st = cookie;
-	const char *partner = pt->kind == BC_ATTACH_TP ? st->uc->partner_tp :
-							  st->uc->partner_raw_tp;
-	struct bpf_program *prog;
-	struct bpf_map *map;
-	struct htab_mem *skel;
+	const struct htab_mem_state *st = bc_ctx_data(ctx);
+	struct htab_mem *s = skel;
+	struct bpf_map *map = s->maps.htab;
 	int err;
 
-	(void)ctx;
-	skel = htab_mem__open();
-	if (!skel)
-		return -errno;
-	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
-	if (!err && partner) {
-		prog = bpf_object__find_program_by_name(skel->obj, partner);
-		err = prog ? bpf_program__set_autoload(prog, true) : -ENOENT;
-	}
-	if (err)
-		goto fail;
-	skel->rodata->bc_tgid = (__u32)getpid();
-	skel->rodata->nr_thread = st->nr_thread;
-	skel->rodata->getpgid_nr = SYS_getpgid;
-	skel->rodata->getppid_nr = SYS_getppid;
-	map = skel->maps.htab;
+	(void)pt;
+	s->rodata->bc_tgid = (__u32)getpid();
+	s->rodata->nr_thread = st->nr_thread;
+	s->rodata->getpgid_nr = SYS_getpgid;
+	s->rodata->getppid_nr = SYS_getppid;
 	err = bpf_map__set_value_size(map, st->value_size);
 	if (!err)
 		err = bpf_map__set_max_entries(map, st->max_entries);
 	if (!err && st->preallocated)
 		err = bpf_map__set_map_flags(map, bpf_map__map_flags(map) & ~BPF_F_NO_PREALLOC);
-	if (!err)
-		err = htab_mem__load(skel);
-	if (!err)
-		err = htab_mem__attach(skel);
-	if (err)
-		goto fail;
-	st->skel = skel;
-	return 0;
-fail:
-	htab_mem__destroy(skel);
 	return err;
+}
+
+/* Every program loaded is a producer's: the adder and, paired, the deleter. */
+static int htab_mem_loaded(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
+{
+	struct bpf_program *prog;
+	int err;
+
+	(void)pt;
+	bpf_object__for_each_program(prog, ((struct htab_mem *)skel)->obj) {
+		if (!bpf_program__autoload(prog))
+			continue;
+		err = bc_ctx_add_prog(ctx, bpf_program__fd(prog), "producer");
+		if (err)
+			return bc_error(ctx, err, "declaring the program under test: %s",
+					bc_strerror(err));
+	}
+	return 0;
 }
 
 /* Fills the parts of the state that come from the options and threads. */
 static int htab_mem_config(struct bc_ctx *ctx, struct htab_mem_state *st)
 {
-	const struct htab_mem_opts *o = htab_mem_opts_of(ctx);
+	const struct htab_mem_opts *o = bc_ctx_opts(ctx);
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (!o)
-		return -EINVAL;
 	st->uc = &htab_mem_cases[o->use_case];
 	st->value_size = (uint32_t)o->value_size;
 	st->preallocated = o->preallocated;
@@ -202,32 +181,13 @@ static int htab_mem_config(struct bc_ctx *ctx, struct htab_mem_state *st)
 
 static int htab_mem_validate(struct bc_ctx *ctx)
 {
-	const struct htab_mem_opts *o = htab_mem_opts_of(ctx);
+	const struct htab_mem_opts *o = bc_ctx_opts(ctx);
 	unsigned int p = bc_ctx_producer_cnt(ctx);
 
-	if (!o)
-		return -EINVAL;
 	if (o->use_case == HTAB_MEM_ADD_DEL_ON_DIFF_CPU && p % 2)
 		return bc_usage_error(ctx, "--producers %u: use case add_del_on_diff_cpu runs adder and deleter pairs; expected an even number",
 				      p);
 	return 0;
-}
-
-static int htab_mem_probe(struct bc_ctx *ctx)
-{
-	struct htab_mem_state st = {
-		.uc = &htab_mem_cases[HTAB_MEM_OVERWRITE],
-		.value_size = 8, .max_entries = HTAB_MEM_MIN_ENTRIES, .nr_thread = 1,
-	};
-	struct htab_memcg cg;
-	char why[512];
-	int idx;
-
-	if (htab_memcg_locate(&cg, why, sizeof(why)))
-		return bc_unavailable(ctx, "the hash map's memory cannot be measured: %s", why);
-	idx = bc_attach_first(ctx, st.uc->points, st.uc->point_cnt, htab_mem_try, &st);
-	htab_mem__destroy(st.skel);
-	return idx < 0 ? idx : 0;
 }
 
 /* `list`: what the data below cannot say, without loading anything. */
@@ -244,7 +204,6 @@ static int htab_mem_quick_probe(struct bc_ctx *ctx)
 static int htab_mem_setup(struct bc_ctx *ctx)
 {
 	struct htab_mem_state *st;
-	struct bpf_program *prog;
 	char why[512];
 	uint64_t bytes;
 	int idx, err;
@@ -257,7 +216,7 @@ static int htab_mem_setup(struct bc_ctx *ctx)
 	err = htab_mem_config(ctx, st);
 	if (err)
 		return err;
-	if (st->uc->partner_tp) {
+	if (st->uc->paired) {
 		st->pairs = aligned_alloc(64, (st->nr_thread / 2 + 1) * sizeof(*st->pairs));
 		if (!st->pairs)
 			return bc_error(ctx, -ENOMEM, "allocating %u producer pairs", st->nr_thread / 2);
@@ -271,17 +230,10 @@ static int htab_mem_setup(struct bc_ctx *ctx)
 	if (err)
 		return bc_error(ctx, err, "%s", why);
 
-	idx = bc_attach_first(ctx, st->uc->points, st->uc->point_cnt, htab_mem_try, st);
+	/* The use case's candidates, through the core's skeleton ladder. */
+	idx = bc_skel_ladder(ctx, st->uc->points, st->uc->point_cnt);
 	if (idx < 0)
 		return idx;
-	bpf_object__for_each_program(prog, st->skel->obj) {
-		if (!bpf_program__autoload(prog))
-			continue;
-		err = bc_ctx_add_prog(ctx, bpf_program__fd(prog), "producer");
-		if (err)
-			return bc_error(ctx, err, "declaring the program under test: %s",
-					strerror(-err));
-	}
 	st->have_peak = htab_memcg_read(&st->cg, true, &bytes) == 0;
 	return 0;
 }
@@ -348,16 +300,14 @@ static int htab_mem_measure(struct bc_ctx *ctx, double *values)
 
 	err = htab_memcg_read(&st->cg, false, &now);
 	if (err)
-		return bc_error(ctx, err, "reading the memory of %s: %s", st->cg.path, strerror(-err));
+		return bc_error(ctx, err, "reading the memory of %s: %s", st->cg.path, bc_strerror(err));
 	if (now > st->peak_seen)
 		st->peak_seen = now;
 	peak = st->peak_seen;
 	if (st->have_peak && htab_memcg_read(&st->cg, true, &peak))
 		peak = st->peak_seen;
-	values[0] = (double)__atomic_load_n(&st->skel->bss->op_cnt, __ATOMIC_RELAXED);
-	values[1] = (double)now / HTAB_MEM_MIB;
-	values[2] = (double)peak / HTAB_MEM_MIB;
-	return 0;
+	err = bc_metric_set(ctx, values, "memory", (double)now / HTAB_MEM_MIB);
+	return err ? err : bc_metric_set(ctx, values, "peak_memory", (double)peak / HTAB_MEM_MIB);
 }
 
 static void htab_mem_teardown(struct bc_ctx *ctx)
@@ -366,7 +316,8 @@ static void htab_mem_teardown(struct bc_ctx *ctx)
 
 	if (!st)
 		return;
-	htab_mem__destroy(st->skel);
+	/* The core destroys the map after this: memory the cgroup held then
+	 * leaves with it, as the cgroup itself is gone. */
 	htab_memcg_leave(&st->cg);
 	free(st->pairs);
 	free(st);
@@ -399,7 +350,7 @@ static int htab_mem_format_summary(struct bc_ctx *ctx, const double *means,
 static const struct bc_metric_desc htab_mem_metrics[] = {
 	/* A rate, not a headline: the lines are the plugin's own. */
 	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_RATE,
-		  .label = "batches of 64 map operations"),
+		  .label = "batches of 64 map operations", .bpf = "op_cnt"),
 	BC_METRIC("memory", "MiB", BC_METRIC_GAUGE, .role = BC_ROLE_AUX,
 		  .label = "memory usage"),
 	BC_METRIC("peak_memory", "MiB", BC_METRIC_GAUGE, .role = BC_ROLE_AUX,
@@ -411,42 +362,18 @@ static const struct bc_need htab_mem_needs[] = {
 		.why = "bpf_loop() (Linux 5.17)"),
 };
 
-static const struct bc_bench_desc htab_mem_bench = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "htab-mem",
-	.description = "hash map operation rate and the memory it holds, per --use-case",
-	.producers = BC_THREADS(1, 0, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = htab_mem_metrics,
-	.metric_cnt = HTAB_MEM_ARRAY_SIZE(htab_mem_metrics),
-	.probe = htab_mem_probe,
-	/* What probe() loads: the default use case's points. */
-	.needs = htab_mem_needs,
-	.need_cnt = HTAB_MEM_ARRAY_SIZE(htab_mem_needs),
-	.attach_points = htab_mem_overwrite_points,
-	.attach_point_cnt = HTAB_MEM_ARRAY_SIZE(htab_mem_overwrite_points),
-	.quick_probe = htab_mem_quick_probe,
-	.validate = htab_mem_validate,
-	.setup = htab_mem_setup,
-	.producer = htab_mem_producer,
-	.measure = htab_mem_measure,
-	.teardown = htab_mem_teardown,
-	.format_iter = htab_mem_format_iter,
-	.format_summary = htab_mem_format_summary,
-};
+/* The default use case's points: what `list` checks cheaply; setup()
+ * runs the ladder over the chosen use case's. */
+static const struct bc_bench_desc htab_mem_bench = BC_BENCH("htab-mem",
+	"hash map operation rate and the memory it holds, per --use-case", htab_mem_metrics,
+	.runner_name = true, BC_NEEDS(htab_mem_needs), BC_POINTS(htab_mem_overwrite_points),
+	.skel = &htab_mem_skel, .configure = htab_mem_configure, .loaded = htab_mem_loaded,
+	.quick_probe = htab_mem_quick_probe, .validate = htab_mem_validate,
+	.setup = htab_mem_setup, .producer = htab_mem_producer, .measure = htab_mem_measure,
+	.teardown = htab_mem_teardown, .format_iter = htab_mem_format_iter,
+	.format_summary = htab_mem_format_summary);
 
-static const struct bc_bench_desc *const htab_mem_benches[] = {
-	&htab_mem_bench,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "htab_mem",
-	.version = "1.0",
-	.description = "hash map memory: operation rate and memory held, with and without preallocation",
-	.options = htab_mem_options,
-	.option_cnt = HTAB_MEM_ARRAY_SIZE(htab_mem_options),
-	.opts_size = sizeof(struct htab_mem_opts),
-	.benches = htab_mem_benches,
-);
+BENCHCORE_PLUGIN(.name = "htab_mem", .version = "1.0",
+		 .description = "hash map memory: operation rate and memory held, with and without preallocation",
+		 BC_OPTIONS(htab_mem_options),
+		 .opts_size = sizeof(struct htab_mem_opts), BC_BENCHES(&htab_mem_bench));

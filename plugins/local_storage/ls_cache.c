@@ -28,6 +28,8 @@
 #include "ls_internal.h"
 #include "ls_cache.skel.h"
 
+BC_SKEL(ls_cache);
+
 enum ls_cache_mode {
 	LS_SEQ_GET,
 	LS_INT_GET,
@@ -49,10 +51,10 @@ struct ls_cache_cfg {
 	unsigned long keys_used;
 };
 
+/* What the maps are filled for: the run's configuration, its skeleton. */
 struct ls_cache_state {
 	struct ls_cache_cfg cfg;
 	struct ls_cache *skel;
-	struct bpf_link *link;
 };
 
 /* Where the gets run, most direct first: fentry is refused where BPF
@@ -81,59 +83,21 @@ static void ls_cache_cfg_get(struct bc_ctx *ctx, struct ls_cache_cfg *cfg)
 		cfg->keys_used = (unsigned long)o->hashmap_nr_keys_used;
 }
 
-static int ls_cache_fill_maps(struct bc_ctx *ctx, struct ls_cache_state *st);
-
-/* One candidate of the ladder the core drives. The program is live once
- * attached but finds no inner map: nothing is counted until the maps are
- * in place, which the fill's own failures (bc_error()) say are ours. */
-static int ls_cache_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+/* Before the candidate loads: what its program reads. */
+static int ls_cache_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
-	struct ls_cache_state *st = bc_ctx_data(ctx);
-	struct bpf_program *target;
-	struct ls_cache *skel;
-	struct bpf_link *link;
-	int err;
+	struct ls_cache *s = skel;
+	struct ls_cache_cfg cfg;
 
-	skel = ls_cache__open();
-	if (!skel)
-		return -errno;
-	/* Only the candidate is loaded: a refused sibling would fail the
-	 * whole object. */
-	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
-	if (err)
-		goto err_out;
-	target = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
-	skel->rodata->bc_tgid = getpid();
-	skel->rodata->getpgid_nr = SYS_getpgid;
-	skel->rodata->num_maps = st->cfg.nr_maps;
-	skel->rodata->interleave = st->cfg.mode == LS_INT_GET;
-	skel->rodata->use_hash = st->cfg.mode == LS_HASHMAP;
-	skel->rodata->hash_keys_used = st->cfg.keys_used ? st->cfg.keys_used : 1;
-
-	err = ls_cache__load(skel);
-	if (err)
-		goto err_out;
-	link = bpf_program__attach(target);
-	if (!link) {
-		err = -errno;
-		goto err_out;
-	}
-	st->skel = skel;
-	st->link = link;
-	err = bc_ctx_set_bpf_object(ctx, skel->obj);
-	return err ? err : ls_cache_fill_maps(ctx, st);
-
-err_out:
-	ls_cache__destroy(skel);
-	return err;
-}
-
-static void ls_cache_detach(struct ls_cache_state *st)
-{
-	bpf_link__destroy(st->link);
-	st->link = NULL;
-	ls_cache__destroy(st->skel);
-	st->skel = NULL;
+	(void)pt;
+	ls_cache_cfg_get(ctx, &cfg);
+	s->rodata->bc_tgid = getpid();
+	s->rodata->getpgid_nr = SYS_getpgid;
+	s->rodata->num_maps = cfg.nr_maps;
+	s->rodata->interleave = cfg.mode == LS_INT_GET;
+	s->rodata->use_hash = cfg.mode == LS_HASHMAP;
+	s->rodata->hash_keys_used = cfg.keys_used ? cfg.keys_used : 1;
+	return 0;
 }
 
 /* With hundreds of maps, one more might not fit under RLIMIT_NOFILE: raise
@@ -238,7 +202,7 @@ static int ls_hash_fill(struct bc_ctx *ctx, const struct ls_cache_state *st, int
 		if (err) {
 			err = bc_error(ctx, err, "filling hash map %lu of %lu (keys %lu..%lu of %d): %s",
 				       idx + 1, st->cfg.nr_maps, done, done + CHUNK - 1,
-				       LS_HASH_ENTRIES, ls_strerror(err));
+				       LS_HASH_ENTRIES, bc_strerror(err));
 			goto out;
 		}
 		done += n;
@@ -263,18 +227,25 @@ static int ls_map_create(const struct ls_cache_state *st, const struct bpf_map_c
  * maps) and stores them in their array-of-maps. Each fd is closed once the
  * outer map holds a reference, so that N maps cost one descriptor at a
  * time; teardown frees them all with the outer map. A map goes into the
- * array only when it is complete, so the gets never see a partial one.
+ * array only when it is complete, so the gets never see a partial one;
+ * and all of it before the program is attached.
  */
-static int ls_cache_fill_maps(struct bc_ctx *ctx, struct ls_cache_state *st)
+static int ls_cache_fill_maps(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
-	bool hash = st->cfg.mode == LS_HASHMAP;
-	/* Task storage is never preallocated; the runner's hash maps are. */
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = hash ? 0 : BPF_F_NO_PREALLOC);
-	int outer_fd = bpf_map__fd(hash ? st->skel->maps.ls_hash_maps : st->skel->maps.ls_task_maps);
+	struct ls_cache_state state = { .skel = skel }, *st = &state;
+	bool hash;
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int outer_fd;
 	bool raised = false;
 	unsigned long i;
 	int int_id, fd, err;
 
+	(void)pt;
+	ls_cache_cfg_get(ctx, &st->cfg);
+	hash = st->cfg.mode == LS_HASHMAP;
+	/* Task storage is never preallocated; the runner's hash maps are. */
+	opts.map_flags = hash ? 0 : BPF_F_NO_PREALLOC;
+	outer_fd = bpf_map__fd(hash ? st->skel->maps.ls_hash_maps : st->skel->maps.ls_task_maps);
 	/* Key and value types from the object's BTF (task storage needs them). */
 	int_id = btf__find_by_name_kind(bpf_object__btf(st->skel->obj), "int", BTF_KIND_INT);
 	if (int_id < 0)
@@ -296,7 +267,7 @@ static int ls_cache_fill_maps(struct bc_ctx *ctx, struct ls_cache_state *st)
 			return ls_fd_limit_error(ctx, st, fd, i);
 		if (fd < 0)
 			return bc_error(ctx, fd, "creating %s map %lu of %lu: %s", ls_map_kind(st),
-					i + 1, st->cfg.nr_maps, ls_strerror(fd));
+					i + 1, st->cfg.nr_maps, bc_strerror(fd));
 		err = 0;
 		if (hash && i == 0 && st->cfg.nr_maps > 1)
 			err = ls_hash_check_memory(ctx, st, fd);
@@ -310,41 +281,9 @@ static int ls_cache_fill_maps(struct bc_ctx *ctx, struct ls_cache_state *st)
 		close(fd);
 		if (err)
 			return bc_error(ctx, err, "storing %s map %lu in the array-of-maps: %s",
-					ls_map_kind(st), i + 1, ls_strerror(err));
+					ls_map_kind(st), i + 1, bc_strerror(err));
 	}
 	return 0;
-}
-
-static int ls_cache_setup(struct bc_ctx *ctx)
-{
-	struct ls_cache_state *st;
-
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
-	bc_ctx_set_data(ctx, st);
-	ls_cache_cfg_get(ctx, &st->cfg);
-	/* Next the core tries the attach points with ls_cache_attach(). */
-	return 0;
-}
-
-static int ls_cache_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
-}
-
-static void ls_cache_teardown(struct bc_ctx *ctx)
-{
-	struct ls_cache_state *st = bc_ctx_data(ctx);
-
-	if (!st)
-		return;
-	ls_cache_detach(st);
-	free(st);
-	bc_ctx_set_data(ctx, NULL);
 }
 
 static const struct bc_metric_desc ls_cache_metrics[] = {
@@ -380,27 +319,10 @@ static const struct bc_need ls_cache_needs[] = {
 };
 
 #define LS_CACHE_BENCH(name_, desc_, kind_, opts_)                                     \
-	{                                                                              \
-		.sz = sizeof(struct bc_bench_desc),                                    \
-		.runner_name = true,                                                   \
-		.name = (name_),                                                       \
-		.description = (desc_),                                                \
-		.producers = BC_THREADS(1, 0, 1),                                      \
-		.consumers = BC_THREADS(0, 0, 0),                                      \
-		.metrics = ls_cache_metrics,                                           \
-		.metric_cnt = sizeof(ls_cache_metrics) / sizeof(ls_cache_metrics[0]),  \
-		.options = (opts_),                                                    \
-		.option_cnt = sizeof(opts_) / sizeof((opts_)[0]),                      \
-		.priv = (kind_),                                                       \
-		.needs = ls_cache_needs,                                               \
-		.need_cnt = sizeof(ls_cache_needs) / sizeof(ls_cache_needs[0]),        \
-		.attach_points = ls_cache_points,                                      \
-		.attach_point_cnt = sizeof(ls_cache_points) / sizeof(ls_cache_points[0]), \
-		.setup = ls_cache_setup,                                               \
-		.producer = ls_cache_producer,                                         \
-		.teardown = ls_cache_teardown,                                         \
-		.attach = ls_cache_attach,                                             \
-	}
+	BC_BENCH(name_, desc_, ls_cache_metrics, .runner_name = true, BC_OPTIONS(opts_), \
+		 .priv = (kind_), BC_NEEDS(ls_cache_needs), BC_POINTS(ls_cache_points),  \
+		 .skel = &ls_cache_skel, .configure = ls_cache_configure,                \
+		 .loaded = ls_cache_fill_maps, .producer = bc_getpgid_producer)
 
 const struct bc_bench_desc ls_bench_seq_get = LS_CACHE_BENCH(
 	"local-storage-cache-seq-get",

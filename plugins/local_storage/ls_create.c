@@ -48,7 +48,8 @@ struct ls_create_state {
 	unsigned int producer_cnt;
 };
 
-/* Positions in ls_create_metrics, which the line callbacks read. */
+/* Positions in ls_create_metrics (its designated entries), which the
+ * line callbacks read. */
 enum {
 	LS_M_CREATES,
 	LS_M_KMALLOCS,
@@ -57,15 +58,10 @@ enum {
 	LS_M_ERRS,
 };
 
-static const struct bc_attach_point ls_task_point = {
-	.sz = sizeof(struct bc_attach_point), .name = "tp_btf/sched_process_fork",
-	.kind = BC_ATTACH_TP_BTF, .prog_name = "ls_task_create",
-};
-
-static const struct bc_attach_point ls_sk_point = {
-	.sz = sizeof(struct bc_attach_point), .name = "lsm.s/socket_post_create",
-	.kind = BC_ATTACH_LSM, .prog_name = "ls_sk_create",
-};
+static const struct bc_attach_point ls_task_point =
+	BC_ATTACH_POINT(BC_ATTACH_TP_BTF, "tp_btf/sched_process_fork", "ls_task_create");
+static const struct bc_attach_point ls_sk_point =
+	BC_ATTACH_POINT(BC_ATTACH_LSM, "lsm.s/socket_post_create", "ls_sk_create");
 
 /* --storage-type's words, in enum ls_storage_type order. */
 static const char *const ls_storage_words[] = { "task", "socket", NULL };
@@ -131,7 +127,7 @@ static int ls_create_attach(struct bc_ctx *ctx, struct ls_create_state *st)
 	idx = bc_attach_first(ctx, pt, 1, ls_create_try, st);
 	if (idx == -EOPNOTSUPP && st->type == LS_STORAGE_SOCKET && st->last_err)
 		return bc_unavailable(ctx, "socket storage is created from lsm.s/socket_post_create, which this kernel refused (%s%s); kernels with BPF trampolines run it, and --storage-type task works without them",
-				      ls_strerror(st->last_err),
+				      bc_strerror(st->last_err),
 				      st->last_err == -EPERM ? ": BPF trampolines unavailable" : "");
 	return idx < 0 ? idx : 0;
 }
@@ -153,10 +149,8 @@ static int ls_create_probe(struct bc_ctx *ctx)
  * kmalloc counter, without loading them. */
 static int ls_create_quick_probe(struct bc_ctx *ctx)
 {
-	static const struct bc_attach_point kmalloc_point = {
-		.sz = sizeof(struct bc_attach_point), .name = "raw_tp/kmalloc",
-		.kind = BC_ATTACH_RAW_TP, .prog_name = "ls_kmalloc",
-	};
+	static const struct bc_attach_point kmalloc_point =
+		BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/kmalloc", "ls_kmalloc");
 	static const struct bc_need maps[] = {
 		[LS_STORAGE_TASK] = BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_TASK_STORAGE,
 					    .why = "task storage maps (Linux 5.11)"),
@@ -199,8 +193,11 @@ static int ls_create_setup(struct bc_ctx *ctx)
 	if (!err)
 		err = bc_ctx_add_prog(ctx, bpf_program__fd(st->skel->progs.ls_kmalloc),
 				      "kmalloc counter");
+	/* The counters the metrics name (`bpf`) are the core's to read. */
+	if (!err)
+		err = bc_ctx_set_bpf_object(ctx, st->skel->obj);
 	if (err)
-		return bc_error(ctx, err, "declaring the programs under test: %s", ls_strerror(err));
+		return bc_error(ctx, err, "declaring the programs under test: %s", bc_strerror(err));
 	return 0;
 }
 
@@ -270,24 +267,17 @@ static int ls_create_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return ls_task_producer(st, ctx, t);
 }
 
+/* Everything but the errors is the core's, from BPF: those made in user
+ * space (a failed thread or socket) are added to the program's own. */
 static int ls_create_measure(struct bc_ctx *ctx, double *values)
 {
 	struct ls_create_state *st = bc_ctx_data(ctx);
-	uint64_t owner = 0;
-	unsigned int i;
+	uint64_t owner = bc_line_counters_sum(st->owner_errs, st->producer_cnt);
 
-	for (i = 0; i < st->producer_cnt; i++)
-		owner += __atomic_load_n(&st->owner_errs[i].value, __ATOMIC_RELAXED);
-	values[LS_M_CREATES] = (double)__atomic_load_n(&st->skel->bss->creates, __ATOMIC_RELAXED);
-	values[LS_M_KMALLOCS] = (double)__atomic_load_n(&st->skel->bss->kmallocs, __ATOMIC_RELAXED);
-	/* A ratio's value is its cumulative numerator. */
-	values[LS_M_PER_CREATE] = values[LS_M_KMALLOCS];
-	values[LS_M_CREATE_KMALLOCS] =
-		(double)__atomic_load_n(&st->skel->bss->create_kmallocs, __ATOMIC_RELAXED);
-	values[LS_M_ERRS] = (double)(owner + __atomic_load_n(&st->skel->bss->create_errs,
-								__ATOMIC_RELAXED));
 	st->owner_err_total = owner;
-	return 0;
+	return bc_metric_set(ctx, values, "create_errs",
+			     (double)(owner + __atomic_load_n(&st->skel->bss->create_errs,
+							      __ATOMIC_RELAXED)));
 }
 
 static void ls_create_teardown(struct bc_ctx *ctx)
@@ -338,14 +328,16 @@ static int ls_create_format_summary(struct bc_ctx *ctx, const double *means, con
  * kmallocs per create): every metric is AUX and the callbacks above print
  * them. Kept in the order of the LS_M_* positions. */
 static const struct bc_metric_desc ls_create_metrics[] = {
-	BC_METRIC("creates", "ops", BC_METRIC_COUNTER),
+	[LS_M_CREATES] = BC_METRIC("creates", "ops", BC_METRIC_COUNTER, .bpf = "creates"),
 	/* Every kmalloc on the machine, as the runner counts them. */
-	BC_METRIC("kmallocs", "calls", BC_METRIC_COUNTER),
-	BC_METRIC("kmallocs_per_create", "calls", BC_METRIC_RATIO, .per = "creates",
-		  .label = "kmallocs per create"),
+	[LS_M_KMALLOCS] = BC_METRIC("kmallocs", "calls", BC_METRIC_COUNTER, .bpf = "kmallocs"),
+	[LS_M_PER_CREATE] = BC_METRIC("kmallocs_per_create", "calls", BC_METRIC_RATIO,
+				      .per = "creates", .label = "kmallocs per create",
+				      .bpf = "kmallocs"),
 	/* Only those made inside a creation: the storage's own. */
-	BC_METRIC("create_kmallocs", "calls", BC_METRIC_COUNTER),
-	BC_METRIC("create_errs", "errors", BC_METRIC_COUNTER),
+	[LS_M_CREATE_KMALLOCS] = BC_METRIC("create_kmallocs", "calls", BC_METRIC_COUNTER,
+					   .bpf = "create_kmallocs"),
+	[LS_M_ERRS] = BC_METRIC("create_errs", "errors", BC_METRIC_COUNTER),
 };
 
 static const struct bc_option ls_create_options[] = {
@@ -355,23 +347,10 @@ static const struct bc_option ls_create_options[] = {
 		   .max = LS_MAX_BATCH_SIZE, .help = "threads or sockets created per batch"),
 };
 
-const struct bc_bench_desc ls_bench_create = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "local-storage-create",
-	.description = "creation and destruction rate of socket (or task) local storage, kmallocs per creation",
-	.producers = BC_THREADS(1, 0, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = ls_create_metrics,
-	.metric_cnt = sizeof(ls_create_metrics) / sizeof(ls_create_metrics[0]),
-	.options = ls_create_options,
-	.option_cnt = sizeof(ls_create_options) / sizeof(ls_create_options[0]),
-	.probe = ls_create_probe,
-	.quick_probe = ls_create_quick_probe,
-	.setup = ls_create_setup,
-	.producer = ls_create_producer,
-	.measure = ls_create_measure,
-	.teardown = ls_create_teardown,
-	.format_iter = ls_create_format_iter,
-	.format_summary = ls_create_format_summary,
-};
+const struct bc_bench_desc ls_bench_create = BC_BENCH("local-storage-create",
+	"creation and destruction rate of socket (or task) local storage, kmallocs per creation",
+	ls_create_metrics, .runner_name = true, BC_OPTIONS(ls_create_options),
+	.probe = ls_create_probe, .quick_probe = ls_create_quick_probe, .setup = ls_create_setup,
+	.producer = ls_create_producer, .measure = ls_create_measure,
+	.teardown = ls_create_teardown, .format_iter = ls_create_format_iter,
+	.format_summary = ls_create_format_summary);

@@ -40,9 +40,6 @@ struct ls_opts {
  * with room left for the machine's own sockets. */
 #define LS_MAX_NR_SOCKS 500000
 
-/* Strips libbpf's noise from an errno for a one-line reason. */
-const char *ls_strerror(int err);
-
 extern const struct bc_bench_desc ls_bench_seq_get;
 extern const struct bc_bench_desc ls_bench_int_get;
 extern const struct bc_bench_desc ls_bench_hashmap_control;

@@ -7,29 +7,10 @@
  * Each benchmark declares its own options (see its file); they all land in
  * one struct ls_opts per run.
  */
-#include <string.h>
-
 #include "ls_internal.h"
 
-const char *ls_strerror(int err)
-{
-	return strerror(err < 0 ? -err : err);
-}
-
-static const struct bc_bench_desc *const ls_benches[] = {
-	&ls_bench_seq_get,
-	&ls_bench_int_get,
-	&ls_bench_hashmap_control,
-	&ls_bench_create,
-	&ls_bench_tasks_trace,
-	&ls_bench_sk_get,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "local_storage",
-	.version = "2.0",
-	.description = "task and socket local storage: get cost and cache cliff, creation cost, RCU Tasks Trace",
-	.opts_size = sizeof(struct ls_opts),
-	.benches = ls_benches,
-);
+BENCHCORE_PLUGIN(.name = "local_storage", .version = "2.0",
+		 .description = "task and socket local storage: get cost and cache cliff, creation cost, RCU Tasks Trace",
+		 .opts_size = sizeof(struct ls_opts),
+		 BC_BENCHES(&ls_bench_seq_get, &ls_bench_int_get, &ls_bench_hashmap_control,
+			    &ls_bench_create, &ls_bench_tasks_trace, &ls_bench_sk_get));

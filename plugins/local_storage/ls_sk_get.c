@@ -79,7 +79,7 @@ static int ls_sk_open_cgroup(struct bc_ctx *ctx, struct ls_sk_state *st)
 	struct statfs sfs;
 	size_t i;
 
-	for (i = 0; i < sizeof(ls_cgroup_paths) / sizeof(ls_cgroup_paths[0]); i++) {
+	for (i = 0; i < BC_ARRAY_SIZE(ls_cgroup_paths); i++) {
 		if (statfs(ls_cgroup_paths[i], &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC)
 			continue;
 		st->cgroup_fd = open(ls_cgroup_paths[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -128,13 +128,13 @@ static int ls_sk_attach_iter(struct bc_ctx *ctx, struct ls_sk_state *st)
 	if (err) {
 		ls_sk_detach(st);
 		return bc_unavailable(ctx, "loading the iter/tcp program with socket storage "
-				      "(bpf_iter over TCP sockets, Linux 5.9): %s", ls_strerror(err));
+				      "(bpf_iter over TCP sockets, Linux 5.9): %s", bc_strerror(err));
 	}
 	st->link = bpf_program__attach_iter(st->skel->progs.ls_sk_iter, NULL);
 	if (!st->link) {
 		err = -errno;
 		ls_sk_detach(st);
-		return bc_unavailable(ctx, "attaching the iter/tcp program: %s", ls_strerror(err));
+		return bc_unavailable(ctx, "attaching the iter/tcp program: %s", bc_strerror(err));
 	}
 	return 0;
 }
@@ -162,14 +162,14 @@ static int ls_sk_attach(struct bc_ctx *ctx, struct ls_sk_state *st)
 	if (err) {
 		ls_sk_detach(st);
 		return bc_unavailable(ctx, "loading the cgroup/getsockopt program with socket storage: %s",
-				      ls_strerror(err));
+				      bc_strerror(err));
 	}
 	st->link = bpf_program__attach_cgroup(st->skel->progs.ls_sk_get, st->cgroup_fd);
 	if (!st->link) {
 		err = -errno;
 		ls_sk_detach(st);
 		return bc_unavailable(ctx, "attaching cgroup/getsockopt to %s: %s",
-				      st->cgroup_path, ls_strerror(err));
+				      st->cgroup_path, bc_strerror(err));
 	}
 	return 0;
 }
@@ -203,8 +203,7 @@ static int ls_sk_quick_probe(struct bc_ctx *ctx)
 	int err;
 
 	if (LS_OPTS(ctx)->sk_mode == LS_SK_ITER_TCP)
-		return bc_need_check(ctx, ls_sk_iter_needs,
-				     sizeof(ls_sk_iter_needs) / sizeof(ls_sk_iter_needs[0]));
+		return bc_need_check(ctx, ls_sk_iter_needs, BC_ARRAY_SIZE(ls_sk_iter_needs));
 
 	err = ls_sk_open_cgroup(ctx, &st);
 	if (st.cgroup_fd >= 0)
@@ -328,6 +327,9 @@ static int ls_sk_setup_iter(struct bc_ctx *ctx, struct ls_sk_state *st)
 	err = ls_sk_raise_nofile(ctx, st, nr);
 	if (!err)
 		err = ls_sk_attach(ctx, st);
+	/* hits is the core's to read (`bpf`). */
+	if (!err)
+		err = bc_ctx_set_bpf_object(ctx, st->skel->obj);
 	if (!err)
 		err = ls_sk_make_socks(ctx, st, nr);
 	if (err)
@@ -337,11 +339,11 @@ static int ls_sk_setup_iter(struct bc_ctx *ctx, struct ls_sk_state *st)
 	bc_ctx_set_attach_point(ctx, point);
 	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->skel->progs.ls_sk_iter), "get");
 	if (err)
-		return bc_error(ctx, err, "declaring the program under test: %s", ls_strerror(err));
+		return bc_error(ctx, err, "declaring the program under test: %s", bc_strerror(err));
 	/* The first pass creates every element: the measured gets find them. */
 	err = ls_sk_iter_pass(st);
 	if (err)
-		return bc_error(ctx, err, "reading the iter/tcp iterator: %s", ls_strerror(err));
+		return bc_error(ctx, err, "reading the iter/tcp iterator: %s", bc_strerror(err));
 	if (__atomic_load_n(&st->skel->bss->hits, __ATOMIC_RELAXED) < nr)
 		return bc_error(ctx, -EIO, "the first iter/tcp pass got storage for %llu sockets "
 				"of our %llu", (unsigned long long)st->skel->bss->hits,
@@ -363,13 +365,15 @@ static int ls_sk_setup(struct bc_ctx *ctx)
 	if (LS_OPTS(ctx)->sk_mode == LS_SK_ITER_TCP)
 		return ls_sk_setup_iter(ctx, st);
 	err = ls_sk_attach(ctx, st);
+	if (!err)
+		err = bc_ctx_set_bpf_object(ctx, st->skel->obj);
 	if (err)
 		return err;
 	snprintf(point, sizeof(point), "cgroup/getsockopt on %s", st->cgroup_path);
 	bc_ctx_set_attach_point(ctx, point);
 	err = bc_ctx_add_prog(ctx, bpf_program__fd(st->skel->progs.ls_sk_get), "get");
 	if (err)
-		return bc_error(ctx, err, "declaring the program under test: %s", ls_strerror(err));
+		return bc_error(ctx, err, "declaring the program under test: %s", bc_strerror(err));
 
 	st->sock_fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (st->sock_fd < 0)
@@ -396,16 +400,8 @@ static int ls_sk_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	while (!bc_thread_should_stop(t)) {
 		err = ls_sk_iter_pass(st);
 		if (err)
-			return bc_error(ctx, err, "reading the iter/tcp iterator: %s", ls_strerror(err));
+			return bc_error(ctx, err, "reading the iter/tcp iterator: %s", bc_strerror(err));
 	}
-	return 0;
-}
-
-static int ls_sk_measure(struct bc_ctx *ctx, double *values)
-{
-	struct ls_sk_state *st = bc_ctx_data(ctx);
-
-	values[0] = (double)__atomic_load_n(&st->skel->bss->hits, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -422,7 +418,7 @@ static void ls_sk_teardown(struct bc_ctx *ctx)
 
 /* The runner's ops lines: gets per second, ns per get. */
 static const struct bc_metric_desc ls_sk_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS, .bpf = "hits"),
 };
 
 /* Says which revision's measurement a run makes; --nr-socks means
@@ -447,25 +443,10 @@ static const struct bc_option ls_sk_options[] = {
 		   .help = "listening TCP sockets for --sk-mode iter-tcp"),
 };
 
-const struct bc_bench_desc ls_bench_sk_get = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "sk-storage-get",
-	.description = "bpf_sk_storage_get on a socket with storage: 100 per getsockopt on one socket, or --sk-mode iter-tcp over --nr-socks cold ones",
-	/* One socket, as the runner: more producers would share its storage. */
-	.producers = BC_THREADS(1, 1, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = ls_sk_metrics,
-	.metric_cnt = sizeof(ls_sk_metrics) / sizeof(ls_sk_metrics[0]),
-	.options = ls_sk_options,
-	.option_cnt = sizeof(ls_sk_options) / sizeof(ls_sk_options[0]),
-	.validate = ls_sk_validate,
-	.probe = ls_sk_probe,
-	.needs = ls_sk_needs,
-	.need_cnt = sizeof(ls_sk_needs) / sizeof(ls_sk_needs[0]),
-	.quick_probe = ls_sk_quick_probe,
-	.setup = ls_sk_setup,
-	.producer = ls_sk_producer,
-	.measure = ls_sk_measure,
-	.teardown = ls_sk_teardown,
-};
+/* One socket, as the runner: more producers would share its storage. */
+const struct bc_bench_desc ls_bench_sk_get = BC_BENCH("sk-storage-get",
+	"bpf_sk_storage_get on a socket with storage: 100 per getsockopt on one socket, or --sk-mode iter-tcp over --nr-socks cold ones",
+	ls_sk_metrics, .runner_name = true, .producers = BC_THREADS(1, 1, 1),
+	BC_OPTIONS(ls_sk_options), .validate = ls_sk_validate, .probe = ls_sk_probe,
+	BC_NEEDS(ls_sk_needs), .quick_probe = ls_sk_quick_probe, .setup = ls_sk_setup,
+	.producer = ls_sk_producer, .teardown = ls_sk_teardown);

@@ -46,26 +46,18 @@ struct ls_tt_state {
 	unsigned long long stime0;
 };
 
-static const struct bc_attach_point ls_tt_gp_point = {
-	.sz = sizeof(struct bc_attach_point),
-	.name = "fentry/rcu_tasks_trace_pregp_step+rcu_tasks_trace_postgp",
-	.kind = BC_ATTACH_FENTRY, .prog_name = NULL,
-};
+static const struct bc_attach_point ls_tt_gp_point = BC_ATTACH_POINT(BC_ATTACH_FENTRY,
+	"fentry/rcu_tasks_trace_pregp_step+rcu_tasks_trace_postgp", NULL);
 
 static const struct bc_attach_point ls_tt_churn_points[] = {
-	{ .sz = sizeof(struct bc_attach_point), .name = BC_FENTRY_GETPGID,
-	  .kind = BC_ATTACH_FENTRY, .prog_name = "ls_churn_fentry" },
-	{ .sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getpgid",
-	  .kind = BC_ATTACH_TP, .prog_name = "ls_churn_tp" },
-	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/sys_enter",
-	  .kind = BC_ATTACH_RAW_TP, .prog_name = "ls_churn_raw_tp" },
+	BC_GETPGID_ATTACH_POINTS("ls_churn_fentry", "ls_churn_tp", "ls_churn_raw_tp"),
 };
 
 static void ls_tt_detach(struct ls_tt_state *st)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(st->links) / sizeof(st->links[0]); i++) {
+	for (i = 0; i < BC_ARRAY_SIZE(st->links); i++) {
 		bpf_link__destroy(st->links[i]);
 		st->links[i] = NULL;
 	}
@@ -122,7 +114,7 @@ err_out:
 static int ls_tt_unavailable(struct bc_ctx *ctx, int err)
 {
 	return bc_unavailable(ctx, "RCU Tasks Trace grace periods are timed with fentry on rcu_tasks_trace_pregp_step and rcu_tasks_trace_postgp, which this kernel refused (%s%s); no tracepoint marks those grace periods, so there is no equivalent attach point",
-			      ls_strerror(err),
+			      bc_strerror(err),
 			      err == -EPERM ? ": BPF trampolines unavailable" : "");
 }
 
@@ -267,8 +259,7 @@ static int ls_tt_setup(struct bc_ctx *ctx)
 		return bc_error(ctx, -ENOENT, "--kthread_pid %lu: cannot read /proc/%lu/stat",
 				st->kthread_pid, st->kthread_pid);
 
-	idx = bc_attach_first(ctx, ls_tt_churn_points,
-			      sizeof(ls_tt_churn_points) / sizeof(ls_tt_churn_points[0]),
+	idx = bc_attach_first(ctx, ls_tt_churn_points, BC_ARRAY_SIZE(ls_tt_churn_points),
 			      ls_tt_try, st);
 	if (idx == -EOPNOTSUPP && st->last_err)
 		return ls_tt_unavailable(ctx, st->last_err);
@@ -283,17 +274,12 @@ static int ls_tt_setup(struct bc_ctx *ctx)
 		err = bc_ctx_add_prog(ctx, bpf_program__fd(st->skel->progs.ls_gp_start), "gp start");
 	if (!err)
 		err = bc_ctx_add_prog(ctx, bpf_program__fd(st->skel->progs.ls_gp_end), "gp end");
+	/* gp_ns and gp_ct are the core's to read (`bpf`). */
+	if (!err)
+		err = bc_ctx_set_bpf_object(ctx, st->skel->obj);
 	if (err)
-		return bc_error(ctx, err, "declaring the programs under test: %s", ls_strerror(err));
+		return bc_error(ctx, err, "declaring the programs under test: %s", bc_strerror(err));
 	return ls_tt_spawn(ctx, st, (unsigned long)o->nr_procs);
-}
-
-static int ls_tt_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
-	return 0;
 }
 
 static int ls_tt_measure(struct bc_ctx *ctx, double *values)
@@ -306,10 +292,7 @@ static int ls_tt_measure(struct bc_ctx *ctx, double *values)
 	if (st->kthread_pid && ls_tt_stime(st->kthread_pid, &stime))
 		return bc_error(ctx, -ESRCH, "the rcu_tasks_trace kthread (pid %lu) went away",
 				st->kthread_pid);
-	values[0] = (double)__atomic_load_n(&st->skel->bss->gp_ns, __ATOMIC_RELAXED);
-	values[1] = (double)__atomic_load_n(&st->skel->bss->gp_ct, __ATOMIC_RELAXED);
-	values[2] = (double)(stime - st->stime0);
-	return 0;
+	return bc_metric_set(ctx, values, "stime", (double)(stime - st->stime0));
 }
 
 static void ls_tt_teardown(struct bc_ctx *ctx)
@@ -329,8 +312,8 @@ static void ls_tt_teardown(struct bc_ctx *ctx)
  * grace period counted. */
 static const struct bc_metric_desc ls_tt_metrics[] = {
 	BC_METRIC("gp_ns", "ns", BC_METRIC_RATIO, .role = BC_ROLE_LATENCY, .per = "gp_ct",
-		  .label = "tasks_trace grace period latency"),
-	BC_METRIC("gp_ct", "grace periods", BC_METRIC_COUNTER),
+		  .label = "tasks_trace grace period latency", .bpf = "gp_ns"),
+	BC_METRIC("gp_ct", "grace periods", BC_METRIC_COUNTER, .bpf = "gp_ct"),
 	BC_METRIC("stime", "ticks", BC_METRIC_RATIO, .per = "gp_ct",
 		  .label = "ticks per tasks_trace grace period"),
 };
@@ -352,24 +335,9 @@ static const struct bc_need ls_tt_needs[] = {
 		.why = "RCU Tasks Trace's rcu_tasks_trace_postgp()"),
 };
 
-const struct bc_bench_desc ls_bench_tasks_trace = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "local-storage-tasks-trace",
-	.description = "RCU Tasks Trace grace-period latency and kthread ticks under task-storage churn by --nr_procs processes",
-	.producers = BC_THREADS(1, 1, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = ls_tt_metrics,
-	.metric_cnt = sizeof(ls_tt_metrics) / sizeof(ls_tt_metrics[0]),
-	.options = ls_tt_options,
-	.option_cnt = sizeof(ls_tt_options) / sizeof(ls_tt_options[0]),
-	.probe = ls_tt_probe,
-	.needs = ls_tt_needs,
-	.need_cnt = sizeof(ls_tt_needs) / sizeof(ls_tt_needs[0]),
-	.attach_points = &ls_tt_gp_point,
-	.attach_point_cnt = 1,
-	.setup = ls_tt_setup,
-	.producer = ls_tt_producer,
-	.measure = ls_tt_measure,
-	.teardown = ls_tt_teardown,
-};
+const struct bc_bench_desc ls_bench_tasks_trace = BC_BENCH("local-storage-tasks-trace",
+	"RCU Tasks Trace grace-period latency and kthread ticks under task-storage churn by --nr_procs processes",
+	ls_tt_metrics, .runner_name = true, .producers = BC_THREADS(1, 1, 1),
+	BC_OPTIONS(ls_tt_options), .probe = ls_tt_probe, BC_NEEDS(ls_tt_needs),
+	.attach_points = &ls_tt_gp_point, .attach_point_cnt = 1, .setup = ls_tt_setup,
+	.producer = bc_getpgid_producer, .measure = ls_tt_measure, .teardown = ls_tt_teardown);

@@ -41,9 +41,7 @@
 #include "lpm_trie_common.h"
 #include "lpm_trie.skel.h"
 
-#define LPM_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-/* The kernel's ENOTSUPP (not in libc): an op a map type lacks. */
-#define LPM_ENOTSUPP 524
+BC_SKEL(lpm_trie);
 
 struct lpm_opts {
 	int64_t nr_entries;
@@ -67,7 +65,6 @@ struct lpm_state {
 	const struct lpm_kind *kind;
 	uint32_t nr_entries, prefixlen;
 	bool random;
-	struct lpm_trie *skel;
 	int prog_fd;
 	struct lpm_bench_key *keys;	/* every key, for refills */
 	__u32 *vals;
@@ -87,26 +84,16 @@ static const struct bc_option lpm_options[] = {
 /* Where the free of a trie is timed: the runner's fentry/fexit pair, else
  * the workqueue tracepoints around the same work item. */
 static const struct bc_attach_point lpm_free_points[] = {
-	{ .sz = sizeof(struct bc_attach_point), .kind = BC_ATTACH_FENTRY,
-	  .name = "fentry+fexit/bpf_map_free_deferred", .prog_name = "free_fentry" },
-	{ .sz = sizeof(struct bc_attach_point), .kind = BC_ATTACH_RAW_TP,
-	  .name = "raw_tp/workqueue_execute_start+end (bpf_map_free_deferred)",
-	  .prog_name = "free_wq_start" },
+	BC_ATTACH_POINT(BC_ATTACH_FENTRY, "fentry+fexit/bpf_map_free_deferred", "free_fentry",
+			.also_prog = "free_fexit"),
+	BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/workqueue_execute_start+end (bpf_map_free_deferred)",
+			"free_wq_start", .also_prog = "free_wq_end"),
 };
 
-static const char *lpm_free_partner(const struct bc_attach_point *pt)
-{
-	return pt->kind == BC_ATTACH_FENTRY ? "free_fexit" : "free_wq_end";
-}
-
-static const struct lpm_opts *lpm_opts_of(struct bc_ctx *ctx)
-{
-	const struct lpm_opts *o = bc_ctx_opts(ctx);
-
-	if (!o)
-		bc_error(ctx, -EINVAL, "the core passed no options (it predates option tables)");
-	return o;
-}
+/* Every other benchmark: run_bench, run by BPF_PROG_TEST_RUN, nothing attached. */
+static const struct bc_attach_point lpm_run_points[] = {
+	BC_ATTACH_POINT(BC_ATTACH_OTHER, "xdp run_bench (BPF_PROG_TEST_RUN)", "run_bench"),
+};
 
 /* The address of a kernel function, from /proc/kallsyms (0: not found, or
  * hidden by kptr_restrict). */
@@ -155,7 +142,8 @@ static int lpm_fill(struct lpm_state *st, int fd, bool empty)
 			break;
 		done += n;
 	}
-	if (err != -EINVAL && err != -EOPNOTSUPP && err != -LPM_ENOTSUPP)
+	/* ENOTSUPP: an op the map type lacks. */
+	if (err != -EINVAL && err != -EOPNOTSUPP && err != -BC_ENOTSUPP)
 		return err;
 	/* A kernel without batch operations on tries: one at a time. */
 	for (i = 0; i < st->nr_entries; i++) {
@@ -183,92 +171,72 @@ static int lpm_make_keys(struct bc_ctx *ctx, struct lpm_state *st)
 	return 0;
 }
 
-/* Opens the object with the chosen programs only; sets what they read. */
-static struct lpm_trie *lpm_open(struct lpm_state *st, const char *prog, const char *partner)
+/* Before the candidate loads: what its programs read. */
+static int lpm_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
-	struct bpf_program *p;
-	struct lpm_trie *skel;
-	int err;
+	const struct lpm_state *st = bc_ctx_data(ctx);
+	struct lpm_trie *s = skel;
 
-	skel = lpm_trie__open();
-	if (!skel)
-		return NULL;
-	err = bc_bpf_autoload_only(skel->obj, prog);
-	if (!err && partner) {
-		p = bpf_object__find_program_by_name(skel->obj, partner);
-		err = p ? bpf_program__set_autoload(p, true) : -ENOENT;
-	}
-	if (err) {
-		lpm_trie__destroy(skel);
-		errno = -err;
-		return NULL;
-	}
-	skel->rodata->bc_tgid = (__u32)getpid();
-	skel->rodata->op = st->kind->op;
-	skel->rodata->nr_entries = st->nr_entries;
-	skel->rodata->prefixlen = st->prefixlen;
-	skel->rodata->random_keys = st->random;
-	memcpy((char *)skel->rodata->free_map_name, st->map_name, LPM_NAME_LEN);
-	skel->rodata->free_fn = st->free_fn;
+	/* The tracepoints see every work item: without the address of the
+	 * map free function they cannot pick ours out. */
+	if (pt->kind == BC_ATTACH_RAW_TP && !st->free_fn)
+		return bc_attach_skip(ctx, "bpf_map_free_deferred is not in /proc/kallsyms (or kptr_restrict hides it)");
+	s->rodata->bc_tgid = (__u32)getpid();
+	s->rodata->op = st->kind->op;
+	s->rodata->nr_entries = st->nr_entries;
+	s->rodata->prefixlen = st->prefixlen;
+	s->rodata->random_keys = st->random;
+	memcpy((char *)s->rodata->free_map_name, st->map_name, LPM_NAME_LEN);
+	s->rodata->free_fn = st->free_fn;
 	/* Only lpm-trie-free leaves trie_map unused; it is empty anyway. */
-	return skel;
-}
-
-static int lpm_free_try(struct bc_ctx *ctx, const struct bc_attach_point *pt, void *cookie)
-{
-	struct lpm_state *st = cookie;
-	struct lpm_trie *skel;
-	int err;
-
-	if (pt->kind == BC_ATTACH_RAW_TP && !st->free_fn) {
-		/* The tracepoints see every work item: without the address
-		 * of the map free function they cannot pick ours out. */
-		bc_ctx_log(ctx, BC_LOG_DEBUG,
-			   "bpf_map_free_deferred is not in /proc/kallsyms (or kptr_restrict hides it)");
-		return -ENOENT;
-	}
-	skel = lpm_open(st, pt->prog_name, lpm_free_partner(pt));
-	if (!skel)
-		return -errno;
-	err = lpm_trie__load(skel);
-	if (!err)
-		err = lpm_trie__attach(skel);
-	if (err) {
-		lpm_trie__destroy(skel);
-		return err;
-	}
-	st->skel = skel;
 	return 0;
 }
 
-/* Every other benchmark: run_bench, nothing attached. */
-static int lpm_load_run_bench(struct bc_ctx *ctx, struct lpm_state *st)
+/* After load: lpm-trie-free's two timers are declared as such; the others'
+ * run_bench (declared by the core) starts from a full trie if it must. */
+static int lpm_loaded(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
+	struct lpm_state *st = bc_ctx_data(ctx);
+	struct lpm_trie *s = skel;
+	struct bpf_program *prog;
 	int err;
 
-	st->skel = lpm_open(st, "run_bench", NULL);
-	if (!st->skel)
-		return bc_error(ctx, -errno, "opening the BPF object: %s", strerror(errno));
-	err = lpm_trie__load(st->skel);
-	if (err == -EINVAL || err == -EACCES || err == -EPERM)
-		return bc_unavailable(ctx, "the kernel refused the XDP program run_bench (%s): it needs bpf_loop() (Linux 5.17)",
-				      strerror(-err));
+	(void)pt;
+	if (st->kind->op == LPM_OP_FREE) {
+		bpf_object__for_each_program(prog, s->obj) {
+			if (!bpf_program__autoload(prog))
+				continue;
+			err = bc_ctx_add_prog(ctx, bpf_program__fd(prog), "timer");
+			if (err)
+				return bc_error(ctx, err, "declaring the timing program: %s",
+						bc_strerror(err));
+		}
+		return 0;
+	}
+	st->prog_fd = bpf_program__fd(s->progs.run_bench);
+	if (!st->kind->filled)
+		return 0;
+	err = lpm_fill(st, bpf_map__fd(s->maps.trie_map), false);
 	if (err)
-		return bc_error(ctx, err, "loading run_bench: %s", strerror(-err));
-	st->prog_fd = bpf_program__fd(st->skel->progs.run_bench);
-	bc_ctx_set_attach_point(ctx, "xdp run_bench (BPF_PROG_TEST_RUN)");
+		return bc_error(ctx, err, "filling the trie with %u keys: %s", st->nr_entries,
+				bc_strerror(err));
 	return 0;
 }
 
 /* ------------------------------------------------------------ callbacks */
 
-static int lpm_config(struct bc_ctx *ctx, struct lpm_state *st)
+/* `run` validates before setup(); a probe (`list --probe`) sets up with
+ * the defaults alone, where a one-key trie answers whether it runs. */
+static int lpm_config(struct bc_ctx *ctx, struct lpm_state *st, bool probing)
 {
-	const struct lpm_opts *o = lpm_opts_of(ctx);
+	const struct lpm_opts *o = bc_ctx_opts(ctx);
 
-	if (!o)
-		return -EINVAL;
 	st->kind = bc_ctx_bench_priv(ctx);
+	if (!o->nr_entries && probing) {
+		st->nr_entries = 1;
+		st->prefixlen = 32;
+		return 0;
+	}
 	if (!o->nr_entries)
 		return bc_usage_error(ctx, "--nr_entries: required, the number of keys in the trie (e.g. --nr_entries 10000)");
 	if (o->prefix_len < 32 && (uint64_t)o->nr_entries > 1ull << o->prefix_len)
@@ -288,24 +256,7 @@ static int lpm_validate(struct bc_ctx *ctx)
 {
 	struct lpm_state st = { 0 };
 
-	return lpm_config(ctx, &st);
-}
-
-static int lpm_probe(struct bc_ctx *ctx)
-{
-	struct lpm_state st = { .kind = bc_ctx_bench_priv(ctx), .nr_entries = 1, .prefixlen = 32 };
-	int err = 0;
-
-	if (st.kind->op == LPM_OP_FREE) {
-		st.free_fn = lpm_kallsyms("bpf_map_free_deferred");
-		err = bc_attach_first(ctx, lpm_free_points, LPM_ARRAY_SIZE(lpm_free_points),
-				      lpm_free_try, &st);
-		err = err < 0 ? err : 0;
-	} else {
-		err = lpm_load_run_bench(ctx, &st);
-	}
-	lpm_trie__destroy(st.skel);
-	return err;
+	return lpm_config(ctx, &st, false);
 }
 
 /* Does /proc/kallsyms show this process addresses (kptr_restrict)? Its
@@ -340,9 +291,9 @@ static int lpm_quick_probe(struct bc_ctx *ctx)
 						      .name = "bpf_map_free_deferred");
 
 	if (kind->op != LPM_OP_FREE)
-		return bc_need_check(ctx, lpm_run_needs, LPM_ARRAY_SIZE(lpm_run_needs));
+		return bc_need_check(ctx, lpm_run_needs, BC_ARRAY_SIZE(lpm_run_needs));
 	if (bc_need_probe(&free_fn) > 0 && lpm_kallsyms_shows_addresses())
-		return bc_attach_check(ctx, lpm_free_points, LPM_ARRAY_SIZE(lpm_free_points));
+		return bc_attach_check(ctx, lpm_free_points, BC_ARRAY_SIZE(lpm_free_points));
 	/* raw_tp cannot pick our frees out: fentry or nothing. */
 	return bc_attach_check(ctx, lpm_free_points, 1);
 }
@@ -350,50 +301,21 @@ static int lpm_quick_probe(struct bc_ctx *ctx)
 static int lpm_setup(struct bc_ctx *ctx)
 {
 	struct lpm_state *st;
-	struct bpf_program *prog;
 	int err;
 
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
 	bc_ctx_set_data(ctx, st);
-	err = lpm_config(ctx, st);
+	err = lpm_config(ctx, st, true);
 	if (!err)
 		err = lpm_make_keys(ctx, st);
-	if (err)
+	if (err || st->kind->op != LPM_OP_FREE)
 		return err;
-
-	if (st->kind->op == LPM_OP_FREE) {
-		/* Unique per process: another run's frees are not ours. */
-		snprintf(st->map_name, sizeof(st->map_name), "lpmfree_%d", (int)getpid());
-		st->free_fn = lpm_kallsyms("bpf_map_free_deferred");
-		err = bc_attach_first(ctx, lpm_free_points, LPM_ARRAY_SIZE(lpm_free_points),
-				      lpm_free_try, st);
-		if (err < 0)
-			return err;
-		bpf_object__for_each_program(prog, st->skel->obj) {
-			if (!bpf_program__autoload(prog))
-				continue;
-			err = bc_ctx_add_prog(ctx, bpf_program__fd(prog), "timer");
-			if (err)
-				return bc_error(ctx, err, "declaring the timing program: %s",
-						strerror(-err));
-		}
-		return 0;
-	}
-
-	err = lpm_load_run_bench(ctx, st);
-	if (err)
-		return err;
-	err = bc_ctx_add_prog(ctx, st->prog_fd, "producer");
-	if (err)
-		return bc_error(ctx, err, "declaring the program under test: %s", strerror(-err));
-	if (st->kind->filled) {
-		err = lpm_fill(st, bpf_map__fd(st->skel->maps.trie_map), false);
-		if (err)
-			return bc_error(ctx, err, "filling the trie with %u keys: %s", st->nr_entries,
-					strerror(-err));
-	}
+	/* Unique per process: another run's frees are not ours. */
+	snprintf(st->map_name, sizeof(st->map_name), "lpmfree_%d", (int)getpid());
+	st->free_fn = lpm_kallsyms("bpf_map_free_deferred");
+	/* Next the core drives the skeleton (lpm_configure(), lpm_loaded()). */
 	return 0;
 }
 
@@ -407,7 +329,7 @@ static int lpm_run_producer(struct bc_ctx *ctx, struct lpm_state *st, struct bc_
 {
 	const char *what = lpm_op_names[st->kind->op];
 	unsigned char in[14] = { 0 };	/* an Ethernet header: XDP's minimum */
-	int map_fd = bpf_map__fd(st->skel->maps.trie_map);
+	int map_fd = bpf_map__fd(((struct lpm_trie *)bc_ctx_skel(ctx))->maps.trie_map);
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = in, .data_size_in = sizeof(in),
 		    .repeat = 1);
 	int err, ret;
@@ -463,19 +385,14 @@ static int lpm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return lpm_run_producer(ctx, st, t);
 }
 
+/* ops and busy_ns are the core's, from BPF; the busy rate is ops per
+ * busy second, ops x 1e9 per busy ns. */
 static int lpm_measure(struct bc_ctx *ctx, double *values)
 {
-	struct lpm_state *st = bc_ctx_data(ctx);
-	double ops = (double)__atomic_load_n(&st->skel->bss->hits, __ATOMIC_RELAXED);
-	double busy = (double)__atomic_load_n(&st->skel->bss->duration_ns, __ATOMIC_RELAXED);
+	struct lpm_trie *skel = bc_ctx_skel(ctx);
 
-	values[0] = ops;
-	if (st->kind->rate_div > 0) {
-		values[1] = busy;
-		values[2] = ops * 1e9;	/* per busy_ns: operations per busy second */
-		values[3] = busy;	/* per ops: busy ns per operation */
-	}
-	return 0;
+	return bc_metric_set(ctx, values, "busy_rate",
+			     (double)__atomic_load_n(&skel->bss->hits, __ATOMIC_RELAXED) * 1e9);
 }
 
 static void lpm_teardown(struct bc_ctx *ctx)
@@ -484,19 +401,21 @@ static void lpm_teardown(struct bc_ctx *ctx)
 
 	if (!st)
 		return;
-	lpm_trie__destroy(st->skel);
 	free(st->keys);
 	free(st->vals);
 	free(st);
 	bc_ctx_set_data(ctx, NULL);
 }
 
+/* lpm_busy_metrics[], by what each is: the lines below read them so. */
+enum { LPM_M_OPS, LPM_M_BUSY, LPM_M_RATE, LPM_M_OP_NS };
+
 /* insert, delete, free: the runner's frac_second lines, over busy time. */
 static int lpm_format_iter(struct bc_ctx *ctx, const double *rates, char *buf, size_t len)
 {
 	const struct lpm_kind *k = bc_ctx_bench_priv(ctx);
 	unsigned int prods = bc_ctx_producer_cnt(ctx);
-	double r = rates[2] / k->rate_div;
+	double r = rates[LPM_M_RATE] / k->rate_div;
 
 	snprintf(buf, len, "hits %8.3lf%c/s (%7.3lf%c/prod)", r, k->rate_unit,
 		 r / (prods ? prods : 1), k->rate_unit);
@@ -511,8 +430,9 @@ static int lpm_format_summary(struct bc_ctx *ctx, const double *means, const dou
 	double p = prods ? prods : 1;
 
 	snprintf(buf, len, "throughput %8.3lf \u00b1 %5.3lf %c ops/s (%7.3lf%c ops/prod), latency %8.3lf %s/op",
-		 means[2] / k->rate_div, stddevs[2] / k->rate_div, k->rate_unit,
-		 means[2] / k->rate_div / p, k->rate_unit, means[3] / k->lat_div / p, k->lat_unit);
+		 means[LPM_M_RATE] / k->rate_div, stddevs[LPM_M_RATE] / k->rate_div, k->rate_unit,
+		 means[LPM_M_RATE] / k->rate_div / p, k->rate_unit, means[LPM_M_OP_NS] / k->lat_div / p,
+		 k->lat_unit);
 	return 0;
 }
 
@@ -520,20 +440,20 @@ static int lpm_format_summary(struct bc_ctx *ctx, const double *means, const dou
 
 /* The runner's ops lines: operations per second of the run. */
 static const struct bc_metric_desc lpm_ops_metrics[] = {
-	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS),
+	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_OPS, .bpf = "hits"),
 };
 
 /* insert, delete, free: the busy time and the two ratios their lines are
  * made of. No headline role: it would print a wall-clock ops line instead
  * of theirs; their rate is the rate per busy second. */
 static const struct bc_metric_desc lpm_busy_metrics[] = {
-	BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX),
-	BC_METRIC("busy_ns", "ns", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-		  .label = "time spent in the operations"),
-	BC_METRIC("busy_rate", "ops/s", BC_METRIC_RATIO, .role = BC_ROLE_RATE, .per = "busy_ns",
-		  .label = "operations per second of busy time"),
-	BC_METRIC("op_ns", "ns", BC_METRIC_RATIO, .role = BC_ROLE_AUX, .per = "ops",
-		  .label = "busy time per operation"),
+	[LPM_M_OPS] = BC_METRIC("ops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_AUX, .bpf = "hits"),
+	[LPM_M_BUSY] = BC_METRIC("busy_ns", "ns", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
+				 .label = "time spent in the operations", .bpf = "duration_ns"),
+	[LPM_M_RATE] = BC_METRIC("busy_rate", "ops/s", BC_METRIC_RATIO, .role = BC_ROLE_RATE,
+				 .per = "busy_ns", .label = "operations per second of busy time"),
+	[LPM_M_OP_NS] = BC_METRIC("op_ns", "ns", BC_METRIC_RATIO, .role = BC_ROLE_AUX, .per = "ops",
+				  .label = "busy time per operation", .bpf = "duration_ns"),
 };
 
 static const struct lpm_kind lpm_k_noop = { .op = LPM_OP_NOOP };
@@ -557,42 +477,23 @@ static const struct bc_need lpm_needs[] = {
 	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_LPM_TRIE),
 };
 
-#define LPM_BENCH_COMMON(name_, desc_, kind_)                                     \
-	.sz = sizeof(struct bc_bench_desc),                                       \
-	.runner_name = true,                                                      \
-	.name = (name_),                                                          \
-	.description = (desc_),                                                   \
-	.consumers = BC_THREADS(0, 0, 0),                                         \
-	.priv = &(kind_),                                                         \
-	.probe = lpm_probe,                                                       \
-	.needs = lpm_needs,                                                       \
-	.need_cnt = LPM_ARRAY_SIZE(lpm_needs),                                    \
-	.quick_probe = lpm_quick_probe,                                           \
-	.validate = lpm_validate,                                                 \
-	.setup = lpm_setup,                                                       \
-	.producer = lpm_producer,                                                 \
-	.measure = lpm_measure,                                                   \
-	.teardown = lpm_teardown
+#define LPM_BENCH(var, name_, desc_, kind_, metrics_, points_, ...)                  \
+	static const struct bc_bench_desc var = BC_BENCH(name_, desc_, metrics_,        \
+		.runner_name = true, .priv = &(kind_), BC_NEEDS(lpm_needs),             \
+		BC_POINTS(points_), .skel = &lpm_trie_skel, .configure = lpm_configure, \
+		.loaded = lpm_loaded, .quick_probe = lpm_quick_probe,                   \
+		.validate = lpm_validate, .setup = lpm_setup, .producer = lpm_producer, \
+		.teardown = lpm_teardown, __VA_ARGS__)
 
 /* Any number of producers; the runner's ops lines. */
 #define LPM_OPS_BENCH(var, name_, desc_, kind_)                                   \
-	static const struct bc_bench_desc var = {                                 \
-		LPM_BENCH_COMMON(name_, desc_, kind_),                            \
-		.producers = BC_THREADS(1, 0, 1),                                 \
-		.metrics = lpm_ops_metrics,                                       \
-		.metric_cnt = LPM_ARRAY_SIZE(lpm_ops_metrics),                    \
-	}
+	LPM_BENCH(var, name_, desc_, kind_, lpm_ops_metrics, lpm_run_points)
 
 /* One producer (the trie's state is one sequence); busy-time lines. */
-#define LPM_BUSY_BENCH(var, name_, desc_, kind_)                                  \
-	static const struct bc_bench_desc var = {                                 \
-		LPM_BENCH_COMMON(name_, desc_, kind_),                            \
-		.producers = BC_THREADS(1, 1, 1),                                 \
-		.metrics = lpm_busy_metrics,                                      \
-		.metric_cnt = LPM_ARRAY_SIZE(lpm_busy_metrics),                   \
-		.format_iter = lpm_format_iter,                                   \
-		.format_summary = lpm_format_summary,                             \
-	}
+#define LPM_BUSY_BENCH(var, name_, desc_, kind_, points_)                         \
+	LPM_BENCH(var, name_, desc_, kind_, lpm_busy_metrics, points_,            \
+		  .producers = BC_THREADS(1, 1, 1), .measure = lpm_measure,       \
+		  .format_iter = lpm_format_iter, .format_summary = lpm_format_summary)
 
 LPM_OPS_BENCH(lpm_noop, "lpm-trie-noop", "the timed bpf_loop() alone: the harness's cost",
 	      lpm_k_noop);
@@ -602,32 +503,18 @@ LPM_OPS_BENCH(lpm_lookup, "lpm-trie-lookup", "lookups of existing keys in a full
 	      lpm_k_lookup);
 LPM_BUSY_BENCH(lpm_insert, "lpm-trie-insert",
 	       "inserts into an empty trie, per second of BPF time (emptied when full)",
-	       lpm_k_insert);
+	       lpm_k_insert, lpm_run_points);
 LPM_OPS_BENCH(lpm_update, "lpm-trie-update", "updates of existing keys in a full trie",
 	      lpm_k_update);
 LPM_BUSY_BENCH(lpm_delete, "lpm-trie-delete",
 	       "deletes from a full trie, per second of BPF time (refilled when empty)",
-	       lpm_k_delete);
+	       lpm_k_delete, lpm_run_points);
 LPM_BUSY_BENCH(lpm_free, "lpm-trie-free",
-	       "frees of a full trie, per second of the kernel's free time", lpm_k_free);
+	       "frees of a full trie, per second of the kernel's free time", lpm_k_free,
+	       lpm_free_points);
 
-static const struct bc_bench_desc *const lpm_benches[] = {
-	&lpm_noop,
-	&lpm_baseline,
-	&lpm_lookup,
-	&lpm_insert,
-	&lpm_update,
-	&lpm_delete,
-	&lpm_free,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "lpm_trie",
-	.version = "1.0",
-	.description = "LPM trie map: lookup, insert, update, delete and free cost on a full trie",
-	.options = lpm_options,
-	.option_cnt = LPM_ARRAY_SIZE(lpm_options),
-	.opts_size = sizeof(struct lpm_opts),
-	.benches = lpm_benches,
-);
+BENCHCORE_PLUGIN(.name = "lpm_trie", .version = "1.0",
+		 .description = "LPM trie map: lookup, insert, update, delete and free cost on a full trie",
+		 BC_OPTIONS(lpm_options), .opts_size = sizeof(struct lpm_opts),
+		 BC_BENCHES(&lpm_noop, &lpm_baseline, &lpm_lookup, &lpm_insert, &lpm_update,
+			    &lpm_delete, &lpm_free));

@@ -33,6 +33,8 @@
 #include "pb_ring.h"
 #include "perfbuf.skel.h"
 
+BC_SKEL(perfbuf);
+
 /*
  * The options (--rb-b2b, --rb-batch-cnt, --rb-sampled, --rb-sample-rate,
  * --pb-size, ...) are plugins/common's table, shared with ringbuf.
@@ -50,8 +52,6 @@ _Static_assert(BC_BUF_BATCH_MAX <= PB_MAX_BATCH,
 
 struct pb_state {
 	const struct buf_opts *opts;
-	struct perfbuf *skel;
-	struct bpf_link *link;
 	struct perf_buffer *pb;
 	/* Written by the consumer, read by measure(): alone on its line. */
 	struct bc_line_counter *hits;
@@ -116,57 +116,19 @@ static struct perf_buffer *pb_buffer_new(struct perfbuf *skel, struct pb_state *
 				    pb_libbpf_event, st, NULL);
 }
 
-static int pb_consumer_side(struct bc_ctx *ctx, struct pb_state *st);
-
-/*
- * One attach candidate of the ladder the core drives: open, load only this
- * candidate's program, attach. Leaves nothing behind on failure and returns
- * the kernel's answer, which the core judges (refusal: try the next
- * candidate). Once one attached, the buffer the consumer reads is made.
- */
-static int pb_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+/* Before the candidate loads: what the producer program reads. */
+static int pb_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
-	struct pb_state *st = bc_ctx_data(ctx);
-	struct bpf_program *prog;
-	struct bpf_link *link;
-	struct perfbuf *skel;
-	int err;
+	const struct buf_opts *o = buf_run_opts(ctx);
+	struct perfbuf *s = skel;
 
-	skel = perfbuf__open();
-	if (!skel)
-		return bc_error(ctx, -errno, "opening the perfbuf BPF object failed: %s",
-				strerror(errno));
-	skel->rodata->batch_cnt = (__u32)st->opts->batch_cnt;
-	skel->rodata->bc_tgid = getpid();
-	skel->rodata->getpgid_nr = buf_getpgid_nr();
-	skel->rodata->stamp_mask = buf_stamp_mask();
-
-	/* Only this candidate's program: a refused fentry must not fail the
-	 * whole object when the tracepoint is what we are trying. */
-	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
-	if (err)
-		goto out;
-	prog = bpf_object__find_program_by_name(skel->obj, pt->prog_name);
-	if (pt->kind == BC_ATTACH_FENTRY) {
-		err = bpf_program__set_attach_target(prog, 0, buf_fentry_target());
-		if (err)
-			goto out;
-	}
-	err = perfbuf__load(skel);
-	if (err)
-		goto out;
-	link = bpf_program__attach(prog);
-	if (!link) {
-		err = -errno;
-		goto out;
-	}
-	st->skel = skel;
-	st->link = link;
-	err = bc_ctx_set_bpf_object(ctx, skel->obj);
-	return err ? err : pb_consumer_side(ctx, st);
-out:
-	perfbuf__destroy(skel);
-	return err;
+	s->rodata->batch_cnt = (__u32)o->batch_cnt;
+	s->rodata->bc_tgid = getpid();
+	s->rodata->getpgid_nr = buf_getpgid_nr();
+	s->rodata->stamp_mask = buf_stamp_mask();
+	if (pt->kind != BC_ATTACH_FENTRY)
+		return 0;
+	return bpf_program__set_attach_target(s->progs.bench_fentry, 0, buf_fentry_target());
 }
 
 /* pb-custom: our own epoll set over libbpf's per-CPU rings. */
@@ -212,20 +174,30 @@ static int pb_rings_open(struct bc_ctx *ctx, struct pb_state *st)
 
 /* ----------------------------------------------------------- callbacks */
 
+/* What reads the buffer: a failed candidate's goes before the next one's. */
+static void pb_consumer_free(struct pb_state *st)
+{
+	if (st->epoll_fd >= 0)
+		close(st->epoll_fd);
+	st->epoll_fd = -1;
+	perf_buffer__free(st->pb);
+	st->pb = NULL;
+	free(st->rings);
+	free(st->events);
+	st->rings = NULL;
+	st->events = NULL;
+	st->ring_cnt = 0;
+}
+
+/* The core detached the producer first, so nothing writes into what is
+ * freed here, and destroys the object after. */
 static void pb_teardown(struct bc_ctx *ctx)
 {
 	struct pb_state *st = bc_ctx_data(ctx);
 
 	if (!st)
 		return;
-	/* Stop the producer first, so nothing writes into what we free. */
-	bpf_link__destroy(st->link);
-	if (st->epoll_fd >= 0)
-		close(st->epoll_fd);
-	perf_buffer__free(st->pb);
-	perfbuf__destroy(st->skel);
-	free(st->rings);
-	free(st->events);
+	pb_consumer_free(st);
 	free(st->hits);
 	free(st);
 	bc_ctx_set_data(ctx, NULL);
@@ -245,40 +217,24 @@ static int pb_setup(struct bc_ctx *ctx)
 	st->hits = bc_line_counters_alloc(1);
 	if (!st->hits)
 		return bc_error(ctx, -ENOMEM, "out of memory");
-	/* Next the core tries the attach points with pb_attach(). */
+	/* Next the core drives the skeleton (pb_configure(), pb_loaded()). */
 	return 0;
 }
 
-static int pb_consumer_side(struct bc_ctx *ctx, struct pb_state *st)
+/* After load, before attach: the buffer exists before any batch can fall
+ * into an empty map slot (and count as drops). A failure here is ours,
+ * not the kernel refusing an attach point. */
+static int pb_loaded(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
-	/*
-	 * The program is live, but only this process's getpgid() fires it and
-	 * no producer runs before the attach ladder ends, so no batch can fall into an
-	 * empty map slot (and be counted as drops) before the buffer exists.
-	 * A failure here is ours, not the kernel refusing an attach point.
-	 */
-	st->pb = pb_buffer_new(st->skel, st);
+	struct pb_state *st = bc_ctx_data(ctx);
+
+	(void)pt;
+	pb_consumer_free(st);
+	st->pb = pb_buffer_new(skel, st);
 	if (!st->pb)
 		return bc_error(ctx, -errno, "creating the perf buffer (%lld pages per CPU) failed: %s",
 				(long long)st->opts->pb_pages, strerror(errno));
 	return buf_run_spec(ctx)->custom ? pb_rings_open(ctx, st) : 0;
-}
-
-static int pb_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	const struct timespec idle = { .tv_nsec = 20 * 1000 * 1000 };
-	const struct pb_state *st = bc_ctx_data(ctx);
-
-	if (st->opts->b2b) {
-		/* One batch to start the ping-pong; the consumer does the rest. */
-		buf_trigger_batch();
-		while (!bc_thread_should_stop(t))
-			nanosleep(&idle, NULL);
-		return 0;
-	}
-	while (!bc_thread_should_stop(t))
-		buf_trigger_batch();
-	return 0;
 }
 
 /* The 100 ms poll timeout is how a consumer with nothing to read still sees
@@ -347,25 +303,23 @@ static int pb_measure(struct bc_ctx *ctx, double *values)
 	struct pb_state *st = bc_ctx_data(ctx);
 
 	/* drops: the core's, from BPF */
-	values[BC_BUF_HITS] = (double)__atomic_load_n(&st->hits->value, __ATOMIC_RELAXED);
-	return 0;
+	return bc_metric_set(ctx, values, "hits",
+			     (double)__atomic_load_n(&st->hits->value, __ATOMIC_RELAXED));
 }
 
 /* ----------------------------------------------------------- descriptor */
 
-/* What `list` checks: the producer's attach points and its map, as
- * pb_attach() will load them. */
+/* What `list` checks: the producer's attach points and its map, as the
+ * core will load them. */
 static const struct bc_need pb_needs[] = {
 	BC_NEED(BC_NEED_MAP_TYPE, .type = BPF_MAP_TYPE_PERF_EVENT_ARRAY),
 };
 
 #define PB_BENCH(name_, desc_, spec_, consumer_)                                   \
-	BC_BUF_BENCH(name_, desc_, spec_, .setup = pb_setup, .attach = pb_attach,  \
-		     .needs = pb_needs, .need_cnt = 1,                              \
-		     .attach_points = buf_attach_points,                         \
-		     .attach_point_cnt = BC_BUF_ATTACH_CNT,                         \
-		     .producer = pb_producer, .consumer = (consumer_),              \
-		     .measure = pb_measure, .teardown = pb_teardown)
+	BC_BUF_BENCH(name_, desc_, spec_, .setup = pb_setup, .skel = &perfbuf_skel,  \
+		     .configure = pb_configure, .loaded = pb_loaded, BC_NEEDS(pb_needs), \
+		     .consumer = (consumer_), .measure = pb_measure,                \
+		     .teardown = pb_teardown)
 
 static const struct buf_spec pb_libbpf_spec = { .kind = BC_BUF_PERFBUF, .custom = false };
 static const struct buf_spec pb_custom_spec = { .kind = BC_BUF_PERFBUF, .custom = true };
@@ -377,12 +331,7 @@ static const struct bc_bench_desc pb_custom_bench =
 	PB_BENCH("pb-custom", "BPF perf buffer read by a custom epoll loop, tail published per wakeup",
 		 &pb_custom_spec, pb_custom_consumer);
 
-static const struct bc_bench_desc *const pb_benches[] = {
-	&pb_libbpf_bench,
-	&pb_custom_bench,
-	NULL,
-};
-
 BENCHCORE_PLUGIN(.name = "perfbuf", .version = "1.0",
 		 .description = "BPF perf buffer throughput (per-CPU perf rings), as in the kernel's bench",
-		 BC_BUF_PLUGIN_OPTIONS, .benches = pb_benches);
+		 BC_BUF_PLUGIN_OPTIONS,
+		 BC_BENCHES(&pb_libbpf_bench, &pb_custom_bench));

@@ -41,10 +41,6 @@
 /* Each iteration calls a subprogram with a 16-step loop. */
 BC_WORK_STATIC_ASSERT(PS_MAX_BATCH, 64, "private_stack --nr-batch-iters");
 
-#ifndef ENOTSUPP
-#define ENOTSUPP 524
-#endif
-
 struct ps_opts {
 	int64_t nr_batch_iters;
 };
@@ -66,8 +62,6 @@ struct ps_state {
 	struct bpf_link *link;
 	int driver_fd, prog_fd;
 	uint32_t batch;
-	struct bc_line_counter *runs;	/* per producer: driver runs */
-	unsigned int prod_cnt;
 };
 
 static void ps_state_free(struct ps_state *st)
@@ -76,23 +70,13 @@ static void ps_state_free(struct ps_state *st)
 		return;
 	bpf_link__destroy(st->link);
 	private_stack__destroy(st->skel);
-	free(st->runs);
 	free(st);
-}
-
-static const char *ps_strerror(int err)
-{
-	if (err == -ENOTSUPP)
-		return "Operation not supported (ENOTSUPP)";
-	return strerror(-err);
 }
 
 /* The program under test of each attach point, and the driver firing it. */
 static const struct bc_attach_point ps_points[] = {
-	{ .sz = sizeof(struct bc_attach_point), .name = "fentry/bpf_get_numa_node_id",
-	  .kind = BC_ATTACH_FENTRY, .prog_name = "ps_fentry" },
-	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/bpf_trigger_tp",
-	  .kind = BC_ATTACH_RAW_TP, .prog_name = "ps_rawtp" },
+	BC_ATTACH_POINT(BC_ATTACH_FENTRY, "fentry/bpf_get_numa_node_id", "ps_fentry"),
+	BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/bpf_trigger_tp", "ps_rawtp"),
 };
 
 static const char *ps_driver_of(const struct bc_attach_point *pt)
@@ -178,15 +162,15 @@ static int ps_disable(struct bc_ctx *ctx, struct ps_state *st, const struct bc_a
 				      "private stack off: it refused prog_flags bit 19 "
 				      "(BPF_F_DISABLE_PRIVATE_STACK, from the private-stack patch "
 				      "series, never merged) with %s, while it loads the same "
-				      "program without it", ps_strerror(err));
+				      "program without it", bc_strerror(err));
 	if (err)
 		return bc_error(ctx, err, "loading the program with BPF_F_DISABLE_PRIVATE_STACK "
-				"failed: %s", ps_strerror(err));
+				"failed: %s", bc_strerror(err));
 	prog = bpf_object__find_program_by_name(st->skel->obj, pt->prog_name);
 	st->link = bpf_program__attach(prog);
 	if (!st->link)
 		return bc_error(ctx, errno ? -errno : -EINVAL, "attaching at %s failed: %s",
-				pt->name, ps_strerror(errno ? -errno : -EINVAL));
+				pt->name, bc_strerror(errno ? -errno : -EINVAL));
 	st->prog_fd = bpf_program__fd(prog);
 	st->driver_fd = bpf_program__fd(
 		bpf_object__find_program_by_name(st->skel->obj, ps_driver_of(pt)));
@@ -279,7 +263,7 @@ static int ps_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 		if (used < 0)
 			bc_ctx_log(ctx, BC_LOG_DEBUG,
 				   "cannot check the JIT image (%s); trusting the kernel",
-				   ps_strerror(used));
+				   bc_strerror(used));
 	}
 	/* The object that stays (ps_disable() reloads it): the core reads
 	 * hits there (the metric's `bpf`). */
@@ -288,7 +272,7 @@ static int ps_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 		err = bc_ctx_add_prog(ctx, st->prog_fd, "measured");
 	if (!err)
 		err = bc_ctx_add_prog(ctx, st->driver_fd, "driver");
-	return err ? bc_error(ctx, err, "declaring the programs: %s", ps_strerror(err)) : 0;
+	return err ? bc_error(ctx, err, "declaring the programs: %s", bc_strerror(err)) : 0;
 }
 
 /*
@@ -314,17 +298,17 @@ static int ps_quick_probe(struct bc_ctx *ctx)
 	int fd, used, err;
 
 	fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "ps_quick", "GPL", insns,
-			   sizeof(insns) / sizeof(insns[0]), &opts);
+			   BC_ARRAY_SIZE(insns), &opts);
 	err = fd < 0 ? -errno : 0;
 	if (err == -EINVAL && v->disable)
 		return bc_unavailable(ctx, "this kernel has no switch to turn a BPF program's "
 				      "private stack off: it refused prog_flags bit 19 "
 				      "(BPF_F_DISABLE_PRIVATE_STACK, from the private-stack patch "
-				      "series, never merged) with %s", ps_strerror(err));
+				      "series, never merged) with %s", bc_strerror(err));
 	if (err)
 		return bc_unavailable(ctx, "the kernel refused a raw_tp program with 64 bytes of "
 				      "stack%s: %s", v->disable ? " and BPF_F_DISABLE_PRIVATE_STACK" :
-				      "", ps_strerror(err));
+				      "", bc_strerror(err));
 	used = v->disable ? 1 : ps_jit_uses_private_stack(fd);
 	close(fd);
 	if (used == 0)
@@ -333,7 +317,7 @@ static int ps_quick_probe(struct bc_ctx *ctx)
 				      "r9)");
 	if (used < 0)
 		bc_ctx_log(ctx, BC_LOG_DEBUG, "cannot check the JIT image (%s); trusting the kernel",
-			   ps_strerror(used));
+			   bc_strerror(used));
 	return 0;
 }
 
@@ -348,18 +332,12 @@ static int ps_setup(struct bc_ctx *ctx)
 	const struct ps_opts *o = bc_ctx_opts(ctx);
 	struct ps_state *st;
 
-	if (!o)
-		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
 	bc_ctx_set_data(ctx, st);
 	st->v = bc_ctx_bench_priv(ctx);
 	st->batch = (uint32_t)o->nr_batch_iters;
-	st->prod_cnt = bc_ctx_producer_cnt(ctx);
-	st->runs = bc_line_counters_alloc(st->prod_cnt);
-	if (!st->runs)
-		return bc_error(ctx, -ENOMEM, "out of memory");
 	if (!ps_kernel_has_private_stacks())
 		return bc_unavailable(ctx, "this kernel has no private stacks for BPF programs "
 				      "(added in Linux 6.13: there is no priv_stack_mode in its "
@@ -377,7 +355,7 @@ static void ps_teardown(struct bc_ctx *ctx)
 static int ps_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	struct ps_state *st = bc_ctx_data(ctx);
-	struct bc_line_counter *runs = &st->runs[t->idx];
+	struct bc_line_counter *runs = bc_thread_counter(ctx, t, "runs");
 	LIBBPF_OPTS(bpf_test_run_opts, opts);
 	int err;
 
@@ -385,18 +363,9 @@ static int ps_producer(struct bc_ctx *ctx, struct bc_thread *t)
 		err = bpf_prog_test_run_opts(st->driver_fd, &opts);
 		if (err)
 			return bc_error(ctx, err, "BPF_PROG_TEST_RUN of the driver failed: %s",
-					ps_strerror(err));
-		__atomic_store_n(&runs->value, runs->value + 1, __ATOMIC_RELAXED);
+					bc_strerror(err));
+		bc_counter_add(runs, 1);
 	}
-	return 0;
-}
-
-static int ps_measure(struct bc_ctx *ctx, double *values)
-{
-	struct ps_state *st = bc_ctx_data(ctx);
-
-	/* hits: from BPF; drops: none (the runner's line), left at 0. */
-	values[2] = (double)bc_line_counters_sum(st->runs, st->prod_cnt);
 	return 0;
 }
 
@@ -407,54 +376,27 @@ static int ps_measure(struct bc_ctx *ctx, double *values)
  */
 static const struct bc_metric_desc ps_metrics[] = {
 	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf = "hits"),
-	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+	/* None (the runner's line): no thread counts one. */
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS, .threads = true),
 	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-		  .label = "driver test runs"),
+		  .label = "driver test runs", .threads = true),
 };
 
 static const struct ps_variant ps_off = { .disable = true };
 static const struct ps_variant ps_on = { .disable = false };
 
 #define PS_BENCH(var_, name_, desc_, priv_)                                      \
-	static const struct bc_bench_desc var_ = {                               \
-		.sz = sizeof(struct bc_bench_desc),                              \
-		.runner_name = true,                                             \
-		.name = (name_),                                                 \
-		.description = (desc_),                                          \
-		.producers = BC_THREADS(1, 0, 1),                                \
-		.consumers = BC_THREADS(0, 0, 0),                                \
-		.metrics = ps_metrics,                                           \
-		.metric_cnt = sizeof(ps_metrics) / sizeof(ps_metrics[0]),        \
-		.priv = (priv_),                                                 \
-		.needs = ps_needs,                                               \
-		.need_cnt = 1,                                                   \
-		.attach_points = ps_points,                                      \
-		.attach_point_cnt = sizeof(ps_points) / sizeof(ps_points[0]),    \
-		.quick_probe = ps_quick_probe,                                   \
-		.setup = ps_setup,                                               \
-		.producer = ps_producer,                                         \
-		.measure = ps_measure,                                           \
-		.teardown = ps_teardown,                                         \
-		.attach = ps_attach,                                             \
-	}
+	static const struct bc_bench_desc var_ = BC_BENCH(name_, desc_, ps_metrics,    \
+		.runner_name = true, .priv = (priv_), BC_NEEDS(ps_needs),              \
+		BC_POINTS(ps_points), .quick_probe = ps_quick_probe, .setup = ps_setup, \
+		.producer = ps_producer, .teardown = ps_teardown, .attach = ps_attach)
 
 PS_BENCH(b_off, "no-private-stack",
 	 "stack-heavy program, batched, loaded with BPF_F_DISABLE_PRIVATE_STACK", &ps_off);
 PS_BENCH(b_on, "private-stack", "stack-heavy program, batched, on the kernel's private stack",
 	 &ps_on);
 
-static const struct bc_bench_desc *const ps_benches[] = {
-	&b_off,
-	&b_on,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "private_stack",
-	.version = "1.0",
-	.description = "a stack-heavy BPF program with the kernel's private stack off and on",
-	.options = ps_options,
-	.option_cnt = sizeof(ps_options) / sizeof(ps_options[0]),
-	.opts_size = sizeof(struct ps_opts),
-	.benches = ps_benches,
-);
+BENCHCORE_PLUGIN(.name = "private_stack", .version = "1.0",
+		 .description = "a stack-heavy BPF program with the kernel's private stack off and on",
+		 BC_OPTIONS(ps_options), .opts_size = sizeof(struct ps_opts),
+		 BC_BENCHES(&b_off, &b_on));

@@ -26,10 +26,6 @@
 
 #include "rename_bench.skel.h"
 
-#ifndef ENOTSUPP
-#define ENOTSUPP 524	/* the kernel's internal "not supported" */
-#endif
-
 /* Which program a benchmark attaches, if any: its one attach point (name
  * as reported; prog_name NULL for rename-base), also what `list` checks. */
 struct rn_variant {
@@ -40,7 +36,6 @@ struct rn_state {
 	struct rename_bench *skel;
 	struct bpf_link *link;
 	int prog_fd;
-	struct bc_line_counter *renames;	/* one producer: one slot */
 	char main_comm[16];	/* the main thread's name, put back at teardown */
 	bool comm_saved;
 };
@@ -86,25 +81,7 @@ static void rn_state_free(struct rn_state *st)
 	rn_restore_comm(st);
 	bpf_link__destroy(st->link);
 	rename_bench__destroy(st->skel);
-	free(st->renames);
 	free(st);
-}
-
-static const char *rn_strerror(int err)
-{
-	if (err == -ENOTSUPP)
-		return "Operation not supported (ENOTSUPP)";
-	return strerror(-err);
-}
-
-static bool rn_is_refusal(int err)
-{
-	switch (-err) {
-	case EPERM: case EACCES: case ENOENT: case EOPNOTSUPP: case ENOTSUPP:
-	case EINVAL: case ENODEV: case ENOSYS: case ENXIO: case E2BIG: case ESRCH:
-		return true;
-	}
-	return false;
 }
 
 static bool rn_path_exists(const char *path)
@@ -120,14 +97,14 @@ static int rn_refused(struct bc_ctx *ctx, const struct rn_variant *v, bool loadi
 
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF and CAP_PERFMON) to load BPF "
-				      "programs: %s", rn_strerror(err));
+				      "programs: %s", bc_strerror(err));
 	switch (v->pt.kind) {
 	case BC_ATTACH_FENTRY:
 	case BC_ATTACH_FEXIT:
-		if (err == -EPERM || err == -ENOTSUPP || err == -EOPNOTSUPP)
+		if (err == -EPERM || err == -BC_ENOTSUPP || err == -EOPNOTSUPP)
 			return bc_unavailable(ctx, "%s %s refused by the kernel: %s (BPF "
 					      "trampolines unavailable)", what, v->pt.name,
-					      rn_strerror(err));
+					      bc_strerror(err));
 		break;
 	case BC_ATTACH_KPROBE:
 	case BC_ATTACH_KRETPROBE:
@@ -138,15 +115,15 @@ static int rn_refused(struct bc_ctx *ctx, const struct rn_variant *v, bool loadi
 		    !rn_path_exists("/sys/kernel/debug/tracing/kprobe_events"))
 			return bc_unavailable(ctx, "kprobes not supported by this kernel (no "
 					      "CONFIG_KPROBES): %s %s failed: %s", what,
-					      v->pt.name, rn_strerror(err));
+					      v->pt.name, bc_strerror(err));
 		break;
 	default:
 		break;
 	}
-	if (rn_is_refusal(err))
+	if (bc_attach_is_refusal(err))
 		return bc_unavailable(ctx, "%s %s refused by the kernel: %s", what, v->pt.name,
-				      rn_strerror(err));
-	return bc_error(ctx, err, "%s %s failed: %s", what, v->pt.name, rn_strerror(err));
+				      bc_strerror(err));
+	return bc_error(ctx, err, "%s %s failed: %s", what, v->pt.name, bc_strerror(err));
 }
 
 /* Loads and attaches the variant's program; on failure nothing stays. */
@@ -204,12 +181,8 @@ static int rn_setup(struct bc_ctx *ctx)
 	int err;
 
 	st = calloc(1, sizeof(*st));
-	if (st)
-		st->renames = bc_line_counters_alloc(1);
-	if (!st || !st->renames) {
-		rn_state_free(st);
+	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
-	}
 	rn_save_comm(st);
 	/* Set first: teardown() frees whatever a failed setup left. */
 	bc_ctx_set_data(ctx, st);
@@ -239,8 +212,7 @@ static void rn_teardown(struct bc_ctx *ctx)
 static int rn_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	static const char name[] = "test_overhead";
-	struct rn_state *st = bc_ctx_data(ctx);
-	struct bc_line_counter *c = &st->renames[0];
+	struct bc_line_counter *c = bc_thread_counter(ctx, t, "hits");
 	int fd, err = 0;
 
 	fd = open(RN_COMM, O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -258,24 +230,14 @@ static int rn_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return err;
 }
 
-static int rn_measure(struct bc_ctx *ctx, double *values)
-{
-	struct rn_state *st = bc_ctx_data(ctx);
-
-	values[0] = (double)bc_line_counters_sum(st->renames, 1);
-	values[1] = 0;	/* the runner's hits/drops line: nothing is dropped */
-	return 0;
-}
-
-/* hits: renames done (counted by the producer, as the runner counts them). */
+/* hits: renames done, counted by the producer as the runner counts them
+ * (with a locked add); drops: none, the runner's hits/drops line. */
 static const struct bc_metric_desc rn_metrics[] = {
-	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
-	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .threads = true),
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS, .threads = true),
 };
 
-#define RN_POINT(name_, kind_, prog_)                                            \
-	{ .pt = { .sz = sizeof(struct bc_attach_point), .name = (name_), .kind = (kind_), \
-		  .prog_name = (prog_) } }
+#define RN_POINT(name_, kind_, prog_) { .pt = BC_ATTACH_POINT(kind_, name_, prog_) }
 
 static const struct rn_variant rn_base =
 	RN_POINT("none (renames only, no BPF program)", BC_ATTACH_OTHER, NULL);
@@ -298,26 +260,11 @@ static const struct bc_need rn_needs[] = {
 
 /* One producer, as the runner requires: it renames one thread. */
 #define RN_BENCH(var_, name_, desc_, priv_, point_cnt_)                          \
-	static const struct bc_bench_desc var_ = {                               \
-		.sz = sizeof(struct bc_bench_desc),                              \
-		.runner_name = true,                                             \
-		.name = (name_),                                                 \
-		.description = (desc_),                                          \
-		.producers = BC_THREADS(1, 1, 1),                                \
-		.consumers = BC_THREADS(0, 0, 0),                                \
-		.metrics = rn_metrics,                                           \
-		.metric_cnt = sizeof(rn_metrics) / sizeof(rn_metrics[0]),        \
-		.priv = (priv_),                                                 \
-		.probe = rn_probe,                                               \
-		.needs = rn_needs,                                               \
-		.need_cnt = 1,                                                   \
-		.attach_points = &(priv_)->pt,                                   \
-		.attach_point_cnt = (point_cnt_),                                \
-		.setup = rn_setup,                                               \
-		.producer = rn_producer,                                         \
-		.measure = rn_measure,                                           \
-		.teardown = rn_teardown,                                         \
-	}
+	static const struct bc_bench_desc var_ = BC_BENCH(name_, desc_, rn_metrics,    \
+		.runner_name = true, .producers = BC_THREADS(1, 1, 1), .priv = (priv_), \
+		.probe = rn_probe, BC_NEEDS(rn_needs), .attach_points = &(priv_)->pt,  \
+		.attach_point_cnt = (point_cnt_), .setup = rn_setup,                   \
+		.producer = rn_producer, .teardown = rn_teardown)
 
 RN_BENCH(b_base, "rename-base", "thread renames through /proc/thread-self/comm, nothing attached",
 	 &rn_base, 0);
@@ -330,13 +277,6 @@ RN_BENCH(b_fentry, "rename-fentry", "renames with an fentry program on __set_tas
 RN_BENCH(b_fexit, "rename-fexit", "renames with an fexit program on __set_task_comm", &rn_fexit,
 	 1);
 
-static const struct bc_bench_desc *const rn_benches[] = {
-	&b_base, &b_kprobe, &b_kretprobe, &b_rawtp, &b_fentry, &b_fexit, NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "rename",
-	.version = "1.0",
-	.description = "cost of each attach type on a real syscall path (thread renames)",
-	.benches = rn_benches,
-);
+BENCHCORE_PLUGIN(.name = "rename", .version = "1.0",
+		 .description = "cost of each attach type on a real syscall path (thread renames)",
+		 BC_BENCHES(&b_base, &b_kprobe, &b_kretprobe, &b_rawtp, &b_fentry, &b_fexit));

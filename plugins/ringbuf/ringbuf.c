@@ -38,8 +38,9 @@
 #include "rb_walk.h"
 #include "ringbuf.skel.h"
 
+BC_SKEL(ringbuf);
+
 struct rb_state {
-	struct ringbuf *skel;
 	const struct buf_opts *opts;
 	/* Written by the one consumer thread, read by measure(). */
 	uint64_t hits;
@@ -58,49 +59,28 @@ struct rb_state {
 };
 
 
-static int rb_consumer_side(struct bc_ctx *ctx, struct rb_state *st);
-
-/* One attach candidate of the ladder the core drives: a fresh skeleton
- * each time, because a libbpf object whose load failed cannot be loaded
- * again. What the consumer reads through is set up once one attached. */
-static int rb_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+/* Before the candidate loads: what the producer program reads. */
+static int rb_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
-	struct rb_state *st = bc_ctx_data(ctx);
-	const struct buf_opts *o = st->opts;
-	struct ringbuf *skel;
+	const struct buf_opts *o = buf_run_opts(ctx);
+	struct ringbuf *s = skel;
 	int err;
 
-	skel = ringbuf__open();
-	if (!skel)
-		return -errno;
-	skel->rodata->bc_tgid = (__u32)getpid();
-	skel->rodata->batch_cnt = (__u32)o->batch_cnt;
-	skel->rodata->use_output = o->use_output;
-	skel->rodata->bench_producer = o->bench_producer;
-	skel->rodata->getpgid_nr = buf_getpgid_nr();
-	skel->rodata->stamp_mask = buf_stamp_mask();
+	s->rodata->bc_tgid = (__u32)getpid();
+	s->rodata->batch_cnt = (__u32)o->batch_cnt;
+	s->rodata->use_output = o->use_output;
+	s->rodata->bench_producer = o->bench_producer;
+	s->rodata->getpgid_nr = buf_getpgid_nr();
+	s->rodata->stamp_mask = buf_stamp_mask();
 	/* The kernel runner's rule: wake the consumer only once rate records
 	 * (16 bytes each with the header) are waiting. */
-	skel->rodata->wakeup_data_size =
+	s->rodata->wakeup_data_size =
 		o->sampled ? (__u64)o->sample_rate * BC_BUF_RB_RECORD_BYTES : 0;
-
-	err = bpf_map__set_max_entries(skel->maps.ringbuf, (__u32)o->rb_size);
-	if (!err)
-		err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
+	err = bpf_map__set_max_entries(s->maps.ringbuf, (__u32)o->rb_size);
 	if (!err && pt->kind == BC_ATTACH_FENTRY)
-		err = bpf_program__set_attach_target(skel->progs.bench_fentry, 0,
+		err = bpf_program__set_attach_target(s->progs.bench_fentry, 0,
 						     buf_fentry_target());
-	if (!err)
-		err = ringbuf__load(skel);
-	if (!err)
-		err = ringbuf__attach(skel);
-	if (err) {
-		ringbuf__destroy(skel);
-		return err;
-	}
-	st->skel = skel;
-	err = bc_ctx_set_bpf_object(ctx, skel->obj);
-	return err ? err : rb_consumer_side(ctx, st);
+	return err;
 }
 
 static int rb_libbpf_sample(void *cookie, void *data, size_t len)
@@ -114,10 +94,9 @@ static int rb_libbpf_sample(void *cookie, void *data, size_t len)
 	return 0;
 }
 
-static int rb_custom_map(struct bc_ctx *ctx, struct rb_state *st)
+static int rb_custom_map(struct bc_ctx *ctx, struct rb_state *st, int fd)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	int fd = bpf_map__fd(st->skel->maps.ringbuf);
 	struct epoll_event ev = { .events = EPOLLIN };
 
 	st->cons_page = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -147,21 +126,30 @@ static int rb_custom_map(struct bc_ctx *ctx, struct rb_state *st)
 	return 0;
 }
 
+/* What reads the ring: a failed candidate's goes before the next one's. */
+static void rb_consumer_free(struct rb_state *st)
+{
+	ring_buffer__free(st->rb);
+	st->rb = NULL;
+	if (st->epoll_fd >= 0)
+		close(st->epoll_fd);
+	st->epoll_fd = -1;
+	if (st->prod_pages)
+		munmap(st->prod_pages, st->prod_len);
+	st->prod_pages = NULL;
+	if (st->cons_page)
+		munmap(st->cons_page, (size_t)sysconf(_SC_PAGESIZE));
+	st->cons_page = NULL;
+}
+
+/* The core detached the program before this, and destroys it after. */
 static void rb_teardown(struct bc_ctx *ctx)
 {
 	struct rb_state *st = bc_ctx_data(ctx);
 
 	if (!st)
 		return;
-	ring_buffer__free(st->rb);
-	if (st->epoll_fd >= 0)
-		close(st->epoll_fd);
-	if (st->prod_pages)
-		munmap(st->prod_pages, st->prod_len);
-	if (st->cons_page)
-		munmap(st->cons_page, (size_t)sysconf(_SC_PAGESIZE));
-	/* Detaches and unloads the program, frees the maps. */
-	ringbuf__destroy(st->skel);
+	rb_consumer_free(st);
 	free(st);
 	bc_ctx_set_data(ctx, NULL);
 }
@@ -176,39 +164,26 @@ static int rb_setup(struct bc_ctx *ctx)
 	st->opts = buf_run_opts(ctx);
 	st->epoll_fd = -1;
 	bc_ctx_set_data(ctx, st);
-	/* Next the core tries the attach points with rb_attach(). */
+	/* Next the core drives the skeleton (rb_configure(), rb_loaded()). */
 	return 0;
 }
 
-/* Failures here are ours (bc_error()), not an attach point's refusal. */
-static int rb_consumer_side(struct bc_ctx *ctx, struct rb_state *st)
+/* After load, before attach: what the consumer reads through. Failures
+ * here are ours (bc_error()), not an attach point's refusal. */
+static int rb_loaded(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
+	struct rb_state *st = bc_ctx_data(ctx);
+	int fd = bpf_map__fd(((struct ringbuf *)skel)->maps.ringbuf);
+
+	(void)pt;
+	rb_consumer_free(st);
 	if (buf_run_spec(ctx)->custom)
-		return rb_custom_map(ctx, st);
+		return rb_custom_map(ctx, st, fd);
 	if (st->opts->bench_producer)
 		return 0;	/* no consumer to hand the ring to */
-	st->rb = ring_buffer__new(bpf_map__fd(st->skel->maps.ringbuf), rb_libbpf_sample, st,
-				  NULL);
+	st->rb = ring_buffer__new(fd, rb_libbpf_sample, st, NULL);
 	if (!st->rb)
 		return bc_error(ctx, -errno, "ring_buffer__new: %s", strerror(errno));
-	return 0;
-}
-
-static int rb_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
-	const struct timespec nap = { .tv_nsec = 10 * 1000 * 1000 };
-	struct rb_state *st = bc_ctx_data(ctx);
-
-	if (st->opts->b2b) {
-		/* The first batch; from then on the consumer triggers each
-		 * next one once it has drained the previous. */
-		buf_trigger_batch();
-		while (!bc_thread_should_stop(t))
-			nanosleep(&nap, NULL);
-		return 0;
-	}
-	while (!bc_thread_should_stop(t))
-		buf_trigger_batch();
 	return 0;
 }
 
@@ -264,14 +239,16 @@ static int rb_measure(struct bc_ctx *ctx, double *values)
 {
 	struct rb_state *st = bc_ctx_data(ctx);
 
+	struct ringbuf *skel = bc_ctx_skel(ctx);
+
 	/* drops: the core's, from BPF; hits: the consumer's, or with no
 	 * consumer (--rb-bench-producer) the records the BPF side wrote */
 	if (st->opts->bench_producer)
-		values[BC_BUF_HITS] = (double)bc_line_counters_sum(st->skel->bss->hits,
-						  sizeof(st->skel->bss->hits) / sizeof(st->skel->bss->hits[0]));
-	else
-		values[BC_BUF_HITS] = (double)__atomic_load_n(&st->hits, __ATOMIC_RELAXED);
-	return 0;
+		return bc_metric_set(ctx, values, "hits",
+				     (double)bc_line_counters_sum(skel->bss->hits,
+								  BC_ARRAY_SIZE(skel->bss->hits)));
+	return bc_metric_set(ctx, values, "hits",
+			     (double)__atomic_load_n(&st->hits, __ATOMIC_RELAXED));
 }
 
 /* What `list` checks instead of loading the producer. */
@@ -282,12 +259,10 @@ static const struct bc_need rb_needs[] = {
 
 #define RB_BENCH(name_, desc_, spec_, cons_min_, consumer_)                        \
 	BC_BUF_BENCH_CONS(name_, desc_, spec_, cons_min_, .setup = rb_setup,        \
-			  .attach = rb_attach,                                       \
-		     .needs = rb_needs, .need_cnt = 1,                              \
-		     .attach_points = buf_attach_points,                         \
-		     .attach_point_cnt = BC_BUF_ATTACH_CNT,                         \
-		     .producer = rb_producer, .consumer = (consumer_),              \
-		     .measure = rb_measure, .teardown = rb_teardown)
+			  .skel = &ringbuf_skel, .configure = rb_configure,          \
+			  .loaded = rb_loaded, BC_NEEDS(rb_needs),                   \
+			  .consumer = (consumer_), .measure = rb_measure,            \
+			  .teardown = rb_teardown)
 
 static const struct buf_spec rb_libbpf_spec = { .kind = BC_BUF_RINGBUF, .custom = false };
 static const struct buf_spec rb_custom_spec = { .kind = BC_BUF_RINGBUF, .custom = true };
@@ -299,12 +274,6 @@ static const struct bc_bench_desc rb_custom_bench =
 	RB_BENCH("rb-custom", "BPF ring buffer consumed by a custom epoll + mmap consumer",
 		 &rb_custom_spec, 1, rb_custom_consumer);
 
-static const struct bc_bench_desc *const rb_benches[] = {
-	&rb_libbpf_bench,
-	&rb_custom_bench,
-	NULL,
-};
-
 BENCHCORE_PLUGIN(.name = "ringbuf", .version = "1.0",
 		 .description = "BPF ring buffer throughput (rb-libbpf, rb-custom)",
-		 BC_BUF_PLUGIN_OPTIONS, .benches = rb_benches);
+		 BC_BUF_PLUGIN_OPTIONS, BC_BENCHES(&rb_libbpf_bench, &rb_custom_bench));

@@ -135,11 +135,7 @@ struct sm_state {
 	int map_fd, prog_fd;		/* what was attached, for detaching */
 	enum bpf_attach_type attach_type;
 	int parser_fd;			/* attached stream parser, or -1 */
-	/* SM_CNT_*: each written by one thread, read by the sampler. */
-	struct bc_line_counter *cnt;
 };
-
-enum { SM_CNT_SEND_BYTES, SM_CNT_SEND_CALLS, SM_CNT_RCV_BYTES, SM_CNT_RCV_CALLS, SM_CNT_CNT };
 
 static void sm_close(int *fd)
 {
@@ -164,7 +160,6 @@ static void sm_state_free(struct sm_state *st)
 	sm_close(&st->pipefd[1]);
 	sm_close(&st->file_fd);
 	sockmap_bench__destroy(st->skel);
-	free(st->cnt);
 	free(st);
 }
 
@@ -174,21 +169,11 @@ static struct sm_state *sm_state_new(void)
 
 	if (!st)
 		return NULL;
-	st->cnt = bc_line_counters_alloc(SM_CNT_CNT);
-	if (!st->cnt) {
-		free(st);
-		return NULL;
-	}
 	for (int i = 0; i < SM_FD_CNT; i++)
 		st->fds[i] = -1;
 	st->pipefd[0] = st->pipefd[1] = st->file_fd = -1;
 	st->map_fd = st->prog_fd = st->parser_fd = -1;
 	return st;
-}
-
-static inline void sm_add(struct bc_line_counter *c, uint64_t n)
-{
-	__atomic_store_n(&c->value, c->value + n, __ATOMIC_RELAXED);
 }
 
 /* ------------------------------------------------------------- sockets */
@@ -247,7 +232,7 @@ static int sm_map_put(struct bc_ctx *ctx, int map, int key, int fd)
 {
 	int err = bpf_map_update_elem(map, &key, &fd, BPF_NOEXIST);
 
-	return err ? bc_error(ctx, err, "adding a socket to the sockmap: %s", strerror(-err)) : 0;
+	return err ? bc_error(ctx, err, "adding a socket to the sockmap: %s", bc_strerror(err)) : 0;
 }
 
 static int sm_attach(struct bc_ctx *ctx, struct sm_state *st, int prog, int map,
@@ -258,7 +243,7 @@ static int sm_attach(struct bc_ctx *ctx, struct sm_state *st, int prog, int map,
 	if (err)
 		return bc_unavailable(ctx, "attaching the %s program to a sockmap refused by the "
 				      "kernel: %s", type == BPF_SK_MSG_VERDICT ? "sk_msg" : "sk_skb",
-				      strerror(-err));
+				      bc_strerror(err));
 	st->prog_fd = prog;
 	st->map_fd = map;
 	st->attach_type = type;
@@ -280,7 +265,7 @@ static int sm_setup_rx(struct bc_ctx *ctx, struct sm_state *st)
 		err = bpf_prog_attach(parser, map, BPF_SK_SKB_STREAM_PARSER, 0);
 		if (err)
 			return bc_unavailable(ctx, "attaching a stream parser to a sockmap refused "
-					      "by the kernel: %s", strerror(-err));
+					      "by the kernel: %s", bc_strerror(err));
 		st->parser_fd = parser;
 		st->map_fd = map;
 	}
@@ -393,10 +378,10 @@ static int sm_probe(struct bc_ctx *ctx)
 	sockmap_bench__destroy(skel);
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF, CAP_NET_ADMIN) to load BPF "
-				      "programs: %s", strerror(-err));
+				      "programs: %s", bc_strerror(err));
 	if (err)
 		return bc_unavailable(ctx, "the kernel refused the sockmap programs (sk_skb, "
-				      "sk_msg, CONFIG_BPF_STREAM_PARSER): %s", strerror(-err));
+				      "sk_msg, CONFIG_BPF_STREAM_PARSER): %s", bc_strerror(err));
 	return 0;
 }
 
@@ -415,8 +400,6 @@ static int sm_setup(struct bc_ctx *ctx)
 	struct sm_state *st;
 	int err;
 
-	if (!o)
-		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
 	st = sm_state_new();
 	if (!st)
 		return bc_error(ctx, -ENOMEM, "out of memory");
@@ -429,6 +412,10 @@ static int sm_setup(struct bc_ctx *ctx)
 	if (!st->skel)
 		return bc_unavailable(ctx, "the kernel refused the sockmap programs: %s",
 				      strerror(errno));
+	/* bpf_bytes is the core's to read (`bpf`). */
+	err = bc_ctx_set_bpf_object(ctx, st->skel->obj);
+	if (err)
+		return err;
 	err = sm_sockets(ctx, st);
 	if (err)
 		return err;
@@ -446,13 +433,13 @@ static int sm_setup(struct bc_ctx *ctx)
 			return bc_error(ctx, -errno, "pipe: %s", strerror(errno));
 		err = sm_set_nonblock(st->fds[SM_C2]);
 		if (err)
-			return bc_error(ctx, err, "making c2 non-blocking: %s", strerror(-err));
+			return bc_error(ctx, err, "making c2 non-blocking: %s", bc_strerror(err));
 	}
 	(void)setsockopt(st->fds[SM_C2], SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	if (st->prog_fd >= 0) {
 		err = bc_ctx_add_prog(ctx, st->prog_fd, "measured");
 		if (err)
-			return bc_error(ctx, err, "declaring the program: %s", strerror(-err));
+			return bc_error(ctx, err, "declaring the program: %s", bc_strerror(err));
 	}
 	bc_ctx_set_attach_point(ctx, st->mode == SM_RX_NORMAL || st->mode == SM_TX_NORMAL ?
 					     "none (plain loopback sockets)" :
@@ -489,6 +476,8 @@ static void sm_wait(int fd, short events)
 static int sm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	struct sm_state *st = bc_ctx_data(ctx);
+	struct bc_line_counter *calls = bc_thread_counter(ctx, t, "send_calls");
+	struct bc_line_counter *bytes = bc_thread_counter(ctx, t, "send_bytes");
 	int target, err;
 	off_t off = 0;
 	double start = sm_now();
@@ -503,14 +492,14 @@ static int sm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	err = sm_set_nonblock(target);
 	if (err)
 		return bc_error(ctx, err, "making the sending socket non-blocking: %s",
-				strerror(-err));
+				bc_strerror(err));
 
 	while (!bc_thread_should_stop(t)) {
 		ssize_t sent;
 
 		if (st->o->producer_duration && sm_now() - start > (double)st->o->producer_duration)
 			break;
-		sm_add(&st->cnt[SM_CNT_SEND_CALLS], 1);
+		bc_counter_add(calls, 1);
 		sent = sendfile(target, st->file_fd, &off, SM_FILE_SIZE - off);
 		if (sent < 0) {
 			if (errno == EAGAIN) {
@@ -521,7 +510,7 @@ static int sm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 				continue;
 			return bc_error(ctx, -errno, "sendfile: %s", strerror(errno));
 		}
-		sm_add(&st->cnt[SM_CNT_SEND_BYTES], (uint64_t)sent);
+		bc_counter_add(bytes, (uint64_t)sent);
 		if (off >= SM_FILE_SIZE)
 			off = 0;
 	}
@@ -569,6 +558,8 @@ static int sm_proxy(struct bc_ctx *ctx, struct sm_state *st, struct bc_thread *t
 static int sm_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	struct sm_state *st = bc_ctx_data(ctx);
+	struct bc_line_counter *calls = bc_thread_counter(ctx, t, "rcv_calls");
+	struct bc_line_counter *bytes = bc_thread_counter(ctx, t, "rcv_bytes");
 	int64_t delay = st->o->delay_consumer;
 	uint64_t pos = 0;
 	char *buf;
@@ -597,7 +588,7 @@ static int sm_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 		ssize_t n;
 
 		sm_wait(st->fds[SM_C2], POLLIN);
-		sm_add(&st->cnt[SM_CNT_RCV_CALLS], 1);
+		bc_counter_add(calls, 1);
 		if (st->o->splice) {
 			n = splice(st->fds[SM_C2], NULL, st->pipefd[1], NULL, SM_FILE_SIZE,
 				   SPLICE_F_NONBLOCK);
@@ -617,24 +608,14 @@ static int sm_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 			if (err)
 				break;
 		}
-		sm_add(&st->cnt[SM_CNT_RCV_BYTES], (uint64_t)n);
+		bc_counter_add(bytes, (uint64_t)n);
 	}
 	free(buf);
 	return err;
 }
 
-static int sm_measure(struct bc_ctx *ctx, double *values)
-{
-	struct sm_state *st = bc_ctx_data(ctx);
-	size_t n = sizeof(st->skel->bss->process_bytes) / sizeof(st->skel->bss->process_bytes[0]);
-
-	values[0] = (double)bc_line_counters_sum(&st->cnt[SM_CNT_SEND_BYTES], 1);
-	values[1] = (double)bc_line_counters_sum(&st->cnt[SM_CNT_SEND_CALLS], 1);
-	values[2] = (double)bc_line_counters_sum(st->skel->bss->process_bytes, n);
-	values[3] = (double)bc_line_counters_sum(&st->cnt[SM_CNT_RCV_BYTES], 1);
-	values[4] = (double)bc_line_counters_sum(&st->cnt[SM_CNT_RCV_CALLS], 1);
-	return 0;
-}
+/* sm_metrics[], by what each is: the lines below read them so. */
+enum { SM_M_SEND_BYTES, SM_M_SEND_CALLS, SM_M_BPF_BYTES, SM_M_RCV_BYTES, SM_M_RCV_CALLS };
 
 /* The runner's line: "Send Speed ... MB/s (... calls/s), BPF Speed ... MB/s,
  * Rcv Speed ... MB/s (... calls/s)", MB being 10^6 bytes. */
@@ -642,8 +623,9 @@ static int sm_format_iter(struct bc_ctx *ctx, const double *rates, char *buf, si
 {
 	(void)ctx;
 	snprintf(buf, len, "Send Speed %8.3lf MB/s (%8.3lf calls/s), BPF Speed %8.3lf MB/s, "
-		 "Rcv Speed %8.3lf MB/s (%8.3lf calls/s)", rates[0] / 1e6, rates[1],
-		 rates[2] / 1e6, rates[3] / 1e6, rates[4]);
+		 "Rcv Speed %8.3lf MB/s (%8.3lf calls/s)", rates[SM_M_SEND_BYTES] / 1e6,
+		 rates[SM_M_SEND_CALLS], rates[SM_M_BPF_BYTES] / 1e6, rates[SM_M_RCV_BYTES] / 1e6,
+		 rates[SM_M_RCV_CALLS]);
 	return 0;
 }
 
@@ -651,59 +633,40 @@ static int sm_format_iter(struct bc_ctx *ctx, const double *rates, char *buf, si
 static int sm_format_summary(struct bc_ctx *ctx, const double *means, const double *stddevs,
 			     char *buf, size_t len)
 {
-	unsigned long total = (unsigned long)(means[2] * bc_ctx_duration_sec(ctx) / 1e6);
+	unsigned long total =
+		(unsigned long)(means[SM_M_BPF_BYTES] * bc_ctx_duration_sec(ctx) / 1e6);
 
 	(void)stddevs;
-	snprintf(buf, len, "total trans %8.3lu MB \u00b1 %5.3lf MB/s", total, means[2] / 1e6);
+	snprintf(buf, len, "total trans %8.3lu MB \u00b1 %5.3lf MB/s", total,
+		 means[SM_M_BPF_BYTES] / 1e6);
 	return 0;
 }
 
+/* Counted by the producer (send), consumer 0 (rcv) and BPF, all summed by
+ * the core. */
 static const struct bc_metric_desc sm_metrics[] = {
-	BC_METRIC("send_bytes", "bytes", BC_METRIC_COUNTER, .role = BC_ROLE_RATE,
-		  .label = "bytes sent"),
-	BC_METRIC("send_calls", "calls", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-		  .label = "sendfile() calls"),
-	BC_METRIC("bpf_bytes", "bytes", BC_METRIC_COUNTER, .role = BC_ROLE_RATE,
-		  .label = "bytes the BPF programs saw"),
-	BC_METRIC("rcv_bytes", "bytes", BC_METRIC_COUNTER, .role = BC_ROLE_RATE,
-		  .label = "bytes received"),
-	BC_METRIC("rcv_calls", "calls", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-		  .label = "read calls"),
+	[SM_M_SEND_BYTES] = BC_METRIC("send_bytes", "bytes", BC_METRIC_COUNTER,
+				      .role = BC_ROLE_RATE, .label = "bytes sent", .threads = true),
+	[SM_M_SEND_CALLS] = BC_METRIC("send_calls", "calls", BC_METRIC_COUNTER,
+				      .role = BC_ROLE_AUX, .label = "sendfile() calls",
+				      .threads = true),
+	[SM_M_BPF_BYTES] = BC_METRIC("bpf_bytes", "bytes", BC_METRIC_COUNTER, .role = BC_ROLE_RATE,
+				     .label = "bytes the BPF programs saw", .bpf = "process_bytes"),
+	[SM_M_RCV_BYTES] = BC_METRIC("rcv_bytes", "bytes", BC_METRIC_COUNTER,
+				     .role = BC_ROLE_RATE, .label = "bytes received", .threads = true),
+	[SM_M_RCV_CALLS] = BC_METRIC("rcv_calls", "calls", BC_METRIC_COUNTER,
+				     .role = BC_ROLE_AUX, .label = "read calls", .threads = true),
 };
 
-static const struct bc_bench_desc sm_bench = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "sockmap",
-	.description = "loopback TCP forwarding by sockmap verdict programs vs user space (mode flags)",
-	.producers = BC_THREADS(1, 1, 1),
-	.consumers = BC_THREADS(2, 2, 2),
-	.metrics = sm_metrics,
-	.metric_cnt = sizeof(sm_metrics) / sizeof(sm_metrics[0]),
-	.probe = sm_probe,
-	.needs = sm_needs,
-	.need_cnt = sizeof(sm_needs) / sizeof(sm_needs[0]),
-	.validate = sm_validate,
-	.setup = sm_setup,
-	.producer = sm_producer,
-	.consumer = sm_consumer,
-	.measure = sm_measure,
-	.teardown = sm_teardown,
-	.format_iter = sm_format_iter,
-	.format_summary = sm_format_summary,
-};
+static const struct bc_bench_desc sm_bench = BC_BENCH("sockmap",
+	"loopback TCP forwarding by sockmap verdict programs vs user space (mode flags)",
+	sm_metrics, .runner_name = true, .producers = BC_THREADS(1, 1, 1),
+	.consumers = BC_THREADS(2, 2, 2), .probe = sm_probe, BC_NEEDS(sm_needs),
+	.validate = sm_validate, .setup = sm_setup, .producer = sm_producer,
+	.consumer = sm_consumer, .teardown = sm_teardown, .format_iter = sm_format_iter,
+	.format_summary = sm_format_summary);
 
-static const struct bc_bench_desc *const sm_benches[] = {
-	&sm_bench,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "sockmap",
-	.version = "1.0",
-	.description = "sockmap: forwarding between loopback TCP sockets in BPF",
-	.options = sm_options,
-	.option_cnt = sizeof(sm_options) / sizeof(sm_options[0]),
-	.opts_size = sizeof(struct sm_opts),
-	.benches = sm_benches,
-);
+BENCHCORE_PLUGIN(.name = "sockmap", .version = "1.0",
+		 .description = "sockmap: forwarding between loopback TCP sockets in BPF",
+		 BC_OPTIONS(sm_options), .opts_size = sizeof(struct sm_opts),
+		 BC_BENCHES(&sm_bench));

@@ -9,22 +9,22 @@
  * The runner attaches at tp/syscalls/sys_enter_getpgid; without tracefs the
  * same program goes on raw_tp/sys_enter (filtered to getpgid), reported.
  * The two benchmarks differ only in their attach points' programs: the
- * core tries them (sc_attach()) and reads the hits from BPF (`bpf`).
+ * core drives the skeleton through them (sc_configure() sets the strings)
+ * and reads the hits from BPF (`bpf`) and the producers' calls from their
+ * counters (`threads`).
  */
-#include <errno.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include <benchcore/attach.h>
 #include <benchcore/benchcore.h>
 
 #include "strncmp_common.h"
 #include "strncmp_bench.skel.h"
+
+BC_SKEL(strncmp_bench);
 
 struct sc_opts {
 	int64_t cmp_str_len;
@@ -35,24 +35,6 @@ static const struct bc_option sc_options[] = {
 		   .max = SC_STR_SZ - 1, .arg = "N",
 		   .help = "characters compared per getpgid() (the strings differ in the last)"),
 };
-
-struct sc_state {
-	struct strncmp_bench *skel;
-	struct bpf_link *link;
-	uint32_t cmp_str_len;
-	struct bc_line_counter *calls;	/* per producer: getpgid() calls */
-	unsigned int prod_cnt;
-};
-
-static void sc_state_free(struct sc_state *st)
-{
-	if (!st)
-		return;
-	bpf_link__destroy(st->link);
-	strncmp_bench__destroy(st->skel);
-	free(st->calls);
-	free(st);
-}
 
 /*
  * target: SC_STR_SZ - 1 digits '1'..'9' and a NUL; str: its first len
@@ -76,114 +58,52 @@ static void sc_fill_strings(char *target, char *str, uint32_t len)
 	str[len - 1] -= 1;
 }
 
-/* One candidate of the ladder the core drives. */
-static int sc_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
-{
-	struct sc_state *st = bc_ctx_data(ctx);
-	struct strncmp_bench *skel;
-	struct bpf_link *link;
-	int err;
-
-	skel = strncmp_bench__open();
-	if (!skel)
-		return errno ? -errno : -ENOMEM;
-	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
-	if (err)
-		goto fail;
-	skel->rodata->bc_tgid = (__u32)getpid();
-	skel->rodata->getpgid_nr = SYS_getpgid;
-	skel->rodata->cmp_str_len = st->cmp_str_len;
-	sc_fill_strings((char *)skel->rodata->target, skel->bss->str, st->cmp_str_len);
-	err = strncmp_bench__load(skel);
-	if (err)
-		goto fail;
-	link = bpf_program__attach(bpf_object__find_program_by_name(skel->obj, pt->prog_name));
-	if (!link) {
-		err = errno ? -errno : -EINVAL;
-		goto fail;
-	}
-	st->skel = skel;
-	st->link = link;
-	return bc_ctx_set_bpf_object(ctx, skel->obj);
-fail:
-	strncmp_bench__destroy(skel);
-	return err;
-}
-
-static int sc_setup(struct bc_ctx *ctx)
+/* Before the candidate's program loads. */
+static int sc_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
 	const struct sc_opts *o = bc_ctx_opts(ctx);
-	unsigned int prod_cnt = bc_ctx_producer_cnt(ctx);
-	struct sc_state *st;
+	struct strncmp_bench *s = skel;
 
-	if (!o)
-		return bc_error(ctx, -EINVAL, "no options struct from the core (ABI 2.0 options engine)");
-	st = calloc(1, sizeof(*st));
-	if (st && prod_cnt)
-		st->calls = bc_line_counters_alloc(prod_cnt);
-	if (!st || (prod_cnt && !st->calls)) {
-		sc_state_free(st);
-		return bc_error(ctx, -ENOMEM, "out of memory");
-	}
-	st->cmp_str_len = (uint32_t)o->cmp_str_len;
-	st->prod_cnt = prod_cnt;
-	bc_ctx_set_data(ctx, st);
+	(void)pt;
+	s->rodata->bc_tgid = (__u32)getpid();
+	s->rodata->getpgid_nr = SYS_getpgid;
+	s->rodata->cmp_str_len = (uint32_t)o->cmp_str_len;
+	sc_fill_strings((char *)s->rodata->target, s->bss->str, (uint32_t)o->cmp_str_len);
 	return 0;
-}
-
-static void sc_teardown(struct bc_ctx *ctx)
-{
-	sc_state_free(bc_ctx_data(ctx));
-	bc_ctx_set_data(ctx, NULL);
 }
 
 static int sc_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
-	struct sc_state *st = bc_ctx_data(ctx);
-	struct bc_line_counter *calls = &st->calls[t->idx];
+	struct bc_line_counter *calls = bc_thread_counter(ctx, t, "syscalls");
 
 	while (!bc_thread_should_stop(t)) {
 		bc_getpgid_trigger();
-		/* Only this thread writes it: no locked instruction. */
-		__atomic_store_n(&calls->value, calls->value + 1, __ATOMIC_RELAXED);
+		bc_counter_add(calls, 1);
 	}
-	return 0;
-}
-
-static int sc_measure(struct bc_ctx *ctx, double *values)
-{
-	struct sc_state *st = bc_ctx_data(ctx);
-
-	/* hits: the core's, from BPF; drops: none (the runner's hits/drops
-	 * line), left at 0. */
-	values[2] = (double)bc_line_counters_sum(st->calls, st->prod_cnt);
 	return 0;
 }
 
 /*
  * hits: comparisons that found str < target, i.e. every comparison made.
+ * drops: none (the runner's hits/drops line), so no thread ever counts one.
  * syscalls: the producers' getpgid() calls, each of which should make one
  * comparison (hits = syscalls, which the tests check).
  */
 static const struct bc_metric_desc sc_metrics[] = {
 	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf = "hits"),
-	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+	BC_METRIC("drops", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS, .threads = true),
 	BC_METRIC("syscalls", "calls", BC_METRIC_COUNTER, .role = BC_ROLE_AUX,
-		  .label = "getpgid() calls"),
+		  .label = "getpgid() calls", .threads = true),
 };
 
-#define SC_POINT(name_, kind_, prog_)                                                   \
-	{ .sz = sizeof(struct bc_attach_point), .name = (name_), .kind = (kind_),        \
-	  .prog_name = (prog_) }
-
 static const struct bc_attach_point sc_no_helper_points[] = {
-	SC_POINT("tp/syscalls/sys_enter_getpgid", BC_ATTACH_TP, "sc_no_helper_tp"),
-	SC_POINT("raw_tp/sys_enter", BC_ATTACH_RAW_TP, "sc_no_helper_raw_tp"),
+	BC_ATTACH_POINT(BC_ATTACH_TP, "tp/syscalls/sys_enter_getpgid", "sc_no_helper_tp"),
+	BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/sys_enter", "sc_no_helper_raw_tp"),
 };
 
 static const struct bc_attach_point sc_helper_points[] = {
-	SC_POINT("tp/syscalls/sys_enter_getpgid", BC_ATTACH_TP, "sc_helper_tp"),
-	SC_POINT("raw_tp/sys_enter", BC_ATTACH_RAW_TP, "sc_helper_raw_tp"),
+	BC_ATTACH_POINT(BC_ATTACH_TP, "tp/syscalls/sys_enter_getpgid", "sc_helper_tp"),
+	BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/sys_enter", "sc_helper_raw_tp"),
 };
 
 static const struct bc_need sc_helper_needs[] = {
@@ -191,46 +111,18 @@ static const struct bc_need sc_helper_needs[] = {
 		.why = "bpf_strncmp() (Linux 5.17)"),
 };
 
-#define SC_BENCH(var_, name_, desc_, points_, needs_, need_cnt_)                 \
-	static const struct bc_bench_desc var_ = {                               \
-		.sz = sizeof(struct bc_bench_desc),                              \
-		.runner_name = true,                                             \
-		.name = (name_),                                                 \
-		.description = (desc_),                                          \
-		.producers = BC_THREADS(1, 0, 1),                                \
-		.consumers = BC_THREADS(0, 0, 0),                                \
-		.metrics = sc_metrics,                                           \
-		.metric_cnt = sizeof(sc_metrics) / sizeof(sc_metrics[0]),        \
-		.needs = (needs_),                                               \
-		.need_cnt = (need_cnt_),                                         \
-		.attach_points = (points_),                                      \
-		.attach_point_cnt = sizeof(points_) / sizeof((points_)[0]),      \
-		.setup = sc_setup,                                               \
-		.producer = sc_producer,                                         \
-		.measure = sc_measure,                                           \
-		.teardown = sc_teardown,                                         \
-		.attach = sc_attach,                                             \
-	}
+#define SC_BENCH(name_, desc_, ...)                                                   \
+	BC_BENCH(name_, desc_, sc_metrics, .runner_name = true, .skel = &strncmp_bench_skel, \
+		 .configure = sc_configure, .producer = sc_producer, __VA_ARGS__)
 
-SC_BENCH(sc_bench_no_helper, "strncmp-no-helper",
-	 "--cmp-str-len characters compared by a loop written in BPF, per getpgid()", sc_no_helper_points,
-	 NULL, 0);
-SC_BENCH(sc_bench_helper, "strncmp-helper",
-	 "--cmp-str-len characters compared by bpf_strncmp(), per getpgid()", sc_helper_points,
-	 sc_helper_needs, sizeof(sc_helper_needs) / sizeof(sc_helper_needs[0]));
+static const struct bc_bench_desc sc_bench_no_helper = SC_BENCH("strncmp-no-helper",
+	"--cmp-str-len characters compared by a loop written in BPF, per getpgid()",
+	BC_POINTS(sc_no_helper_points));
+static const struct bc_bench_desc sc_bench_helper = SC_BENCH("strncmp-helper",
+	"--cmp-str-len characters compared by bpf_strncmp(), per getpgid()",
+	BC_POINTS(sc_helper_points), BC_NEEDS(sc_helper_needs));
 
-static const struct bc_bench_desc *const sc_benches[] = {
-	&sc_bench_no_helper,
-	&sc_bench_helper,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "strncmp",
-	.version = "1.0",
-	.description = "bpf_strncmp() helper against a string compare written in BPF",
-	.options = sc_options,
-	.option_cnt = sizeof(sc_options) / sizeof(sc_options[0]),
-	.opts_size = sizeof(struct sc_opts),
-	.benches = sc_benches,
-);
+BENCHCORE_PLUGIN(.name = "strncmp", .version = "1.0",
+		 .description = "bpf_strncmp() helper against a string compare written in BPF",
+		 BC_OPTIONS(sc_options), .opts_size = sizeof(struct sc_opts),
+		 BC_BENCHES(&sc_bench_no_helper, &sc_bench_helper));

@@ -52,10 +52,6 @@
  * comes first. */
 #include "trig_user_rb.skel.h"
 
-#ifndef ENOTSUPP
-#define ENOTSUPP 524	/* the kernel's internal "not supported" */
-#endif
-
 #define TRIG_CACHELINE 64
 #define TRIG_URB_SIZE_DEFAULT 4096
 #define TRIG_URB_TIMER_NS_DEFAULT 1000000
@@ -63,28 +59,6 @@
 #define TRIG_WAKE_MS 100
 /* The Unix-socket consumer's read buffer: many records per read(). */
 #define TRIG_UNIX_BUF (64 * 1024)
-
-/* Only the owning thread writes a counter: a plain add, published with a
- * relaxed store for the sampling thread (no locked instruction). */
-static inline void trig_ipc_bump(struct bc_line_counter *c)
-{
-	__atomic_store_n(&c->value, c->value + 1, __ATOMIC_RELAXED);
-}
-
-static const char *trig_ipc_strerror(int err)
-{
-	return err == -ENOTSUPP ? "Operation not supported (ENOTSUPP)" : strerror(-err);
-}
-
-static bool trig_ipc_refusal(int err)
-{
-	switch (-err) {
-	case EPERM: case EACCES: case ENOENT: case EOPNOTSUPP: case ENOTSUPP:
-	case EINVAL: case E2BIG: case ESRCH: case ENODEV: case ENXIO:
-		return true;
-	}
-	return false;
-}
 
 static bool trig_pow2(uint64_t v)
 {
@@ -127,14 +101,10 @@ static bool trig_event_ok(const unsigned char *rec, uint32_t size)
 
 /* ================================================ user ring buffer (BPF) */
 
-/* The producer's ENOSPC count: one thread, one line. */
-enum { TRIG_URB_ENOSPC, TRIG_URB_CNT };
-
 struct trig_urb {
 	struct trig_user_rb *skel;
 	struct bpf_link *link;
 	struct user_ring_buffer *rb;
-	struct bc_line_counter *cnt;
 	bool syscall;		/* drained by getppid()'s program, else the timer */
 	char attach_point[96];
 };
@@ -154,16 +124,11 @@ struct trig_urb {
 /* The runner's ksyscall (a kprobe), then what a kernel without kprobes
  * offers for the same syscall; the report names the one used. */
 static const struct bc_attach_point trig_urb_points[] = {
-	{ .sz = sizeof(struct bc_attach_point),
-	  .name = "kprobe/" TRIG_SYS_PREFIX "getppid (ksyscall/getppid)",
-	  .kind = BC_ATTACH_KPROBE, .prog_name = "trig_urb_ksyscall" },
-	{ .sz = sizeof(struct bc_attach_point), .name = "tp/syscalls/sys_enter_getppid",
-	  .kind = BC_ATTACH_TP, .prog_name = "trig_urb_tp" },
-	{ .sz = sizeof(struct bc_attach_point), .name = "raw_tp/sys_enter (getppid filtered)",
-	  .kind = BC_ATTACH_RAW_TP, .prog_name = "trig_urb_raw_tp" },
+	BC_ATTACH_POINT(BC_ATTACH_KPROBE, "kprobe/" TRIG_SYS_PREFIX "getppid (ksyscall/getppid)",
+			"trig_urb_ksyscall"),
+	BC_ATTACH_POINT(BC_ATTACH_TP, "tp/syscalls/sys_enter_getppid", "trig_urb_tp"),
+	BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/sys_enter (getppid filtered)", "trig_urb_raw_tp"),
 };
-
-#define TRIG_URB_POINT_CNT (sizeof(trig_urb_points) / sizeof(trig_urb_points[0]))
 
 static void trig_urb_free(struct trig_urb *st)
 {
@@ -174,7 +139,6 @@ static void trig_urb_free(struct trig_urb *st)
 	user_ring_buffer__free(st->rb);
 	bpf_link__destroy(st->link);
 	trig_user_rb__destroy(st->skel);
-	free(st->cnt);
 	free(st);
 }
 
@@ -182,14 +146,8 @@ static struct trig_urb *trig_urb_new(struct bc_ctx *ctx)
 {
 	struct trig_urb *st = calloc(1, sizeof(*st));
 
-	if (!st)
-		return NULL;
-	st->syscall = bc_ctx_bench_priv(ctx) != NULL;
-	st->cnt = bc_line_counters_alloc(TRIG_URB_CNT);
-	if (!st->cnt) {
-		free(st);
-		return NULL;
-	}
+	if (st)
+		st->syscall = bc_ctx_bench_priv(ctx) != NULL;
 	return st;
 }
 
@@ -261,12 +219,12 @@ static int trig_urb_timer_refused(struct bc_ctx *ctx, const char *what, int err)
 {
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF) to load BPF programs: %s",
-				      trig_ipc_strerror(err));
-	if (trig_ipc_refusal(err))
+				      bc_strerror(err));
+	if (bc_attach_is_refusal(err))
 		return bc_unavailable(ctx, "%s refused by the kernel: %s (user ring buffers need "
 				      "Linux 6.1, syscall programs with bpf_timer 5.15)", what,
-				      trig_ipc_strerror(err));
-	return bc_error(ctx, err, "%s failed: %s", what, trig_ipc_strerror(err));
+				      bc_strerror(err));
+	return bc_error(ctx, err, "%s failed: %s", what, bc_strerror(err));
 }
 
 /* Everything loaded, attached or armed, and the ring mapped; on failure
@@ -277,7 +235,8 @@ static int trig_urb_prepare(struct bc_ctx *ctx, struct trig_urb *st)
 	int err;
 
 	if (st->syscall) {
-		err = bc_attach_first(ctx, trig_urb_points, TRIG_URB_POINT_CNT, trig_urb_try, st);
+		err = bc_attach_first(ctx, trig_urb_points, BC_ARRAY_SIZE(trig_urb_points),
+				      trig_urb_try, st);
 		if (err < 0)
 			return err;
 	} else {
@@ -298,16 +257,13 @@ static int trig_urb_prepare(struct bc_ctx *ctx, struct trig_urb *st)
 	st->rb = user_ring_buffer__new(bpf_map__fd(st->skel->maps.trig_urb_ring), NULL);
 	if (!st->rb)
 		return bc_error(ctx, -errno, "mapping the user ring buffer: %s", strerror(errno));
-	return 0;
+	/* The hits and timer fires are the core's to read (`bpf`). */
+	return bc_ctx_set_bpf_object(ctx, st->skel->obj);
 }
 
 static int trig_urb_validate(struct bc_ctx *ctx)
 {
-	const struct trig_opts *o = bc_ctx_opts(ctx);
-
-	if (!o)
-		return bc_error(ctx, -EINVAL, "no options struct from the core");
-	return trig_check_ring_size(ctx, "user-rb-size", o->user_rb_size);
+	return trig_check_ring_size(ctx, "user-rb-size", TRIG_OPTS(ctx)->user_rb_size);
 }
 
 static int trig_urb_probe(struct bc_ctx *ctx)
@@ -352,14 +308,15 @@ static void trig_urb_teardown(struct bc_ctx *ctx)
 
 /* Reserve, fill, submit; a full ring is a drop, and the producer tries
  * again at once, as the runner's does. */
-static __always_inline void *trig_urb_reserve(struct trig_urb *st, struct bc_thread *t)
+static __always_inline void *trig_urb_reserve(struct trig_urb *st, struct bc_thread *t,
+					       struct bc_line_counter *drops)
 {
 	void *rec;
 
 	while (!(rec = user_ring_buffer__reserve(st->rb, sizeof(__u64)))) {
 		if (errno != ENOSPC || bc_thread_should_stop(t))
 			return NULL;
-		trig_ipc_bump(&st->cnt[TRIG_URB_ENOSPC]);
+		bc_counter_add(drops, 1);
 	}
 	return rec;
 }
@@ -373,11 +330,12 @@ static int trig_urb_failed(struct bc_ctx *ctx, struct bc_thread *t)
 
 static int trig_urb_timer_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
+	struct bc_line_counter *drops = bc_thread_counter(ctx, t, "drops");
 	struct trig_urb *st = bc_ctx_data(ctx);
 	__u64 *rec;
 
 	while (!bc_thread_should_stop(t)) {
-		rec = trig_urb_reserve(st, t);
+		rec = trig_urb_reserve(st, t, drops);
 		if (!rec)
 			return trig_urb_failed(ctx, t);
 		*rec = 0;
@@ -388,11 +346,12 @@ static int trig_urb_timer_producer(struct bc_ctx *ctx, struct bc_thread *t)
 
 static int trig_urb_syscall_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
+	struct bc_line_counter *drops = bc_thread_counter(ctx, t, "drops");
 	struct trig_urb *st = bc_ctx_data(ctx);
 	__u64 *rec;
 
 	while (!bc_thread_should_stop(t)) {
-		rec = trig_urb_reserve(st, t);
+		rec = trig_urb_reserve(st, t, drops);
 		if (!rec)
 			return trig_urb_failed(ctx, t);
 		*rec = 0;
@@ -402,20 +361,8 @@ static int trig_urb_syscall_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
+/* trig_urb_timer_metrics[], by what each is: the lines below read them so. */
 enum { TRIG_URB_M_HITS, TRIG_URB_M_DROPS, TRIG_URB_M_FIRES };
-
-static int trig_urb_measure(struct bc_ctx *ctx, double *values)
-{
-	struct trig_urb *st = bc_ctx_data(ctx);
-	size_t slots = sizeof(st->skel->bss->hits) / sizeof(st->skel->bss->hits[0]);
-
-	values[TRIG_URB_M_HITS] = (double)bc_line_counters_sum(st->skel->bss->hits, slots);
-	values[TRIG_URB_M_DROPS] = (double)bc_line_counters_sum(st->cnt, TRIG_URB_CNT);
-	if (!st->syscall)
-		values[TRIG_URB_M_FIRES] =
-			(double)bc_line_counters_sum(st->skel->bss->timer_fires, slots);
-	return 0;
-}
 
 /* The runner's own lines for the timer benchmark: no per-producer figure,
  * no total, the timer's rate last. */
@@ -446,15 +393,18 @@ static int trig_urb_format_summary(struct bc_ctx *ctx, const double *means,
  * runner's timer lines (no per-producer figure, no total, a third rate):
  * all AUX, printed by the callbacks above, as local-storage-create. */
 static const struct bc_metric_desc trig_urb_timer_metrics[] = {
-	BC_METRIC("hits", "records", BC_METRIC_COUNTER),
-	BC_METRIC("drops", "reservations", BC_METRIC_COUNTER),
-	BC_METRIC("timer_fires", "runs", BC_METRIC_COUNTER),
+	[TRIG_URB_M_HITS] = BC_METRIC("hits", "records", BC_METRIC_COUNTER, .bpf = "hits"),
+	[TRIG_URB_M_DROPS] = BC_METRIC("drops", "reservations", BC_METRIC_COUNTER,
+				       .threads = true),
+	[TRIG_URB_M_FIRES] = BC_METRIC("timer_fires", "runs", BC_METRIC_COUNTER,
+				       .bpf = "timer_fires"),
 };
 
 /* The runner's hits/drops lines, word for word: no labels. */
 static const struct bc_metric_desc trig_urb_syscall_metrics[] = {
-	BC_METRIC("hits", "records", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
-	BC_METRIC("drops", "reservations", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+	BC_METRIC("hits", "records", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .bpf = "hits"),
+	BC_METRIC("drops", "reservations", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS,
+		  .threads = true),
 };
 
 #define TRIG_OPT_URB_SIZE                                                           \
@@ -492,64 +442,34 @@ static const struct bc_need trig_urb_syscall_needs[] = {
 		.why = "bpf_user_ringbuf_drain() (Linux 6.1)"),
 };
 
-#define TRIG_ARRAY_CNT(a) (sizeof(a) / sizeof((a)[0]))
+/* One producer, each benchmark; the runner's names and callbacks. */
+#define TRIG_IPC_BENCH(name_, desc_, metrics_, ...)                                    \
+	BC_BENCH(name_, desc_, metrics_, .runner_name = true,                          \
+		 .producers = BC_THREADS(1, 1, 1), __VA_ARGS__)
+#define TRIG_URB_BENCH(name_, desc_, metrics_, ...)                                    \
+	TRIG_IPC_BENCH(name_, desc_, metrics_, .probe = trig_urb_probe,                \
+		       .validate = trig_urb_validate, .setup = trig_urb_setup,         \
+		       .teardown = trig_urb_teardown, __VA_ARGS__)
 
 /* .priv tells the two apart: non-NULL for the syscall-drained one. */
 static const char trig_urb_syscall_tag[] = "syscall";
 
-const struct bc_bench_desc trig_b_user_ringbuf_timer = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "trig-user-ringbuf-timer",
-	.description = "baseline: 8-byte records through a BPF user ring buffer, drained by a "
-		       "bpf_timer every --user-rb-timer-ns",
-	.producers = BC_THREADS(1, 1, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = trig_urb_timer_metrics,
-	.metric_cnt = TRIG_ARRAY_CNT(trig_urb_timer_metrics),
-	.options = trig_urb_timer_options,
-	.option_cnt = TRIG_ARRAY_CNT(trig_urb_timer_options),
-	.probe = trig_urb_probe,
-	.validate = trig_urb_validate,
-	.setup = trig_urb_setup,
-	.producer = trig_urb_timer_producer,
-	.measure = trig_urb_measure,
-	.teardown = trig_urb_teardown,
-	.format_iter = trig_urb_format_iter,
-	.format_summary = trig_urb_format_summary,
-	.needs = trig_urb_timer_needs,
-	.need_cnt = TRIG_ARRAY_CNT(trig_urb_timer_needs),
-};
+const struct bc_bench_desc trig_b_user_ringbuf_timer = TRIG_URB_BENCH(
+	"trig-user-ringbuf-timer",
+	"baseline: 8-byte records through a BPF user ring buffer, drained by a bpf_timer every "
+	"--user-rb-timer-ns", trig_urb_timer_metrics, BC_OPTIONS(trig_urb_timer_options),
+	.producer = trig_urb_timer_producer, .format_iter = trig_urb_format_iter,
+	.format_summary = trig_urb_format_summary, BC_NEEDS(trig_urb_timer_needs));
 
-const struct bc_bench_desc trig_b_user_ringbuf_syscall = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "trig-user-ringbuf-syscall",
-	.description = "baseline: 8-byte records through a BPF user ring buffer, one drained by "
-		       "each getppid() the producer makes",
-	.producers = BC_THREADS(1, 1, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = trig_urb_syscall_metrics,
-	.metric_cnt = TRIG_ARRAY_CNT(trig_urb_syscall_metrics),
-	.options = trig_urb_syscall_options,
-	.option_cnt = TRIG_ARRAY_CNT(trig_urb_syscall_options),
-	.priv = trig_urb_syscall_tag,
-	.probe = trig_urb_probe,
-	.validate = trig_urb_validate,
-	.setup = trig_urb_setup,
-	.producer = trig_urb_syscall_producer,
-	.measure = trig_urb_measure,
-	.teardown = trig_urb_teardown,
-	.needs = trig_urb_syscall_needs,
-	.need_cnt = TRIG_ARRAY_CNT(trig_urb_syscall_needs),
-	.attach_points = trig_urb_points,
-	.attach_point_cnt = TRIG_URB_POINT_CNT,
-};
+const struct bc_bench_desc trig_b_user_ringbuf_syscall = TRIG_URB_BENCH(
+	"trig-user-ringbuf-syscall",
+	"baseline: 8-byte records through a BPF user ring buffer, one drained by each getppid() "
+	"the producer makes", trig_urb_syscall_metrics, BC_OPTIONS(trig_urb_syscall_options),
+	.priv = trig_urb_syscall_tag, .producer = trig_urb_syscall_producer,
+	BC_NEEDS(trig_urb_syscall_needs), BC_POINTS(trig_urb_points));
 
 /* ====================================================== without BPF */
 
-/* Consumer: good records, malformed ones; producer: full-ring retries. */
-enum { TRIG_Q_HITS, TRIG_Q_BAD, TRIG_Q_FULL, TRIG_Q_WAITING, TRIG_Q_CNT };
 
 /*
  * The shared-memory ring: a header line, the producer's and the
@@ -584,10 +504,11 @@ struct trig_queue {
 	uint32_t event_size;
 	int efd;			/* the eventfd, or -1: the consumer spins */
 	int sock[2];			/* the socket pair: producer, consumer */
-	/* TRIG_Q_*: hits and malformed (the consumer's), full (the
-	 * producer's), and the consumer's "I am going to sleep" flag, which
-	 * both write: each on its own line. */
-	struct bc_line_counter *cnt;
+	/* The consumer's "I am going to sleep" flag, which both threads
+	 * write, alone on its line. (Hits and drops are the threads'
+	 * counters: the consumer's good and malformed records, the
+	 * producer's full-ring retries.) */
+	struct bc_line_counter *waiting;
 };
 
 static void trig_queue_free(struct trig_queue *q)
@@ -601,7 +522,7 @@ static void trig_queue_free(struct trig_queue *q)
 	for (int i = 0; i < 2; i++)
 		if (q->sock[i] >= 0)
 			close(q->sock[i]);
-	free(q->cnt);
+	free(q->waiting);
 	free(q);
 }
 
@@ -613,8 +534,8 @@ static struct trig_queue *trig_queue_new(void)
 		return NULL;
 	q->efd = -1;
 	q->sock[0] = q->sock[1] = -1;
-	q->cnt = bc_line_counters_alloc(TRIG_Q_CNT);
-	if (!q->cnt) {
+	q->waiting = bc_line_counters_alloc(1);
+	if (!q->waiting) {
 		free(q);
 		return NULL;
 	}
@@ -628,11 +549,9 @@ static bool trig_shm_is_eventfd(struct bc_ctx *ctx)
 
 static int trig_shm_validate(struct bc_ctx *ctx)
 {
-	const struct trig_opts *o = bc_ctx_opts(ctx);
+	const struct trig_opts *o = TRIG_OPTS(ctx);
 	int err;
 
-	if (!o)
-		return bc_error(ctx, -EINVAL, "no options struct from the core");
 	err = trig_check_ring_size(ctx, "shared-mem-size", o->shm_size);
 	if (err)
 		return err;
@@ -701,6 +620,7 @@ static int trig_shm_notify(struct bc_ctx *ctx, struct trig_queue *q)
 
 static int trig_shm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
+	struct bc_line_counter *full = bc_thread_counter(ctx, t, "drops");
 	struct trig_queue *q = bc_ctx_data(ctx);
 	struct trig_shm_ring *r = q->ring;
 	uint64_t mask = q->slot_count - 1;
@@ -716,7 +636,7 @@ static int trig_shm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 		bool was_empty;
 
 		if (prod - cons >= q->slot_count) {
-			trig_ipc_bump(&q->cnt[TRIG_Q_FULL]);
+			bc_counter_add(full, 1);
 			continue;
 		}
 		was_empty = prod == cons;
@@ -724,7 +644,7 @@ static int trig_shm_producer(struct bc_ctx *ctx, struct bc_thread *t)
 		__atomic_store_n(&r->producer.pos, prod + 1, __ATOMIC_RELEASE);
 		if (q->efd >= 0) {
 			/* Always taken back: a sleeping consumer is woken once. */
-			uint64_t waiting = __atomic_exchange_n(&q->cnt[TRIG_Q_WAITING].value, 0,
+			uint64_t waiting = __atomic_exchange_n(&q->waiting->value, 0,
 							       __ATOMIC_ACQ_REL);
 
 			/* Wake a sleeper, or publish the empty-to-not-empty edge. */
@@ -762,6 +682,8 @@ static int trig_shm_wait(struct bc_ctx *ctx, struct trig_queue *q, struct bc_thr
 
 static int trig_shm_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 {
+	struct bc_line_counter *hits = bc_thread_counter(ctx, t, "hits");
+	struct bc_line_counter *bad = bc_thread_counter(ctx, t, "drops");
 	struct trig_queue *q = bc_ctx_data(ctx);
 	struct trig_shm_ring *r = q->ring;
 	uint64_t mask = q->slot_count - 1;
@@ -773,32 +695,21 @@ static int trig_shm_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 		uint64_t prod = __atomic_load_n(&r->producer.pos, __ATOMIC_ACQUIRE);
 
 		for (; cons != prod; cons++)
-			trig_ipc_bump(&q->cnt[trig_event_ok(r->data + (cons & mask) * size, size) ?
-					      TRIG_Q_HITS : TRIG_Q_BAD]);
+			bc_counter_add(trig_event_ok(r->data + (cons & mask) * size, size) ? hits :
+				       bad, 1);
 		__atomic_store_n(&r->consumer.pos, cons, __ATOMIC_RELEASE);
 		if (q->efd < 0 || __atomic_load_n(&r->producer.pos, __ATOMIC_ACQUIRE) != cons)
 			continue;
 		/* Say so, then look once more: a record published before the
 		 * flag was seen must not be slept on. */
-		__atomic_store_n(&q->cnt[TRIG_Q_WAITING].value, 1, __ATOMIC_RELEASE);
+		__atomic_store_n(&q->waiting->value, 1, __ATOMIC_RELEASE);
 		if (__atomic_load_n(&r->producer.pos, __ATOMIC_ACQUIRE) == cons) {
 			err = trig_shm_wait(ctx, q, t);
 			if (err)
 				return err;
 		}
-		__atomic_store_n(&q->cnt[TRIG_Q_WAITING].value, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&q->waiting->value, 0, __ATOMIC_RELEASE);
 	}
-	return 0;
-}
-
-/* hits: well-formed records the consumer read; drops: records the
- * producer could not place (ring full, retried) plus malformed ones. */
-static int trig_queue_measure(struct bc_ctx *ctx, double *values)
-{
-	struct trig_queue *q = bc_ctx_data(ctx);
-
-	values[0] = (double)bc_line_counters_sum(&q->cnt[TRIG_Q_HITS], 1);
-	values[1] = (double)bc_line_counters_sum(&q->cnt[TRIG_Q_BAD], 2);
 	return 0;
 }
 
@@ -861,6 +772,8 @@ out:
 
 static int trig_unix_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 {
+	struct bc_line_counter *hits = bc_thread_counter(ctx, t, "hits");
+	struct bc_line_counter *bad = bc_thread_counter(ctx, t, "drops");
 	struct trig_queue *q = bc_ctx_data(ctx);
 	uint32_t size = q->event_size;
 	unsigned char *buf = malloc(TRIG_UNIX_BUF);
@@ -884,8 +797,7 @@ static int trig_unix_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 		have += (size_t)n;
 		/* Whole records; a partial one waits for its rest. */
 		for (; have - off >= size; off += size)
-			trig_ipc_bump(&q->cnt[trig_event_ok(buf + off, size) ? TRIG_Q_HITS :
-										 TRIG_Q_BAD]);
+			bc_counter_add(trig_event_ok(buf + off, size) ? hits : bad, 1);
 		if (off && have > off)
 			memmove(buf, buf + off, have - off);
 		have -= off;
@@ -894,9 +806,12 @@ static int trig_unix_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	return err;
 }
 
+/* hits: well-formed records the consumer read; drops: records the
+ * producer could not place (ring full, retried) plus malformed ones, each
+ * counted by the thread that saw it. */
 static const struct bc_metric_desc trig_queue_metrics[] = {
-	BC_METRIC("hits", "records", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
-	BC_METRIC("drops", "records", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS),
+	BC_METRIC("hits", "records", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .threads = true),
+	BC_METRIC("drops", "records", BC_METRIC_COUNTER, .role = BC_ROLE_DROPS, .threads = true),
 };
 
 static const struct bc_option trig_shm_options[] = {
@@ -912,60 +827,21 @@ static const struct bc_option trig_shm_options[] = {
 
 static const char trig_shm_eventfd_tag[] = "eventfd";
 
-const struct bc_bench_desc trig_b_unix_socket = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "trig-unix-socket",
-	.description = "baseline, no BPF: 432-byte records through a Unix stream socket to a "
-		       "consumer thread",
-	.producers = BC_THREADS(1, 1, 1),
-	.consumers = BC_THREADS(1, 1, 1),
-	.metrics = trig_queue_metrics,
-	.metric_cnt = TRIG_ARRAY_CNT(trig_queue_metrics),
-	.setup = trig_unix_setup,
-	.producer = trig_unix_producer,
-	.consumer = trig_unix_consumer,
-	.measure = trig_queue_measure,
-	.teardown = trig_queue_teardown,
-};
+/* A producer and a consumer thread, each benchmark. */
+#define TRIG_QUEUE_BENCH(name_, desc_, setup_, producer_, consumer_, ...)               \
+	TRIG_IPC_BENCH(name_, desc_, trig_queue_metrics, .consumers = BC_THREADS(1, 1, 1), \
+		       .setup = (setup_), .producer = (producer_), .consumer = (consumer_), \
+		       .teardown = trig_queue_teardown, __VA_ARGS__)
 
-const struct bc_bench_desc trig_b_shared_memory = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "trig-shared-memory",
-	.description = "baseline, no BPF: records through a ring in shared memory to a "
-		       "consumer thread that spins on it",
-	.producers = BC_THREADS(1, 1, 1),
-	.consumers = BC_THREADS(1, 1, 1),
-	.metrics = trig_queue_metrics,
-	.metric_cnt = TRIG_ARRAY_CNT(trig_queue_metrics),
-	.options = trig_shm_options,
-	.option_cnt = TRIG_ARRAY_CNT(trig_shm_options),
-	.validate = trig_shm_validate,
-	.setup = trig_shm_setup,
-	.producer = trig_shm_producer,
-	.consumer = trig_shm_consumer,
-	.measure = trig_queue_measure,
-	.teardown = trig_queue_teardown,
-};
-
-const struct bc_bench_desc trig_b_shared_memory_eventfd = {
-	.sz = sizeof(struct bc_bench_desc),
-	.runner_name = true,
-	.name = "trig-shared-memory-eventfd",
-	.description = "baseline, no BPF: the shared-memory ring, its consumer sleeping on an "
-		       "eventfd when the ring is empty",
-	.producers = BC_THREADS(1, 1, 1),
-	.consumers = BC_THREADS(1, 1, 1),
-	.metrics = trig_queue_metrics,
-	.metric_cnt = TRIG_ARRAY_CNT(trig_queue_metrics),
-	.options = trig_shm_options,
-	.option_cnt = TRIG_ARRAY_CNT(trig_shm_options),
-	.priv = trig_shm_eventfd_tag,
-	.validate = trig_shm_validate,
-	.setup = trig_shm_setup,
-	.producer = trig_shm_producer,
-	.consumer = trig_shm_consumer,
-	.measure = trig_queue_measure,
-	.teardown = trig_queue_teardown,
-};
+const struct bc_bench_desc trig_b_unix_socket = TRIG_QUEUE_BENCH("trig-unix-socket",
+	"baseline, no BPF: 432-byte records through a Unix stream socket to a consumer thread",
+	trig_unix_setup, trig_unix_producer, trig_unix_consumer);
+const struct bc_bench_desc trig_b_shared_memory = TRIG_QUEUE_BENCH("trig-shared-memory",
+	"baseline, no BPF: records through a ring in shared memory to a consumer thread that "
+	"spins on it", trig_shm_setup, trig_shm_producer, trig_shm_consumer,
+	BC_OPTIONS(trig_shm_options), .validate = trig_shm_validate);
+const struct bc_bench_desc trig_b_shared_memory_eventfd = TRIG_QUEUE_BENCH(
+	"trig-shared-memory-eventfd",
+	"baseline, no BPF: the shared-memory ring, its consumer sleeping on an eventfd when the "
+	"ring is empty", trig_shm_setup, trig_shm_producer, trig_shm_consumer,
+	BC_OPTIONS(trig_shm_options), .priv = trig_shm_eventfd_tag, .validate = trig_shm_validate);

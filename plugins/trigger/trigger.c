@@ -46,10 +46,6 @@ BC_WORK_STATIC_ASSERT(BC_TRIG_BATCH_MAX, 256, "trigger --trig-batch-iters");
  * which <benchcore/benchcore.h> defines for user space: include it first. */
 #include "trigger.skel.h"
 
-#ifndef ENOTSUPP
-#define ENOTSUPP 524	/* the kernel's internal "not supported", seen by user space */
-#endif
-
 #define BC_TRIG_MAX_CPUS 4096
 
 /* ------------------------------------------------------------- options */
@@ -257,25 +253,6 @@ static int trig_online_cpus(struct trig_state *st)
 
 /* ------------------------------------------------- loading and attaching */
 
-static bool trig_is_refusal(int err)
-{
-	switch (-err) {
-	case EPERM: case EACCES: case ENOENT: case EOPNOTSUPP: case ENOTSUPP:
-	case EINVAL: case ENODEV: case ENOSYS: case ENXIO: case E2BIG: case ESRCH:
-		return true;
-	}
-	return false;
-}
-
-/* strerror() for what the kernel returns, including its internal
- * ENOTSUPP, which libc does not know ("Unknown error 524"). */
-static const char *trig_strerror(int err)
-{
-	if (err == -ENOTSUPP)
-		return "Operation not supported (ENOTSUPP)";
-	return strerror(-err);
-}
-
 static bool trig_path_exists(const char *path)
 {
 	return access(path, F_OK) == 0;
@@ -287,16 +264,16 @@ static int trig_driver_failed(struct bc_ctx *ctx, const struct trig_spec *spec, 
 {
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF and CAP_PERFMON) to load BPF "
-				      "programs: %s", trig_strerror(err));
+				      "programs: %s", bc_strerror(err));
 	if (spec->driver == BC_TRIG_DRV_KFUNC)
 		return bc_unavailable(ctx, "the raw_tp driver calling kfunc "
 				      "bpf_modify_return_test_tp() was refused by the kernel: %s "
-				      "(does this kernel have that kfunc?)", trig_strerror(err));
-	if (trig_is_refusal(err))
+				      "(does this kernel have that kfunc?)", bc_strerror(err));
+	if (bc_attach_is_refusal(err))
 		return bc_unavailable(ctx, "raw_tp program %s refused by the kernel: %s",
-				      spec->driver_prog, trig_strerror(err));
+				      spec->driver_prog, bc_strerror(err));
 	return bc_error(ctx, err, "loading BPF program %s failed: %s", spec->driver_prog,
-			trig_strerror(err));
+			bc_strerror(err));
 }
 
 static int trig_prog_failed(struct bc_ctx *ctx, const struct trig_spec *spec, int err)
@@ -309,19 +286,19 @@ static int trig_prog_failed(struct bc_ctx *ctx, const struct trig_spec *spec, in
 	case BC_ATTACH_FMOD_RET:
 		/* The driver loaded, so we are privileged: EPERM here is the
 		 * kernel refusing to build a trampoline. */
-		if (err == -EPERM || err == -ENOTSUPP || err == -EOPNOTSUPP)
+		if (err == -EPERM || err == -BC_ENOTSUPP || err == -EOPNOTSUPP)
 			return bc_unavailable(ctx, "%s programs refused by the kernel: %s "
 					      "(BPF trampolines unavailable)", kind,
-					      trig_strerror(err));
+					      bc_strerror(err));
 		break;
 	default:
 		break;
 	}
-	if (trig_is_refusal(err))
+	if (bc_attach_is_refusal(err))
 		return bc_unavailable(ctx, "%s programs refused by the kernel: %s", kind,
-				      trig_strerror(err));
+				      bc_strerror(err));
 	return bc_error(ctx, err, "loading %s program %s failed: %s", kind, spec->prog,
-			trig_strerror(err));
+			bc_strerror(err));
 }
 
 static int trig_attach_failed(struct bc_ctx *ctx, const struct trig_spec *spec, int err)
@@ -338,7 +315,7 @@ static int trig_attach_failed(struct bc_ctx *ctx, const struct trig_spec *spec, 
 		    !trig_path_exists("/sys/kernel/debug/tracing/kprobe_events"))
 			return bc_unavailable(ctx, "kprobes not supported by this kernel (no "
 					      "CONFIG_KPROBES): attaching %s failed: %s",
-					      spec->attach_point, trig_strerror(err));
+					      spec->attach_point, bc_strerror(err));
 		break;
 	case BC_ATTACH_KPROBE_MULTI:
 	case BC_ATTACH_KRETPROBE_MULTI:
@@ -346,7 +323,7 @@ static int trig_attach_failed(struct bc_ctx *ctx, const struct trig_spec *spec, 
 		if (err == -EOPNOTSUPP)
 			return bc_unavailable(ctx, "%s links not supported by this kernel (no "
 					      "CONFIG_FPROBE): attaching %s failed: %s", kind,
-					      spec->attach_point, trig_strerror(err));
+					      spec->attach_point, bc_strerror(err));
 		break;
 	case BC_ATTACH_UPROBE_MULTI:
 	case BC_ATTACH_URETPROBE_MULTI:
@@ -355,23 +332,23 @@ static int trig_attach_failed(struct bc_ctx *ctx, const struct trig_spec *spec, 
 		if (err == -EINVAL || err == -EOPNOTSUPP)
 			return bc_unavailable(ctx, "%s links not supported by this kernel (Linux "
 					      "6.6+ with CONFIG_UPROBES): attaching %s failed: %s",
-					      kind, spec->attach_point, trig_strerror(err));
+					      kind, spec->attach_point, bc_strerror(err));
 		break;
 	case BC_ATTACH_UPROBE:
 	case BC_ATTACH_URETPROBE:
 		if (!trig_path_exists("/sys/bus/event_source/devices/uprobe"))
 			return bc_unavailable(ctx, "uprobes not supported by this kernel (no "
 					      "CONFIG_UPROBE_EVENTS): attaching %s failed: %s",
-					      spec->attach_point, trig_strerror(err));
+					      spec->attach_point, bc_strerror(err));
 		break;
 	default:
 		break;
 	}
-	if (trig_is_refusal(err))
+	if (bc_attach_is_refusal(err))
 		return bc_unavailable(ctx, "%s attach refused by the kernel: attaching %s "
-				      "failed: %s", kind, spec->attach_point, trig_strerror(err));
+				      "failed: %s", kind, spec->attach_point, bc_strerror(err));
 	return bc_error(ctx, err, "attaching %s failed: %s", spec->attach_point,
-			trig_strerror(err));
+			bc_strerror(err));
 }
 
 static bool trig_is_multi_uprobe(const struct trig_spec *spec)
@@ -597,11 +574,11 @@ static int trig_check_on_cpu(struct bc_ctx *ctx, struct trig_state *st)
 
 	if (!err)
 		return 0;
-	if (trig_is_refusal(err))
+	if (bc_attach_is_refusal(err))
 		return bc_unavailable(ctx, "BPF_PROG_TEST_RUN with BPF_F_TEST_RUN_ON_CPU (CPU %u) "
-				      "refused by the kernel: %s", opts.cpu, trig_strerror(err));
+				      "refused by the kernel: %s", opts.cpu, bc_strerror(err));
 	return bc_error(ctx, err, "BPF_PROG_TEST_RUN on CPU %u failed: %s", opts.cpu,
-			trig_strerror(err));
+			bc_strerror(err));
 }
 
 /* kprobe-multi-all: the empty program on every other traceable function. */
@@ -618,7 +595,7 @@ static int trig_attach_all(struct bc_ctx *ctx, struct trig_state *st)
 	char *text = NULL;
 	int err;
 
-	for (size_t i = 0; !text && i < sizeof(lists) / sizeof(lists[0]); i++)
+	for (size_t i = 0; !text && i < BC_ARRAY_SIZE(lists); i++)
 		text = trig_read_file(lists[i]);
 	if (!text)
 		return bc_unavailable(ctx, "%s: cannot read available_filter_functions from "
@@ -655,20 +632,20 @@ static int trig_declare_progs(struct bc_ctx *ctx, struct trig_state *st)
 		err = bc_ctx_add_prog(ctx, bpf_program__fd(p), "under test");
 		if (err)
 			return bc_error(ctx, err, "declaring program %s: %s", spec->prog,
-					trig_strerror(err));
+					bc_strerror(err));
 	}
 	if (spec->attach_all_prog) {
 		p = bpf_object__find_program_by_name(st->skel->obj, spec->attach_all_prog);
 		err = bc_ctx_add_prog(ctx, bpf_program__fd(p), "on every other function");
 		if (err)
 			return bc_error(ctx, err, "declaring program %s: %s", spec->attach_all_prog,
-					trig_strerror(err));
+					bc_strerror(err));
 	}
 	if (spec->driver_prog) {
 		err = bc_ctx_add_prog(ctx, st->driver_fd, spec->prog ? "driver" : "under test");
 		if (err)
 			return bc_error(ctx, err, "declaring program %s: %s", spec->driver_prog,
-					trig_strerror(err));
+					bc_strerror(err));
 	}
 	return 0;
 }
@@ -691,12 +668,12 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 		err = bc_tracefs_ensure(hint, sizeof(hint));
 		if (err)
 			return bc_unavailable(ctx, "%s needs tracefs at /sys/kernel/tracing: %s",
-					      spec->attach_point, hint[0] ? hint : trig_strerror(err));
+					      spec->attach_point, hint[0] ? hint : bc_strerror(err));
 	}
 	if (spec->driver == BC_TRIG_DRV_TESTRUN_ON_CPU || spec->driver == BC_TRIG_DRV_SYSCALL_ON_CPU) {
 		err = trig_online_cpus(st);
 		if (err)
-			return bc_error(ctx, err, "listing the online CPUs: %s", trig_strerror(err));
+			return bc_error(ctx, err, "listing the online CPUs: %s", bc_strerror(err));
 	}
 
 	err = trig_open_load(st, true);
@@ -933,13 +910,6 @@ static void trig_teardown(struct bc_ctx *ctx)
 	bc_ctx_set_data(ctx, NULL);
 }
 
-/* Only the owning thread writes its counter: a plain add, published with
- * a relaxed store for the sampling thread (no locked instruction). */
-static inline void trig_bump(struct bc_line_counter *c)
-{
-	__atomic_store_n(&c->value, c->value + 1, __ATOMIC_RELAXED);
-}
-
 static int trig_test_run_loop(struct bc_ctx *ctx, struct trig_state *st, struct bc_thread *t,
 			      struct bc_line_counter *runs)
 {
@@ -958,8 +928,8 @@ static int trig_test_run_loop(struct bc_ctx *ctx, struct trig_state *st, struct 
 		err = bpf_prog_test_run_opts(st->driver_fd, &opts);
 		if (err)
 			return bc_error(ctx, err, "BPF_PROG_TEST_RUN of %s failed: %s",
-					st->spec->driver_prog, trig_strerror(err));
-		trig_bump(runs);
+					st->spec->driver_prog, bc_strerror(err));
+		bc_counter_add(runs, 1);
 	}
 	return 0;
 }
@@ -991,7 +961,7 @@ static int trig_syscall_on_cpu_loop(struct bc_ctx *ctx, struct trig_state *st,
 			break;
 		}
 		(void)syscall(SYS_getpgid, 0);
-		trig_bump(runs);
+		bc_counter_add(runs, 1);
 	}
 	if (restore)
 		(void)sched_setaffinity(0, setsz, orig);
@@ -1025,7 +995,7 @@ static int trig_producer(struct bc_ctx *ctx, struct bc_thread *t)
 
 		while (!bc_thread_should_stop(t)) {
 			(void)syscall(SYS_getpgid, pid);
-			trig_bump(runs);
+			bc_counter_add(runs, 1);
 		}
 		return 0;
 	}
@@ -1043,7 +1013,7 @@ static int trig_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	case BC_TRIG_DRV_UPROBED_CALL:
 		while (!bc_thread_should_stop(t)) {
 			target();
-			trig_bump(runs);
+			bc_counter_add(runs, 1);
 		}
 		return 0;
 	case BC_TRIG_DRV_KERNEL_COUNT:
@@ -1063,18 +1033,16 @@ static int trig_measure(struct bc_ctx *ctx, double *values)
 	struct trig_state *st = bc_ctx_data(ctx);
 	uint64_t runs = bc_line_counters_sum(st->runs, st->prod_cnt);
 	uint64_t hits = 0;
+	int err;
 
 	if (st->skel) {
-		hits = bc_line_counters_sum(st->skel->bss->hits,
-					    sizeof(st->skel->bss->hits) /
-					    sizeof(st->skel->bss->hits[0]));
+		hits = bc_line_counters_sum(st->skel->bss->hits, BC_ARRAY_SIZE(st->skel->bss->hits));
 	} else {
 		/* The user-space baselines: every run is one hit. */
 		hits = runs;
 	}
-	values[0] = (double)hits;
-	values[1] = (double)runs;
-	return 0;
+	err = bc_metric_set(ctx, values, "hits", (double)hits);
+	return err ? err : bc_metric_set(ctx, values, "runs", (double)runs);
 }
 
 /* ---------------------------------------------------------- descriptors */
@@ -1091,37 +1059,20 @@ static const struct bc_metric_desc trig_metrics[] = {
 	BC_METRIC("runs", "runs", BC_METRIC_COUNTER, .role = BC_ROLE_AUX),
 };
 
-#define TRIG_BENCH_OPTS(var_, id_, name_, desc_, opts_, opt_cnt_)                  \
-	static const struct bc_bench_desc var_ = {                                \
-		.sz = sizeof(struct bc_bench_desc),                               \
-		.runner_name = true,                                              \
-		.name = (name_),                                                  \
-		.description = (desc_),                                           \
-		.producers = BC_THREADS(1, 0, 1),                                 \
-		.consumers = BC_THREADS(0, 0, 0),                                 \
-		.metrics = trig_metrics,                                          \
-		.metric_cnt = sizeof(trig_metrics) / sizeof(trig_metrics[0]),     \
-		.options = (opts_),                                               \
-		.option_cnt = (opt_cnt_),                                         \
-		.priv = &trig_specs[id_],                                      \
-		.probe = trig_probe,                                              \
-		.quick_probe = trig_quick_probe,                                  \
-		.validate = trig_validate,                                        \
-		.setup = trig_setup,                                              \
-		.producer = trig_producer,                                        \
-		.measure = trig_measure,                                          \
-		.teardown = trig_teardown,                                        \
-	}
+#define TRIG_BENCH_OPTS(var_, id_, name_, desc_, ...)                              \
+	static const struct bc_bench_desc var_ = BC_BENCH(name_, desc_, trig_metrics,  \
+		.runner_name = true, .priv = &trig_specs[id_], .probe = trig_probe,     \
+		.quick_probe = trig_quick_probe, .validate = trig_validate,            \
+		.setup = trig_setup, .producer = trig_producer, .measure = trig_measure, \
+		.teardown = trig_teardown, __VA_ARGS__)
 
-#define TRIG_BENCH(var_, id_, name_, desc_) TRIG_BENCH_OPTS(var_, id_, name_, desc_, NULL, 0)
+#define TRIG_BENCH(var_, id_, name_, desc_) TRIG_BENCH_OPTS(var_, id_, name_, desc_)
 /* Batched through the kfunc, or getpgid()-driven (--trig-driver). */
 #define TRIG_BENCH_KFUNC(var_, id_, name_, desc_)                                  \
-	TRIG_BENCH_OPTS(var_, id_, name_, desc_, trig_kfunc_options,              \
-			sizeof(trig_kfunc_options) / sizeof(trig_kfunc_options[0]))
+	TRIG_BENCH_OPTS(var_, id_, name_, desc_, BC_OPTIONS(trig_kfunc_options))
 /* One run is --trig-batch-iters triggers. */
 #define TRIG_BENCH_BATCHED(var_, id_, name_, desc_)                                \
-	TRIG_BENCH_OPTS(var_, id_, name_, desc_, trig_batch_options,              \
-			sizeof(trig_batch_options) / sizeof(trig_batch_options[0]))
+	TRIG_BENCH_OPTS(var_, id_, name_, desc_, BC_OPTIONS(trig_batch_options))
 
 TRIG_BENCH_BATCHED(b_kernel_count, BC_TRIG_KERNEL_COUNT, "trig-kernel-count",
 		   "baseline: batched raw_tp driver counting its own loop, nothing attached");
@@ -1218,12 +1169,7 @@ static const struct bc_bench_desc *const trig_benches[] = {
 	NULL,
 };
 
-BENCHCORE_PLUGIN(
-	.name = "trigger",
-	.version = "2.0",
-	.description = "cost of triggering a BPF program, per attach type",
-	.options = trig_plugin_options,
-	.option_cnt = sizeof(trig_plugin_options) / sizeof(trig_plugin_options[0]),
-	.opts_size = sizeof(struct trig_opts),
-	.benches = trig_benches,
-);
+BENCHCORE_PLUGIN(.name = "trigger", .version = "2.0",
+		 .description = "cost of triggering a BPF program, per attach type",
+		 BC_OPTIONS(trig_plugin_options), .opts_size = sizeof(struct trig_opts),
+		 .benches = trig_benches);

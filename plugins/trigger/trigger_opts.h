@@ -22,4 +22,7 @@ struct trig_opts {
 	uint64_t shm_event_size;
 };
 
+/* This run's values (never NULL in a run the core set up). */
+#define TRIG_OPTS(ctx) ((const struct trig_opts *)bc_ctx_opts(ctx))
+
 #endif /* BENCHCORE_TRIGGER_OPTS_H */

@@ -223,9 +223,14 @@ static void test_bad_plugin_option(void **state)
 	assert_status_and_err(&r, BC_EXIT_USAGE,
 			      "benchcore: --count-batch '0': expected an integer from 1 to 1000000");
 	result_free(&r);
-	/* The option belongs to the count plugin only. */
+	/* The option belongs to the count plugin only: the line says whose. */
 	run(&r, "--plugin-dir", fix_dir, "run", "fixture:ok", "--count-batch", "2", NULL);
-	assert_status_and_err(&r, BC_EXIT_USAGE, "unrecognized option '--count-batch'");
+	assert_status_and_err(&r, BC_EXIT_USAGE,
+			      "benchcore: run: --count-batch is not an option of fixture:ok; it belongs to count:");
+	/* An option no benchmark has is argp's to refuse. */
+	result_free(&r);
+	run(&r, "--plugin-dir", fix_dir, "run", "fixture:ok", "--no-such-option", "2", NULL);
+	assert_status_and_err(&r, BC_EXIT_USAGE, "unrecognized option '--no-such-option'");
 	result_free(&r);
 }
 

@@ -7,27 +7,19 @@
  * the lookups, is no metric of its own. Every reader that judges a run
  * (--against, --precision, history, the report, compare, plot) judges
  * ns_per_op unless told otherwise; the tests of those commands use this
- * plugin for that. The core drives the attach ladder (nsop_attach()) and
- * reads both metrics from BPF: no measure().
+ * plugin for that. The core drives the skeleton through the attach ladder
+ * (nsop_configure() before each load) and reads both metrics from BPF: no
+ * setup(), attach(), measure() or teardown() here.
  */
-#include <errno.h>
-#include <stdlib.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
-#include <bpf/libbpf.h>
-
 #include <benchcore/attach.h>
-#include <benchcore/batch_timing.h>	/* the skeleton's struct bc_batch_timing */
 #include <benchcore/benchcore.h>
 
 #include "nsop.skel.h"
 
-#define NSOP_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-
-struct nsop_state {
-	struct nsop *skel;
-};
+BC_SKEL(nsop);
 
 static const struct bc_attach_point nsop_points[] = {
 	BC_GETPGID_ATTACH_POINTS("nsop_fentry", "nsop_tp", "nsop_raw_tp"),
@@ -38,59 +30,15 @@ static const struct bc_need nsop_needs[] = {
 		.why = "bpf_loop() (Linux 5.17)"),
 };
 
-static int nsop_setup(struct bc_ctx *ctx)
+static int nsop_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_point *pt)
 {
-	struct nsop_state *st = calloc(1, sizeof(*st));
+	struct nsop *s = skel;
 
-	if (!st)
-		return bc_error(ctx, -ENOMEM, "allocating the benchmark state");
-	bc_ctx_set_data(ctx, st);
-	return 0;
-}
-
-/* One candidate of the ladder the core drives. */
-static int nsop_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
-{
-	struct nsop_state *st = bc_ctx_data(ctx);
-	struct nsop *skel;
-	int err;
-
-	skel = nsop__open();
-	if (!skel)
-		return errno ? -errno : -ENOMEM;
-	err = bc_bpf_autoload_only(skel->obj, pt->prog_name);
-	if (!err) {
-		skel->rodata->bc_tgid = (__u32)getpid();
-		skel->rodata->getpgid_nr = SYS_getpgid;
-		err = nsop__load(skel);
-	}
-	if (!err)
-		err = nsop__attach(skel);
-	if (err) {
-		nsop__destroy(skel);
-		return err;
-	}
-	st->skel = skel;
-	return bc_ctx_set_bpf_object(ctx, skel->obj);
-}
-
-static int nsop_producer(struct bc_ctx *ctx, struct bc_thread *t)
-{
 	(void)ctx;
-	while (!bc_thread_should_stop(t))
-		bc_getpgid_trigger();
+	(void)pt;
+	s->rodata->bc_tgid = (__u32)getpid();
+	s->rodata->getpgid_nr = SYS_getpgid;
 	return 0;
-}
-
-static void nsop_teardown(struct bc_ctx *ctx)
-{
-	struct nsop_state *st = bc_ctx_data(ctx);
-
-	if (!st)
-		return;
-	nsop__destroy(st->skel);
-	free(st);
-	bc_ctx_set_data(ctx, NULL);
 }
 
 /* No labels: the text lines name each figure by the word a test or a
@@ -103,33 +51,11 @@ static const struct bc_metric_desc nsop_metrics[] = {
 		  .bpf_per = "batches.ops"),
 };
 
-static const struct bc_bench_desc nsop_batch = {
-	.sz = sizeof(struct bc_bench_desc),
-	.name = "batch",
-	.description = "BPF time per array map lookup, 1000 per getpgid(): judged by ns_per_op",
-	.producers = BC_THREADS(1, 0, 1),
-	.consumers = BC_THREADS(0, 0, 0),
-	.metrics = nsop_metrics,
-	.metric_cnt = NSOP_ARRAY_SIZE(nsop_metrics),
-	.needs = nsop_needs,
-	.need_cnt = NSOP_ARRAY_SIZE(nsop_needs),
-	.attach_points = nsop_points,
-	.attach_point_cnt = NSOP_ARRAY_SIZE(nsop_points),
-	.setup = nsop_setup,
-	.producer = nsop_producer,
-	.teardown = nsop_teardown,
-	.attach = nsop_attach,
-	.headline = "ns_per_op",
-};
+static const struct bc_bench_desc nsop_batch = BC_BENCH("batch",
+	"BPF time per array map lookup, 1000 per getpgid(): judged by ns_per_op", nsop_metrics,
+	BC_NEEDS(nsop_needs), BC_POINTS(nsop_points), .skel = &nsop_skel,
+	.configure = nsop_configure, .producer = bc_getpgid_producer, .headline = "ns_per_op");
 
-static const struct bc_bench_desc *const nsop_benches[] = {
-	&nsop_batch,
-	NULL,
-};
-
-BENCHCORE_PLUGIN(
-	.name = "nsop",
-	.version = "1.0",
-	.description = "test fixture: a benchmark judged by a time per operation measured in BPF",
-	.benches = nsop_benches,
-);
+BENCHCORE_PLUGIN(.name = "nsop", .version = "1.0",
+		 .description = "test fixture: a benchmark judged by a time per operation measured in BPF",
+		 BC_BENCHES(&nsop_batch));

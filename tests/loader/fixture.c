@@ -34,7 +34,7 @@ static int fix_producer(struct bc_ctx *ctx, struct bc_thread *t)
 	return 0;
 }
 
-static int fix_measure(struct bc_ctx *ctx, double *values)
+static __attribute__((unused)) int fix_measure(struct bc_ctx *ctx, double *values)
 {
 	(void)ctx;
 	values[0] = (double)__atomic_load_n(&fix_hits, __ATOMIC_RELAXED);
@@ -54,7 +54,7 @@ static __attribute__((unused)) int fix_unavailable(struct bc_ctx *ctx)
 	return bc_unavailable(ctx, "fixture needs a kernel feature nobody has");
 }
 
-static const struct bc_metric_desc fix_metrics[] = {
+static __attribute__((unused)) const struct bc_metric_desc fix_metrics[] = {
 	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS),
 };
 
@@ -569,6 +569,72 @@ FIX_ONE("opt-table", .producer = fix_slow_producer, .measure = fix_slow_measure,
 /* An option table `list` must refuse as the plugin loads (FIX_OPT_TABLE
  * selects the fault; the options are declared below, plugin-wide). */
 FIX_ONE("opt-table");
+#elif defined(FIX_SDK23)
+/*
+ * ABI 2.3's SDK fields. Loaded (0): BC_BENCH() with its thread ranges
+ * left out (the defaults), a counter the threads count, and the plugin's
+ * option_prefix before its options' names. Refused, each at load with one
+ * line: an attach callback (1) or a skeleton (2) without attach points, a
+ * skeleton beside an attach callback (3), configure() without a skeleton
+ * (4), a gauge the threads count (5), a metric both counted by the threads
+ * and read from BPF (6), an option_prefix with a blank (7).
+ */
+static void *fix_skel_open(void) { return NULL; }
+static int fix_skel_load(void *s) { (void)s; return 0; }
+static void fix_skel_void(void *s) { (void)s; }
+static struct bpf_object *fix_skel_obj(void *s) { (void)s; return NULL; }
+static __attribute__((unused)) const struct bc_skel fix_skel = {
+	.sz = sizeof(struct bc_skel), .name = "fix", .open = fix_skel_open, .load = fix_skel_load,
+	.attach = fix_skel_load, .detach = fix_skel_void, .destroy = fix_skel_void,
+	.object = fix_skel_obj,
+};
+static __attribute__((unused)) int fix_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
+{
+	(void)ctx;
+	(void)pt;
+	return 0;
+}
+static __attribute__((unused)) int fix_configure(struct bc_ctx *ctx, void *s,
+						 const struct bc_attach_point *pt)
+{
+	(void)ctx;
+	(void)s;
+	(void)pt;
+	return 0;
+}
+static __attribute__((unused)) const struct bc_attach_point fix_pts[] = {
+	BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/sys_enter", "fix_raw_tp"),
+};
+static const struct bc_metric_desc fix_m[] = {
+	BC_METRIC("hits", "ops", BC_METRIC_COUNTER, .role = BC_ROLE_HITS, .threads = true),
+#if FIX_SDK23 == 5
+	BC_METRIC("depth", "items", BC_METRIC_GAUGE, .threads = true),
+#elif FIX_SDK23 == 6
+	BC_METRIC("misses", "ops", BC_METRIC_COUNTER, .threads = true, .bpf = "misses"),
+#endif
+};
+static const struct bc_option fix_sdk_options[] = {
+	BC_OPT_INT(struct fix_opts, batch, "batch", .def = "1", .help = "prefixed"),
+};
+#if FIX_SDK23 == 0
+static const struct bc_bench_desc fix_a = BC_BENCH("sdk", "fixture sdk", fix_m,
+						   .producer = fix_producer);
+#elif FIX_SDK23 == 1
+FIX_ONE("sdk", .metrics = fix_m, .attach = fix_attach);
+#elif FIX_SDK23 == 2
+FIX_ONE("sdk", .metrics = fix_m, .skel = &fix_skel);
+#elif FIX_SDK23 == 3
+FIX_ONE("sdk", .metrics = fix_m, .skel = &fix_skel, .attach = fix_attach, BC_POINTS(fix_pts));
+#elif FIX_SDK23 == 4
+FIX_ONE("sdk", .metrics = fix_m, .configure = fix_configure, BC_POINTS(fix_pts));
+#else
+FIX_ONE("sdk", .metrics = fix_m, .metric_cnt = BC_ARRAY_SIZE(fix_m));
+#endif
+#if FIX_SDK23 == 0
+static const struct bc_bench_desc *const fix_benches[] = { &fix_a, NULL };
+#endif
+#define FIX_OPTIONS BC_OPTIONS(fix_sdk_options), .opts_size = sizeof(struct fix_opts), \
+		    .option_prefix = FIX_SDK23 == 7 ? "sdk " : "sdk-"
 #else
 /* The valid plugin: a plain benchmark, one whose setup fails, one that is
  * unavailable, and one shared with the "other" fixture (ambiguous). */
@@ -611,6 +677,8 @@ static const struct bc_option fix_options[] = {
 		    .option_cnt = sizeof(fix_options) / sizeof(fix_options[0]), \
 		    .opts_size = sizeof(struct fix_opts)
 #endif
+#elif defined(FIX_SDK23)
+/* FIX_OPTIONS is above, with the variant. */
 #elif defined(FIX_BIG_OPTION)
 static const struct fix_big_option fix_options[] = {
 	{ .base = BC_OPT_INT(struct fix_opts, batch, "batch", .help = "records per call",

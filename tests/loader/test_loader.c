@@ -51,6 +51,10 @@
 	"hl_unknown.so", "hl_hist.so", "hl_runner.so", "hl_runner_none.so", "hl_empty.so", \
 		"tpo_no_bpf.so", "tpo_no_per.so", "tpo_unit.so", "tpo_role.so",            \
 		"tpo_per_counter.so"
+/* ABI 2.3's SDK fields: the valid fixture, one loaded, seven refused. */
+#define SDK23_FILES                                                                     \
+	"fixture.so", "sdk.so", "attach_nopoints.so", "skel_nopoints.so", "skel_attach.so", \
+		"configure.so", "threads_gauge.so", "threads_bpf.so", "prefix.so"
 #define COUNT(...) (sizeof((const char *[]){ __VA_ARGS__ }) / sizeof(const char *))
 #define MIXED_LOADED_CNT COUNT(MIXED_LOADED)
 #define MIXED_REFUSED_CNT (COUNT(MIXED_REFUSED) + 1)
@@ -66,6 +70,8 @@ struct fixture_dirs {
 	char shadow[PATH_MAX];
 	char spell[PATH_MAX];
 	char headline[PATH_MAX];
+	char sdk23[PATH_MAX];
+	char stale[PATH_MAX];
 };
 
 /* snprintf() into an array, failing the test rather than truncating. */
@@ -156,6 +162,7 @@ static int setup_dirs(void **state)
 	static const char *const shadow[] = { "fixture.so" };
 	static const char *const spell[] = { "a-b.so", "a_b.so" };
 	static const char *const headline[] = { HEADLINE_LOADED, HEADLINE_REFUSED };
+	static const char *const sdk23[] = { SDK23_FILES };
 	struct fixture_dirs *d = calloc(1, sizeof(*d));
 	char path[PATH_MAX];
 
@@ -170,11 +177,15 @@ static int setup_dirs(void **state)
 	PATHF(d->shadow, "%s/shadow", d->root);
 	PATHF(d->spell, "%s/spell", d->root);
 	PATHF(d->headline, "%s/headline", d->root);
+	PATHF(d->sdk23, "%s/sdk23", d->root);
+	PATHF(d->stale, "%s/stale", d->root);
 	copy_fixtures("mixed", d->mixed, mixed, sizeof(mixed) / sizeof(mixed[0]));
 	copy_fixtures("other", d->other, other, 1);
 	copy_fixtures("shadow", d->shadow, shadow, 1);
 	copy_fixtures("spell", d->spell, spell, 2);
 	copy_fixtures("headline", d->headline, headline, sizeof(headline) / sizeof(headline[0]));
+	copy_fixtures("sdk23", d->sdk23, sdk23, sizeof(sdk23) / sizeof(sdk23[0]));
+	copy_fixtures("stale", d->stale, shadow, 1);
 	/* Named like a plugin, but text: dlopen() must refuse it. */
 	PATHF(path, "%s/not_elf.so", d->mixed);
 	write_text(path, "this is not an ELF file\n");
@@ -262,7 +273,7 @@ static void test_mixed_dir(void **state)
 		{ "nosym.so", "does not export the 'benchcore_plugin' symbol (not a benchcore plugin?)" },
 		{ "range_zero.so", "benchmark 'range-zero': producers range has sz 0; 24 expected (fill it with BC_THREADS(min, max, def))" },
 		{ "range_big.so", "benchmark 'range-big': consumers range has sz 32; at most 24 expected" },
-		{ "stride.so", "benchmark 'stride': metric #1 'drops' has sz 40; 64 expected, as #0 has" },
+		{ "stride.so", "benchmark 'stride': metric #1 'drops' has sz 40; 72 expected, as #0 has" },
 		{ "dup.so", "duplicate benchmark name 'same'" },
 		{ "empty.so", "benchmark #0 has an empty name" },
 		{ "blank.so", "benchmark name 'two words' contains ':' or a blank" },
@@ -329,7 +340,7 @@ static void test_mixed_dir(void **state)
 	assert_refused_line(log, d->mixed, "garbage_bench.so", want);
 
 	unknown_byte_line(want, sizeof(want), "benchmark 'big-size' descriptor",
-			  sizeof(struct bc_bench_desc) + 8, OFFSETOFEND(struct bc_bench_desc, headline),
+			  sizeof(struct bc_bench_desc) + 8, OFFSETOFEND(struct bc_bench_desc, loaded),
 			  sizeof(struct bc_bench_desc));
 	assert_refused_line(log, d->mixed, "bigset.so", want);
 	unknown_byte_line(want, sizeof(want), "plugin descriptor", sizeof(struct bc_plugin_desc) + 8,
@@ -337,7 +348,7 @@ static void test_mixed_dir(void **state)
 	assert_refused_line(log, d->mixed, "bigplugin.so", want);
 	/* The second metric: the first one's unknown field is zero. */
 	unknown_byte_line(want, sizeof(want), "benchmark 'big-metric': metric #1 'drops'",
-			  sizeof(struct bc_metric_desc) + 8, sizeof(struct bc_metric_desc),
+			  sizeof(struct bc_metric_desc) + 8, OFFSETOFEND(struct bc_metric_desc, threads),
 			  sizeof(struct bc_metric_desc));
 	assert_refused_line(log, d->mixed, "bigmetric.so", want);
 	unknown_byte_line(want, sizeof(want), "plugin option #0 'batch'", sizeof(struct bc_option) + 8,
@@ -608,6 +619,85 @@ static void test_search_order_shadow_and_dedup(void **state)
 	bc_plugins_unload(&set);
 }
 
+/*
+ * A plugin refused in an earlier directory (here, built for another ABI)
+ * keeps its name: the same plugin in a later one is not loaded in its
+ * place, and naming it says why it is not there.
+ */
+static void test_refused_not_replaced(void **state)
+{
+	struct fixture_dirs *d = *state;
+	struct bc_plugin_set set = { 0 };
+	const char *dirs[2] = { d->stale, d->shadow };
+	struct bc_loader_opts opts = { .dirs = dirs, .dir_cnt = 2, .only_dirs = true };
+	const struct bc_bench *b;
+	char want[PATH_MAX * 3], err[BC_REASON_LEN];
+	const char *log;
+
+	log_capture_start();
+	assert_int_equal(bc_plugins_load(&set, &opts), 0);
+	log = log_capture_end();
+	assert_null(find_plugin(&set, "fixture"));
+	PATHF(want, "%s/fixture.so: built for plugin ABI %d.x;", d->stale, BC_ABI_MAJOR + 1);
+	if (!strstr(log, want))
+		fail_msg("no refusal line '%s' in:\n%s", want, log);
+	PATHF(want, "%s/fixture.so: plugin 'fixture' not loaded: %s/fixture.so, earlier in the search path, was refused (above); fix or remove that file rather than run this copy instead\n",
+	      d->shadow, d->stale);
+	if (!strstr(log, want))
+		fail_msg("no line '%s' in:\n%s", want, log);
+	assert_int_equal(bc_bench_resolve(&set, "fixture:ok", &b, err, sizeof(err)), -ENOENT);
+	PATHF(want, "plugin 'fixture' of 'fixture:ok' is not loaded: %s/fixture.so was refused: built for plugin ABI %d.x;",
+	      d->stale, BC_ABI_MAJOR + 1);
+	if (!strstr(err, want))
+		fail_msg("resolve said '%s', expected it to start '%s'", err, want);
+	bc_plugins_unload(&set);
+}
+
+/* ABI 2.3's SDK fields: what loads, and each refusal word for word. */
+static void test_sdk23_dir(void **state)
+{
+	static const struct {
+		const char *file, *reason;
+	} refused[] = {
+		{ "attach_nopoints.so", "benchmark 'sdk' has an attach callback but no attach points; list its candidates in attach_points (BC_POINTS())" },
+		{ "skel_nopoints.so", "benchmark 'sdk' has a skeleton (skel) but no attach points; list its candidates in attach_points (BC_POINTS())" },
+		{ "skel_attach.so", "benchmark 'sdk' sets both skel and attach; with a skeleton the core attaches: drop the attach callback" },
+		{ "configure.so", "benchmark 'sdk' sets configure without a skeleton; they are called on the core's skeleton: set skel (&NAME_skel, BC_SKEL(NAME))" },
+		{ "threads_gauge.so", "benchmark 'sdk': metric 'depth' sets threads, but is kind 2; the threads count a BC_METRIC_COUNTER or the total of a BC_METRIC_RATIO" },
+		{ "threads_bpf.so", "benchmark 'sdk': metric 'misses' sets both threads and bpf; the core reads it from one place: drop one" },
+		{ "prefix.so", "plugin 'prefix': option_prefix 'sdk ' has byte 0x20; an option name is letters, digits, '-' and '_'" },
+	};
+	struct fixture_dirs *d = *state;
+	struct bc_plugin_set set = { 0 };
+	const struct bc_plugin *p;
+	const struct bc_bench *b;
+	const char *log;
+	size_t i;
+
+	log_capture_start();
+	assert_int_equal(bc_plugins_load_dir(&set, d->sdk23, false), 0);
+	log = log_capture_end();
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		assert_refused_line(log, d->sdk23, refused[i].file, refused[i].reason);
+	assert_int_equal(set.failed_cnt, sizeof(refused) / sizeof(refused[0]));
+
+	/* BC_BENCH() without ranges: one producer by default, no consumers;
+	 * the core sums the threads' counter, so no measure() is needed. */
+	p = find_plugin(&set, "sdk");
+	assert_non_null(p);
+	b = find_bench(&set, "sdk");
+	assert_int_equal(b->desc.producers.min, 1);
+	assert_int_equal(b->desc.producers.max, 0);
+	assert_int_equal(b->desc.producers.def, 1);
+	assert_int_equal(b->desc.consumers.def, 0);
+	assert_null(b->desc.measure);
+	assert_true(b->metrics[0].threads);
+	/* option_prefix: the full name everywhere after the loader. */
+	assert_int_equal(p->option_cnt, 1);
+	assert_string_equal(p->options[0].name, "sdk-batch");
+	bc_plugins_unload(&set);
+}
+
 static void test_missing_plugin_dir(void **state)
 {
 	struct fixture_dirs *d = *state;
@@ -814,6 +904,8 @@ int main(void)
 		cmocka_unit_test(test_thread_ranges),
 		cmocka_unit_test(test_spellings),
 		cmocka_unit_test(test_search_order_shadow_and_dedup),
+		cmocka_unit_test(test_refused_not_replaced),
+		cmocka_unit_test(test_sdk23_dir),
 		cmocka_unit_test(test_missing_plugin_dir),
 		cmocka_unit_test(test_unsafe_dir_and_file),
 		cmocka_unit_test(test_resolve),

@@ -24,6 +24,13 @@
 #     or --metric): compare had no line that said which way a change goes
 #     ("improved", "regressed"), and issue 31 asks for one. Its standard
 #     output, every format, is as it was.
+#   - the report's trend charts say how many change points they mark
+#     (data-change-points) and mark them, and the index lists them
+#     (issue 35): count:count-local's count-batch=1 series moved by +78%
+#     at the v06 documents, which its chart and the index now show.
+#   - history's JSON groups say their "accelerator" ("native" for every
+#     fixture): benchcore vm's guests (issue 37) are grouped apart and never
+#     judged against native runs.
 set -uo pipefail
 
 bc=${1:?usage: golden.sh BENCHCORE TABLE_REPLAY SOURCE_DIR WORK_DIR [--update]}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 #
-# --metric NAME on every command that judges or draws one figure, through
+# --metric NAME on every command that judges or draws one figure (compare,
+# plot, history and its change points, report, check, run --against, store
+# export's gbench and bmf), through
 # the real binary: each takes a metric or a derived figure of the document
 # (its default is the headline), and refuses a name the document lacks in
 # one line that lists the names it has, with exit status 2. Documents from
@@ -106,6 +108,32 @@ run report-nope "$bc" report --store "$store" --metric nope -o "$work/site2"
 expect report-nope 2
 has report-nope err "benchcore: report: --metric 'nope': no saved entry that ended well has a metric or figure of that name; they have $names"
 [ ! -e "$work/site2" ] || fail "report --metric nope made a site"
+
+# check, history --change-points and store export --format gbench|bmf: the
+# same figure, the same refusal
+run check-figure "$bc" check count:count-local --store "$store" --metric per_producer --format json
+[ "$rc" -le 1 ] || fail "check-figure: exit $rc; stderr: $(cat "$work/check-figure.err")"
+contains check-figure out '"metric": "per_producer",'
+grep -q '"metric": "hits"' "$work/check-figure.out" && fail "check --metric per_producer: a row judges hits"
+run check-nope "$bc" check count:count-local --store "$store" --metric nope
+expect check-nope 2
+has check-nope err "benchcore: check: --metric 'nope': no selected entry that ended well has a metric or figure of that name; they have $names"
+run cp-figure "$bc" history count:count-local --store "$store" --change-points --metric per_producer
+expect cp-figure 0
+contains cp-figure out "  per_producer (higher is better): "
+run cp-nope "$bc" history count:count-local --store "$store" --change-points --metric nope
+expect cp-nope 2
+has cp-nope err "benchcore: history: --metric 'nope': no saved entry of count:count-local that ended well has a metric or figure of that name; they have $names"
+run gb-figure "$bc" store export --store "$store" --format gbench --metric per_producer
+expect gb-figure 0
+contains gb-figure out '"label": "per_producer in ops/s, as time per operation"'
+run bmf-figure "$bc" store export --store "$store" --format bmf --metric per_producer
+expect bmf-figure 0
+contains bmf-figure out '"per_producer (ops/s)": {'
+grep -q '"hits (ops/s)"' "$work/bmf-figure.out" && fail "store export --format bmf --metric per_producer: a hits measure"
+run gb-nope "$bc" store export --store "$store" --format gbench --metric nope
+expect gb-nope 2
+has gb-nope err "benchcore: store export: --metric 'nope': no selected entry that ended well has a metric or figure of that name; they have $names"
 
 # A document that names its headline (the writer's "headline", newer than
 # every fixture) is judged by it with no option given.

@@ -10,11 +10,19 @@
  *
  * The example uses every part of the plugin ABI an author needs (an option
  * table, metric roles, a histogram, a declared program, per-benchmark
- * data); test_example_features checks each as a user sees it.
+ * data); test_example_features checks each as a user sees it. The second
+ * example, lookup (the 2.3 SDK: the core drives its skeleton, in-BPF
+ * timing, a time per op as the result, a benchmark-only option), is built
+ * and run the same way (test_lookup_example). Every page of the installed
+ * docs is there and each relative link in them leads to a file
+ * (test_installed_doc_links); the pkg-config route gives an installed
+ * plugin a RUNPATH relative to itself (test_pkg_config_bpf).
  *
  * The tests run in order and build on each other's results; each asserts
  * its own step, so a failure names the step that broke.
  */
+#define _GNU_SOURCE
+#include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,6 +49,8 @@ static char moved[PATH_MAX];	/* where the installed tree is moved to */
 static char hello_src[PATH_MAX];
 static char hello_build[PATH_MAX];
 static char hello_pinned[PATH_MAX];	/* built against a pinned vmlinux.h */
+static char lookup_src[PATH_MAX];
+static char lookup_build[PATH_MAX];
 
 #define RUN(res, ...)                                                    \
 	do {                                                             \
@@ -108,6 +118,8 @@ static int group_setup(void **state)
 	snprintf(hello_src, sizeof(hello_src), "%s/hello-src", work);
 	snprintf(hello_build, sizeof(hello_build), "%s/hello-build", work);
 	snprintf(hello_pinned, sizeof(hello_pinned), "%s/hello-pinned", work);
+	snprintf(lookup_src, sizeof(lookup_src), "%s/lookup-src", work);
+	snprintf(lookup_build, sizeof(lookup_build), "%s/lookup-build", work);
 	if (sdk_rm_rf(work) || mkdir(work, 0755) || chdir(work)) {
 		fprintf(stderr, "cannot make %s\n", work);
 		return -1;
@@ -152,6 +164,13 @@ static void test_installed_layout(void **state)
 	expect_file(prefix, BC_SDK_LIBDIR "/cmake/benchcore/FindBenchcoreBpf.cmake");
 	expect_file(prefix, BC_SDK_LIBDIR "/pkgconfig/benchcore.pc");
 	expect_file(prefix, BC_SDK_DOCDIR "/examples/hello-plugin/CMakeLists.txt");
+	expect_file(prefix, BC_SDK_DOCDIR "/examples/lookup-plugin/CMakeLists.txt");
+	/* Every page, not only the plugin author's: they link to each other. */
+	expect_file(prefix, BC_SDK_DOCDIR "/writing-plugins.md");
+	expect_file(prefix, BC_SDK_DOCDIR "/measuring.md");
+	expect_file(prefix, BC_SDK_DOCDIR "/architecture.md");
+	expect_file(prefix, BC_SDK_DOCDIR "/benchmarks/ringbuf.md");
+	expect_file(prefix, BC_SDK_DOCDIR "/img/report.png");
 
 	/* The soname follows the ABI major: a core that breaks plugins is a
 	 * different library file. */
@@ -355,6 +374,142 @@ static void test_example_features(void **state)
 	sdk_out_free(&res);
 }
 
+/* ---------------------------------------------------- installed docs */
+
+static char link_docdir[PATH_MAX + 64];
+static int link_pages, link_checked, link_broken;
+
+/* Each relative link of one page, "](target)" outside fenced code: the
+ * file it names, relative to the page, must exist. */
+static void check_page_links(const char *page)
+{
+	char *text, *p, *end, dir[PATH_MAX], target[PATH_MAX], full[PATH_MAX * 2 + 2];
+	bool fenced = false;
+	struct sdk_out res;
+	size_t n;
+
+	RUN(&res, "cat '%s'", page);
+	expect_status(&res, 0);
+	text = res.out;
+	snprintf(dir, sizeof(dir), "%s", page);
+	*strrchr(dir, '/') = '\0';
+	link_pages++;
+	for (p = text; p && *p; p = end ? end + 1 : NULL) {
+		char *line = p, *l;
+
+		end = strchr(p, '\n');
+		if (end)
+			*end = '\0';
+		if (!strncmp(line, "```", 3)) {
+			fenced = !fenced;
+			continue;
+		}
+		for (l = line; !fenced && (l = strstr(l, "](")); l += 2) {
+			char *t = l + 2;
+
+			n = strcspn(t, ")# \t");
+			if (!n || n >= sizeof(target))
+				continue;
+			snprintf(target, sizeof(target), "%.*s", (int)n, t);
+			if (strstr(target, "://") || !strncmp(target, "mailto:", 7))
+				continue;
+			snprintf(full, sizeof(full), "%s/%s", dir, target);
+			link_checked++;
+			if (!sdk_exists(full)) {
+				fprintf(stderr, "%s: link '%s' leads to no file\n",
+					page + strlen(link_docdir) + 1, target);
+				link_broken++;
+			}
+		}
+	}
+	sdk_out_free(&res);
+}
+
+static int visit_page(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	size_t len = strlen(path);
+
+	(void)sb;
+	(void)ftw;
+	if (type == FTW_F && len > 3 && !strcmp(path + len - 3, ".md"))
+		check_page_links(path);
+	return 0;
+}
+
+/* The installed documentation is a whole: every page is there, and no
+ * relative link in it (between pages, to the pictures, to the examples)
+ * leads nowhere. */
+static void test_installed_doc_links(void **state)
+{
+	(void)state;
+	snprintf(link_docdir, sizeof(link_docdir), "%s/%s", prefix, BC_SDK_DOCDIR);
+	link_pages = link_checked = link_broken = 0;
+	assert_int_equal(nftw(link_docdir, visit_page, 16, FTW_PHYS), 0);
+	if (link_pages < 30 || !link_checked)
+		fail_msg("%d pages and %d links under %s: the docs are not all installed",
+			 link_pages, link_checked, link_docdir);
+	if (link_broken)
+		fail_msg("%d of %d relative links in the installed docs lead to no file",
+			 link_broken, link_checked);
+}
+
+/*
+ * The second example, as the first: its installed copy built against the
+ * prefix alone, run through the installed benchcore. Its result is a time
+ * per operation measured in BPF, its hash variant takes an option the
+ * array one does not, with a K suffix.
+ */
+static void test_lookup_example(void **state)
+{
+	char extra[PATH_MAX + 32];
+	struct sdk_out res;
+	struct bc_json *doc;
+	const struct bc_json *hl;
+	char err[256];
+
+	(void)state;
+	RUN(&res, "cp -R '%s/" BC_SDK_DOCDIR "/examples/lookup-plugin' '%s' && "
+	    "'%s' -S '%s' -B '%s' -DCMAKE_PREFIX_PATH='%s' -DCMAKE_C_COMPILER='%s' && "
+	    "'%s' --build '%s'", prefix, lookup_src, BC_SDK_CMAKE, lookup_src, lookup_build,
+	    prefix, BC_SDK_C_COMPILER, BC_SDK_CMAKE, lookup_build);
+	expect_status(&res, 0);
+	sdk_out_free(&res);
+	expect_file(lookup_build, "plugins/lookup.so");
+
+	snprintf(extra, sizeof(extra), "--plugin-dir '%s/plugins'", lookup_build);
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' %s run lookup:hash --lookup-keys 4K "
+	    "--lookup-ops 1K -w0 -d1 --format json", prefix, extra);
+	expect_status(&res, 0);
+	doc = bc_json_parse(res.out, strlen(res.out), err, sizeof(err));
+	if (!doc) {
+		sdk_out_dump(&res);
+		fail_msg("run --format json: %s", err);
+	}
+	hl = bc_json_get(doc, "headline");
+	assert_non_null(hl);
+	assert_string_equal(bc_json_str(hl), "ns_per_lookup");
+	assert_true(bc_json_num(json_need(&res, json_need(&res, json_need(&res, doc, "config"),
+							   "plugin_options"), "lookup-keys"), 0) == 4000);
+	assert_true(sdk_json_summary_mean(res.out, "ns_per_lookup") > 0);
+	assert_true(sdk_json_summary_mean(res.out, "lookups") > 0);
+	bc_json_free(doc);
+	sdk_out_free(&res);
+
+	/* The array variant, in text: the result and what was measured. */
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' %s run lookup:array -w0 -d1 -q", prefix, extra);
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "Attach point: ");
+	expect_contains(&res, res.out, " ns/op");
+	sdk_out_free(&res);
+
+	/* An option of lookup:hash alone, given to lookup:array. */
+	RUN(&res, "'%s/" BC_SDK_BINDIR "/benchcore' %s run lookup:array --lookup-keys 4K -w0 -d1",
+	    prefix, extra);
+	expect_status(&res, 2);
+	expect_contains(&res, res.err, "--lookup-keys is not an option of lookup:array; it belongs to lookup:hash");
+	sdk_out_free(&res);
+}
+
 static void test_pkg_config(void **state)
 {
 	char want[PATH_MAX * 2], got[PATH_MAX], *nl;
@@ -411,11 +566,30 @@ static void test_pkg_config_bpf(void **state)
 	    "bpftool gen skeleton hello.bpf.o name hello > hello.skel.h; "
 	    "'%s' -shared -fPIC -fvisibility=hidden -DHELLO_VERSION='\"2.0.0\"' -I. "
 	    "$(pkg-config --cflags benchcore) '%s/hello.c' -o plugins/hello.so "
-	    "-Wl,--no-undefined $(pkg-config --libs benchcore)",
+	    "-Wl,--no-undefined $(pkg-config --libs benchcore) "
+	    "$(pkg-config --variable=plugin_ldflags benchcore)",
 	    prefix, BC_SDK_C_COMPILER, hello_src, BC_SDK_C_COMPILER, hello_src);
 	expect_status(&res, 0);
 	sdk_out_free(&res);
 	run_hits(prefix, "--plugin-dir pc-hello/plugins", "hello:hello-tp");
+
+	/* Installed into plugindir, it finds libbenchcore relative to itself,
+	 * as a plugin built with benchcore_add_plugin() does: for ldd, and for
+	 * any program that loads it, wherever the tree is. */
+	RUN(&res, "readelf -d pc-hello/plugins/hello.so");
+	expect_status(&res, 0);
+	expect_contains(&res, res.out, "[$ORIGIN/../..]");
+	sdk_out_free(&res);
+	RUN(&res, "cp pc-hello/plugins/hello.so '%s/" BC_SDK_LIBDIR "/benchcore/plugins/pchello.so' && "
+	    "ldd '%s/" BC_SDK_LIBDIR "/benchcore/plugins/pchello.so'; "
+	    "rm -f '%s/" BC_SDK_LIBDIR "/benchcore/plugins/pchello.so'", prefix, prefix, prefix);
+	expect_status(&res, 0);
+	if (strstr(res.out, "libbenchcore.so." SDK_STR(BC_SDK_ABI_MAJOR) " => not found") ||
+	    !strstr(res.out, "/benchcore/plugins/../../libbenchcore.so")) {
+		sdk_out_dump(&res);
+		fail_msg("the pkg-config plugin does not find libbenchcore from plugindir");
+	}
+	sdk_out_free(&res);
 }
 
 static void test_install_into_default_dir(void **state)
@@ -488,6 +662,8 @@ int main(void)
 		cmocka_unit_test(test_pinned_vmlinux),
 		cmocka_unit_test(test_run_with_plugin_dir),
 		cmocka_unit_test(test_example_features),
+		cmocka_unit_test(test_installed_doc_links),
+		cmocka_unit_test(test_lookup_example),
 		cmocka_unit_test(test_pkg_config),
 		cmocka_unit_test(test_pkg_config_bpf),
 		cmocka_unit_test(test_install_into_default_dir),

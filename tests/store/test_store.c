@@ -640,6 +640,7 @@ static void test_migrate(void **state)
 	sql(path, "DROP TABLE metrics; DROP TABLE metrics_pending;"
 		  "DROP INDEX entries_bench; DROP INDEX entries_kernel; DROP INDEX entries_label;"
 		  "DROP INDEX entries_machine; DROP INDEX entries_versions; DROP INDEX entries_date;"
+		  "ALTER TABLE entries DROP COLUMN accelerator;"
 		  "PRAGMA user_version = 1;");
 	assert_int_equal(index_cnt(path), 0);
 	/* reading does not change it */
