@@ -64,7 +64,10 @@ static int bc_history_change_points(struct bc_store *s, struct bc_store_filter *
 		return BC_EXIT_FAILED;
 	}
 	if (!h.cnt) {
-		bc_warn("history: no saved entry of %s that ended well matches in %s", f->bench, path);
+		char shown[BC_STORE_SHOWN_MAX];
+
+		bc_warn("history: no saved entry of %s that ended well matches in %s", f->bench,
+			bc_store_shown(path, shown, sizeof(shown)));
 		bc_cp_history_free(&h);
 		return BC_EXIT_FAILED;
 	}
