@@ -26,6 +26,7 @@
 #include "runtime/report.h"
 #include "results/store.h"
 #include "results/store_doc.h"
+#include "results/store_name.h"
 #include "results/words.h"
 
 /* compare's default level */
@@ -63,7 +64,7 @@ static int bc_find_baseline(const struct bc_run_request *cfg, const struct bc_st
 		.newest_first = true,
 		.limit = 1,
 	};
-	char path[PATH_MAX];
+	char path[PATH_MAX], shown[BC_STORE_SHOWN_MAX];
 	struct bc_store *s;
 	int ret;
 
@@ -85,15 +86,16 @@ static int bc_find_baseline(const struct bc_run_request *cfg, const struct bc_st
 	if (ret < 0)
 		return ret;
 	if (!fd->doc) {
+		bc_store_shown(path, shown, sizeof(shown));
 		if (f.label)
 			snprintf(err, err_len,
 				 "--against '%s': no saved entry of %s labelled '%s' with these options (%s) in %.400s",
 				 cfg->against, now->k.bench, cfg->against,
-				 *now->k.options ? now->k.options : "defaults", path);
+				 *now->k.options ? now->k.options : "defaults", shown);
 		else
 			snprintf(err, err_len,
 				 "--against latest: no saved entry of %s with these options on this machine in %.400s",
-				 now->k.bench, path);
+				 now->k.bench, shown);
 		return -ENOENT;
 	}
 	return 0;

@@ -40,6 +40,7 @@
 #include "results/compare.h"
 #include "results/rounds.h"
 #include "results/store_doc.h"
+#include "results/store_name.h"
 #include "runtime/core_opts.h"
 #include "runtime/exit_status.h"
 #include "runtime/kernel_facts.h"
@@ -895,7 +896,7 @@ static int bc_vm_boot(struct bc_vm *vm, unsigned int k, unsigned int r, int *cmd
 static int bc_vm_save(const struct bc_vm_opts *o, struct bc_import *ims, unsigned int cnt)
 {
 	struct bc_store_item *items;
-	char path[PATH_MAX], err[1024];
+	char path[PATH_MAX], err[1024], shown[BC_STORE_SHOWN_MAX];
 	size_t total = 0, n = 0, added = 0, dups = 0;
 	int ret;
 
@@ -925,7 +926,8 @@ static int bc_vm_save(const struct bc_vm_opts *o, struct bc_import *ims, unsigne
 		bc_warn("vm: --save: %s", err);
 		return BC_EXIT_FAILED;
 	}
-	bc_vm_say("saved %zu entr%s in %s%s", added, added == 1 ? "y" : "ies", path,
+	bc_vm_say("saved %zu entr%s in %s%s", added, added == 1 ? "y" : "ies",
+		  bc_store_shown(path, shown, sizeof(shown)),
 		  dups ? " (the others were there already)" : "");
 	return 0;
 }
