@@ -124,10 +124,9 @@ int bc_check_main(struct bc_cli_env *env, int argc, char **argv)
 				return BC_EXIT_USAGE;
 			continue;
 		}
-		if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
-			if (!*v)
-				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
-			f.metric = v;
+		if (bc_cli_metric_opt(argc, argv, &i, &f.metric)) {
+			if (!f.metric)
+				return BC_EXIT_USAGE;
 			continue;
 		}
 		if ((v = bc_cli_opt_value(argc, argv, &i, "--baseline"))) {

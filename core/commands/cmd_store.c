@@ -223,10 +223,9 @@ static int bc_store_export(int argc, char **argv)
 							  v);
 			continue;
 		}
-		if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
-			if (!*v)
-				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
-			f.metric = v;
+		if (bc_cli_metric_opt(argc, argv, &i, &f.metric)) {
+			if (!f.metric)
+				return BC_EXIT_USAGE;
 			continue;
 		}
 		return bc_cli_usage_error("store export: unknown argument '%s' (expected filters, -o, --format or --metric)",
