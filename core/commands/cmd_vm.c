@@ -311,38 +311,13 @@ static bool bc_vm_read_line(const char *dir, const char *name, char *buf, size_t
 	return ok;
 }
 
-/* Strips the install's bindir from the executable's directory (suite.c
- * finds the shipped suites the same way): what is left is the prefix,
- * wherever the tree was moved. */
-static bool bc_vm_prefix(char *buf, size_t len)
-{
-	const char *bindir = BENCHCORE_BINDIR;
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	size_t blen = strlen(bindir), dlen;
-	char *slash;
-
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	dlen = strlen(buf);
-	if (bindir[0] == '/' || dlen < blen + 1 || strcmp(buf + dlen - blen, bindir) ||
-	    buf[dlen - blen - 1] != '/')
-		return false;
-	buf[dlen - blen - 1] = '\0';
-	return true;
-}
-
 /* vm/boot.sh and vm/guest.sh: <prefix>/<libexecdir>/benchcore when
  * installed, the source tree's vm/ when run from the build tree. */
 static int bc_vm_libexec(char *buf, size_t len)
 {
 	char prefix[PATH_MAX], path[PATH_MAX * 2];
 
-	if (bc_vm_prefix(prefix, sizeof(prefix))) {
+	if (bc_exe_prefix(prefix, sizeof(prefix))) {
 		bc_vm_fmt(buf, len, "%s/%s/benchcore", prefix, BENCHCORE_LIBEXECDIR);
 		bc_vm_fmt(path, sizeof(path), "%s/boot.sh", buf);
 		if (bc_vm_is_file(path))
