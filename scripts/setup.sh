@@ -26,12 +26,15 @@ for arg in "$@"; do
 	esac
 done
 
-# busybox-static, cpio and kmod make benchcore vm's initramfs (tests/vm
-# checks its refusals without booting); QEMU itself comes with the kernel
-# matrix (scripts/vmtest.sh), which boots.
+# libpq-dev: a team's shared store on PostgreSQL (required to build);
+# postgresql: the server the store tests start a throwaway cluster of
+# (tests/store/pg_cluster.sh). Debian's postinst may start a cluster of its
+# own; nothing here uses it. busybox-static, cpio and kmod make benchcore
+# vm's initramfs (tests/vm checks its refusals without booting); QEMU itself
+# comes with the kernel matrix (scripts/vmtest.sh), which boots.
 PACKAGES=(build-essential cmake pkg-config clang llvm libbpf-dev bpftool
 	  libelf-dev zlib1g-dev libcmocka-dev libjansson-dev libsqlite3-dev
-	  busybox-static cpio kmod xz-utils)
+	  libpq-dev postgresql busybox-static cpio kmod xz-utils)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -26,6 +26,7 @@
 #include "runtime/report.h"
 #include "results/store.h"
 #include "results/store_doc.h"
+#include "results/store_name.h"
 #include "results/words.h"
 
 /* compare's default level */
@@ -63,7 +64,7 @@ static int bc_find_baseline(const struct bc_run_request *cfg, const struct bc_st
 		.newest_first = true,
 		.limit = 1,
 	};
-	char path[PATH_MAX];
+	char path[PATH_MAX], shown[BC_STORE_SHOWN_MAX];
 	struct bc_store *s;
 	int ret;
 
@@ -85,26 +86,19 @@ static int bc_find_baseline(const struct bc_run_request *cfg, const struct bc_st
 	if (ret < 0)
 		return ret;
 	if (!fd->doc) {
+		bc_store_shown(path, shown, sizeof(shown));
 		if (f.label)
 			snprintf(err, err_len,
 				 "--against '%s': no saved entry of %s labelled '%s' with these options (%s) in %.400s",
 				 cfg->against, now->k.bench, cfg->against,
-				 *now->k.options ? now->k.options : "defaults", path);
+				 *now->k.options ? now->k.options : "defaults", shown);
 		else
 			snprintf(err, err_len,
 				 "--against latest: no saved entry of %s with these options on this machine in %.400s",
-				 now->k.bench, path);
+				 now->k.bench, shown);
 		return -ENOENT;
 	}
 	return 0;
-}
-
-static void bc_fmt_pct(double v, char *buf, size_t len)
-{
-	if (isnan(v))
-		snprintf(buf, len, "n/a");
-	else
-		snprintf(buf, len, "%+.2f%%", v);
 }
 
 /* The figure --against judges: --metric, else the run's headline. A name
@@ -114,7 +108,7 @@ static int bc_against_line(const struct bc_run_request *cfg, const struct bc_sto
 {
 	const char *metric = cfg->metric ? cfg->metric : bc_doc_headline(now->run);
 	const struct bc_doc_metric *m = bc_doc_find(now->run, metric);
-	char err[256], ch[32], lo[32], hi[32], p[32], names[1024], label[512], date[128], nc[96];
+	char err[256], names[1024], label[512], date[128], nc[96], words[512];
 	struct bc_doc_run *base;
 	struct bc_cmp_change c;
 
@@ -147,22 +141,12 @@ static int bc_against_line(const struct bc_run_request *cfg, const struct bc_sto
 		bc_doc_run_free(base);
 		return 0;
 	}
-	bc_fmt_pct(c.change_pct, ch, sizeof(ch));
-	bc_fmt_pct(c.ci_low_pct, lo, sizeof(lo));
-	bc_fmt_pct(c.ci_high_pct, hi, sizeof(hi));
-	if (c.valid)
-		snprintf(p, sizeof(p), "%.3g", c.p);
-	else
-		snprintf(p, sizeof(p), "n/a");
+	bc_change_words(words, sizeof(words), metric, &c, "welch",
+			m->direction == BC_HIGHER_IS_BETTER);
 	/* the label and date as the store holds them: shown, never obeyed */
-	fprintf(stderr,
-		"benchcore: against '%s' (entry %lld, %s): %s %s [95%% CI %s, %s], p=%s (%s, %zu+%zu %s): %s\n",
+	fprintf(stderr, "benchcore: against '%s' (entry %lld, %s): %s\n",
 		bc_text_safe(fd->label ? fd->label : cfg->against, label, sizeof(label)), fd->id,
-		bc_text_safe(fd->date ? fd->date : "?", date, sizeof(date)), metric, ch,
-		lo, hi, p, c.test ? c.test : "welch", c.n_base, c.n_new,
-		c.by_runs ? "runs" : "seconds",
-		bc_change_verdict(c.valid, c.significant, c.change_pct,
-				  m->direction == BC_HIGHER_IS_BETTER));
+		bc_text_safe(fd->date ? fd->date : "?", date, sizeof(date)), words);
 	bc_doc_run_free(base);
 	return 0;
 }

@@ -40,6 +40,7 @@
 #include "cmd_store.h"
 #include "runtime/output.h"
 #include "results/store_doc.h"
+#include "results/store_name.h"
 
 /* Setup, teardown and process start on top of warm-up + duration. */
 #define BC_BATCH_TIMEOUT_MARGIN_SEC 20.0
@@ -978,11 +979,11 @@ int bc_batch_row_read(struct bc_row *r, char *err, size_t err_len)
 
 int bc_batch_check_files(const struct bc_batch_opts *bo, const char *output, const char *input)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX], err[512], shown[BC_STORE_SHOWN_MAX];
 
 	if (!bo->save && bo->store_path)
 		return bc_cli_usage_error("--store '%s': is the store --save writes, and this %s saves nothing; add --save, or drop --store",
-					  bo->store_path, bo->kind);
+					  bc_store_shown(bo->store_path, shown, sizeof(shown)), bo->kind);
 	if (!output)
 		return 0;
 	/* Same device and inode: a link or another spelling is still the input. */
@@ -992,7 +993,7 @@ int bc_batch_check_files(const struct bc_batch_opts *bo, const char *output, con
 	if (bo->save && !bc_store_path(bo->store_path, path, sizeof(path), err, sizeof(err)) &&
 	    bc_out_same_file(output, path))
 		return bc_cli_usage_error("--output '%s': is the result store '%s' that --save writes; expected another file",
-					  output, path);
+					  output, bc_store_shown(path, shown, sizeof(shown)));
 	return 0;
 }
 
@@ -1026,7 +1027,7 @@ int bc_batch_cli_opt(int argc, char **argv, int *i, struct bc_batch_opts *bo,
 	}
 	if ((v = bc_cli_opt_value(argc, argv, i, "--store"))) {
 		if (!*v) {
-			bc_cli_usage_error("--store '': expected the path of a store file");
+			bc_cli_usage_error("--store '': expected the path of a store file or a PostgreSQL URL (postgresql://...)");
 			return -EINVAL;
 		}
 		bo->store_path = v;

@@ -45,6 +45,18 @@ const char *bc_cli_opt_value(int argc, char **argv, int *i, const char *name)
 	return argv[++*i];
 }
 
+bool bc_cli_metric_opt(int argc, char **argv, int *i, const char **metric)
+{
+	const char *v = bc_cli_opt_value(argc, argv, i, "--metric");
+
+	if (!v)
+		return false;
+	*metric = *v ? v : NULL;
+	if (!*v)
+		bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
+	return true;
+}
+
 int bc_argp_stop(struct argp_state *state, bool *done)
 {
 	*done = true;

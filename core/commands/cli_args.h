@@ -14,6 +14,10 @@ int bc_cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)
  * (then *i moves past it; "" when there is none); NULL when argv[*i] is
  * another word. */
 const char *bc_cli_opt_value(int argc, char **argv, int *i, const char *name);
+/* --metric NAME, as compare, plot, history, report, check and store
+ * export take it: true when argv[*i] was it; *metric gets NAME, or NULL
+ * after a usage line for an empty one (the caller exits BC_EXIT_USAGE). */
+bool bc_cli_metric_opt(int argc, char **argv, int *i, const char **metric);
 /* After --help, --usage (bc_argp_help prints ARGP_HELP_* flags to stdout)
  * or --version: sets *done and ends parsing; returns 0 for the parser. */
 struct argp_state;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <bpf/libbpf.h>
 
@@ -74,4 +75,26 @@ int bc_cli_load_plugins(struct bc_cli_env *env)
 		bc_warn("no plugins found; pass --plugin-dir DIR or set BENCHCORE_PLUGIN_PATH (-v shows where benchcore looked)");
 	}
 	return env->load_err;
+}
+
+bool bc_exe_prefix(char *buf, size_t len)
+{
+	const char *bindir = BENCHCORE_BINDIR;
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+	char *slash;
+	size_t blen = strlen(bindir), dlen;
+
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	dlen = strlen(buf);
+	if (bindir[0] == '/' || dlen < blen + 1 || strcmp(buf + dlen - blen, bindir) ||
+	    buf[dlen - blen - 1] != '/')
+		return false;
+	buf[dlen - blen - 1] = '\0';
+	return true;
 }

@@ -33,4 +33,10 @@ int bc_cli_load_plugins(struct bc_cli_env *env);
 /* "benchcore 0.1.0 (plugin ABI 2.0, libbpf v1.1)" */
 void bc_cli_print_version(FILE *f);
 
+/* The install prefix this binary runs from: the executable's directory
+ * with the install's bindir stripped, wherever the tree was moved (suite
+ * files, vm's scripts). False when the binary is not in an installed tree
+ * (a build tree). */
+bool bc_exe_prefix(char *buf, size_t len);
+
 #endif /* BENCHCORE_CLI_ENV_H */

@@ -21,6 +21,7 @@
 #include "results/check_report.h"
 #include "results/store.h"
 #include "results/store_doc.h"
+#include "results/store_name.h"
 #include "results/thresholds.h"
 #include "runtime/core_opts.h"
 #include "runtime/exit_status.h"
@@ -100,7 +101,7 @@ int bc_check_main(struct bc_cli_env *env, int argc, char **argv)
 	struct bc_check_opts o = { .filter = &f };
 	enum bc_format format = BC_FORMAT_TEXT;
 	const char *store = NULL, *thresholds = NULL, *v;
-	char path[PATH_MAX], err[1024] = "", line[1024];
+	char path[PATH_MAX], err[1024] = "", line[1024], shown[BC_STORE_SHOWN_MAX];
 	struct bc_thresholds *th = NULL;
 	bool allow_nc = false;
 	struct bc_check c;
@@ -123,10 +124,9 @@ int bc_check_main(struct bc_cli_env *env, int argc, char **argv)
 				return BC_EXIT_USAGE;
 			continue;
 		}
-		if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
-			if (!*v)
-				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
-			f.metric = v;
+		if (bc_cli_metric_opt(argc, argv, &i, &f.metric)) {
+			if (!f.metric)
+				return BC_EXIT_USAGE;
 			continue;
 		}
 		if ((v = bc_cli_opt_value(argc, argv, &i, "--baseline"))) {
@@ -168,6 +168,8 @@ int bc_check_main(struct bc_cli_env *env, int argc, char **argv)
 		bc_thresholds_free(th);
 		return BC_EXIT_FAILED;
 	}
+	/* every line and document that names the store: a password masked */
+	bc_store_shown(path, shown, sizeof(shown));
 	ret = bc_check_run(s, &o, &c, err, sizeof(err));
 	if (!ret && !c.cnt && f.metric) {
 		ret = bc_check_metric_names(s, &f);
@@ -183,11 +185,12 @@ int bc_check_main(struct bc_cli_env *env, int argc, char **argv)
 		bc_warn("%s", err);
 		ret = BC_EXIT_FAILED;
 	} else if (!c.cnt) {
-		bc_warn("check: no saved entry that ended well matches in %s; nothing was judged", path);
+		bc_warn("check: no saved entry that ended well matches in %s; nothing was judged",
+			shown);
 		ret = BC_EXIT_FAILED;
 	} else {
 		bc_check_write(bc_stdout(), format, &o,
-			       &(struct bc_check_about){ .store = path, .thresholds = thresholds }, &c);
+			       &(struct bc_check_about){ .store = shown, .thresholds = thresholds }, &c);
 		bc_check_summary(line, sizeof(line), &o, &c);
 		fflush(bc_stdout());
 		bc_warn("%s", line);

@@ -49,10 +49,9 @@ int bc_compare_main(struct bc_cli_env *env, int argc, char **argv)
 				return BC_EXIT_USAGE;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--output"))) {
 			output = v;
-		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
-			if (!*v)
-				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
-			o.metric = v;
+		} else if (bc_cli_metric_opt(argc, argv, &i, &o.metric)) {
+			if (!o.metric)
+				return BC_EXIT_USAGE;
 		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--test"))) {
 			if (!strcmp(v, "welch") || !strcmp(v, "t"))
 				o.test = BC_CMP_WELCH;

@@ -15,6 +15,7 @@
 #include "results/history_cp.h"
 #include "results/store.h"
 #include "results/store_doc.h"
+#include "results/store_name.h"
 #include "runtime/core_opts.h"
 #include "runtime/exit_status.h"
 #include "runtime/log.h"
@@ -63,7 +64,10 @@ static int bc_history_change_points(struct bc_store *s, struct bc_store_filter *
 		return BC_EXIT_FAILED;
 	}
 	if (!h.cnt) {
-		bc_warn("history: no saved entry of %s that ended well matches in %s", f->bench, path);
+		char shown[BC_STORE_SHOWN_MAX];
+
+		bc_warn("history: no saved entry of %s that ended well matches in %s", f->bench,
+			bc_store_shown(path, shown, sizeof(shown)));
 		bc_cp_history_free(&h);
 		return BC_EXIT_FAILED;
 	}
@@ -100,10 +104,9 @@ int bc_history_main(struct bc_cli_env *env, int argc, char **argv)
 				return BC_EXIT_USAGE;
 			continue;
 		}
-		if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
-			if (!*v)
-				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
-			f.metric = v;
+		if (bc_cli_metric_opt(argc, argv, &i, &f.metric)) {
+			if (!f.metric)
+				return BC_EXIT_USAGE;
 			continue;
 		}
 		if ((v = bc_cli_opt_value(argc, argv, &i, "--by"))) {
@@ -159,7 +162,10 @@ int bc_history_main(struct bc_cli_env *env, int argc, char **argv)
 		return BC_EXIT_FAILED;
 	}
 	if (!h.cnt) {
-		bc_warn("history: no saved entry of %s that ended well matches in %s", f.bench, path);
+		char shown[BC_STORE_SHOWN_MAX];
+
+		bc_warn("history: no saved entry of %s that ended well matches in %s", f.bench,
+			bc_store_shown(path, shown, sizeof(shown)));
 		bc_history_free(&h);
 		return BC_EXIT_FAILED;
 	}

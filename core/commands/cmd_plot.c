@@ -143,10 +143,9 @@ int bc_plot_main(struct bc_cli_env *env, int argc, char **argv)
 			if (!*v)
 				return bc_cli_usage_error("--x '': expected the name of a swept option");
 			opts.x_option = v;
-		} else if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
-			if (!*v)
-				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
-			opts.metric = v;
+		} else if (bc_cli_metric_opt(argc, argv, &i, &opts.metric)) {
+			if (!opts.metric)
+				return BC_EXIT_USAGE;
 		} else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) {
 			quiet = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {

@@ -17,6 +17,7 @@
 #include "cmd_store.h"
 #include "results/site.h"
 #include "results/store.h"
+#include "results/store_name.h"
 #include "runtime/exit_status.h"
 #include "runtime/log.h"
 #include "runtime/output.h"
@@ -40,7 +41,7 @@ int bc_report_main(struct bc_cli_env *env, int argc, char **argv)
 {
 	struct bc_store_filter f = { 0 };
 	const char *store = NULL, *dir = "benchcore-report", *v;
-	char path[PATH_MAX], target[PATH_MAX], err[1024] = "";
+	char path[PATH_MAX], target[PATH_MAX], err[1024] = "", shown[BC_STORE_SHOWN_MAX];
 	struct stat sb = { 0 };
 	struct bc_store *s;
 	bool exists;
@@ -57,10 +58,9 @@ int bc_report_main(struct bc_cli_env *env, int argc, char **argv)
 			return BC_EXIT_USAGE;
 		if (taken)
 			continue;
-		if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
-			if (!*v)
-				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
-			f.metric = v;
+		if (bc_cli_metric_opt(argc, argv, &i, &f.metric)) {
+			if (!f.metric)
+				return BC_EXIT_USAGE;
 			continue;
 		}
 		if ((v = bc_cli_opt_value(argc, argv, &i, "-o")) ||
@@ -98,13 +98,14 @@ int bc_report_main(struct bc_cli_env *env, int argc, char **argv)
 	 * delete the store it was made from. */
 	if (exists && bc_site_holds(dir, path))
 		return bc_cli_usage_error("report: -o '%s': holds the store being read ('%s'), which replacing the directory would delete; expected another directory",
-					  dir, path);
+					  dir, bc_store_shown(path, shown, sizeof(shown)));
 	s = bc_store_open(path, 0, err, sizeof(err));
 	if (!s) {
 		bc_warn("%s", err);
 		return BC_EXIT_FAILED;
 	}
-	status = bc_site_write(s, path, &f, dir);
+	/* the pages name the store as every line does: a password masked */
+	status = bc_site_write(s, bc_store_name(s), &f, dir);
 	bc_store_close(s);
 	return status;
 }

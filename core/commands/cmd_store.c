@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * `benchcore store import|export|list|path` and where a command's store
- * is: --store PATH, else $BENCHCORE_STORE, else the XDG data directory.
- * Reading documents in and writing entries out is results/store_doc.c's.
+ * `benchcore store import|export|list|push|init|path` and where a
+ * command's store is: --store NAME, else $BENCHCORE_STORE, else the XDG
+ * data directory. A NAME is a file's path or a PostgreSQL server's libpq
+ * name (results/store_name.h); a server's is shown with its password
+ * masked wherever a line names it. Reading documents in and writing
+ * entries out is results/store_doc.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -17,6 +20,7 @@
 #include "cmd_store.h"
 #include "results/store.h"
 #include "results/store_doc.h"
+#include "results/store_name.h"
 #include "results/export_formats.h"
 #include "runtime/exit_status.h"
 #include "runtime/log.h"
@@ -29,7 +33,7 @@ int bc_store_path(const char *path, char *buf, size_t len, char *err, size_t err
 	int n;
 
 	if (path && !*path) {
-		snprintf(err, err_len, "--store '': expected the path of a store file");
+		snprintf(err, err_len, "--store '': expected the path of a store file or a PostgreSQL URL (postgresql://...)");
 		return -EINVAL;
 	}
 	if (path)
@@ -95,20 +99,27 @@ static bool bc_text_has_control(const char *s)
 
 static void bc_store_help(FILE *f)
 {
-	fputs("Usage: benchcore store import [--store PATH] [--label TEXT] FILE...\n"
-	      "       benchcore store export [--store PATH] [FILTERS] [-o FILE|DIR]\n"
+	fputs("Usage: benchcore store import [--store STORE] [--label TEXT] FILE...\n"
+	      "       benchcore store export [--store STORE] [FILTERS] [-o FILE|DIR]\n"
 	      "                              [--format json|gbench|bmf] [--metric NAME]\n"
-	      "       benchcore store list   [--store PATH] [FILTERS]\n"
-	      "       benchcore store path   [--store PATH]\n"
+	      "       benchcore store list   [--store STORE] [FILTERS]\n"
+	      "       benchcore store push   [--store STORE] --to STORE [FILTERS]\n"
+	      "       benchcore store init   [--store STORE]\n"
+	      "       benchcore store path   [--store STORE]\n"
 	      "The result store keeps every run saved with --save (docs/history.md).\n"
 	      "import adds run, sweep and suite documents (and other stores' entries); an\n"
 	      "entry whose run id is there already is kept once. export writes the entries\n"
 	      "back as run documents: one to standard output as it was saved, several as a\n"
 	      "JSON array, or with -o DIR one RUN_ID.json file each; --format gbench writes\n"
 	      "Google Benchmark's JSON (its compare.py reads it), --format bmf the Bencher\n"
-	      "Metric Format, one benchmark per configuration (docs/ci.md). FILTERS: --bench\n"
-	      "PLUGIN:BENCH, --label TEXT, --kernel RELEASE, --host NAME, --cpu-model TEXT,\n"
-	      "--options LINE, --since DATE, --run-id ID. The store is --store PATH, else\n"
+	      "Metric Format, one benchmark per configuration (docs/ci.md). push copies the\n"
+	      "entries into another store (a team's server) in one transaction, skipping\n"
+	      "those already there. init makes or migrates the store and saves nothing.\n"
+	      "FILTERS: --bench PLUGIN:BENCH, --label TEXT, --kernel RELEASE, --host NAME,\n"
+	      "--cpu-model TEXT, --options LINE, --since DATE, --run-id ID. STORE is a\n"
+	      "file, or a PostgreSQL server: postgresql://[USER@]HOST[:PORT]/DB, or a libpq\n"
+	      "keyword string (service=NAME); a password comes from the URL, PGPASSFILE\n"
+	      "or a service file and is never shown. The store is --store STORE, else\n"
 	      "$BENCHCORE_STORE, else $XDG_DATA_HOME/benchcore/results.db.\n", f);
 }
 
@@ -212,10 +223,9 @@ static int bc_store_export(int argc, char **argv)
 							  v);
 			continue;
 		}
-		if ((v = bc_cli_opt_value(argc, argv, &i, "--metric"))) {
-			if (!*v)
-				return bc_cli_usage_error("--metric '': expected the name of a metric or derived figure");
-			f.metric = v;
+		if (bc_cli_metric_opt(argc, argv, &i, &f.metric)) {
+			if (!f.metric)
+				return BC_EXIT_USAGE;
 			continue;
 		}
 		return bc_cli_usage_error("store export: unknown argument '%s' (expected filters, -o, --format or --metric)",
@@ -263,7 +273,9 @@ static int bc_store_list(int argc, char **argv, bool path_only)
 		return BC_EXIT_USAGE;
 	}
 	if (path_only) {
-		fprintf(bc_stdout(), "%s\n", path);
+		char shown[BC_STORE_SHOWN_MAX];
+
+		fprintf(bc_stdout(), "%s\n", bc_store_shown(path, shown, sizeof(shown)));
 		return BC_EXIT_OK;
 	}
 	s = bc_store_open(path, 0, err, sizeof(err));
@@ -276,6 +288,97 @@ static int bc_store_list(int argc, char **argv, bool path_only)
 		bc_warn("%s", err);
 	bc_store_close(s);
 	return ret ? BC_EXIT_FAILED : BC_EXIT_OK;
+}
+
+/*
+ * `store push --to STORE`: this store's entries (those FILTERS select)
+ * into another, in one transaction, skipping those already there: how a
+ * machine that saved offline catches a team's server up. Read whole
+ * first, as import reads its files: a bad entry stops the push before
+ * anything is written.
+ */
+static int bc_store_push(int argc, char **argv)
+{
+	struct bc_store_filter f = { 0 };
+	struct bc_import im = { 0 };
+	const char *store = NULL, *to = NULL, *v;
+	char path[PATH_MAX], err[1024] = "", a[BC_STORE_SHOWN_MAX], b[BC_STORE_SHOWN_MAX];
+	size_t added = 0, dups = 0;
+	int ret = BC_EXIT_OK, taken;
+
+	for (int i = 1; i < argc; i++) {
+		taken = bc_store_filter_opt(argc, argv, &i, &store, &f);
+		if (taken < 0)
+			return BC_EXIT_USAGE;
+		if (taken)
+			continue;
+		if ((v = bc_cli_opt_value(argc, argv, &i, "--to"))) {
+			if (!*v)
+				return bc_cli_usage_error("store push: --to '': expected the store to copy into (postgresql://... or a file)");
+			to = v;
+			continue;
+		}
+		return bc_cli_usage_error("store push: unknown argument '%s' (expected --to STORE and filters)",
+					  bc_store_shown(argv[i], a, sizeof(a)));
+	}
+	if (!to)
+		return bc_cli_usage_error("store push: expected --to STORE (the store to copy into: postgresql://... or a file)");
+	if (bc_store_path(store, path, sizeof(path), err, sizeof(err))) {
+		bc_warn("%s", err);
+		return BC_EXIT_USAGE;
+	}
+	if (!strcmp(path, to) || bc_out_same_file(to, path))
+		return bc_cli_usage_error("store push: --to '%s' is the store being pushed ('%s'); expected another store",
+					  bc_store_shown(to, a, sizeof(a)),
+					  bc_store_shown(path, b, sizeof(b)));
+	if (bc_import_store(&im, path, &f, err, sizeof(err))) {
+		bc_warn("%s; nothing was pushed", err);
+		ret = BC_EXIT_FAILED;
+	} else if (im.cnt &&
+		   bc_store_save_items(to, im.items, im.cnt, &added, &dups, err, sizeof(err))) {
+		bc_warn("%s", err);
+		ret = BC_EXIT_FAILED;
+	} else {
+		fprintf(stderr, "benchcore: pushed %zu entr%s to '%s' (%zu already there)\n", added,
+			added == 1 ? "y" : "ies", bc_store_shown(to, a, sizeof(a)), dups);
+	}
+	bc_import_free(&im);
+	return ret;
+}
+
+/* `store init`: the store made (or migrated) and nothing saved: what a
+ * team's database owner runs once, before roles that may only write
+ * entries save into it. */
+static int bc_store_init(int argc, char **argv)
+{
+	struct bc_store_filter f = { 0 };
+	const char *store = NULL;
+	char path[PATH_MAX], err[1024] = "";
+	struct bc_store *s;
+	int taken;
+
+	for (int i = 1; i < argc; i++) {
+		taken = bc_store_filter_opt(argc, argv, &i, &store, &f);
+		if (taken < 0)
+			return BC_EXIT_USAGE;
+		if (!taken || f.label || f.bench || f.kernel || f.host || f.options || f.since ||
+		    f.run_id || f.cpu_model)
+			return bc_cli_usage_error("store init: unexpected argument '%s' (expected --store STORE)",
+						  argv[i]);
+	}
+	if (bc_store_path(store, path, sizeof(path), err, sizeof(err))) {
+		bc_warn("%s", err);
+		return BC_EXIT_USAGE;
+	}
+	s = bc_store_open(path, BC_STORE_WRITE, err, sizeof(err));
+	if (!s) {
+		bc_warn("%s", err);
+		return BC_EXIT_FAILED;
+	}
+	fprintf(stderr, "benchcore: store '%s' (%s) is at schema %d\n", bc_store_name(s),
+		bc_store_engine(s), bc_store_schema_version(s));
+	bc_store_close(s);
+	return BC_EXIT_OK;
 }
 
 int bc_store_main(struct bc_cli_env *env, int argc, char **argv)
@@ -297,6 +400,10 @@ int bc_store_main(struct bc_cli_env *env, int argc, char **argv)
 		return bc_store_list(argc - 1, argv + 1, false);
 	if (!strcmp(argv[1], "path"))
 		return bc_store_list(argc - 1, argv + 1, true);
-	return bc_cli_usage_error("store: unknown subcommand '%s'; expected import, export, list or path",
+	if (!strcmp(argv[1], "push"))
+		return bc_store_push(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "init"))
+		return bc_store_init(argc - 1, argv + 1);
+	return bc_cli_usage_error("store: unknown subcommand '%s'; expected import, export, list, push, init or path",
 				  argv[1]);
 }

@@ -14,7 +14,9 @@ int bc_store_main(struct bc_cli_env *env, int argc, char **argv);
 
 /* The store a command uses: PATH (--store), else $BENCHCORE_STORE, else
  * $XDG_DATA_HOME/benchcore/results.db, else ~/.local/share/benchcore/
- * results.db. 0, or a negative errno with one line in err. */
+ * results.db. PATH (and BENCHCORE_STORE) may be a PostgreSQL server's
+ * libpq name, taken as it is. 0, or a negative errno with one line in
+ * err. */
 int bc_store_path(const char *path, char *buf, size_t len, char *err, size_t err_len);
 
 /* Options every store subcommand (and history, report) takes; 1 when

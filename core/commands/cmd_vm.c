@@ -40,6 +40,7 @@
 #include "results/compare.h"
 #include "results/rounds.h"
 #include "results/store_doc.h"
+#include "results/store_name.h"
 #include "runtime/core_opts.h"
 #include "runtime/exit_status.h"
 #include "runtime/kernel_facts.h"
@@ -310,38 +311,13 @@ static bool bc_vm_read_line(const char *dir, const char *name, char *buf, size_t
 	return ok;
 }
 
-/* Strips the install's bindir from the executable's directory (suite.c
- * finds the shipped suites the same way): what is left is the prefix,
- * wherever the tree was moved. */
-static bool bc_vm_prefix(char *buf, size_t len)
-{
-	const char *bindir = BENCHCORE_BINDIR;
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	size_t blen = strlen(bindir), dlen;
-	char *slash;
-
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	dlen = strlen(buf);
-	if (bindir[0] == '/' || dlen < blen + 1 || strcmp(buf + dlen - blen, bindir) ||
-	    buf[dlen - blen - 1] != '/')
-		return false;
-	buf[dlen - blen - 1] = '\0';
-	return true;
-}
-
 /* vm/boot.sh and vm/guest.sh: <prefix>/<libexecdir>/benchcore when
  * installed, the source tree's vm/ when run from the build tree. */
 static int bc_vm_libexec(char *buf, size_t len)
 {
 	char prefix[PATH_MAX], path[PATH_MAX * 2];
 
-	if (bc_vm_prefix(prefix, sizeof(prefix))) {
+	if (bc_exe_prefix(prefix, sizeof(prefix))) {
 		bc_vm_fmt(buf, len, "%s/%s/benchcore", prefix, BENCHCORE_LIBEXECDIR);
 		bc_vm_fmt(path, sizeof(path), "%s/boot.sh", buf);
 		if (bc_vm_is_file(path))
@@ -895,7 +871,7 @@ static int bc_vm_boot(struct bc_vm *vm, unsigned int k, unsigned int r, int *cmd
 static int bc_vm_save(const struct bc_vm_opts *o, struct bc_import *ims, unsigned int cnt)
 {
 	struct bc_store_item *items;
-	char path[PATH_MAX], err[1024];
+	char path[PATH_MAX], err[1024], shown[BC_STORE_SHOWN_MAX];
 	size_t total = 0, n = 0, added = 0, dups = 0;
 	int ret;
 
@@ -925,7 +901,8 @@ static int bc_vm_save(const struct bc_vm_opts *o, struct bc_import *ims, unsigne
 		bc_warn("vm: --save: %s", err);
 		return BC_EXIT_FAILED;
 	}
-	bc_vm_say("saved %zu entr%s in %s%s", added, added == 1 ? "y" : "ies", path,
+	bc_vm_say("saved %zu entr%s in %s%s", added, added == 1 ? "y" : "ies",
+		  bc_store_shown(path, shown, sizeof(shown)),
 		  dups ? " (the others were there already)" : "");
 	return 0;
 }

@@ -27,6 +27,7 @@
 #include "runtime/plugin_opts.h"
 #include "repeat.h"
 #include "runtime/output.h"
+#include "results/store_name.h"
 
 /* --------------------------------------------------------- run parser */
 
@@ -177,7 +178,7 @@ static bool bc_shadowed_by_plugin(const char *name, void *cookie)
  */
 static int bc_options_check_store(const struct bc_run_request *req)
 {
-	char path[PATH_MAX], err[512];
+	char path[PATH_MAX], err[512], shown[BC_STORE_SHOWN_MAX];
 
 	if (!req->save && !req->against) {
 		if (req->label)
@@ -185,14 +186,14 @@ static int bc_options_check_store(const struct bc_run_request *req)
 						  req->label);
 		if (req->store_path)
 			return bc_cli_usage_error("--store '%s': is the store of --save and --against, and this run has neither; add one, or drop --store",
-						  req->store_path);
+						  bc_store_shown(req->store_path, shown, sizeof(shown)));
 		return 0;
 	}
 	if (!req->cfg.output_path || bc_store_path(req->store_path, path, sizeof(path), err, sizeof(err)))
 		return 0;	/* a bad store path is said when it is used */
 	if (bc_out_same_file(req->cfg.output_path, path))
 		return bc_cli_usage_error("--output '%s': is the result store '%s' that %s; expected another file",
-					  req->cfg.output_path, path,
+					  req->cfg.output_path, bc_store_shown(path, shown, sizeof(shown)),
 					  req->save ? "--save writes" : "--against reads");
 	return 0;
 }

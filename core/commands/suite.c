@@ -248,30 +248,6 @@ static bool bc_is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-/* Strips the install's bindir from the executable's directory: what is left
- * is the prefix, wherever the tree was moved. */
-static bool bc_exe_prefix(char *buf, size_t len)
-{
-	const char *bindir = BENCHCORE_BINDIR;
-	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-	char *slash;
-	size_t blen = strlen(bindir), dlen;
-
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	slash = strrchr(buf, '/');
-	if (!slash)
-		return false;
-	*slash = '\0';
-	dlen = strlen(buf);
-	if (bindir[0] == '/' || dlen < blen + 1 || strcmp(buf + dlen - blen, bindir) ||
-	    buf[dlen - blen - 1] != '/')
-		return false;
-	buf[dlen - blen - 1] = '\0';
-	return true;
-}
-
 int bc_suite_dir(char *buf, size_t len)
 {
 	const char *env = getenv("BENCHCORE_SUITE_PATH");

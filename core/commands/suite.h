@@ -6,6 +6,7 @@
 #define BENCHCORE_SUITE_H
 
 #include <stdio.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* A parsed suite file (suite.c). */

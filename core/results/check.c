@@ -54,6 +54,7 @@ static void bc_check_row_free(struct bc_check_row *r)
 	free(r->host);
 	free(r->cpu_model);
 	free(r->kernel);
+	free(r->accelerator);
 	free(r->base_run_id);
 	free(r->base_date);
 	free(r->base_label);
@@ -174,6 +175,7 @@ static int bc_check_candidate(const struct bc_store_row *r, void *cookie)
 	row->host = bc_dup(r->k.host, &ok);
 	row->cpu_model = bc_dup(r->k.cpu_model, &ok);
 	row->kernel = bc_dup(r->k.kernel_release, &ok);
+	row->accelerator = r->k.accelerator ? bc_dup(r->k.accelerator, &ok) : NULL;
 	row->now = (struct bc_cmp_summary){ .mean = r->k.mean, .sd = r->k.stddev, .n = r->k.n,
 					    .by_runs = r->k.by_runs };
 	c->slots[i] = c->cnt++;
@@ -203,9 +205,10 @@ static int bc_base_row(const struct bc_store_row *r, void *cookie)
 	struct bc_base_walk *w = cookie;
 	struct bc_check_row *row = w->row;
 	struct bc_run_place base = { .host = r->k.host, .cpu_model = r->k.cpu_model,
-				     .kernel_release = r->k.kernel_release };
+				     .kernel_release = r->k.kernel_release,
+				     .accelerator = r->k.accelerator };
 	struct bc_run_place run = { .host = row->host, .cpu_model = row->cpu_model,
-				    .kernel_release = row->kernel };
+				    .kernel_release = row->kernel, .accelerator = row->accelerator };
 	char why[sizeof(row->why) - 32];
 	bool ok = true;
 

@@ -62,6 +62,7 @@ struct bc_check_row {
 	/* the judged entry */
 	long long id;
 	char *run_id, *date, *label, *host, *cpu_model, *kernel;
+	char *accelerator;		/* NULL: native */
 	struct bc_cmp_summary now;	/* its figure: mean, spread, count */
 	/* the baseline: how many entries, and the newest of them */
 	size_t base_cnt;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "accel.h"
 #include "comparable.h"
 
 static bool bc_same_text(const char *a, const char *b)
@@ -34,22 +35,11 @@ bool bc_runs_comparable(const struct bc_run_place *base, const struct bc_run_pla
 			 bc_or_unknown(base->kernel_release), bc_or_unknown(run->kernel_release));
 		return false;
 	}
-	/*
-	 * ACCELERATOR (the `benchcore vm` branch adds it here). The context's
-	 * "accelerator" is not in runtime/doc_keys.h yet, nor a column of
-	 * the store, so place->accelerator is always NULL and this says
-	 * nothing. When both are there: read it into the entry's columns
-	 * (store_doc.c), fill place->accelerator in check.c, and here
-	 *
-	 *	if (!bc_accel_comparable(base->accelerator, run->accelerator, why, len))
-	 *		return false;
-	 *
-	 * which writes "accelerator (tcg against native)" (results/accel.h).
-	 */
-	if (!bc_same_text(base->accelerator, run->accelerator)) {
+	/* The accelerator rule is accel.c's, the one compare, --against and
+	 * history use: TCG only against TCG, KVM and native together. */
+	if (!bc_accel_comparable(base->accelerator, run->accelerator, NULL, 0)) {
 		snprintf(why, len, "accelerator (baseline %s, this run %s)",
-			 base->accelerator ? base->accelerator : "native",
-			 run->accelerator ? run->accelerator : "native");
+			 bc_accel_name(base->accelerator), bc_accel_name(run->accelerator));
 		return false;
 	}
 	return true;

@@ -18,18 +18,19 @@ struct bc_run_place {
 	const char *cpu_model;
 	const char *kernel_release;
 	/* The run document's context "accelerator" (`benchcore vm`: "tcg",
-	 * "kvm"; NULL outside benchcore's guests). Always NULL until the
-	 * store keeps it: see bc_runs_comparable(). */
+	 * "kvm"; NULL outside benchcore's guests), the store's column of
+	 * that name; judged by accel.h's rule. */
 	const char *accelerator;
 };
 
 /*
  * May `run` be judged against `base`? The same machine (host and CPU
- * model) and the same kernel release; an unknown value matches only an
- * unknown one. When not, why gets what differs, base against run:
+ * model), the same kernel release (an unknown value matches only an
+ * unknown one) and accelerators accel.h lets be judged together (TCG only
+ * with TCG). When not, why gets what differs, base against run:
  * "machine (baseline on h1, Xeon E5; this run on h2, Xeon E5)",
- * "kernel (baseline 6.1.0, this run 6.12.0)". Callers say "not
- * comparable: " before it.
+ * "kernel (baseline 6.1.0, this run 6.12.0)", "accelerator (baseline
+ * native, this run tcg)". Callers say "not comparable: " before it.
  */
 bool bc_runs_comparable(const struct bc_run_place *base, const struct bc_run_place *run, char *why,
 			size_t len);

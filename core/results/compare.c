@@ -844,6 +844,24 @@ static void bc_fmt_pct(double v, char *buf, size_t len)
 		snprintf(buf, len, "%+.2f%%", v);
 }
 
+void bc_change_words(char *buf, size_t len, const char *name, const struct bc_cmp_change *c,
+		     const char *test, bool higher_better)
+{
+	char ch[32], lo[32], hi[32], p[32];
+
+	bc_fmt_pct(c->change_pct, ch, sizeof(ch));
+	bc_fmt_pct(c->ci_low_pct, lo, sizeof(lo));
+	bc_fmt_pct(c->ci_high_pct, hi, sizeof(hi));
+	if (c->valid)
+		snprintf(p, sizeof(p), "%.3g", c->p);
+	else
+		snprintf(p, sizeof(p), "n/a");
+	snprintf(buf, len, "%s %s [95%% CI %s, %s], p=%s (%s, %zu+%zu %s): %s", name, ch, lo, hi,
+		 p, c->test ? c->test : test, c->n_base, c->n_new,
+		 c->by_runs ? "runs" : "seconds",
+		 bc_change_verdict(c->valid, c->significant, c->change_pct, higher_better));
+}
+
 /*
  * After the table, on stderr: one line per matched pair of runs judging
  * the one figure the user asked for (--metric) or the run's headline,
@@ -855,7 +873,7 @@ static void bc_verdict_lines(const struct bc_cmp_opts *o, const struct bc_cmp_do
 		const struct bc_cmp_run *a = &base->runs[i], *b = a->pair;
 		const char *name = o->metric ? o->metric : bc_doc_headline(a->run);
 		const struct bc_doc_metric *ma, *mb;
-		char ch[32], lo[32], hi[32], p[96];
+		char p[96], words[512];
 		struct bc_cmp_change c;
 		bool show;
 
@@ -869,21 +887,12 @@ static void bc_verdict_lines(const struct bc_cmp_opts *o, const struct bc_cmp_do
 			continue;
 		}
 		bc_judge(o, ma, mb, &c);
-		bc_fmt_pct(c.change_pct, ch, sizeof(ch));
-		bc_fmt_pct(c.ci_low_pct, lo, sizeof(lo));
-		bc_fmt_pct(c.ci_high_pct, hi, sizeof(hi));
-		if (c.valid)
-			snprintf(p, sizeof(p), "%.3g", c.p);
-		else
-			snprintf(p, sizeof(p), "n/a");
-		fprintf(stderr,
-			"benchcore: verdict: %s%s%s%s%s%s: %s %s [95%% CI %s, %s], p=%s (%s, %zu+%zu %s): %s\n",
-			a->bench, *a->config ? " " : "", a->config, show ? " [" : "",
-			show ? a->label : "", show ? "]" : "", name, ch, lo, hi, p,
-			c.test ? c.test : (o->test == BC_CMP_WELCH ? "welch" : "mann-whitney"),
-			c.n_base, c.n_new, c.by_runs ? "runs" : "seconds",
-			bc_change_verdict(c.valid, c.significant, c.change_pct,
-					  ma->direction == BC_HIGHER_IS_BETTER));
+		bc_change_words(words, sizeof(words), name, &c,
+				o->test == BC_CMP_WELCH ? "welch" : "mann-whitney",
+				ma->direction == BC_HIGHER_IS_BETTER);
+		fprintf(stderr, "benchcore: verdict: %s%s%s%s%s%s: %s\n", a->bench,
+			*a->config ? " " : "", a->config, show ? " [" : "", show ? a->label : "",
+			show ? "]" : "", words);
 	}
 }
 

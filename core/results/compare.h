@@ -99,4 +99,10 @@ int bc_compare_one_new(const double *base, size_t n, double x, double alpha,
  * of --against, history and the report. */
 const char *bc_change_verdict(bool valid, bool significant, double change_pct, bool higher_better);
 
+/* One judged change in the words of --against's and compare's verdict
+ * lines: "NAME +3.10% [95% CI +1.02%, +5.20%], p=0.012 (welch, 5+5
+ * seconds): improved". test names the test when c->test does not. */
+void bc_change_words(char *buf, size_t len, const char *name, const struct bc_cmp_change *c,
+		     const char *test, bool higher_better);
+
 #endif /* BENCHCORE_COMPARE_H */

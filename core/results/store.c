@@ -1,20 +1,16 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The result store: one SQLite file (Debian's libsqlite3), an entry per
- * saved run with the whole document and the columns queries select on.
+ * The result store: an entry per saved run with the whole document and
+ * the columns queries select on, in one SQLite file (the default) or a
+ * PostgreSQL database that many machines save into. The schema, its
+ * migrations and every query are written here once; what the two engines
+ * do differently is theirs (store_engine.h, store_sqlite.c, store_pg.c).
  *
- * Durability and concurrency come from SQLite's rollback journal: a save
- * is one transaction, so a run killed half-way leaves the journal, which
- * the next open rolls back; two processes that save at once both succeed,
- * the second waiting on the first's lock (busy timeout) after taking the
- * write lock up front (BEGIN IMMEDIATE), which cannot deadlock the way two
- * readers upgrading to writers can. The rollback journal rather than WAL:
- * WAL needs its -shm file writable, which a read-only store (or a reader
- * on another user's store) does not have.
- *
- * The schema has a version (user_version) and a list of migrations, each
- * applied once in a transaction; a store from a newer benchcore is refused
- * rather than written in a shape this one does not know.
+ * The schema has a version and a list of migrations, each applied once in
+ * a transaction under the engine's write lock; a store from a newer
+ * benchcore is refused rather than written in a shape this one does not
+ * know. Every value a query compares or saves is a bound parameter: a
+ * label, a filter or a document is data to the database, never SQL.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -24,46 +20,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <sqlite3.h>
 
 #include "runtime/log.h"
 #include "store.h"
-
-/* Long enough for another process's save (a sweep's hundreds of entries)
- * to finish; after it, the save fails with one line rather than hang. */
-#define BC_STORE_BUSY_MS 30000
+#include "store_engine.h"
+#include "store_name.h"
+#include "store_pg.h"
+#include "store_sqlite.h"
 
 struct bc_store {
-	sqlite3 *db;
-	char *path;
-	bool readonly;
-	int readonly_errno;	/* why: 0 (write-protected), EACCES, EROFS */
+	const struct bc_db_ops *ops;
+	struct bc_db *db;
+	char *path;		/* the name as given: a file, or libpq's */
+	char *shown;		/* as messages show it (a password masked) */
 	bool in_tx;
-	long long version;	/* the schema the file has */
+	long long version;	/* the schema the store has */
 	bool warned_bad;	/* a bad row was said once: each read may meet it */
 };
 
-
-
-/* Each step takes a store from version i to i + 1. */
+/*
+ * Each step takes a store from version i to i + 1. "@ID@" and the other
+ * words are the engine's (store_engine.h: enum bc_db_word); an SQLite
+ * store gets the schema it always had.
+ */
 static const char *const bc_store_migrations[] = {
 	/* 1: the entries */
 	"CREATE TABLE entries ("
-	" id INTEGER PRIMARY KEY,"
-	" run_id TEXT NOT NULL UNIQUE,"
-	" bench TEXT NOT NULL,"
-	" options TEXT NOT NULL DEFAULT '',"
-	" kernel_release TEXT, kernel_version TEXT,"
-	" host TEXT, cpu_model TEXT, cpu_count INTEGER, hypervisor INTEGER,"
-	" benchcore_version TEXT, plugin_version TEXT,"
-	" label TEXT, date TEXT NOT NULL, status INTEGER NOT NULL DEFAULT 0,"
-	" metric TEXT, unit TEXT, mean REAL, stddev REAL, n INTEGER,"
-	" by_runs INTEGER, higher_better INTEGER,"
-	" saved_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')),"
-	" doc TEXT NOT NULL);",
+	" id @ID@,"
+	" run_id @TEXT@ NOT NULL UNIQUE,"
+	" bench @TEXT@ NOT NULL,"
+	" options @TEXT@ NOT NULL DEFAULT '',"
+	" kernel_release @TEXT@, kernel_version @TEXT@,"
+	" host @TEXT@, cpu_model @TEXT@, cpu_count @INT@, hypervisor @INT@,"
+	" benchcore_version @TEXT@, plugin_version @TEXT@,"
+	" label @TEXT@, date @TEXT@ NOT NULL, status @INT@ NOT NULL DEFAULT 0,"
+	" metric @TEXT@, unit @TEXT@, mean @REAL@, stddev @REAL@, n @INT@,"
+	" by_runs @INT@, higher_better @INT@,"
+	" saved_at @TEXT@ NOT NULL DEFAULT @NOW@,"
+	" doc @TEXT@ NOT NULL);",
 	/* 2: what history, baselines and the report select on */
 	"CREATE INDEX entries_bench ON entries(bench, options, date);"
 	"CREATE INDEX entries_kernel ON entries(kernel_release, date);"
@@ -78,17 +72,17 @@ static const char *const bc_store_migrations[] = {
 	 * query reads those documents. A table of their ids, not a column of
 	 * entries: finding them must not read every entry's row. */
 	"CREATE TABLE metrics ("
-	" entry INTEGER NOT NULL REFERENCES entries(id),"
-	" name TEXT NOT NULL, unit TEXT, mean REAL, stddev REAL, n INTEGER,"
-	" by_runs INTEGER, higher_better INTEGER,"
-	" PRIMARY KEY (entry, name)) WITHOUT ROWID;"
-	"CREATE TABLE metrics_pending (entry INTEGER PRIMARY KEY);"
+	" entry @INT@ NOT NULL REFERENCES entries(id),"
+	" name @TEXT@ NOT NULL, unit @TEXT@, mean @REAL@, stddev @REAL@, n @INT@,"
+	" by_runs @INT@, higher_better @INT@,"
+	" PRIMARY KEY (entry, name))@KEYED@;"
+	"CREATE TABLE metrics_pending (entry @INT@ PRIMARY KEY);"
 	"INSERT INTO metrics_pending SELECT id FROM entries;",
 	/* 4: the accelerator of a run in benchcore's own guests ("tcg",
 	 * "kvm"), NULL for a native one (every entry before it), so that
 	 * history never judges an emulated figure against a native one
 	 * (results/accel.h) without reading documents */
-	"ALTER TABLE entries ADD COLUMN accelerator TEXT;",
+	"ALTER TABLE entries ADD COLUMN accelerator @TEXT@;",
 };
 
 #define BC_STORE_MIGRATION_CNT (sizeof(bc_store_migrations) / sizeof(bc_store_migrations[0]))
@@ -109,198 +103,108 @@ static void bc_store_set_err(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* SQLite's code as one line a user can act on, and an errno. */
-static int bc_store_fail(const struct bc_store *s, int rc, const char *doing, char *err,
+/* The engine's code as one line naming the store, and an errno. */
+static int bc_store_fail(const struct bc_store *s, int code, const char *doing, char *err,
 			 size_t len)
 {
-	const char *path = s->path;
-	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
-	int sys = s->db ? sqlite3_system_errno(s->db) : 0;
-
-	/* SQLite does not always keep the failing call's errno (a COMMIT that
-	 * rolls back loses it); the callers clear errno before each statement,
-	 * so what is left is that statement's. */
-	if (!sys && (rc & 0xff) == SQLITE_IOERR)
-		sys = errno;
-
-	/* A write the file system refused for space (or a file size limit)
-	 * is a full disk to the user, whatever SQLite called it. */
-	if ((rc & 0xff) == SQLITE_IOERR && (sys == ENOSPC || sys == EDQUOT || sys == EFBIG))
-		rc = SQLITE_FULL;
-	switch (rc & 0xff) {
-	case SQLITE_NOTADB:
-		bc_store_set_err(err, len,
-				 "store '%s': not a benchcore store (not an SQLite database); expected a file made by `benchcore run --save`, or a path where none exists",
-				 path);
-		return -EINVAL;
-	case SQLITE_CORRUPT:
-		bc_store_set_err(err, len,
-				 "store '%s': the file is corrupt (%s); left as it is (`sqlite3 '%s' .recover` copies out what can be read)",
-				 path, msg, path);
-		return -EIO;
-	case SQLITE_READONLY:
-		if ((rc & 0xffff) == SQLITE_READONLY_ROLLBACK) {
-			/* A hot journal only a writer may roll back. */
-			bc_store_set_err(err, len,
-					 "store '%s': a save was interrupted and its journal '%s-journal' must be rolled back, which needs write permission on the store; a user who may write it runs any benchcore command on it once",
-					 path, path);
-			return -EACCES;
-		}
-		if (s->readonly_errno) {
-			bc_store_set_err(err, len, "store '%s': %s, cannot %s; nothing was written",
-					 path, s->readonly_errno == EROFS ? "on a read-only file system"
-					 : "not writable by this user (Permission denied)", doing);
-			return -s->readonly_errno;
-		}
-		if ((rc & 0xffff) == SQLITE_READONLY_DIRECTORY || (sys == EACCES || sys == EROFS)) {
-			bc_store_set_err(err, len,
-					 "store '%s': its directory is not writable (%s) and a save makes its journal there; nothing was written",
-					 path, strerror(sys ? sys : EACCES));
-			return -(sys ? sys : EACCES);
-		}
-		bc_store_set_err(err, len, "store '%s': read-only (write-protected), cannot %s; nothing was written",
-				 path, doing);
-		return -EROFS;
-	case SQLITE_FULL:
-		bc_store_set_err(err, len,
-				 "store '%s': the disk is full, cannot %s; nothing of it was written and the store keeps what it held",
-				 path, doing);
-		return -ENOSPC;
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		bc_store_set_err(err, len,
-				 "store '%s': locked by another process for %d s, cannot %s; nothing was written",
-				 path, BC_STORE_BUSY_MS / 1000, doing);
-		return -EBUSY;
-	case SQLITE_CANTOPEN:
-		sys = sys ? sys : errno ? errno : ENOENT;
-		bc_store_set_err(err, len, "store '%s': cannot open it: %s", path, strerror(sys));
-		return -sys;
-	case SQLITE_NOMEM:
-		bc_store_set_err(err, len, "store '%s': out of memory", path);
-		return -ENOMEM;
-	case SQLITE_IOERR:
-		bc_store_set_err(err, len, "store '%s': I/O error, cannot %s (%s)", path, doing, msg);
-		return -EIO;
-	default:
-		bc_store_set_err(err, len, "store '%s': cannot %s: %s", path, doing, msg);
-		return -EIO;
-	}
-}
-
-/* The default store's directory, made as `mkdir -p` would (0700: results
- * name the machine). */
-static int bc_store_mkdirs(const char *path)
-{
-	char dir[PATH_MAX];
-	char *slash;
-
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	slash = strrchr(dir, '/');
-	if (!slash || slash == dir)
-		return 0;
-	*slash = '\0';
-	for (char *p = dir + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(dir, 0700) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(dir, 0700) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
-/* Can this process make files in path's directory (a new store, a save's
- * journal)? 0 or the negative errno access(2) says: EACCES, EROFS. */
-static int bc_store_dir_writable(const char *path)
-{
-	char dir[PATH_MAX];
-	char *slash;
-
-	if (snprintf(dir, sizeof(dir), "%s", path) >= (int)sizeof(dir))
-		return -ENAMETOOLONG;
-	slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	return access(dir, W_OK | X_OK) ? -errno : 0;
+	return s->ops->fail(s->db, code, doing, err, len);
 }
 
 static int bc_store_exec(struct bc_store *s, const char *sql, const char *doing, char *err,
 			 size_t len)
 {
-	int rc;
+	int code = s->ops->exec(s->db, sql);
 
-	errno = 0;
-	rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
-
-	return rc == SQLITE_OK ? 0 : bc_store_fail(s, rc, doing, err, len);
+	return code ? bc_store_fail(s, code, doing, err, len) : 0;
 }
 
-/* One integer from a one-row query; rc is SQLite's. */
-static int bc_store_int(struct bc_store *s, const char *sql, long long *out)
+/* A migration's text in the engine's words; NULL without memory. */
+static char *bc_store_words(const struct bc_db_ops *ops, const char *sql)
 {
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	static const char *const names[BC_DB_WORD_CNT] = {
+		[BC_DB_ID] = "@ID@", [BC_DB_INT] = "@INT@", [BC_DB_REAL] = "@REAL@",
+		[BC_DB_TEXT] = "@TEXT@", [BC_DB_NOW] = "@NOW@", [BC_DB_KEYED] = "@KEYED@",
+	};
+	size_t len = 0, cap = strlen(sql) * 4 + 1;
+	char *out = malloc(cap);
 
-	if (rc != SQLITE_OK)
-		return rc;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*out = sqlite3_column_int64(st, 0);
-		rc = SQLITE_OK;
-	} else if (rc == SQLITE_DONE) {
-		*out = 0;
-		rc = SQLITE_OK;
+	if (!out)
+		return NULL;
+	while (*sql) {
+		size_t w = BC_DB_WORD_CNT, nl = 0;
+
+		if (*sql == '@')
+			for (w = 0; w < BC_DB_WORD_CNT; w++) {
+				nl = strlen(names[w]);
+				if (!strncmp(sql, names[w], nl))
+					break;
+			}
+		if (w < BC_DB_WORD_CNT) {
+			size_t wl = strlen(ops->word[w]);
+
+			if (len + wl + 1 > cap) {
+				char *more = realloc(out, cap = (len + wl + 1) * 2);
+
+				if (!more) {
+					free(out);
+					return NULL;
+				}
+				out = more;
+			}
+			memcpy(out + len, ops->word[w], wl);
+			len += wl;
+			sql += nl;
+			continue;
+		}
+		if (len + 2 > cap) {
+			char *more = realloc(out, cap *= 2);
+
+			if (!more) {
+				free(out);
+				return NULL;
+			}
+			out = more;
+		}
+		out[len++] = *sql++;
 	}
-	sqlite3_finalize(st);
-	return rc;
+	out[len] = '\0';
+	return out;
 }
 
 int bc_store_schema_version(struct bc_store *s)
 {
+	enum bc_db_state state;
 	long long v = -1;
 
-	return bc_store_int(s, "PRAGMA user_version", &v) == SQLITE_OK ? (int)v : -1;
+	return s->ops->state(s->db, false, &state, &v) ? -1 : (int)v;
 }
 
 /*
- * What the file is: ours at some version, an empty database (new), or
- * something else. Inside the write transaction when writing, so that two
- * first savers do not both create the schema.
+ * What the store is: ours at some version, empty (new), or something
+ * else. Inside the write transaction when writing, so that two first
+ * savers do not both create the schema.
  */
 static int bc_store_check(struct bc_store *s, bool writing, long long *version, char *err,
 			  size_t len)
 {
-	long long app = 0, tables = 0;
-	int rc;
+	enum bc_db_state state;
+	int code;
 
-	rc = bc_store_int(s, "PRAGMA application_id", &app);
-	if (rc == SQLITE_OK)
-		rc = bc_store_int(s, "PRAGMA user_version", version);
-	if (rc == SQLITE_OK)
-		rc = bc_store_int(s, "SELECT count(*) FROM sqlite_master", &tables);
-	if (rc != SQLITE_OK)
-		return bc_store_fail(s, rc, writing ? "write to it" : "read it", err, len);
-	if (app == 0 && *version == 0 && tables == 0)
+	*version = 0;
+	code = s->ops->state(s->db, writing, &state, version);
+	if (code)
+		return bc_store_fail(s, code, writing ? "write to it" : "read it", err, len);
+	if (state == BC_DB_EMPTY)
 		return 0;	/* new, or empty: ours to make */
-	if (app != BC_STORE_APP_ID) {
-		bc_store_set_err(err, len,
-				 "store '%s': not a benchcore store (an SQLite database of another program); expected a file made by `benchcore run --save`, or a path where none exists",
-				 s->path);
+	if (state == BC_DB_FOREIGN) {
+		bc_store_set_err(err, len, "store '%s': not a benchcore store (%s", s->shown,
+				 s->ops->foreign);
 		return -EINVAL;
 	}
 	if (*version > BC_STORE_SCHEMA_VERSION) {
 		bc_store_set_err(err, len,
 				 "store '%s': schema version %lld is newer than this benchcore's %d; use the benchcore that wrote it, or a newer one",
-				 s->path, *version, BC_STORE_SCHEMA_VERSION);
+				 s->shown, *version, BC_STORE_SCHEMA_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	return 0;
@@ -308,23 +212,22 @@ static int bc_store_check(struct bc_store *s, bool writing, long long *version, 
 
 static int bc_store_migrate(struct bc_store *s, long long from, char *err, size_t len)
 {
-	char sql[64];
-	int ret;
+	int ret, code;
 
-	if (from == 0) {
-		snprintf(sql, sizeof(sql), "PRAGMA application_id = %d", BC_STORE_APP_ID);
-		ret = bc_store_exec(s, sql, "create the store", err, len);
-		if (ret)
-			return ret;
-	}
 	for (long long v = from; v < BC_STORE_SCHEMA_VERSION; v++) {
-		ret = bc_store_exec(s, bc_store_migrations[v], "migrate the store", err, len);
+		char *sql = bc_store_words(s->ops, bc_store_migrations[v]);
+
+		if (!sql) {
+			bc_store_set_err(err, len, "store '%s': out of memory", s->shown);
+			return -ENOMEM;
+		}
+		ret = bc_store_exec(s, sql, v ? "migrate the store" : "create the store", err, len);
+		free(sql);
 		if (ret)
 			return ret;
-		snprintf(sql, sizeof(sql), "PRAGMA user_version = %lld", v + 1);
-		ret = bc_store_exec(s, sql, "migrate the store", err, len);
-		if (ret)
-			return ret;
+		code = s->ops->set_version(s->db, v, v + 1);
+		if (code)
+			return bc_store_fail(s, code, "migrate the store", err, len);
 	}
 	return 0;
 }
@@ -333,80 +236,23 @@ struct bc_store *bc_store_open(const char *path, unsigned int flags, char *err, 
 {
 	bool writing = flags & BC_STORE_WRITE;
 	struct bc_store *s = calloc(1, sizeof(*s));
+	char shown[BC_STORE_SHOWN_MAX];
 	long long version = 0;
-	struct stat st;
-	int oflags, rc, ret;
+	int ret;
 
-	if (!s || !(s->path = strdup(path))) {
+	bc_store_shown(path, shown, sizeof(shown));
+	if (!s || !(s->path = strdup(path)) || !(s->shown = strdup(shown))) {
+		if (s)
+			free(s->path);
 		free(s);
-		bc_store_set_err(err, err_len, "store '%s': out of memory", path);
+		bc_store_set_err(err, err_len, "store '%s': out of memory", shown);
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (stat(path, &st)) {
-		if (errno != ENOENT || !writing) {
-			bc_store_set_err(err, err_len, "store '%s': %s%s", path, strerror(errno),
-					 errno == ENOENT ? "; nothing was saved there yet (run --save)" : "");
-			ret = -errno;
-			goto fail;
-		}
-		ret = bc_store_mkdirs(path);
-		if (ret) {
-			bc_store_set_err(err, err_len, "store '%s': cannot make its directory: %s",
-					 path, strerror(-ret));
-			goto fail;
-		}
-		/* SQLite would say only that it cannot open the file. */
-		ret = bc_store_dir_writable(path);
-		if (ret) {
-			bc_store_set_err(err, err_len, "store '%s': cannot create it: its directory is not writable (%s)",
-					 path, strerror(-ret));
-			goto fail;
-		}
-	} else if (!S_ISREG(st.st_mode)) {
-		bc_store_set_err(err, err_len, "store '%s': not a regular file; expected a store file",
-				 path);
-		ret = -EINVAL;
-		goto fail;
-	} else if (!(st.st_mode & 0222)) {
-		s->readonly = true;	/* write-protected, even for root */
-	} else if (access(path, W_OK)) {
-		s->readonly = true;
-		s->readonly_errno = errno == EROFS ? EROFS : EACCES;
-	} else if (writing && (ret = bc_store_dir_writable(path))) {
-		/* The file is writable, its directory is not: a save could not
-		 * make its journal. Said as it is, not as "read-only". */
-		bc_store_set_err(err, err_len,
-				 "store '%s': its directory is not writable (%s) and a save makes its journal there; nothing was written",
-				 path, strerror(-ret));
-		goto fail;
-	}
-	/*
-	 * A reader opens a store it may write read-write too: after a save
-	 * that was killed mid-commit, the journal left beside the store is
-	 * "hot", and only a connection that can write rolls it back (on its
-	 * first read), so that the store reads as it was before that save. A
-	 * read-only connection could only refuse to read it. Nothing else is
-	 * written by a reader.
-	 */
-	oflags = SQLITE_OPEN_NOMUTEX;
-	if (s->readonly)
-		oflags |= SQLITE_OPEN_READONLY;
-	else if (!writing)
-		oflags |= SQLITE_OPEN_READWRITE;
-	else
-		oflags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-	errno = 0;
-	rc = sqlite3_open_v2(path, &s->db, oflags, NULL);
-	if (rc != SQLITE_OK) {
-		ret = bc_store_fail(s, rc, "open it", err, err_len);
-		goto fail;
-	}
-	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, BC_STORE_BUSY_MS);
-	if (writing && s->readonly) {
-		rc = SQLITE_READONLY;
-		ret = bc_store_fail(s, rc, "save to it", err, err_len);
+	s->ops = bc_store_is_server(path) ? &bc_db_pg : &bc_db_sqlite;
+	s->db = s->ops->open(path, shown, writing ? BC_DB_OPEN_WRITE : 0, err, err_len);
+	if (!s->db) {
+		ret = -errno;
 		goto fail;
 	}
 	if (!writing) {
@@ -415,7 +261,7 @@ struct bc_store *bc_store_open(const char *path, unsigned int flags, char *err, 
 			goto fail;
 		if (version == 0) {
 			bc_store_set_err(err, err_len, "store '%s': empty; nothing was saved there yet (run --save)",
-					 path);
+					 shown);
 			ret = -ENOENT;
 			goto fail;
 		}
@@ -437,7 +283,7 @@ struct bc_store *bc_store_open(const char *path, unsigned int flags, char *err, 
 	return s;
 fail:
 	bc_store_close(s);
-	errno = -ret;
+	errno = ret ? -ret : EIO;
 	return NULL;
 }
 
@@ -447,8 +293,10 @@ void bc_store_close(struct bc_store *s)
 		return;
 	if (s->in_tx)
 		bc_store_rollback(s);
-	sqlite3_close(s->db);
+	if (s->db)
+		s->ops->close(s->db);
 	free(s->path);
+	free(s->shown);
 	free(s);
 }
 
@@ -457,162 +305,240 @@ const char *bc_store_file(const struct bc_store *s)
 	return s->path;
 }
 
+const char *bc_store_name(const struct bc_store *s)
+{
+	return s->shown;
+}
+
+const char *bc_store_engine(const struct bc_store *s)
+{
+	return s->ops->engine;
+}
+
 int bc_store_begin(struct bc_store *s, char *err, size_t err_len)
 {
-	int ret = bc_store_exec(s, "BEGIN IMMEDIATE", "take its write lock", err, err_len);
+	int code;
 
-	s->in_tx = !ret;
-	return ret;
+	errno = 0;
+	code = s->ops->begin(s->db, true);
+	s->in_tx = !code;
+	return code ? bc_store_fail(s, code, "take its write lock", err, err_len) : 0;
 }
 
 int bc_store_commit(struct bc_store *s, char *err, size_t err_len)
 {
-	int ret = bc_store_exec(s, "COMMIT", "commit", err, err_len);
+	int code, ret = 0;
 
-	if (ret)
+	errno = 0;
+	code = s->ops->commit(s->db);
+	if (code) {
+		ret = bc_store_fail(s, code, "commit", err, err_len);
 		bc_store_rollback(s);
+	}
 	s->in_tx = false;
 	return ret;
 }
 
 void bc_store_rollback(struct bc_store *s)
 {
-	/* After SQLITE_FULL and some I/O errors SQLite has rolled back
-	 * already; a second ROLLBACK only says so. */
-	if (sqlite3_get_autocommit(s->db) == 0)
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	s->ops->rollback(s->db);
 	s->in_tx = false;
 }
 
-static void bc_bind_str(sqlite3_stmt *st, int i, const char *v)
+/* A statement with its store, so that binding reads as one line. */
+struct bc_q {
+	struct bc_store *s;
+	struct bc_db_stmt *st;
+	int code;		/* the first failure */
+};
+
+static void bc_bind_str(struct bc_q *q, int i, const char *v)
 {
-	if (v)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
+	int code = q->s->ops->bind_text(q->st, i, v, v ? strlen(v) : 0);
+
+	if (code && !q->code)
+		q->code = code;
 }
 
-static void bc_bind_num(sqlite3_stmt *st, int i, double v)
+static void bc_bind_doc(struct bc_q *q, int i, const char *v, size_t len)
 {
-	/* SQLite stores NaN as NULL itself; said here so readers expect it. */
-	if (v == v)
-		sqlite3_bind_double(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
+	int code = q->s->ops->bind_text(q->st, i, v, len);
+
+	if (code && !q->code)
+		q->code = code;
+}
+
+static void bc_bind_int(struct bc_q *q, int i, long long v)
+{
+	int code = q->s->ops->bind_int(q->st, i, v);
+
+	if (code && !q->code)
+		q->code = code;
+}
+
+static void bc_bind_num(struct bc_q *q, int i, double v)
+{
+	int code = q->s->ops->bind_num(q->st, i, v);
+
+	if (code && !q->code)
+		q->code = code;
+}
+
+static const char *bc_col_str(struct bc_q *q, int i)
+{
+	return q->s->ops->col_text(q->st, i, NULL);
+}
+
+static long long bc_col_int(struct bc_q *q, int i)
+{
+	return q->s->ops->col_int(q->st, i);
+}
+
+static double bc_col_num(struct bc_q *q, int i)
+{
+	return q->s->ops->col_num(q->st, i);
+}
+
+static int bc_q_prepare(struct bc_q *q, struct bc_store *s, const char *sql, unsigned int flags)
+{
+	q->s = s;
+	q->st = NULL;
+	q->code = s->ops->prepare(s->db, sql, flags, &q->st);
+	return q->code;
+}
+
+static int bc_q_step(struct bc_q *q)
+{
+	int code;
+
+	if (q->code)
+		return q->code;
+	errno = 0;
+	code = q->s->ops->step(q->st);
+	if (code < 0)
+		q->code = code;
+	return code;
+}
+
+static void bc_q_finalize(struct bc_q *q)
+{
+	if (q->st)
+		q->s->ops->finalize(q->st);
+	q->st = NULL;
 }
 
 /* The entry's figures by name; a name twice is kept once (the first). */
-static int bc_store_put_metrics(struct bc_store *s, sqlite3_int64 entry,
-				const struct bc_store_keys *k, char *err, size_t err_len);
+static int bc_store_put_metrics(struct bc_store *s, int64_t entry, const struct bc_store_keys *k,
+				char *err, size_t err_len);
 
 int bc_store_put_figures(struct bc_store *s, int64_t entry, const struct bc_store_metric *metrics,
 			 size_t cnt, char *err, size_t err_len)
 {
 	struct bc_store_keys k = { .metrics = metrics, .metric_cnt = cnt };
-	char sql[96];
 	int ret = bc_store_put_metrics(s, entry, &k, err, err_len);
+	struct bc_q q;
 
-	snprintf(sql, sizeof(sql), "DELETE FROM metrics_pending WHERE entry = %lld",
-		 (long long)entry);
-	return ret ? ret : bc_store_exec(s, sql, "save to it", err, err_len);
+	if (ret)
+		return ret;
+	if (!bc_q_prepare(&q, s, "DELETE FROM metrics_pending WHERE entry = ?", 0)) {
+		bc_bind_int(&q, 1, entry);
+		bc_q_step(&q);
+	}
+	bc_q_finalize(&q);
+	return q.code ? bc_store_fail(s, q.code, "save to it", err, err_len) : 0;
 }
 
-static int bc_store_put_metrics(struct bc_store *s, sqlite3_int64 entry,
-				const struct bc_store_keys *k, char *err, size_t err_len)
+static int bc_store_put_metrics(struct bc_store *s, int64_t entry, const struct bc_store_keys *k,
+				char *err, size_t err_len)
 {
 	static const char sql[] =
-		"INSERT OR IGNORE INTO metrics (entry, name, unit, mean, stddev, n, by_runs,"
-		" higher_better) VALUES (?,?,?,?,?,?,?,?)";
-	sqlite3_stmt *st;
-	int rc;
+		"INSERT INTO metrics (entry, name, unit, mean, stddev, n, by_runs, higher_better)"
+		" VALUES (?,?,?,?,?,?,?,?) ON CONFLICT (entry, name) DO NOTHING";
+	struct bc_q q;
 
 	if (!k->metric_cnt)
 		return 0;
-	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return bc_store_fail(s, rc, "save to it", err, err_len);
-	rc = SQLITE_DONE;
-	for (size_t m = 0; m < k->metric_cnt && rc == SQLITE_DONE; m++) {
-		const struct bc_store_metric *x = &k->metrics[m];
-		int i = 1;
+	if (!bc_q_prepare(&q, s, sql, 0)) {
+		for (size_t m = 0; m < k->metric_cnt && !q.code; m++) {
+			const struct bc_store_metric *x = &k->metrics[m];
+			int i = 1;
 
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, i++, entry);
-		bc_bind_str(st, i++, x->name);
-		bc_bind_str(st, i++, x->unit);
-		bc_bind_num(st, i++, x->mean);
-		bc_bind_num(st, i++, x->stddev);
-		sqlite3_bind_int64(st, i++, x->n);
-		sqlite3_bind_int(st, i++, x->by_runs);
-		sqlite3_bind_int(st, i++, x->higher_better);
-		errno = 0;
-		rc = sqlite3_step(st);
+			bc_bind_int(&q, i++, entry);
+			bc_bind_str(&q, i++, x->name);
+			bc_bind_str(&q, i++, x->unit);
+			bc_bind_num(&q, i++, x->mean);
+			bc_bind_num(&q, i++, x->stddev);
+			bc_bind_int(&q, i++, x->n);
+			bc_bind_int(&q, i++, x->by_runs);
+			bc_bind_int(&q, i++, x->higher_better);
+			bc_q_step(&q);
+		}
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : bc_store_fail(s, rc, "save to it", err, err_len);
+	bc_q_finalize(&q);
+	return q.code ? bc_store_fail(s, q.code, "save to it", err, err_len) : 0;
 }
 
 int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *doc,
 		 size_t doc_len, char *err, size_t err_len)
 {
+	/* No row back: an entry of that run id is there already. */
 	static const char sql[] =
-		"INSERT OR IGNORE INTO entries (run_id, bench, options, kernel_release,"
+		"INSERT INTO entries (run_id, bench, options, kernel_release,"
 		" kernel_version, host, cpu_model, cpu_count, hypervisor, benchcore_version,"
 		" plugin_version, label, date, status, metric, unit, mean, stddev, n, by_runs,"
 		" higher_better, doc, accelerator)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-	sqlite3_stmt *st;
-	int rc, i = 1;
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+		" ON CONFLICT (run_id) DO NOTHING RETURNING id";
+	int64_t id = 0;
+	struct bc_q q;
+	int i = 1, rc;
 
 	if (!k->run_id || !k->bench || !k->date) {
 		bc_store_set_err(err, err_len, "store '%s': an entry needs a run id, a benchmark and a date",
-				 s->path);
+				 s->shown);
 		return -EINVAL;
 	}
-	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-	if (rc != SQLITE_OK)
+	if (bc_q_prepare(&q, s, sql, 0))
+		return bc_store_fail(s, q.code, "save to it", err, err_len);
+	bc_bind_str(&q, i++, k->run_id);
+	bc_bind_str(&q, i++, k->bench);
+	bc_bind_str(&q, i++, k->options ? k->options : "");
+	bc_bind_str(&q, i++, k->kernel_release);
+	bc_bind_str(&q, i++, k->kernel_version);
+	bc_bind_str(&q, i++, k->host);
+	bc_bind_str(&q, i++, k->cpu_model);
+	bc_bind_int(&q, i++, k->cpu_count);
+	bc_bind_int(&q, i++, k->hypervisor);
+	bc_bind_str(&q, i++, k->benchcore_version);
+	bc_bind_str(&q, i++, k->plugin_version);
+	bc_bind_str(&q, i++, k->label);
+	bc_bind_str(&q, i++, k->date);
+	bc_bind_int(&q, i++, k->status);
+	bc_bind_str(&q, i++, k->metric);
+	bc_bind_str(&q, i++, k->unit);
+	bc_bind_num(&q, i++, k->mean);
+	bc_bind_num(&q, i++, k->stddev);
+	bc_bind_int(&q, i++, k->n);
+	bc_bind_int(&q, i++, k->by_runs);
+	bc_bind_int(&q, i++, k->higher_better);
+	bc_bind_doc(&q, i++, doc, doc_len);
+	bc_bind_str(&q, i++, k->accelerator);
+	rc = bc_q_step(&q);
+	if (rc == BC_DB_ROW) {
+		id = bc_col_int(&q, 0);
+		/* the statement runs to its end: SQLite writes RETURNING's
+		 * row before it is done */
+		while ((rc = bc_q_step(&q)) == BC_DB_ROW)
+			;
+	} else if (!rc) {
+		rc = 1;
+	}
+	bc_q_finalize(&q);
+	if (rc < 0)
 		return bc_store_fail(s, rc, "save to it", err, err_len);
-	bc_bind_str(st, i++, k->run_id);
-	bc_bind_str(st, i++, k->bench);
-	bc_bind_str(st, i++, k->options ? k->options : "");
-	bc_bind_str(st, i++, k->kernel_release);
-	bc_bind_str(st, i++, k->kernel_version);
-	bc_bind_str(st, i++, k->host);
-	bc_bind_str(st, i++, k->cpu_model);
-	sqlite3_bind_int64(st, i++, k->cpu_count);
-	sqlite3_bind_int(st, i++, k->hypervisor);
-	bc_bind_str(st, i++, k->benchcore_version);
-	bc_bind_str(st, i++, k->plugin_version);
-	bc_bind_str(st, i++, k->label);
-	bc_bind_str(st, i++, k->date);
-	sqlite3_bind_int(st, i++, k->status);
-	bc_bind_str(st, i++, k->metric);
-	bc_bind_str(st, i++, k->unit);
-	bc_bind_num(st, i++, k->mean);
-	bc_bind_num(st, i++, k->stddev);
-	sqlite3_bind_int64(st, i++, k->n);
-	sqlite3_bind_int(st, i++, k->by_runs);
-	sqlite3_bind_int(st, i++, k->higher_better);
-	sqlite3_bind_text(st, i++, doc, (int)doc_len, SQLITE_STATIC);
-	bc_bind_str(st, i++, k->accelerator);
-	errno = 0;
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return bc_store_fail(s, rc, "save to it", err, err_len);
-	if (!sqlite3_changes(s->db))
+	if (rc == 1)
 		return 1;
-	return bc_store_put_metrics(s, sqlite3_last_insert_rowid(s->db), k, err, err_len);
-}
-
-static const char *bc_col_str(sqlite3_stmt *st, int i)
-{
-	return (const char *)sqlite3_column_text(st, i);
-}
-
-static double bc_col_num(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+	return bc_store_put_metrics(s, id, k, err, err_len);
 }
 
 /*
@@ -656,7 +582,7 @@ static char *bc_sql_add(char *sql, const char *fmt, ...)
 }
 
 /* " WHERE bench = ? AND ..." for the filter's members (e. the entries),
- * bound from *b on by bc_store_bind_where(). */
+ * bound from *b on by bc_store_bind_where(), in the same order. */
 static char *bc_store_where(char *sql, const struct bc_store_filter *f, const char **and)
 {
 	const char *strs[] = { f->bench, f->options, f->label, f->kernel, f->host, f->cpu_model,
@@ -671,7 +597,7 @@ static char *bc_store_where(char *sql, const struct bc_store_filter *f, const ch
 		*and = " AND ";
 	}
 	if (f->cpu_count) {
-		sql = bc_sql_add(sql, "%se.cpu_count = %u", *and, f->cpu_count);
+		sql = bc_sql_add(sql, "%se.cpu_count = ?", *and);
 		*and = " AND ";
 	}
 	if (f->since) {
@@ -683,7 +609,7 @@ static char *bc_store_where(char *sql, const struct bc_store_filter *f, const ch
 		*and = " AND ";
 	}
 	if (f->id) {
-		sql = bc_sql_add(sql, "%se.id = %lld", *and, (long long)f->id);
+		sql = bc_sql_add(sql, "%se.id = ?", *and);
 		*and = " AND ";
 	}
 	if (f->ok_only) {
@@ -706,18 +632,22 @@ static char *bc_store_where_unindexed(const struct bc_store *s, char *sql, const
 	return sql;
 }
 
-static void bc_store_bind_where(sqlite3_stmt *st, const struct bc_store_filter *f, int *b)
+static void bc_store_bind_where(struct bc_q *q, const struct bc_store_filter *f, int *b)
 {
 	const char *strs[] = { f->bench, f->options, f->label, f->kernel, f->host, f->cpu_model,
 			       f->run_id };
 
 	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
 		if (strs[i])
-			bc_bind_str(st, (*b)++, strs[i]);
+			bc_bind_str(q, (*b)++, strs[i]);
+	if (f->cpu_count)
+		bc_bind_int(q, (*b)++, f->cpu_count);
 	if (f->since)
-		bc_bind_str(st, (*b)++, f->since);
+		bc_bind_str(q, (*b)++, f->since);
 	if (f->until)
-		bc_bind_str(st, (*b)++, f->until);
+		bc_bind_str(q, (*b)++, f->until);
+	if (f->id)
+		bc_bind_int(q, (*b)++, f->id);
 }
 
 int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_row_fn fn,
@@ -735,7 +665,7 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 	 * to 4 has no such column, and all its entries are native */
 	const char *accel = s->version >= 4 ? "e.accelerator" : "NULL";
 	const char *what, *bad_what = NULL;
-	sqlite3_stmt *st = NULL;
+	struct bc_q q;
 	int rc, ret = 0, b = 1;
 	long long bad_id = 0;
 	size_t bad = 0;
@@ -760,52 +690,55 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 		sql = bc_sql_add(sql, " ORDER BY e.date %s, e.id %s", f->newest_first ? "DESC" : "ASC",
 				 f->newest_first ? "DESC" : "ASC");
 	if (f->limit)
-		sql = bc_sql_add(sql, " LIMIT %u", f->limit);
+		sql = bc_sql_add(sql, " LIMIT ?");
 	if (!sql) {
-		bc_store_set_err(err, err_len, "store '%s': out of memory", s->path);
+		bc_store_set_err(err, err_len, "store '%s': out of memory", s->shown);
 		return -ENOMEM;
 	}
-	rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	/* a few rows (a baseline, one document) in one round trip; the rest
+	 * streamed */
+	rc = bc_q_prepare(&q, s, sql, f->limit && f->limit <= 256 ? 0 : BC_DB_MANY);
 	free(sql);
-	if (rc != SQLITE_OK)
+	if (rc)
 		return bc_store_fail(s, rc, "read it", err, err_len);
 	if (joined)
-		bc_bind_str(st, b++, f->metric);
-	bc_store_bind_where(st, f, &b);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct bc_store_row r = { .id = sqlite3_column_int64(st, 0) };
+		bc_bind_str(&q, b++, f->metric);
+	bc_store_bind_where(&q, f, &b);
+	if (f->limit)
+		bc_bind_int(&q, b++, f->limit);
+	while ((rc = bc_q_step(&q)) == BC_DB_ROW) {
+		struct bc_store_row r = { .id = bc_col_int(&q, 0) };
 		int c = 1;
 
-		r.k.run_id = bc_col_str(st, c++);
-		r.k.bench = bc_col_str(st, c++);
-		r.k.options = bc_col_str(st, c++);
-		r.k.kernel_release = bc_col_str(st, c++);
-		r.k.kernel_version = bc_col_str(st, c++);
-		r.k.host = bc_col_str(st, c++);
-		r.k.cpu_model = bc_col_str(st, c++);
-		r.k.cpu_count = (unsigned int)sqlite3_column_int64(st, c++);
-		r.k.hypervisor = sqlite3_column_int(st, c++);
-		r.k.accelerator = bc_col_str(st, sqlite3_column_count(st) - 1);
-		r.k.benchcore_version = bc_col_str(st, c++);
-		r.k.plugin_version = bc_col_str(st, c++);
-		r.k.label = bc_col_str(st, c++);
-		r.k.date = bc_col_str(st, c++);
-		r.k.status = sqlite3_column_int(st, c++);
-		r.k.metric = bc_col_str(st, c++);
-		r.k.unit = bc_col_str(st, c++);
-		r.k.mean = bc_col_num(st, c++);
-		r.k.stddev = bc_col_num(st, c++);
-		r.k.n = (unsigned int)sqlite3_column_int64(st, c++);
-		r.k.by_runs = sqlite3_column_int(st, c++);
-		r.k.higher_better = sqlite3_column_int(st, c++);
-		if (joined && sqlite3_column_int(st, c + 6)) {
+		r.k.run_id = bc_col_str(&q, c++);
+		r.k.bench = bc_col_str(&q, c++);
+		r.k.options = bc_col_str(&q, c++);
+		r.k.kernel_release = bc_col_str(&q, c++);
+		r.k.kernel_version = bc_col_str(&q, c++);
+		r.k.host = bc_col_str(&q, c++);
+		r.k.cpu_model = bc_col_str(&q, c++);
+		r.k.cpu_count = (unsigned int)bc_col_int(&q, c++);
+		r.k.hypervisor = bc_col_int(&q, c++);
+		r.k.benchcore_version = bc_col_str(&q, c++);
+		r.k.plugin_version = bc_col_str(&q, c++);
+		r.k.label = bc_col_str(&q, c++);
+		r.k.date = bc_col_str(&q, c++);
+		r.k.status = (int)bc_col_int(&q, c++);
+		r.k.metric = bc_col_str(&q, c++);
+		r.k.unit = bc_col_str(&q, c++);
+		r.k.mean = bc_col_num(&q, c++);
+		r.k.stddev = bc_col_num(&q, c++);
+		r.k.n = (unsigned int)bc_col_int(&q, c++);
+		r.k.by_runs = bc_col_int(&q, c++);
+		r.k.higher_better = bc_col_int(&q, c++);
+		if (joined && bc_col_int(&q, c + 6)) {
 			r.k.metric = f->metric;
-			r.k.unit = bc_col_str(st, c++);
-			r.k.mean = bc_col_num(st, c++);
-			r.k.stddev = bc_col_num(st, c++);
-			r.k.n = (unsigned int)sqlite3_column_int64(st, c++);
-			r.k.by_runs = sqlite3_column_int(st, c++);
-			r.k.higher_better = sqlite3_column_int(st, c++);
+			r.k.unit = bc_col_str(&q, c++);
+			r.k.mean = bc_col_num(&q, c++);
+			r.k.stddev = bc_col_num(&q, c++);
+			r.k.n = (unsigned int)bc_col_int(&q, c++);
+			r.k.by_runs = bc_col_int(&q, c++);
+			r.k.higher_better = bc_col_int(&q, c++);
 			c++;
 		} else if (joined) {
 			r.unindexed = true;
@@ -813,8 +746,8 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 		} else {
 			r.unindexed = docs_only;
 		}
-		r.doc = bc_col_str(st, c);
-		r.doc_len = r.doc ? (size_t)sqlite3_column_bytes(st, c) : 0;
+		r.doc = s->ops->col_text(q.st, c, &r.doc_len);
+		r.k.accelerator = bc_col_str(&q, c + 1);
 		if (!r.k.options)
 			r.k.options = "";
 		what = bc_store_row_bad(&r, f->with_doc || r.unindexed);
@@ -829,17 +762,17 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 		if (ret)
 			break;
 	}
-	if (!ret && rc != SQLITE_DONE)
+	if (!ret && rc < 0)
 		ret = bc_store_fail(s, rc, "read it", err, err_len);
-	sqlite3_finalize(st);
+	bc_q_finalize(&q);
 	if (bad && !s->warned_bad) {
 		s->warned_bad = true;
 		if (bad == 1)
 			bc_warn("store '%s': entry %lld has no %s (its column is NULL), so it is left out; the rest is read",
-				s->path, (long long)bad_id, bad_what);
+				s->shown, (long long)bad_id, bad_what);
 		else
 			bc_warn("store '%s': %zu entries whose run id, benchmark, date or document is NULL are left out (the first: entry %lld, no %s); the rest is read",
-				s->path, bad, (long long)bad_id, bad_what);
+				s->shown, bad, (long long)bad_id, bad_what);
 	}
 	return ret;
 }
@@ -860,8 +793,8 @@ int bc_store_metric_names(struct bc_store *s, const struct bc_store_filter *f, c
 			  size_t len, size_t *unindexed, char *err, size_t err_len)
 {
 	const char *and = " WHERE ";
+	struct bc_q q;
 	char *sql;
-	sqlite3_stmt *st;
 	int rc, b = 1;
 
 	if (len)
@@ -872,7 +805,7 @@ int bc_store_metric_names(struct bc_store *s, const struct bc_store_filter *f, c
 			continue;
 		and = pass == 0 ? " AND " : " WHERE ";
 		sql = strdup(pass == 0 ? "SELECT DISTINCT m.name FROM metrics m JOIN entries e ON e.id = m.entry"
-					 " WHERE 1"
+					 " WHERE 1 = 1"
 				       : "SELECT count(*) FROM entries e");
 		sql = bc_store_where(sql, f, &and);
 		if (pass == 1)
@@ -880,23 +813,23 @@ int bc_store_metric_names(struct bc_store *s, const struct bc_store_filter *f, c
 		if (pass == 0)
 			sql = bc_sql_add(sql, " ORDER BY m.name");
 		if (!sql) {
-			bc_store_set_err(err, err_len, "store '%s': out of memory", s->path);
+			bc_store_set_err(err, err_len, "store '%s': out of memory", s->shown);
 			return -ENOMEM;
 		}
-		rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+		rc = bc_q_prepare(&q, s, sql, BC_DB_MANY);
 		free(sql);
-		if (rc != SQLITE_OK)
+		if (rc)
 			return bc_store_fail(s, rc, "read it", err, err_len);
 		b = 1;
-		bc_store_bind_where(st, f, &b);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			if (pass == 0 && bc_col_str(st, 0))
-				bc_name_add(buf, len, bc_col_str(st, 0));
+		bc_store_bind_where(&q, f, &b);
+		while ((rc = bc_q_step(&q)) == BC_DB_ROW) {
+			if (pass == 0 && bc_col_str(&q, 0))
+				bc_name_add(buf, len, bc_col_str(&q, 0));
 			else if (pass == 1)
-				*unindexed = (size_t)sqlite3_column_int64(st, 0);
+				*unindexed = (size_t)bc_col_int(&q, 0);
 		}
-		sqlite3_finalize(st);
-		if (rc != SQLITE_DONE)
+		bc_q_finalize(&q);
+		if (rc < 0)
 			return bc_store_fail(s, rc, "read it", err, err_len);
 	}
 	return 0;

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * The result store (store.c): one SQLite file that keeps every saved run
- * document whole, with the columns history, baselines and the report
- * select on beside it. This module knows SQLite and the schema, nothing
- * of run documents: store_doc.c reads a document into a struct
- * bc_store_keys.
+ * The result store (store.c): every saved run document whole, with the
+ * columns history, baselines and the report select on beside it, in one
+ * SQLite file or a PostgreSQL database (a name bc_store_is_server() says
+ * is a server's: store_name.h). This module knows the schema and its
+ * queries, written once for both engines (store_engine.h), nothing of run
+ * documents: store_doc.c reads a document into a struct bc_store_keys.
  *
- * Every failure is one line in err naming the file and what is wrong
- * (not a store, corrupt, read-only, disk full, written by a newer
- * benchcore), and a write that fails leaves the store as it was: each save
+ * Every failure is one line in err naming the store (a password masked)
+ * and what is wrong (not a store, corrupt, read-only, disk full, written
+ * by a newer benchcore, a server that refuses the login or cannot be
+ * reached), and a write that fails leaves the store as it was: each save
  * is one transaction.
  */
 #ifndef BENCHCORE_STORE_H
@@ -23,9 +25,6 @@
  * 3: each entry's figures by name (the "metrics" table), for --metric.
  * 4: each entry's accelerator (benchcore vm's guests). */
 #define BC_STORE_SCHEMA_VERSION 4
-/* SQLite's application_id of a benchcore store ("BCST"): what tells our
- * file from any other SQLite database. */
-#define BC_STORE_APP_ID 0x42435354
 
 /* One figure of an entry, by name: what history and the report read for
  * --metric without reading the document. */
@@ -91,21 +90,29 @@ enum {
 	BC_STORE_WRITE = 1 << 0,	/* save or import: create and migrate */
 };
 /* Opens (and, for writing, creates with its directory, and migrates) the
- * store at path. NULL with errno and one line in err. A file with no
- * write permission bits is opened read-only even for root: write
- * protection says the store is to be kept as it is. */
+ * store at path: a file, or a server's libpq name. NULL with errno and one
+ * line in err. A file with no write permission bits is opened read-only
+ * even for root: write protection says the store is to be kept as it is;
+ * a server that takes no writes is refused for writing up front. */
 struct bc_store *bc_store_open(const char *path, unsigned int flags, char *err, size_t err_len);
 void bc_store_close(struct bc_store *s);
+/* The name as given (a file's path: what an output must not be). */
 const char *bc_store_file(const struct bc_store *s);
+/* The name as messages show it: a password masked. */
+const char *bc_store_name(const struct bc_store *s);
+/* "SQLite" or "PostgreSQL". */
+const char *bc_store_engine(const struct bc_store *s);
 
-/* A transaction: BEGIN IMMEDIATE, so that two savers queue on the write
- * lock (busy timeout) rather than fail half-way. */
+/* A write transaction: SQLite's BEGIN IMMEDIATE, so that two savers queue
+ * on the write lock (busy timeout) rather than fail half-way; a server's
+ * BEGIN, where writers of different run ids never wait on each other. */
 int bc_store_begin(struct bc_store *s, char *err, size_t err_len);
 int bc_store_commit(struct bc_store *s, char *err, size_t err_len);
 void bc_store_rollback(struct bc_store *s);
 
 /* Adds an entry: 0, 1 when an entry of that run id is there already
- * (nothing added), or a negative errno with one line in err. */
+ * (nothing added), or a negative errno with one line in err; -EAGAIN when
+ * the transaction lost a race another writer won and may be run again. */
 int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *doc,
 		 size_t doc_len, char *err, size_t err_len);
 
@@ -146,7 +153,8 @@ struct bc_store_filter {
 typedef int (*bc_store_row_fn)(const struct bc_store_row *row, void *cookie);
 int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_row_fn fn,
 		  void *cookie, char *err, size_t err_len);
-/* The store's schema version (PRAGMA user_version). */
+/* The store's schema version (SQLite's user_version, the server's
+ * benchcore_schema table), -1 when it cannot be read. */
 int bc_store_schema_version(struct bc_store *s);
 /* The names of the figures the entries f selects have (f->metric aside),
  * "a, b, c" into buf, as far as the store indexes them; *unindexed counts

@@ -26,6 +26,7 @@
 #include "run_doc.h"
 #include "run_doc_text.h"
 #include "store_doc.h"
+#include "store_name.h"
 #include "words.h"
 
 /* A document larger than this is not one benchcore wrote (a suite of a
@@ -243,7 +244,7 @@ int bc_store_each_figure(struct bc_store *s, const struct bc_store_filter *f, bc
 		return bc_store_each(s, f, fn, cookie, err, err_len);
 	ret = bc_store_each(s, f, bc_figure_row, &w, err, err_len);
 	if (w.err) {
-		snprintf(err, err_len, "store '%s': out of memory", bc_store_file(s));
+		snprintf(err, err_len, "store '%s': out of memory", bc_store_name(s));
 		return w.err;
 	}
 	return ret;
@@ -334,22 +335,19 @@ static int bc_store_doc_backfill(struct bc_store *s, char *err, size_t err_len)
 			free(b.docs[i]);
 		}
 		if (ret == -ENOMEM)
-			snprintf(err, err_len, "store '%s': out of memory", bc_store_file(s));
+			snprintf(err, err_len, "store '%s': out of memory", bc_store_name(s));
 	} while (!ret && b.cnt == BC_STORE_BACKFILL_BATCH);
 	return ret;
 }
 
-int bc_store_save_items(const char *path, const struct bc_store_item *items, size_t cnt,
-			size_t *added, size_t *dups, char *err, size_t err_len)
+/* One attempt at saving the items: one transaction, kept whole or not. */
+static int bc_store_save_once(struct bc_store *s, const struct bc_store_item *items, size_t cnt,
+			      size_t *added, size_t *dups, char *err, size_t err_len)
 {
-	struct bc_store *s = NULL;
 	char why[512];
-	size_t n_added = 0, n_dups = 0;
 	int ret;
 
-	s = bc_store_open(path, BC_STORE_WRITE, err, err_len);
-	if (!s)
-		return -errno;
+	*added = *dups = 0;
 	ret = bc_store_begin(s, err, err_len);
 	if (!ret)
 		ret = bc_store_doc_backfill(s, err, err_len);
@@ -359,22 +357,46 @@ int bc_store_save_items(const char *path, const struct bc_store_item *items, siz
 		ret = bc_store_doc_read(items[i].text, items[i].len, items[i].label, &d, why,
 					sizeof(why));
 		if (ret) {
-			snprintf(err, err_len, "store '%s': document %zu: %s; nothing was saved", path,
-				 i + 1, why);
+			snprintf(err, err_len, "store '%s': document %zu: %s; nothing was saved",
+				 bc_store_name(s), i + 1, why);
 			break;
 		}
 		ret = bc_store_put(s, &d.k, d.text, d.len, err, err_len);
 		bc_store_doc_free(&d);
 		if (ret == 1) {
-			n_dups++;
+			(*dups)++;
 			ret = 0;
 		} else if (!ret) {
-			n_added++;
+			(*added)++;
 		}
 	}
 	if (!ret)
 		ret = bc_store_commit(s, err, err_len);
-	bc_store_close(s);	/* rolls back what was not committed */
+	if (ret)
+		bc_store_rollback(s);
+	return ret;
+}
+
+/* Tries a batch whose transaction lost a race (two machines saving the
+ * same entries in another order, a deadlock the server broke) again. */
+#define BC_STORE_SAVE_TRIES 5
+
+int bc_store_save_items(const char *path, const struct bc_store_item *items, size_t cnt,
+			size_t *added, size_t *dups, char *err, size_t err_len)
+{
+	size_t n_added = 0, n_dups = 0;
+	struct bc_store *s;
+	int ret;
+
+	s = bc_store_open(path, BC_STORE_WRITE, err, err_len);
+	if (!s)
+		return -errno;
+	for (int t = 0; t < BC_STORE_SAVE_TRIES; t++) {
+		ret = bc_store_save_once(s, items, cnt, &n_added, &n_dups, err, err_len);
+		if (ret != -EAGAIN)
+			break;
+	}
+	bc_store_close(s);
 	if (ret)
 		return ret;
 	if (added)
@@ -528,18 +550,39 @@ static int bc_import_store_row(const struct bc_store_row *r, void *cookie)
 	return ret ? ret : 0;
 }
 
+int bc_import_store(struct bc_import *im, const char *path, const struct bc_store_filter *f,
+		     char *err, size_t err_len)
+{
+	struct bc_store_filter all = f ? *f : (struct bc_store_filter){ 0 };
+	char shown[BC_STORE_SHOWN_MAX];
+	struct bc_import_walk w = { .im = im, .path = bc_store_shown(path, shown, sizeof(shown)),
+				    .err = err, .err_len = err_len };
+	struct bc_store *other;
+	int ret;
+
+	all.with_doc = true;
+	all.metric = NULL;
+	other = bc_store_open(path, 0, err, err_len);
+	if (!other)
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	ret = bc_store_each(other, &all, bc_import_store_row, &w, err, err_len);
+	bc_store_close(other);
+	return ret;
+}
+
 int bc_import_file(struct bc_import *im, const char *path, char *err, size_t err_len)
 {
 	static const char sqlite_magic[16] = "SQLite format 3";
-	struct bc_store_filter all = { .with_doc = true };
 	char head[16] = "", why[512];
-	struct bc_store *other;
 	struct bc_json *json;
 	struct bc_doc doc;
 	size_t got = 0;
 	FILE *f;
 	int ret;
 
+	/* A server's store: its entries, with their labels, as a file's. */
+	if (bc_store_is_server(path))
+		return bc_import_store(im, path, NULL, err, err_len);
 	f = fopen(path, "re");
 	if (!f) {
 		snprintf(err, err_len, "store import: %s: %s", path, strerror(errno));
@@ -548,16 +591,8 @@ int bc_import_file(struct bc_import *im, const char *path, char *err, size_t err
 	got = fread(head, 1, sizeof(head), f);
 	fclose(f);
 	/* Another store: its entries, with their labels. */
-	if (got == sizeof(head) && !memcmp(head, sqlite_magic, sizeof(head))) {
-		struct bc_import_walk w = { .im = im, .path = path, .err = err, .err_len = err_len };
-
-		other = bc_store_open(path, 0, err, err_len);
-		if (!other)
-			return -EINVAL;
-		ret = bc_store_each(other, &all, bc_import_store_row, &w, err, err_len);
-		bc_store_close(other);
-		return ret;
-	}
+	if (got == sizeof(head) && !memcmp(head, sqlite_magic, sizeof(head)))
+		return bc_import_store(im, path, NULL, err, err_len);
 	json = bc_json_parse_file_max(path, BC_STORE_DOC_MAX, why, sizeof(why));
 	if (!json) {
 		snprintf(err, err_len, "store import: %s", why);

@@ -60,7 +60,8 @@ struct bc_store_item {
  * Saves the items into the store at path in one transaction: all are
  * there afterwards, or none is (err says why in one line). *added and
  * *dups (may be NULL) count the new entries and those that were there
- * already.
+ * already. A transaction that lost a race with another writer's is run
+ * again, a few times.
  */
 int bc_store_save_items(const char *path, const struct bc_store_item *items, size_t cnt,
 			size_t *added, size_t *dups, char *err, size_t err_len);
@@ -78,8 +79,13 @@ struct bc_import {
 };
 /* Adds the documents of one file: a run, sweep or suite document, an
  * array of run documents (what export writes), or another store's
- * entries with their labels. -EINVAL with one line in err. */
+ * entries with their labels (a store file, or a server's name). -EINVAL
+ * with one line in err. */
 int bc_import_file(struct bc_import *im, const char *path, char *err, size_t err_len);
+/* Adds the entries of the store at path that f selects (NULL: all), with
+ * their labels: what `store push` copies. */
+int bc_import_store(struct bc_import *im, const char *path, const struct bc_store_filter *f,
+		    char *err, size_t err_len);
 void bc_import_free(struct bc_import *im);
 
 /* The entries that match f, as saved: one document to standard output or

@@ -104,7 +104,7 @@ const struct bc_core_opt bc_core_opts[] = {
 	  .help = "Keep this run's document in the result store (--store, BENCHCORE_STORE, or ~/.local/share/benchcore/results.db)" },
 	{ .name = "store", .arg = "PATH", .type = BC_COPT_FILE, BC_REQ(store_path),
 	  .set_field = BC_NO_FIELD, .not_configuration = true,
-	  .help = "The result store file for --save and --against" },
+	  .help = "The result store for --save and --against: a file, or a PostgreSQL server (postgresql://..., service=NAME)" },
 	{ .name = "label", .arg = "TEXT", .type = BC_COPT_TEXT, BC_REQ(label),
 	  .set_field = BC_NO_FIELD, .not_configuration = true,
 	  .help = "Name the saved entry (\"baseline\", \"patch-v2\"); in a sweep, its rows' names" },

@@ -45,6 +45,9 @@ const struct bc_option buf_options[BC_BUF_OPTION_CNT] = {
 	BC_BUF_OPT(FLAG, bench_producer, "rb-bench-producer",
 		   .help = "rb-libbpf with -c0: time the producer alone, no consumer, no wakeups "
 			   "(hits are records written)"),
+	BC_BUF_OPT(FLAG, latency, "rb-latency",
+		   .help = "Measure delivery latency: stamp one record in 64 in BPF, read the clock "
+			   "when it is consumed (off: the kernel runner's records, no clock reads)"),
 };
 
 const struct bc_metric_desc buf_metrics[BC_BUF_METRIC_CNT] = {
@@ -61,10 +64,12 @@ uint32_t buf_stamp_mask(void)
 	return BC_BUF_LAT_EVERY - 1;
 }
 
-void buf_lat_init(struct buf_lat *l, struct bc_ctx *ctx, const struct bc_thread *t)
+bool buf_lat_init(struct buf_lat *l, struct bc_ctx *ctx, const struct bc_thread *t)
 {
-	l->hist = bc_ctx_hist(ctx, buf_metrics[BC_BUF_LATENCY].name);
+	l->hist = buf_run_opts(ctx)->latency ? bc_ctx_hist(ctx, buf_metrics[BC_BUF_LATENCY].name)
+					     : NULL;
 	l->thread = t;
+	return l->hist != NULL;
 }
 
 void buf_lat_measure(struct buf_lat *l, uint64_t stamp)

@@ -83,7 +83,8 @@ static enum bpf_perf_event_ret pb_libbpf_event(void *cookie, int cpu, struct per
 		const unsigned char *raw = (const unsigned char *)(e + 1);
 		uint32_t len;
 
-		if (e->size >= sizeof(*e) + sizeof(len)) {
+		/* Without --rb-latency the payload is not read. */
+		if (st->lat.hist && e->size >= sizeof(*e) + sizeof(len)) {
 			memcpy(&len, raw, sizeof(len));
 			if (len <= e->size - sizeof(*e) - sizeof(len))
 				buf_lat_seen(&st->lat, raw + sizeof(len), len);
@@ -126,6 +127,7 @@ static int pb_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_p
 	s->rodata->bc_tgid = getpid();
 	s->rodata->getpgid_nr = buf_getpgid_nr();
 	s->rodata->stamp_mask = buf_stamp_mask();
+	s->rodata->stamp = o->latency;
 	if (pt->kind != BC_ATTACH_FENTRY)
 		return 0;
 	return bpf_program__set_attach_target(s->progs.bench_fentry, 0, buf_fentry_target());
@@ -269,10 +271,12 @@ static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 {
 	struct pb_state *st = bc_ctx_data(ctx);
 	struct pb_ring_counts counts = { 0 };
+	pb_ring_sample_fn seen;
 	int i, n;
 	long err;
 
-	buf_lat_init(&st->lat, ctx, t);
+	/* Without --rb-latency no sample is handed over: the drain counts. */
+	seen = buf_lat_init(&st->lat, ctx, t) ? pb_custom_sample : NULL;
 	while (!bc_thread_should_stop(t)) {
 		n = epoll_wait(st->epoll_fd, st->events, (int)st->ring_cnt, PB_POLL_MS);
 		if (n < 0) {
@@ -284,7 +288,7 @@ static int pb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 		for (i = 0; i < n; i++) {
 			uint64_t idx = st->events[i].data.u64;
 
-			err = pb_ring_drain(&st->rings[idx], &counts, pb_custom_sample, st);
+			err = pb_ring_drain(&st->rings[idx], &counts, seen, st);
 			if (err < 0)
 				return bc_error(ctx, (int)err,
 						"perf buffer %llu holds a malformed record",

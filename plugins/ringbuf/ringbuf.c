@@ -72,6 +72,7 @@ static int rb_configure(struct bc_ctx *ctx, void *skel, const struct bc_attach_p
 	s->rodata->bench_producer = o->bench_producer;
 	s->rodata->getpgid_nr = buf_getpgid_nr();
 	s->rodata->stamp_mask = buf_stamp_mask();
+	s->rodata->stamp = o->latency;
 	/* The kernel runner's rule: wake the consumer only once rate records
 	 * (16 bytes each with the header) are waiting. */
 	s->rodata->wakeup_data_size =
@@ -87,7 +88,10 @@ static int rb_libbpf_sample(void *cookie, void *data, size_t len)
 {
 	struct rb_state *st = cookie;
 
-	buf_lat_seen(&st->lat, data, len);
+	/* Without --rb-latency the payload is not read, as the runner's
+	 * callback does not. */
+	if (st->lat.hist)
+		buf_lat_seen(&st->lat, data, len);
 	/* Single writer: a relaxed load/store pair, no locked instruction. */
 	__atomic_store_n(&st->hits, __atomic_load_n(&st->hits, __ATOMIC_RELAXED) + 1,
 			 __ATOMIC_RELAXED);
@@ -217,9 +221,12 @@ static int rb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 	struct rb_state *st = bc_ctx_data(ctx);
 	struct rb_walk_counts counts = { 0 };
 	struct epoll_event ev;
+	rb_walk_record_fn seen;
 	int n;
 
-	buf_lat_init(&st->lat, ctx, t);
+	/* Without --rb-latency no record is handed over: the walk only
+	 * counts, as the runner's does. */
+	seen = buf_lat_init(&st->lat, ctx, t) ? rb_custom_record : NULL;
 
 	while (!bc_thread_should_stop(t)) {
 		if (st->opts->b2b)
@@ -229,7 +236,7 @@ static int rb_custom_consumer(struct bc_ctx *ctx, struct bc_thread *t)
 			return bc_error(ctx, -errno, "epoll_wait: %s", strerror(errno));
 		/* Also on a timeout: cheap, and nothing can get stuck behind
 		 * a wakeup the sampled mode chose not to send. */
-		rb_walk(&st->ring, &counts, rb_custom_record, st);
+		rb_walk(&st->ring, &counts, seen, st);
 		__atomic_store_n(&st->hits, counts.records, __ATOMIC_RELAXED);
 	}
 	return 0;

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * histreset: a test fixture whose histogram, read from BPF, goes down
- * during the run. Its producer calls getpgid() (one BPF sample each) and,
- * a second and a half in, empties the histogram map as another program
- * or a plugin bug could: the core must stop the run with status 1 and one
- * line, as it does for a counter that goes down, rather than report a
- * count of about 2^64.
+ * during the run. Its producer calls getpgid() (one BPF sample each); its
+ * measure(), at the third reading, empties the histogram map as another
+ * program or a plugin bug could, just before the core reads the map: the
+ * core must stop the run with status 1 and one line, as it does for a
+ * counter that goes down, rather than report a count of about 2^64.
+ *
+ * The reset is tied to the core's readings, not to a time since the
+ * producer started: under emulation the first reading can come more than
+ * a second after the producer starts, and a reset by the clock then fell
+ * before the first reading and was never seen.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -22,12 +26,15 @@
 #include "histreset.skel.h"
 
 #define HISTRESET_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-/* After the first reading and at least one more, before -d3 ends. */
-#define HISTRESET_AFTER_NS 1500000000ull
+/* The reading that finds the map emptied: the baseline is reading 0 and
+ * reading 1 holds at least a whole interval's samples, so the count it
+ * saw is above what is left a moment after the reset. -d3 reaches it. */
+#define HISTRESET_AT_READING 2
 
 struct histreset_state {
 	struct histreset *skel;
 	struct bpf_link *link;
+	unsigned int readings;	/* measure() calls: the sampler thread's own */
 };
 
 static int histreset_setup(struct bc_ctx *ctx)
@@ -51,41 +58,28 @@ static int histreset_setup(struct bc_ctx *ctx)
 	return bc_ctx_set_bpf_object(ctx, st->skel->obj);
 }
 
-static unsigned long long histreset_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
 /* Every CPU's buckets to zero: one update of the per-CPU array's entry. */
-static void histreset_empty(struct histreset_state *st)
+static int histreset_empty(struct histreset_state *st)
 {
 	struct bpf_map *map = st->skel->maps.lat_ns;
 	size_t value = (bpf_map__value_size(map) + 7) & ~(size_t)7;
 	int ncpu = libbpf_num_possible_cpus();
 	void *zeros = ncpu > 0 ? calloc((size_t)ncpu, value) : NULL;
 	__u32 key = 0;
+	int err;
 
-	if (zeros)
-		bpf_map_update_elem(bpf_map__fd(map), &key, zeros, BPF_ANY);
+	if (!zeros)
+		return -ENOMEM;
+	err = bpf_map_update_elem(bpf_map__fd(map), &key, zeros, BPF_ANY) ? -errno : 0;
 	free(zeros);
+	return err;
 }
 
 static int histreset_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
-	struct histreset_state *st = bc_ctx_data(ctx);
-	unsigned long long start = histreset_now();
-	bool reset = false;
-
-	while (!bc_thread_should_stop(t)) {
+	(void)ctx;
+	while (!bc_thread_should_stop(t))
 		syscall(SYS_getpgid, 0);
-		if (!reset && histreset_now() - start > HISTRESET_AFTER_NS) {
-			histreset_empty(st);
-			reset = true;
-		}
-	}
 	return 0;
 }
 
@@ -106,11 +100,17 @@ static const struct bc_metric_desc histreset_metrics[] = {
 	BC_METRIC("lat_ns", "ns", BC_METRIC_HISTOGRAM, .role = BC_ROLE_LATENCY, .bpf = "lat_ns"),
 };
 
+/* Called first in every reading, before the core reads the BPF maps. */
 static int histreset_measure(struct bc_ctx *ctx, double *values)
 {
-	(void)ctx;
+	struct histreset_state *st = bc_ctx_data(ctx);
+	int err;
+
 	values[0] = 0;
-	return 0;
+	if (st->readings++ != HISTRESET_AT_READING)
+		return 0;
+	err = histreset_empty(st);
+	return err ? bc_error(ctx, err, "emptying the histogram map: %s", bc_strerror(err)) : 0;
 }
 
 static const struct bc_bench_desc histreset_reset = {

@@ -82,8 +82,8 @@ static double summary_num(const struct bc_json *doc, const char *metric, const c
 
 static void run_and_check(const char *bench, const char *const *extra, bool expect_no_drops)
 {
-	const char *args[24] = { "run", bench, "-w0", "-d1", "--format", "json" };
-	size_t n = 6;
+	const char *args[24] = { "run", bench, "-w0", "-d1", "--format", "json", "--rb-latency" };
+	size_t n = 7;
 	unsigned int before, total;
 	char perr[256];
 	const char *ap;
@@ -182,7 +182,7 @@ static void test_custom_b2b_sampled_small_batch(void **state)
 
 static void test_text_report_names_attach_point(void **state)
 {
-	const char *args[] = { "run", "perfbuf:pb-custom", "-w0", "-d1", NULL };
+	const char *args[] = { "run", "perfbuf:pb-custom", "-w0", "-d1", "--rb-latency", NULL };
 	struct bc_test_run r;
 	bool named = false;
 	size_t i;

@@ -159,6 +159,7 @@ static void test_table_and_defaults(void **state)
 	assert_false(o->b2b);
 	assert_false(o->sampled);
 	assert_false(o->use_output);
+	assert_false(o->latency);	/* the runner's records, nothing stamped */
 	assert_int_equal(o->batch_cnt, 500);
 	assert_int_equal(o->sample_rate, 500);
 	assert_int_equal(o->rb_size, 512 * 1024);
@@ -377,8 +378,9 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The consumer side of the latency sample: only stamped records count,
- * into the consumer's own shard, as now - stamp. */
+/* The consumer side of the latency sample: with --rb-latency only
+ * stamped records count, into the consumer's own shard, as now - stamp;
+ * without it the consumer measures nothing. */
 static void test_latency_sample(void **state)
 {
 	struct bc_thread t = { .sz = sizeof(t), .idx = 0, .cpu = -1, .consumer = true };
@@ -386,6 +388,7 @@ static void test_latency_sample(void **state)
 	struct bc_hist_interval iv = { 0 };
 	uint64_t zero = 0, past, future, total = 0;
 	struct bc_bench bench = rb_bench;
+	struct bc_config cfg, off;
 	struct buf_lat lat;
 	struct bc_ctx ctx;
 	size_t i;
@@ -397,10 +400,19 @@ static void test_latency_sample(void **state)
 	assert_int_equal(buf_metrics[BC_BUF_LATENCY].kind, BC_METRIC_HISTOGRAM);
 	hists[BC_BUF_LATENCY] = bc_hist_new(1, 1);
 	assert_non_null(hists[BC_BUF_LATENCY]);
-	bc_ctx_init(&ctx, NULL, &bench);
+	config(&off, &rb_bench, NULL);
+	bc_ctx_init(&ctx, &off, &bench);
 	ctx.hists = hists;
 	ctx.hist_cnt = BC_BUF_METRIC_CNT;
-	buf_lat_init(&lat, &ctx, &t);
+	assert_false(buf_lat_init(&lat, &ctx, &t));
+	assert_null(lat.hist);
+	bc_options_free(&off);
+
+	config(&cfg, &rb_bench, "--rb-latency", NULL);
+	bc_ctx_init(&ctx, &cfg, &bench);
+	ctx.hists = hists;
+	ctx.hist_cnt = BC_BUF_METRIC_CNT;
+	assert_true(buf_lat_init(&lat, &ctx, &t));
 	assert_ptr_equal(lat.hist, hists[BC_BUF_LATENCY]);
 
 	buf_lat_seen(&lat, &zero, sizeof(zero));	/* not stamped */
@@ -417,6 +429,7 @@ static void test_latency_sample(void **state)
 	assert_true(bc_hist_bucket_high(iv.idx[0]) >= 1000000);
 	bc_hist_interval_free(&iv);
 	bc_hist_free(hists[BC_BUF_LATENCY]);
+	bc_options_free(&cfg);
 }
 
 static void test_attach_candidates(void **state)

@@ -3,8 +3,10 @@
  * The ringbuf plugin through the real benchcore binary: rb-libbpf and
  * rb-custom in the default, --rb-sampled and --rb-b2b modes for one second
  * each (-w0 -d1 --format json). What must hold: records are consumed
- * (hits > 0), their delivery latency is a histogram with values and
- * p50 <= p90 <= p99 <= p99.9 <= max, back-to-back drops nothing, the JSON names the attach point
+ * (hits > 0), with --rb-latency their delivery latency is a histogram with
+ * values and p50 <= p90 <= p99 <= p99.9 <= max (without it, the runner's
+ * records, nothing is stamped and the histogram holds nothing), back-to-back
+ * drops nothing, the JSON names the attach point
  * and stderr says it, and no ringbuf program is left loaded afterwards.
  * The producer-only mode (rb-libbpf --rb-bench-producer -c0) writes records
  * with nobody reading them: what it wrote or dropped is counted, and the
@@ -44,13 +46,13 @@ static double summary_mean(const struct bc_json *doc, const char *metric)
 
 static void run_mode(const char *bench, const char *mode, const char *mode2, bool b2b)
 {
-	const char *args[12] = { "run", bench, "-w0", "-d1", "--format", "json" };
+	const char *args[12] = { "run", bench, "-w0", "-d1", "--format", "json", "--rb-latency" };
 	unsigned int all0, ours0, all1, ours1, left;
 	const struct bc_json *ap;
 	struct bc_json *doc;
 	struct bc_test_run c;
 	char err[256];
-	size_t n = 6;
+	size_t n = 7;
 
 	if (mode)
 		args[n++] = mode;
@@ -68,8 +70,8 @@ static void run_mode(const char *bench, const char *mode, const char *mode2, boo
 	if (!doc)
 		fail_msg("%s: JSON: %s\n%s", bench, err, c.out);
 	assert_true(summary_mean(doc, "hits") > 0);
-	/* Stamped records were measured: the percentiles are a distribution
-	 * (their values depend on the load, so no bound). */
+	/* --rb-latency: stamped records were measured, the percentiles are
+	 * a distribution (their values depend on the load, so no bound). */
 	bc_test_expect_histogram(doc, "latency", bench);
 	if (b2b)
 		assert_true(summary_mean(doc, "drops") == 0);
@@ -129,6 +131,35 @@ static void test_producer_only(void **state)
 	bc_test_run_free(&c);
 }
 
+/* Without --rb-latency the records are the kernel runner's (nothing
+ * stamped) and the consumer reads no payload: the histogram records
+ * nothing, and says so, rather than a percentile of nothing. */
+static void test_runner_records_by_default(void **state)
+{
+	const char *args[] = { "run", "ringbuf:rb-custom", "--rb-b2b", "-w0", "-d1", "--format", "json",
+			       NULL };
+	const struct bc_json *lat;
+	struct bc_test_run c;
+	struct bc_json *doc;
+	char err[256];
+
+	(void)state;
+	bc_test_run_benchcore(&c, args);
+	if (c.status != 0)
+		fail_msg("rb-custom --rb-b2b: exit %d\nstderr: %s", c.status, c.err);
+	doc = bc_json_parse(c.out, strlen(c.out), err, sizeof(err));
+	if (!doc)
+		fail_msg("JSON: %s\n%s", err, c.out);
+	assert_true(summary_mean(doc, "hits") > 0);
+	assert_true(summary_mean(doc, "drops") == 0);
+	lat = bc_json_get(bc_json_get(doc, "summary"), "latency");
+	if (!lat || bc_json_num(bc_json_get(lat, "count"), -1) != 0 ||
+	    !bc_json_get(lat, "p50") || bc_json_get(lat, "p50")->type != BC_JSON_NULL)
+		fail_msg("latency without --rb-latency: expected count 0 and no percentiles\n%s", c.out);
+	bc_json_free(doc);
+	bc_test_run_free(&c);
+}
+
 static void expect_usage(const char *const *args, const char *needle)
 {
 	struct bc_test_run c;
@@ -172,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_custom_b2b),
 		cmocka_unit_test(test_custom_b2b_output),
 		cmocka_unit_test(test_producer_only),
+		cmocka_unit_test(test_runner_records_by_default),
 		cmocka_unit_test(test_bad_values),
 	};
 	int rc = bc_test_bpf_skip("the ringbuf benchmarks");

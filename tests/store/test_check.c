@@ -8,6 +8,10 @@
  * baseline; --metric with a figure that is better lower; the three output
  * formats; and the thresholds file, every mistake in it one line naming
  * the file and line. The noise is seeded: every run sees the same store.
+ *
+ * `test_check pg` runs it all again with each store a database on the test
+ * server (tests/store/pg_cluster.sh), named by a URL with a password that
+ * no output may carry: check reads through the store's engine calls only.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -27,6 +31,7 @@
 #include <cmocka.h>
 
 #include "bc_test_child.h"
+#include "bc_test_pg.h"
 #include "exit_status.h"
 #include "json_read.h"
 #include "store_doc.h"
@@ -37,6 +42,30 @@
 #define PLANTED 7	/* the benchmark whose newest entry is 10% slower */
 
 static char root[PATH_MAX];
+static bool pg;
+static struct bc_test_pg srv;
+
+/* The store called name: a file under root, or a database on the server
+ * (made by fresh_store()). */
+static void store_at(char *buf, size_t len, const char *name)
+{
+	if (pg)
+		assert_true(snprintf(buf, len, "postgresql://%s:%s@127.0.0.1:%s/check_%s", srv.writer,
+				     srv.password, srv.port, name) < (int)len);
+	else
+		assert_true(snprintf(buf, len, "%s/%s.db", root, name) < (int)len);
+}
+
+/* Empties the store at path (store_at's): no file, or a new database. */
+static void fresh_store(const char *path)
+{
+	char url[PATH_MAX];
+
+	if (pg)
+		bc_test_pg_store(&srv, strrchr(path, '/') + 1, url, sizeof(url));
+	else
+		unlink(path);
+}
 
 /* ------------------------------------------------ synthetic documents */
 
@@ -57,6 +86,7 @@ static double gauss(uint64_t *s)
 
 struct run {
 	const char *bench, *host, *kernel, *label, *date;
+	const char *accel;	/* the context's "accelerator"; NULL: native */
 	double hits, drops;	/* the run's levels */
 	unsigned int seconds;
 	uint64_t seed;
@@ -90,7 +120,7 @@ static char *make_doc(const struct run *r)
 	hs = r->seconds > 1 ? sqrt(hs / (r->seconds - 1)) : 0;
 	ds = r->seconds > 1 ? sqrt(ds / (r->seconds - 1)) : 0;
 	assert_true(asprintf(&text,
-			     "{\"benchcore_version\":\"0.1.0\",\"context\":{\"date\":\"%s\",\"host\":\"%s\","
+			     "{\"benchcore_version\":\"0.1.0\",\"context\":{%s%s%s\"date\":\"%s\",\"host\":\"%s\","
 			     "\"kernel_release\":\"%s\",\"kernel_version\":\"#1 SMP\",\"cpu_model\":\"Synthetic CPU\","
 			     "\"cpu_count\":2,\"hypervisor\":true},"
 			     "\"plugin\":{\"name\":\"synth\",\"version\":\"1.0\"},\"benchmark\":\"%s\","
@@ -101,7 +131,8 @@ static char *make_doc(const struct run *r)
 			     "\"summary\":{\"hits\":{\"unit\":\"ops/s\",\"mean\":%.17g,\"stddev\":%.17g,\"n\":%u},"
 			     "\"drops\":{\"unit\":\"ops/s\",\"mean\":%.17g,\"stddev\":%.17g,\"n\":%u}},"
 			     "\"status\":{\"exit_status\":0}}",
-			     r->date, r->host, r->kernel, strchr(r->bench, ':') + 1, r->seconds, iters, hm,
+			     r->accel ? "\"accelerator\":\"" : "", r->accel ? r->accel : "",
+			     r->accel ? "\"," : "", r->date, r->host, r->kernel, strchr(r->bench, ':') + 1, r->seconds, iters, hm,
 			     hs, r->seconds, dm, ds, r->seconds) > 0);
 	free(iters);
 	return text;
@@ -137,6 +168,10 @@ static char dates[8][BENCHES][32];
  * (hits) and 20% worse in drops. pr_host, pr_kernel: where the pull
  * request ran.
  */
+/* The pull request's accelerator (make_store): NULL, native, but for
+ * the one test that measures it in an emulated guest. */
+static const char *pr_accel;
+
 static void make_store(const char *path, int planted, const char *pr_host, const char *pr_kernel,
 		       unsigned int pr_seconds)
 {
@@ -155,6 +190,7 @@ static void make_store(const char *path, int planted, const char *pr_host, const
 			*r = (struct run){ .bench = names[b], .host = pr ? pr_host : "ci-a",
 					   .kernel = pr ? pr_kernel : "6.18.0", .label = pr ? "pr" : "main",
 					   .date = dates[day][b], .seconds = pr ? pr_seconds : 10,
+					   .accel = pr ? pr_accel : NULL,
 					   .seed = (uint64_t)(day * 100 + b) };
 			r->hits = level * (1 + 0.01 * gauss(&s));
 			r->drops = 1000 * (1 + 0.01 * gauss(&s));
@@ -164,7 +200,7 @@ static void make_store(const char *path, int planted, const char *pr_host, const
 			}
 		}
 	}
-	unlink(path);
+	fresh_store(path);
 	save(path, runs, n);
 }
 
@@ -189,6 +225,8 @@ static void check(struct bc_test_run *r, const char *store, ...)
 	argv[argc] = NULL;
 	bc_test_child_start(&c, argv, NULL, NULL);
 	bc_test_child_finish(&c, r, 60);
+	if (pg && (strstr(r->out, srv.password) || strstr(r->err, srv.password)))
+		fail_msg("the store's password is in the output of check:\n%s\n%s", r->out, r->err);
 }
 
 /* The lines of stdout that begin with word (a status). */
@@ -212,7 +250,7 @@ static void test_planted_regression(void **state)
 	struct bc_test_run r;
 
 	(void)state;
-	PATHF(store, "%s/planted.db", root);
+	store_at(store, sizeof(store), "planted");
 	make_store(store, PLANTED, "ci-a", "6.18.0", 10);
 	for (size_t i = 0; i < 3; i++) {
 		check(&r, store, "--label", "pr", "--baseline", baselines[i], NULL);
@@ -259,7 +297,7 @@ static void test_noise_only(void **state)
 	struct bc_test_run r;
 
 	(void)state;
-	PATHF(store, "%s/noise.db", root);
+	store_at(store, sizeof(store), "noise");
 	make_store(store, -1, "ci-a", "6.18.0", 10);
 	for (size_t i = 0; i < 4; i++) {
 		check(&r, store, "--label", "pr", "--baseline", baselines[i], NULL);
@@ -285,7 +323,7 @@ static void test_not_comparable(void **state)
 	struct bc_test_run r;
 
 	(void)state;
-	PATHF(store, "%s/machines.db", root);
+	store_at(store, sizeof(store), "machines");
 	make_store(store, PLANTED, "ci-b", "6.18.0", 10);
 	check(&r, store, "--label", "pr", "--baseline", "main", NULL);
 	bc_test_assert_status(&r, BC_EXIT_FAILED);
@@ -305,6 +343,18 @@ static void test_not_comparable(void **state)
 	bc_test_assert_status(&r, BC_EXIT_FAILED);
 	assert_int_equal(lines_with(r.out, "not comparable", line, sizeof(line)), BENCHES);
 	if (!strstr(line, "not comparable: kernel (baseline 6.18.0, this run 6.19.0-rc1)"))
+		fail_msg("unexpected row: %s", line);
+	bc_test_run_free(&r);
+
+	/* measured under TCG: the emulator's speed, never judged against a
+	 * native baseline (accel.h's rule, compare's and history's too) */
+	pr_accel = "tcg";
+	make_store(store, PLANTED, "ci-a", "6.18.0", 10);
+	pr_accel = NULL;
+	check(&r, store, "--label", "pr", NULL);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	assert_int_equal(lines_with(r.out, "not comparable", line, sizeof(line)), BENCHES);
+	if (!strstr(line, "not comparable: accelerator (baseline native, this run tcg)"))
 		fail_msg("unexpected row: %s", line);
 	bc_test_run_free(&r);
 
@@ -344,8 +394,8 @@ static void test_no_baseline(void **state)
 	struct bc_test_run r;
 
 	(void)state;
-	PATHF(store, "%s/new.db", root);
-	unlink(store);
+	store_at(store, sizeof(store), "new");
+	fresh_store(store);
 	save(store, &one, 1);
 	check(&r, store, NULL);
 	/* nothing to judge against is no regression, and says so */
@@ -368,7 +418,7 @@ static void test_formats(void **state)
 	size_t regressed = 0;
 
 	(void)state;
-	PATHF(store, "%s/planted.db", root);
+	store_at(store, sizeof(store), "planted");
 	make_store(store, PLANTED, "ci-a", "6.18.0", 10);
 	check(&r, store, "--label", "pr", "--baseline", "main", "--format", "json", NULL);
 	bc_test_assert_status(&r, BC_EXIT_FAILED);
@@ -427,7 +477,7 @@ static void test_usage(void **state)
 	struct bc_test_run r;
 
 	(void)state;
-	PATHF(store, "%s/planted.db", root);
+	store_at(store, sizeof(store), "planted");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		check(&r, store, bad[i].arg, bad[i].val, NULL);
 		bc_test_assert_status(&r, BC_EXIT_USAGE);
@@ -534,7 +584,7 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_thresholds),
@@ -546,5 +596,13 @@ int main(void)
 		cmocka_unit_test(test_usage),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	if (argc > 1 && !strcmp(argv[1], "pg")) {
+		int ret = bc_test_pg_setup(&srv, "test_check pg");
+
+		if (ret)
+			return ret;
+		pg = true;
+		return cmocka_run_group_tests_name("check, PostgreSQL", tests, setup, teardown);
+	}
+	return cmocka_run_group_tests_name("check, SQLite", tests, setup, teardown);
 }

@@ -7,6 +7,11 @@
  * history in its four formats, the report's pages and links, and the one
  * line a bad store or a bad value costs. Nothing here depends on how fast
  * the machine is.
+ *
+ * `test_history_cli pg` runs it all again with the store on the test
+ * server (tests/store/pg_cluster.sh), named by a URL that carries the
+ * writer's password: no output of any command may carry it, and at the end
+ * no file the commands wrote (the report, exports, another store) does.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,12 +24,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "exit_status.h"
 #include "bc_test_child.h"
+#include "bc_test_pg.h"
 #include "json_read.h"
 
 #define PATHF(buf, ...) assert_true(snprintf((buf), sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
@@ -32,6 +39,8 @@
 static char root[PATH_MAX];
 static char count_dir[PATH_MAX];
 static char store[PATH_MAX];
+static bool pg;
+static struct bc_test_pg srv;
 
 static void run(struct bc_test_run *r, ...)
 {
@@ -51,6 +60,9 @@ static void run(struct bc_test_run *r, ...)
 	argv[argc] = NULL;
 	bc_test_child_start(&c, argv, NULL, NULL);
 	bc_test_child_finish(&c, r, 240);
+	if (pg && (strstr(r->out, srv.password) || strstr(r->err, srv.password)))
+		fail_msg("the store's password is in the output of `%s %s`:\n%s\n%s", argv[3],
+			 argv[4] ? argv[4] : "", r->out, r->err);
 }
 
 /* The last non-empty line of text, into buf. */
@@ -391,6 +403,53 @@ static void test_report(void **state)
 	bc_test_run_free(&r);
 }
 
+/* Every byte every command wrote under root, and the debug lines of a
+ * save, a read and a failure: none carries the password. */
+static void test_password_nowhere(void **state)
+{
+	char cmd[PATH_MAX + 256], bad[PATH_MAX];
+	struct bc_test_run r;
+	int status;
+
+	(void)state;
+	run(&r, "-v", "run", "count:count-local", "-w0", "-d1", "--save", "--store", store,
+	    "--label", "verbose", "--against", "baseline", "--format", "json", NULL);
+	expect_ok(&r);
+	bc_test_run_free(&r);
+	run(&r, "-v", "history", "count:count-local", "--store", store, NULL);
+	expect_ok(&r);
+	bc_test_run_free(&r);
+	run(&r, "-v", "store", "path", "--store", store, NULL);
+	expect_ok(&r);
+	assert_non_null(strstr(r.out, ":***@127.0.0.1"));
+	bc_test_run_free(&r);
+	PATHF(bad, "%s/pushed.db", root);
+	run(&r, "-v", "store", "push", "--to", store, "--store", bad, NULL);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	bc_test_run_free(&r);
+	run(&r, "-v", "sweep", "count:count-local", "-w0", "-d1", "--sweep", "count-batch=1,2",
+	    "--save", "--store", store, "--output", bad, NULL);
+	expect_ok(&r);
+	bc_test_run_free(&r);
+	/* a refused login and a lost server, said with the password masked */
+	PATHF(bad, "postgresql://%s:%s@127.0.0.1:1/history_cli", srv.writer, srv.password);
+	run(&r, "-v", "run", "count:count-local", "-w0", "-d1", "--save", "--store", bad, NULL);
+	bc_test_assert_status(&r, BC_EXIT_FAILED);
+	assert_non_null(strstr(r.err, ":***@127.0.0.1:1/"));
+	bc_test_run_free(&r);
+	/* every document the store holds, written out to be read */
+	PATHF(bad, "%s/all-documents.json", root);
+	run(&r, "store", "export", "--store", store, "-o", bad, NULL);
+	expect_ok(&r);
+	bc_test_run_free(&r);
+	PATHF(cmd, "grep -rlF -- '%s' '%s'", srv.password, root);
+	status = system(cmd);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) != 1)
+		fail_msg("a file under %s holds the store's password (grep said %d)", root,
+			 WEXITSTATUS(status));
+}
+
 static int setup(void **state)
 {
 	char dst[PATH_MAX + 16], buf[65536];
@@ -419,6 +478,8 @@ static int setup(void **state)
 	close(out);
 	/* nothing here may touch the user's own store */
 	setenv("BENCHCORE_STORE", "/nonexistent/benchcore-test-must-not-use.db", 1);
+	if (pg)
+		bc_test_pg_store(&srv, "history_cli", store, sizeof(store));
 	return 0;
 }
 
@@ -431,7 +492,7 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	/* in order: each test reads what the ones before saved */
 	const struct CMUnitTest tests[] = {
@@ -441,7 +502,18 @@ int main(void)
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_bad_store),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_password_nowhere),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	if (argc > 1 && !strcmp(argv[1], "pg")) {
+		int ret = bc_test_pg_setup(&srv, "test_history_cli pg");
+
+		if (ret)
+			return ret;
+		pg = true;
+		return cmocka_run_group_tests_name("history, PostgreSQL", tests, setup, teardown);
+	}
+	/* the last test is the server's */
+	return _cmocka_run_group_tests("history, SQLite", tests, sizeof(tests) / sizeof(tests[0]) - 1,
+				       setup, teardown);
 }

@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The result store against files in a scratch directory: made where none
- * was (directories too), one entry per run id, a transaction that fails
- * half-way leaves nothing, two processes saving at once both succeed, and
- * each file it must refuse (not a store, another program's database, a
- * read-only store, a newer schema, a full disk) costs one line and loses
- * nothing already in it. An older schema is migrated.
+ * The result store on both engines. `test_store` runs against files in a
+ * scratch directory: made where none was (directories too), one entry per
+ * run id, a transaction that fails half-way leaves nothing, eight
+ * processes saving at once all succeed, and each file it must refuse (not
+ * a store, another program's database, a read-only store, a newer schema,
+ * a full disk) costs one line and loses nothing already in it. An older
+ * schema is migrated.
+ *
+ * `test_store pg` runs the same tests that are not about files against a
+ * PostgreSQL database each (tests/store/pg_cluster.sh's server), and the
+ * server's own refusals: a login refused, a server not there, one that
+ * takes no writes, another program's tables. Without a server it skips
+ * and says why.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,23 +33,39 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "bc_test_pg.h"
 #include "json_read.h"
 #include "store.h"
 #include "store_doc.h"
+#include "store_name.h"
 #include "cmd_store.h"
 
 #define PATHF(buf, ...) assert_true(snprintf((buf), sizeof(buf), __VA_ARGS__) < (int)sizeof(buf))
 
 static char dir[PATH_MAX];
 
-/* A small run document of the shape report_json.c writes. */
-static char *make_doc(const char *run_id, double mean, const char *date)
+/* `test_store pg`: the server pg_cluster.sh started. */
+static bool pg;
+static struct bc_test_pg srv;
+
+/* The store of a test named name: a file in the scratch directory, or a
+ * new database of that name on the server. */
+static void store_at(char *buf, size_t len, const char *name)
+{
+	if (pg)
+		bc_test_pg_store(&srv, name, buf, len);
+	else
+		assert_true(snprintf(buf, len, "%s/%s.db", dir, name) < (int)len);
+}
+
+/* A small run document of the shape report_json.c writes, from host. */
+static char *make_doc_on(const char *run_id, double mean, const char *date, const char *host)
 {
 	char *text;
 
 	assert_true(asprintf(&text,
 			     "{\"benchcore_version\":\"0.1.0\",\"context\":{\"date\":\"%s\","
-			     "\"host\":\"h1\",\"kernel_release\":\"6.1.0\",\"kernel_version\":\"#1 SMP\","
+			     "\"host\":\"%s\",\"kernel_release\":\"6.1.0\",\"kernel_version\":\"#1 SMP\","
 			     "\"cpu_model\":\"cpu\",\"cpu_count\":2,\"hypervisor\":true},"
 			     "%s%s%s"
 			     "\"plugin\":{\"name\":\"count\",\"version\":\"1.0\"},\"benchmark\":\"count-local\","
@@ -53,9 +76,14 @@ static char *make_doc(const char *run_id, double mean, const char *date)
 			     "{\"index\":2,\"warmup\":false,\"values\":{\"hits\":%g}}],"
 			     "\"summary\":{\"hits\":{\"unit\":\"ops/s\",\"mean\":%g,\"stddev\":%g,\"n\":3}},"
 			     "\"status\":{\"exit_status\":0}}",
-			     date, run_id ? "\"run_id\":\"" : "", run_id ? run_id : "",
+			     date, host, run_id ? "\"run_id\":\"" : "", run_id ? run_id : "",
 			     run_id ? "\"," : "", mean * 0.99, mean, mean * 1.01, mean, mean * 0.01) > 0);
 	return text;
+}
+
+static char *make_doc(const char *run_id, double mean, const char *date)
+{
+	return make_doc_on(run_id, mean, date, "h1");
 }
 
 static int count_row(const struct bc_store_row *r, void *cookie)
@@ -129,7 +157,10 @@ static void test_create_put_dup(void **state)
 
 	(void)state;
 	/* the default store's directories are made as needed */
-	PATHF(path, "%s/new/sub/results.db", dir);
+	if (pg)
+		store_at(path, sizeof(path), "created");
+	else
+		PATHF(path, "%s/new/sub/results.db", dir);
 	assert_int_equal(bc_store_save_items(path, &it, 1, &added, &dups, err, sizeof(err)), 0);
 	assert_int_equal(added, 1);
 	assert_int_equal(dups, 0);
@@ -192,7 +223,7 @@ static void test_keys_and_id(void **state)
 	bc_store_doc_free(&a);
 	bc_store_doc_free(&b);
 
-	PATHF(path, "%s/keys.db", dir);
+	store_at(path, sizeof(path), "keys");
 	assert_int_equal(save_one(path, "bb22", 3e6, "patch-v2", err, sizeof(err)), 0);
 	s = bc_store_open(path, 0, err, sizeof(err));
 	assert_non_null(s);
@@ -223,7 +254,7 @@ static void test_all_or_nothing(void **state)
 	};
 
 	(void)state;
-	PATHF(path, "%s/atomic.db", dir);
+	store_at(path, sizeof(path), "atomic");
 	assert_int_equal(save_one(path, "first", 1e6, NULL, err, sizeof(err)), 0);
 	assert_int_not_equal(bc_store_save_items(path, items, 2, NULL, NULL, err, sizeof(err)), 0);
 	assert_non_null(strstr(err, "nothing was saved"));
@@ -231,37 +262,216 @@ static void test_all_or_nothing(void **state)
 	free(good);
 }
 
-/* Two processes saving at once: the second waits for the first's lock. */
+static int host_row(const struct bc_store_row *r, void *cookie)
+{
+	size_t *per_host = cookie;
+	int m;
+
+	if (r->k.host && sscanf(r->k.host, "machine-%d", &m) == 1 && m >= 0 && m < 8)
+		per_host[m]++;
+	else
+		per_host[8]++;
+	return 0;
+}
+
+/*
+ * Eight machines saving at the same moment, 50 runs each: all succeed, and
+ * the store holds 400 entries, 50 from each machine, none twice. On a
+ * file, each save waits for the one before it (the write lock); on a
+ * server they run side by side.
+ */
+#define BC_WRITERS 8
+#define BC_SAVES 50
+
 static void test_concurrent_savers(void **state)
 {
+	struct bc_store_filter f = { 0 };
+	size_t per_host[BC_WRITERS + 1] = { 0 }, n = 0;
 	char path[PATH_MAX], err[512];
-	pid_t pids[2];
+	pid_t pids[BC_WRITERS];
+	struct bc_store *s;
 	int status;
 
 	(void)state;
-	PATHF(path, "%s/concurrent.db", dir);
-	for (int p = 0; p < 2; p++) {
+	store_at(path, sizeof(path), "writers");
+	for (int p = 0; p < BC_WRITERS; p++) {
 		pids[p] = fork();
 		assert_true(pids[p] >= 0);
 		if (pids[p] == 0) {
-			for (int i = 0; i < 40; i++) {
-				char id[32];
+			char host[32];
 
-				snprintf(id, sizeof(id), "p%d-%d", p, i);
-				if (save_one(path, id, 1e6 + i, NULL, err, sizeof(err))) {
-					fprintf(stderr, "saver %d: %s\n", p, err);
+			snprintf(host, sizeof(host), "machine-%d", p);
+			for (int i = 0; i < BC_SAVES; i++) {
+				char id[32], *doc;
+				struct bc_store_item it;
+
+				snprintf(id, sizeof(id), "m%d-%d", p, i);
+				doc = make_doc_on(id, 1e6 + i, "2026-12-01T10:00:00Z", host);
+				it = (struct bc_store_item){ .text = doc, .len = strlen(doc) };
+				if (bc_store_save_items(path, &it, 1, NULL, NULL, err, sizeof(err))) {
+					fprintf(stderr, "writer %d, save %d: %s\n", p, i, err);
 					_exit(1);
 				}
+				free(doc);
 			}
 			_exit(0);
 		}
 	}
-	for (int p = 0; p < 2; p++) {
+	for (int p = 0; p < BC_WRITERS; p++) {
 		assert_int_equal(waitpid(pids[p], &status, 0), pids[p]);
 		assert_true(WIFEXITED(status));
 		assert_int_equal(WEXITSTATUS(status), 0);
 	}
-	assert_int_equal(count_entries(path), 80);
+	assert_int_equal(count_entries(path), BC_WRITERS * BC_SAVES);
+	s = bc_store_open(path, 0, err, sizeof(err));
+	assert_non_null(s);
+	assert_int_equal(bc_store_each(s, &f, host_row, per_host, err, sizeof(err)), 0);
+	for (int p = 0; p < BC_WRITERS; p++) {
+		char id[32];
+		struct bc_store_filter one = { .run_id = id };
+
+		assert_int_equal(per_host[p], BC_SAVES);
+		/* no run id twice: each is there once */
+		for (int i = 0; i < BC_SAVES; i += 7) {
+			snprintf(id, sizeof(id), "m%d-%d", p, i);
+			n = 0;
+			assert_int_equal(bc_store_each(s, &one, count_row, &n, err, sizeof(err)), 0);
+			assert_int_equal(n, 1);
+		}
+	}
+	assert_int_equal(per_host[BC_WRITERS], 0);
+	bc_store_close(s);
+}
+
+struct label_seen {
+	char label[256], host[256];
+	size_t n;
+};
+
+static int label_row(const struct bc_store_row *r, void *cookie)
+{
+	struct label_seen *l = cookie;
+
+	snprintf(l->label, sizeof(l->label), "%s", r->k.label ? r->k.label : "");
+	snprintf(l->host, sizeof(l->host), "%s", r->k.host ? r->k.host : "");
+	l->n++;
+	return 0;
+}
+
+/*
+ * Labels, filters and documents that carry SQL reach the database as
+ * plain strings: each is saved and read back byte for byte, a filter of
+ * SQL selects only what equals it, and the store is whole after.
+ */
+static void test_hostile_strings(void **state)
+{
+	static const char *const labels[] = {
+		"x'); DROP TABLE entries; --",
+		"' OR '1'='1",
+		"\\'; DELETE FROM metrics; --",
+		"$1 $2 ? ?? :name @p",
+		"label\"quoted\" and 'single'",
+	};
+	char path[PATH_MAX], err[512];
+	struct bc_store *s;
+	size_t n;
+
+	(void)state;
+	store_at(path, sizeof(path), "hostile");
+	assert_int_equal(save_one(path, "before", 1e6, "plain", err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+		char id[32];
+
+		snprintf(id, sizeof(id), "hostile-%zu", i);
+		if (save_one(path, id, 1e6, labels[i], err, sizeof(err)))
+			fail_msg("label %zu: %s", i, err);
+	}
+	/* a document whose host is SQL, imported as any other */
+	{
+		char *doc = make_doc_on("hostile-host", 1e6, "2026-12-01T10:00:00Z",
+					"h'); DROP TABLE metrics; --");
+		struct bc_store_item it = { .text = doc, .len = strlen(doc) };
+
+		assert_int_equal(bc_store_save_items(path, &it, 1, NULL, NULL, err, sizeof(err)), 0);
+		free(doc);
+	}
+	assert_int_equal(count_entries(path), 2 + sizeof(labels) / sizeof(labels[0]));
+	s = bc_store_open(path, 0, err, sizeof(err));
+	assert_non_null(s);
+	for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+		struct bc_store_filter f = { .label = labels[i] };
+		struct label_seen l = { 0 };
+
+		assert_int_equal(bc_store_each(s, &f, label_row, &l, err, sizeof(err)), 0);
+		assert_int_equal(l.n, 1);
+		assert_string_equal(l.label, labels[i]);
+	}
+	{
+		struct bc_store_filter f = { .host = "h'); DROP TABLE metrics; --" };
+		struct label_seen l = { 0 };
+
+		assert_int_equal(bc_store_each(s, &f, label_row, &l, err, sizeof(err)), 0);
+		assert_int_equal(l.n, 1);
+		assert_string_equal(l.host, "h'); DROP TABLE metrics; --");
+	}
+	/* a filter of SQL matches nothing it is not equal to */
+	{
+		struct bc_store_filter f = { .label = "plain' OR '1'='1", .metric = "hits" };
+		char names[256];
+
+		n = 0;
+		assert_int_equal(bc_store_each(s, &f, count_row, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, 0);
+		f.metric = NULL;
+		f.bench = "count:count-local' OR 1=1 --";
+		assert_int_equal(bc_store_metric_names(s, &f, names, sizeof(names), &n, err,
+						       sizeof(err)), 0);
+		assert_string_equal(names, "");
+	}
+	bc_store_close(s);
+	/* the metrics table is still there and read */
+	s = bc_store_open(path, 0, err, sizeof(err));
+	assert_non_null(s);
+	{
+		struct bc_store_filter f = { .metric = "hits" };
+
+		n = 0;
+		assert_int_equal(bc_store_each(s, &f, count_row, &n, err, sizeof(err)), 0);
+		assert_int_equal(n, 2 + sizeof(labels) / sizeof(labels[0]));
+	}
+	bc_store_close(s);
+}
+
+/* A machine's own store pushed into the shared one, twice: the second
+ * push finds every entry there. */
+static void test_push(void **state)
+{
+	char local[PATH_MAX], path[PATH_MAX], err[512];
+	struct bc_import im = { 0 };
+	size_t added = 9, dups = 9;
+
+	(void)state;
+	PATHF(local, "%s/offline.db", dir);
+	for (int i = 0; i < 3; i++) {
+		char id[32];
+
+		snprintf(id, sizeof(id), "offline-%d", i);
+		assert_int_equal(save_one(local, id, 1e6 + i, "offline", err, sizeof(err)), 0);
+	}
+	store_at(path, sizeof(path), "pushed");
+	assert_int_equal(save_one(path, "offline-0", 1e6, "offline", err, sizeof(err)), 0);
+	assert_int_equal(bc_import_store(&im, local, NULL, err, sizeof(err)), 0);
+	assert_int_equal(im.cnt, 3);
+	assert_int_equal(bc_store_save_items(path, im.items, im.cnt, &added, &dups, err,
+					     sizeof(err)), 0);
+	assert_int_equal(added, 2);
+	assert_int_equal(dups, 1);
+	assert_int_equal(bc_store_save_items(path, im.items, im.cnt, &added, &dups, err,
+					     sizeof(err)), 0);
+	assert_int_equal(added, 0);
+	assert_int_equal(dups, 3);
+	bc_import_free(&im);
+	assert_int_equal(count_entries(path), 3);
 }
 
 static void test_not_a_store(void **state)
@@ -378,13 +588,24 @@ static void test_newer_schema(void **state)
 	char path[PATH_MAX], err[512];
 
 	(void)state;
-	PATHF(path, "%s/newer.db", dir);
+	store_at(path, sizeof(path), "newer");
 	assert_int_equal(save_one(path, "gg77", 1e6, NULL, err, sizeof(err)), 0);
-	sql(path, "PRAGMA user_version = 99;");
+	if (pg)
+		bc_test_pg_sql(&srv, "newer", "UPDATE benchcore_schema SET version = 99");
+	else
+		sql(path, "PRAGMA user_version = 99;");
 	assert_null(bc_store_open(path, 0, err, sizeof(err)));
 	assert_non_null(strstr(err, "schema version 99 is newer than this benchcore's"));
 	assert_int_equal(save_one(path, "gg78", 1e6, NULL, err, sizeof(err)), -EPROTONOSUPPORT);
-	sql(path, "PRAGMA user_version = 2;");
+	assert_null(strchr(err, '\n'));
+	if (pg) {
+		/* the line names the store with its password masked */
+		assert_null(strstr(err, srv.password));
+		assert_non_null(strstr(err, ":***@127.0.0.1"));
+		bc_test_pg_sql(&srv, "newer", "UPDATE benchcore_schema SET version = 3");
+	} else {
+		sql(path, "PRAGMA user_version = 2;");
+	}
 	assert_int_equal(count_entries(path), 1);
 }
 
@@ -506,6 +727,98 @@ static void test_paths(void **state)
 	assert_non_null(strstr(err, "--store ''"));
 }
 
+/* The server's refusals: each one line naming the store, the password
+ * masked, and nothing written. */
+static void test_pg_refusals(void **state)
+{
+	char path[PATH_MAX], bad[PATH_MAX], err[512];
+	int ret;
+
+	(void)state;
+	store_at(path, sizeof(path), "refusals");
+	assert_int_equal(save_one(path, "r1", 1e6, NULL, err, sizeof(err)), 0);
+
+	/* a login refused */
+	PATHF(bad, "postgresql://%s:not-%s@127.0.0.1:%s/refusals", srv.writer, srv.password, srv.port);
+	assert_int_not_equal(save_one(bad, "r2", 1e6, NULL, err, sizeof(err)), 0);
+	if (!strstr(err, "password authentication failed") || strchr(err, '\n') ||
+	    strstr(err, srv.password) || !strstr(err, ":***@127.0.0.1"))
+		fail_msg("expected the one refused-login line, masked; got: %s", err);
+	/* no password at all, where one is asked */
+	PATHF(bad, "postgresql://%s@127.0.0.1:%s/refusals?passfile=/nonexistent", srv.writer,
+	      srv.port);
+	assert_null(bc_store_open(bad, 0, err, sizeof(err)));
+	assert_non_null(strstr(err, "asks for a password and none was given"));
+	/* a server that is not there */
+	PATHF(bad, "postgresql://%s:%s@127.0.0.1:1/refusals", srv.writer, srv.password);
+	assert_int_not_equal(save_one(bad, "r3", 1e6, NULL, err, sizeof(err)), 0);
+	if (!strstr(err, "cannot connect") || strchr(err, '\n') || strstr(err, srv.password))
+		fail_msg("expected the one unreachable line; got: %s", err);
+	/* a server that takes no writes */
+	bc_test_pg_sql(&srv, NULL, "ALTER DATABASE refusals SET default_transaction_read_only = on");
+	ret = save_one(path, "r4", 1e6, NULL, err, sizeof(err));
+	bc_test_pg_sql(&srv, NULL, "ALTER DATABASE refusals RESET default_transaction_read_only");
+	assert_int_equal(ret, -EROFS);
+	if (!strstr(err, "takes no writes") || strstr(err, srv.password) || strchr(err, '\n'))
+		fail_msg("expected the one read-only line; got: %s", err);
+	assert_int_equal(count_entries(path), 1);
+	/* another program's tables by our names */
+	store_at(bad, sizeof(bad), "alien");
+	bc_test_pg_sql(&srv, "alien", "CREATE TABLE entries (title TEXT); INSERT INTO entries VALUES ('a')");
+	assert_int_equal(save_one(bad, "r5", 1e6, NULL, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a benchcore store"));
+	bc_test_pg_sql(&srv, "alien", "SELECT count(*) FROM entries");
+	/* a role that may read and not write */
+	bc_test_pg_sql(&srv, "refusals", "GRANT SELECT ON ALL TABLES IN SCHEMA public TO bc_reader");
+	PATHF(bad, "postgresql://bc_reader:%s@127.0.0.1:%s/refusals", srv.password, srv.port);
+	assert_int_equal(count_entries(bad), 1);
+	ret = save_one(bad, "r6", 1e6, NULL, err, sizeof(err));
+	assert_int_equal(ret, -EACCES);
+	if (!strstr(err, "may not save to it") || strstr(err, srv.password))
+		fail_msg("expected the one permission line; got: %s", err);
+	assert_int_equal(count_entries(path), 1);
+}
+
+/* A store's name as lines show it: every password masked, the rest as
+ * given; what is a server's name and what is a file's. */
+static void test_names(void **state)
+{
+	static const struct {
+		const char *name, *shown;
+		bool server;
+	} cases[] = {
+		{ "postgresql://ci:s3cret@db.lab:5432/bench", "postgresql://ci:***@db.lab:5432/bench", true },
+		{ "postgres://ci:p@ss@db.lab/bench", "postgres://ci:***@db.lab/bench", true },
+		{ "postgresql://ci@db.lab/bench", "postgresql://ci@db.lab/bench", true },
+		{ "postgresql://db.lab/bench?user=ci&password=s3cret&sslmode=require",
+		  "postgresql://db.lab/bench?user=ci&password=***&sslmode=require", true },
+		{ "postgresql://db.lab/bench?p%61ssword=s3cret", "postgresql://db.lab/bench?p%61ssword=***",
+		  true },
+		{ "postgresql://", "postgresql://", true },
+		{ "host=db password=s3cret dbname=bench", "host=db password=*** dbname=bench", true },
+		{ "host=db password = 'se cr\\'et' dbname=bench", "host=db password = *** dbname=bench",
+		  true },
+		{ "dbname=postgresql://ci:s3cret@db/bench", "dbname=***", true },
+		{ "service=team", "service=team", true },
+		{ "x=1.db", "x=1.db", true },
+		{ "./x=1.db", "./x=1.db", false },
+		{ "/var/lib/results.db", "/var/lib/results.db", false },
+		{ "results.db", "results.db", false },
+	};
+	char buf[BC_STORE_SHOWN_MAX], small[12];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_string_equal(bc_store_shown(cases[i].name, buf, sizeof(buf)), cases[i].shown);
+		if (bc_store_is_server(cases[i].name) != cases[i].server)
+			fail_msg("'%s': expected %s", cases[i].name, cases[i].server ? "a server" : "a file");
+		assert_null(strstr(buf, "s3cret"));
+	}
+	/* cut short, never past the buffer */
+	assert_string_equal(bc_store_shown("postgresql://ci:s3cret@db/x", small, sizeof(small)),
+			    "postgresql:");
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -523,21 +836,41 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_paths),
+	/* what every store does, on either engine */
+	const struct CMUnitTest both[] = {
 		cmocka_unit_test(test_create_put_dup),
 		cmocka_unit_test(test_keys_and_id),
 		cmocka_unit_test(test_all_or_nothing),
 		cmocka_unit_test(test_concurrent_savers),
+		cmocka_unit_test(test_newer_schema),
+		cmocka_unit_test(test_hostile_strings),
+		cmocka_unit_test(test_push),
+	};
+	/* a file's own */
+	const struct CMUnitTest files[] = {
+		cmocka_unit_test(test_paths),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_not_a_store),
 		cmocka_unit_test(test_corrupt),
 		cmocka_unit_test(test_read_only),
-		cmocka_unit_test(test_newer_schema),
 		cmocka_unit_test(test_migrate),
 		cmocka_unit_test(test_full_disk),
 	};
+	const struct CMUnitTest server[] = {
+		cmocka_unit_test(test_pg_refusals),
+	};
+	int ret;
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	if (argc > 1 && !strcmp(argv[1], "pg")) {
+		ret = bc_test_pg_setup(&srv, "test_store pg");
+		if (ret)
+			return ret;
+		pg = true;
+		ret = cmocka_run_group_tests_name("both engines, PostgreSQL", both, setup, teardown);
+		return ret + cmocka_run_group_tests_name("PostgreSQL's own", server, setup, teardown);
+	}
+	ret = cmocka_run_group_tests_name("both engines, SQLite", both, setup, teardown);
+	return ret + cmocka_run_group_tests_name("files and names", files, setup, teardown);
 }
