@@ -60,11 +60,11 @@ static __always_inline __u64 wakeup_flags(void)
 /* The runner's loop: reserve, store, submit. No state carried from one
  * record to the next (a drop goes straight to its per-CPU slot): the
  * verifier then prunes each iteration quickly and large batches load. */
-static __always_inline void produce_reserve(__u32 n)
+static __always_inline void produce_reserve(void)
 {
 	__u64 *rec;
 
-	for (__u32 i = 0; i < n; i++) {
+	for (__u32 i = 0; i < batch_cnt; i++) {
 		rec = bpf_ringbuf_reserve(&ringbuf, sizeof(*rec), 0);
 		if (!rec) {
 			bc_slot_add(drops, 1);
@@ -76,40 +76,40 @@ static __always_inline void produce_reserve(__u32 n)
 }
 
 /* --rb-latency: every (stamp_mask + 1)th record holds its time. */
-static __always_inline void produce_reserve_stamped(__u32 n, __u32 mask)
+static __always_inline void produce_reserve_stamped(void)
 {
 	__u64 *rec;
 
-	for (__u32 i = 0; i < n; i++) {
+	for (__u32 i = 0; i < batch_cnt; i++) {
 		rec = bpf_ringbuf_reserve(&ringbuf, sizeof(*rec), 0);
 		if (!rec) {
 			bc_slot_add(drops, 1);
 			continue;
 		}
-		*rec = (i & mask) ? 0 : bpf_ktime_get_ns();
+		*rec = (i & stamp_mask) ? 0 : bpf_ktime_get_ns();
 		bpf_ringbuf_submit(rec, wakeup_flags());
 	}
 }
 
 /* --rb-use-output: a copy from the stack instead of reserve/submit. */
-static __always_inline void produce_output(__u32 n, bool stamped, __u32 mask)
+static __always_inline void produce_output(void)
 {
 	__u64 rec;
 
-	for (__u32 i = 0; i < n; i++) {
-		rec = (stamped && !(i & mask)) ? bpf_ktime_get_ns() : 0;
+	for (__u32 i = 0; i < batch_cnt; i++) {
+		rec = (stamp && !(i & stamp_mask)) ? bpf_ktime_get_ns() : 0;
 		if (bpf_ringbuf_output(&ringbuf, &rec, sizeof(rec), wakeup_flags()))
 			bc_slot_add(drops, 1);
 	}
 }
 
 /* --rb-bench-producer: nobody woken, written records counted. */
-static __always_inline void produce_alone(__u32 n, bool output)
+static __always_inline void produce_alone(void)
 {
 	__u64 *rec, zero = 0;
 
-	for (__u32 i = 0; i < n; i++) {
-		if (output) {
+	for (__u32 i = 0; i < batch_cnt; i++) {
+		if (use_output) {
 			if (bpf_ringbuf_output(&ringbuf, &zero, sizeof(zero), BPF_RB_NO_WAKEUP))
 				bc_slot_add(drops, 1);
 			else
@@ -128,21 +128,22 @@ static __always_inline void produce_alone(__u32 n, bool output)
 }
 
 /* The mode is chosen here, once: each flag is read-only data the verifier
- * knows, so the loops of the other modes are dead code it removes. */
+ * knows, so the loops of the other modes are dead code it removes. Each
+ * loop reads batch_cnt (volatile: loaded anew) in its own condition, as
+ * the runner's does: with the count loaded once before the dispatch and
+ * kept in a register, 6.1's verifier refused every batch (E2BIG). */
 static __always_inline void produce_batch(void)
 {
-	__u32 n = batch_cnt, mask = stamp_mask;
-
 	if (!bc_own_process())
 		return;
 	if (bench_producer)
-		produce_alone(n, use_output);
+		produce_alone();
 	else if (use_output)
-		produce_output(n, stamp, mask);
+		produce_output();
 	else if (stamp)
-		produce_reserve_stamped(n, mask);
+		produce_reserve_stamped();
 	else
-		produce_reserve(n);
+		produce_reserve();
 }
 
 SEC("fentry")
