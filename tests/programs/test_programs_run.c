@@ -34,40 +34,26 @@ static double num(const struct bc_json *obj, const char *key)
 	return v->number;
 }
 
-/* The entry of "programs" named name; fails when there is none. */
-static const struct bc_json *program(const struct bc_json *doc, const char *name)
-{
-	const struct bc_json *progs = bc_json_get(doc, "programs");
-
-	for (size_t i = 0; i < bc_json_len(progs); i++) {
-		const struct bc_json *p = bc_json_at(progs, i);
-
-		if (!strcmp(bc_json_str(bc_json_get(p, "name")) ?: "", name))
-			return p;
-	}
-	fprintf(stderr, "programs_run: no program '%s' in the document\n", name);
-	fail();
-	return NULL;
-}
-
 /*
- * bpf_loop's producer, whichever attach point the kernel in front of the
- * test gave it (bl_fentry where trampolines load, bl_tp or bl_raw_tp
- * where they do not): the program of role "producer" named bl_...
+ * The program of that role whose name starts with prefix: the kernel in
+ * front of the test chooses which one a benchmark loads (bpf_loop's
+ * producer is bl_fentry where trampolines load, bl_tp where they do not;
+ * trig-tp's program under test is trig_tp, or trig_syscall_tp on 6.1).
  */
-static const struct bc_json *bl_producer(const struct bc_json *doc)
+static const struct bc_json *program_of(const struct bc_json *doc, const char *prefix,
+					const char *role)
 {
 	const struct bc_json *progs = bc_json_get(doc, "programs");
 
 	for (size_t i = 0; i < bc_json_len(progs); i++) {
 		const struct bc_json *p = bc_json_at(progs, i);
 		const char *name = bc_json_str(bc_json_get(p, "name"));
-		const char *role = bc_json_str(bc_json_get(p, "role"));
+		const char *r = bc_json_str(bc_json_get(p, "role"));
 
-		if (name && role && !strncmp(name, "bl_", 3) && !strcmp(role, "producer"))
+		if (name && r && !strncmp(name, prefix, strlen(prefix)) && !strcmp(r, role))
 			return p;
 	}
-	fprintf(stderr, "programs_run: no bl_ producer program in the document\n");
+	fprintf(stderr, "programs_run: no %s... program of role %s in the document\n", prefix, role);
 	fail();
 	return NULL;
 }
@@ -93,7 +79,7 @@ static void test_trigger_json(void **state)
 
 	(void)state;
 	doc = bc_test_run_json(&r, args);
-	p = program(doc, "trig_tp");
+	p = program_of(doc, "trig_", "under test");
 	expect_sizes(p);
 	/* Loaded by the plugin: the statistics of libbpf's log of the load. */
 	v = bc_json_get(p, "verifier");
@@ -117,7 +103,7 @@ static void test_skeleton_json(void **state)
 
 	(void)state;
 	doc = bc_test_run_json(&r, args);
-	p = bl_producer(doc);
+	p = program_of(doc, "bl_", "producer");
 	expect_sizes(p);
 	assert_true(num(p, "insns") > 0);
 	v = bc_json_get(p, "verifier");
@@ -170,7 +156,7 @@ static char *csv_row(char *out, const char *bench, const char *prog)
 	char want[256];
 	char *p;
 
-	/* prog ending in '_' is a prefix (bl_: bl_tp, bl_fentry, ...) */
+	/* prog ending in '_' is a prefix (bl_: bl_tp, bl_fentry; program_of()) */
 	snprintf(want, sizeof(want), "\n%s,ok,%s%s", bench, prog,
 		 prog[0] && prog[strlen(prog) - 1] == '_' ? "" : ",");
 	p = strstr(out, want);
@@ -199,7 +185,7 @@ static void test_programs_one(void **state)
 	(void)state;
 	doc = bc_test_run_json(&r, args);
 	assert_string_equal(bc_json_str(bc_json_get(doc, "benchmark")), "bpf_loop:bpf-loop");
-	p = bl_producer(doc);
+	p = program_of(doc, "bl_", "producer");
 	expect_sizes(p);
 	v = bc_json_get(p, "verifier");
 	assert_true(num(v, "processed_insns") > 0);
@@ -225,7 +211,7 @@ static void test_programs_all_csv(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "benchmark,status,program,role,type,insns,xlated_insns,"
 				      "jited_bytes,verified_insns,processed_insns,"));
-	row = csv_row(r.out, "trigger:trig-tp", "trig_tp");
+	row = csv_row(r.out, "trigger:trig-tp", "trig_");
 	if (!row)
 		fail_msg("no trigger:trig-tp row: %.2000s", r.out);
 	assert_true(csv_field(row, 6) > 0);	/* xlated_insns */
