@@ -108,6 +108,15 @@ print_table() {
 		printf '%-22s %8s  %-8s %s\n' "$name" "$sec" "$status" "$reason"
 	done
 	printf '%-22s %8s\n' total "$total"
+	# What the failed suites' cases said: their output scrolled by long
+	# before this table, and CI keeps only the end.
+	for row in "${table[@]}"; do
+		IFS='|' read -r name sec status reason <<<"$row"
+		case $name in *suite) ;; *) continue ;; esac
+		[ "$status" = FAILED ] || continue
+		echo "$name, what failed:"
+		scripts/ctest-failures.sh "$logs/${name// /-}.log" 24
+	done
 }
 
 # --browser: chromium for the report's browser test (tests/store); --readers:

@@ -367,6 +367,9 @@ judge() {
 			detail=$(sed -n '/tests FAILED:/,$p' "$res/ctest.log" |
 				sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\).*/\1/p' | paste -sd ' ')
 			echo "ctest -L bpf: **FAILED** (exit status $ctest_rc): $detail" >>"$out/table.md"
+			# What each failed case said, under the line: CI keeps only
+			# the end of the output, and the guest's log is gone with it.
+			"$src/scripts/ctest-failures.sh" "$res/ctest.log" | md_escape >>"$out/table.md"
 			reasons+=("ctest -L bpf failed: ${detail:-exit status $ctest_rc}")
 		fi
 	fi
