@@ -13,7 +13,7 @@
 # "NAME yes|no" line each, from tests/kernel_features: hand-written probes,
 # apart from every plugin; features.err has what each probe found), benches
 # (list order), probe/NAME.{json,err,rc,sec} per benchmark,
-# ctest.{log,rc,sec}, dmesg, vm/NAME/out (benchcore vm's guest half,
+# programs.{csv,err,rc,sec} (programs --all), ctest.{log,rc,sec}, dmesg, vm/NAME/out (benchcore vm's guest half,
 # vm/guest.sh, on count-local and trig-tp: scripts/vmtest.sh collects them
 # as `benchcore vm` does), and done once everything was recorded (a guest
 # that dies half-way leaves no done file).
@@ -70,6 +70,18 @@ for bench in "${benches[@]}"; do
 	awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f\n", b - a }' >"$file.sec"
 	echo "vmtest-guest: $bench: exit status $rc, $(cat "$file.sec") s"
 done
+
+# What each benchmark's programs are on this kernel, veristat's figures
+# included (docs/programs.md): every benchmark loaded, attached and torn
+# down with nothing measured, each in a child of its own. The judge reads
+# programs.rc and the CSV's status column.
+t0=$SECONDS
+rc=0
+timeout --kill-after=5 600 "${benchcore[@]}" programs --all --format csv \
+	>"$out/programs.csv" 2>"$out/programs.err" || rc=$?
+echo "$rc" >"$out/programs.rc"
+echo $((SECONDS - t0)) >"$out/programs.sec"
+echo "vmtest-guest: programs --all: exit status $rc, $(cat "$out/programs.sec") s"
 
 # `benchcore vm`'s guest half, in the matrix's own boots: the same
 # vm/guest.sh a `benchcore vm` guest runs, on a short count-local run and a

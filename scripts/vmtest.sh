@@ -327,6 +327,32 @@ check_expect() {
 
 md_escape() { sed 's/|/\\|/g'; }
 
+# The benchmarks whose programs --all row says "failed" (the CSV's second
+# column; names hold no commas), or the command's exit status.
+programs_failed() {
+	local names
+	names=$(awk -F, 'NR > 1 && $2 == "failed" { print $1 }' "$1/programs.csv" 2>/dev/null | sort -u | paste -sd ' ')
+	echo "${names:-exit status $(cat "$1/programs.rc")}"
+}
+
+# One line on programs --all: how many programs of how many benchmarks
+# loaded, what was unavailable or needed options. Returns 1 when it failed:
+# a non-zero exit, a "failed" row, or nothing loaded at all.
+programs_line() {
+	local res=$1 rc ok benches unavail usage
+	rc=$(cat "$res/programs.rc")
+	ok=$(awk -F, 'NR > 1 && $2 == "ok"' "$res/programs.csv" 2>/dev/null | wc -l)
+	benches=$(awk -F, 'NR > 1 && $2 == "ok" { print $1 }' "$res/programs.csv" 2>/dev/null | sort -u | wc -l)
+	unavail=$(awk -F, 'NR > 1 && $2 == "unavailable" { print $1 }' "$res/programs.csv" 2>/dev/null | sort -u | wc -l)
+	usage=$(awk -F, 'NR > 1 && $2 == "usage error" { print $1 }' "$res/programs.csv" 2>/dev/null | sort -u | wc -l)
+	if [ "$rc" != 0 ] || [ "$ok" = 0 ] ||
+		awk -F, 'NR > 1 && $2 == "failed" { bad = 1 } END { exit !bad }' "$res/programs.csv" 2>/dev/null; then
+		echo "programs --all: **FAILED** (exit status $rc): $(programs_failed "$res") (results/programs.csv, programs.err)"
+		return 1
+	fi
+	echo "programs --all: $ok programs of $benches benchmarks loaded ($unavail unavailable here, $usage need options; results/programs.csv)"
+}
+
 # table.md for one kernel; returns 1 if anything failed.
 judge() {
 	local name=$1 out=$2 how=$3 res=$2/results bad=0 key expect verdicts ctest_rc
@@ -373,10 +399,15 @@ judge() {
 			reasons+=("ctest -L bpf failed: ${detail:-exit status $ctest_rc}")
 		fi
 	fi
+	if [ -e "$res/programs.rc" ] && ! programs_line "$res" >>"$out/table.md"; then
+		bad=1
+		reasons+=("programs --all failed: $(programs_failed "$res")")
+	fi
 	# Where the guest's time went (README's cost table comes from these).
 	echo "cost inside: boot $(cat "$res/uptime.start" 2>/dev/null || echo -) s (guest only)," \
 		"list $(cat "$res/list.sec" 2>/dev/null || echo -) s," \
 		"probes $(cat "$res"/probe/*.sec 2>/dev/null | awk '{ t += $1 } END { printf "%.0f", t }') s," \
+		"programs $(cat "$res/programs.sec" 2>/dev/null || echo -) s," \
 		"ctest $(cat "$res/ctest.sec" 2>/dev/null || echo -) s" >>"$out/table.md"
 	# The kernel's own answers, which the expectations' needs= are read
 	# against. The host's file is checked on any host build, so it must
