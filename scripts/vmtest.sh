@@ -404,7 +404,10 @@ judge() {
 		reasons+=("programs --all failed: $(programs_failed "$res")")
 	fi
 	# Where the guest's time went (README's cost table comes from these).
-	echo "cost inside: boot $(cat "$res/uptime.start" 2>/dev/null || echo -) s (guest only)," \
+	# The host's uptime is not a boot that this run paid for.
+	local boot=-
+	[ "$name" = host ] || boot=$(cat "$res/uptime.start" 2>/dev/null || echo -)
+	echo "cost inside: boot $boot s (guest only)," \
 		"list $(cat "$res/list.sec" 2>/dev/null || echo -) s," \
 		"probes $(cat "$res"/probe/*.sec 2>/dev/null | awk '{ t += $1 } END { printf "%.0f", t }') s," \
 		"programs $(cat "$res/programs.sec" 2>/dev/null || echo -) s," \
