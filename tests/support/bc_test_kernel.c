@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <linux/capability.h>
 #include <linux/perf_event.h>
 
 #include <bpf/btf.h>
@@ -86,6 +87,78 @@ int bc_test_kernel_bpf(void)
 	if (fd >= 0)
 		close(fd);
 	return say(fd < 0 ? fd : 0, "load", "a trivial raw_tp program");
+}
+
+/* The steps of raw_tp_child(), for the parent's line. */
+static const char *const raw_tp_stages[] = { "capset", "load", "attach to sys_enter" };
+
+/* Gives up CAP_SYS_ADMIN, keeping every other capability: 0 or -errno. */
+static int drop_sys_admin(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+	const __u32 bit = 1u << (CAP_SYS_ADMIN % 32);
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	data[CAP_SYS_ADMIN / 32].effective &= ~bit;
+	data[CAP_SYS_ADMIN / 32].permitted &= ~bit;
+	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
+}
+
+/* In a child that gave up CAP_SYS_ADMIN (kept CAP_BPF and CAP_PERFMON, as
+ * `setpriv --inh-caps=-sys_admin --bounding-set=-sys_admin` leaves root):
+ * load the trivial raw_tp program and attach it to sys_enter. Writes the
+ * step that failed (raw_tp_stages) and its negative errno to fd, or
+ * nothing. */
+static void raw_tp_child(int fd)
+{
+	int answer[2] = { 0, 0 }, prog, link;
+
+	answer[1] = drop_sys_admin();
+	if (!answer[1]) {
+		answer[0] = 1;
+		prog = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "bc_tk_nosys", "GPL", ret0,
+				     RET_LEN, NULL);
+		answer[1] = prog < 0 ? prog : 0;
+	}
+	if (!answer[1]) {
+		answer[0] = 2;
+		link = bpf_raw_tracepoint_open("sys_enter", prog);
+		answer[1] = link < 0 ? link : 0;
+	}
+	if (answer[1] && write(fd, answer, sizeof(answer)) != sizeof(answer))
+		_exit(1);
+	_exit(0);
+}
+
+int bc_test_kernel_raw_tp_without_sys_admin(void)
+{
+	int answer[2] = { 0, 0 }, pipefd[2], status = 0;
+	ssize_t got;
+	pid_t pid;
+
+	if (pipe(pipefd))
+		return say(-errno, "pipe", "a raw_tp program loads without CAP_SYS_ADMIN");
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[0]);
+		raw_tp_child(pipefd[1]);
+	}
+	close(pipefd[1]);
+	if (pid < 0) {
+		close(pipefd[0]);
+		return say(-errno, "fork", "a raw_tp program loads without CAP_SYS_ADMIN");
+	}
+	got = read(pipefd[0], answer, sizeof(answer));
+	close(pipefd[0]);
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		return say(-ECHILD, "the probing child",
+			   "a raw_tp program loads without CAP_SYS_ADMIN");
+	if (got != (ssize_t)sizeof(answer) || answer[0] < 0 || answer[0] > 2)
+		answer[1] = 0;
+	return say(answer[1], raw_tp_stages[answer[1] ? answer[0] : 0],
+		   "a raw_tp program loads and attaches without CAP_SYS_ADMIN");
 }
 
 static const char *trampoline_kind(enum bpf_attach_type type)

@@ -24,6 +24,11 @@
 /* A trivial raw_tp program loads: this process may load BPF at all. */
 int bc_test_kernel_bpf(void);
 
+/* The same program loads and attaches (raw_tracepoint_open on sys_enter)
+ * in a child that gave up CAP_SYS_ADMIN but kept CAP_BPF and CAP_PERFMON:
+ * Debian's 6.1 refuses that load (EINVAL), newer kernels take it. */
+int bc_test_kernel_raw_tp_without_sys_admin(void);
+
 /*
  * A trampoline program (type BPF_TRACE_FENTRY, BPF_TRACE_FEXIT or
  * BPF_MODIFY_RETURN) on kernel function func loads AND attaches: a kernel
