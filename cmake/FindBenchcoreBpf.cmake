@@ -25,12 +25,15 @@
 # and the function
 #
 #   benchcore_bpf_skeleton(<target> SOURCES <a.bpf.c> [<b.bpf.c>...]
-#                          [SKEL_NAME <name>] [INCLUDE_DIRS <dirs...>])
+#                          [SKEL_NAME <name>] [INCLUDE_DIRS <dirs...>]
+#                          [DEFINES <NAME[=VALUE]...>])
 #
 # which creates the INTERFACE target <target>; linking it gives the include
 # dir holding <name>.skel.h (name defaults to the first source's stem, "a"
 # for a.bpf.c) and builds the skeleton before the linking target. Several
-# sources are linked into one object with `bpftool gen object`. Its first
+# sources are linked into one object with `bpftool gen object`. DEFINES
+# are passed to clang as -D, so that one source can be built into several
+# objects (each its own <target>). Its first
 # call creates the build tree's one vmlinux.h rule; when BPF was not found,
 # it stops configuration with BENCHCORE_BPF_REASON.
 #
@@ -202,7 +205,7 @@ function(_benchcore_bpf_vmlinux_target out_dir)
 endfunction()
 
 function(benchcore_bpf_skeleton target)
-	cmake_parse_arguments(ARG "" "SKEL_NAME" "SOURCES;INCLUDE_DIRS" ${ARGN})
+	cmake_parse_arguments(ARG "" "SKEL_NAME" "SOURCES;INCLUDE_DIRS;DEFINES" ${ARGN})
 	if(NOT ARG_SOURCES)
 		message(FATAL_ERROR "benchcore_bpf_skeleton(${target}): SOURCES is required")
 	endif()
@@ -228,6 +231,10 @@ function(benchcore_bpf_skeleton target)
 		get_filename_component(d "${d}" ABSOLUTE)
 		list(APPEND inc_flags -I "${d}")
 	endforeach()
+	set(def_flags "")
+	foreach(d IN LISTS ARG_DEFINES)
+		list(APPEND def_flags "-D${d}")
+	endforeach()
 
 	set(objs "")
 	foreach(src IN LISTS ARG_SOURCES)
@@ -251,7 +258,7 @@ function(benchcore_bpf_skeleton target)
 		add_custom_command(OUTPUT "${obj}"
 			COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
 			COMMAND "${BenchcoreBpf_CLANG}" -g -O2 -target bpf
-				-D__TARGET_ARCH_${BenchcoreBpf_ARCH}
+				-D__TARGET_ARCH_${BenchcoreBpf_ARCH} ${def_flags}
 				${inc_flags} ${BenchcoreBpf_SYS_INCLUDES}
 				-MD -MF "${obj}.d"
 				-c "${src_abs}" -o "${obj}"

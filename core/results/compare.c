@@ -18,6 +18,7 @@
 
 #include "accel.h"
 #include "compare.h"
+#include "prog_change.h"
 #include "runtime/scale.h"
 #include "report_table.h"
 #include "runtime/significance.h"
@@ -457,56 +458,6 @@ static void bc_compare_pair(const struct bc_cmp_opts *o, struct bc_json_writer *
 	}
 }
 
-/*
- * The facts of a program that move its cost (issue 38): what a compiler,
- * a kernel or hardening changed between two runs of one configuration.
- * A fact either side lacks (an older document, a plugin-loaded program
- * without the verifier's statistics) is no difference.
- */
-struct bc_prog_fact {
-	const char *key;		/* the compare document's "fact" */
-	const char *text;		/* "%s → %s" followed by this */
-	size_t off;			/* in struct bc_doc_prog */
-};
-
-static const struct bc_prog_fact bc_prog_facts[] = {
-	{ "xlated_insns", " insns", offsetof(struct bc_doc_prog, xlated_insns) },
-	{ "jited_bytes", " bytes", offsetof(struct bc_doc_prog, jited_bytes) },
-	{ "processed_insns", " insns processed", offsetof(struct bc_doc_prog, processed_insns) },
-	{ "total_states", " states", offsetof(struct bc_doc_prog, total_states) },
-	{ "peak_states", " peak states", offsetof(struct bc_doc_prog, peak_states) },
-	{ "stack_depth_total", " bytes", offsetof(struct bc_doc_prog, stack_total) },
-};
-
-/* The words before the figures of facts after the first ("jited 212 →
- * 260 bytes"); the first, translated size, goes bare ("34 → 41 insns"). */
-static const char *const bc_prog_fact_words[] = { "", "jited ", "verifier ", "", "", "stack " };
-
-static double bc_prog_fact(const struct bc_doc_prog *p, size_t i)
-{
-	return *(const double *)((const char *)p + bc_prog_facts[i].off);
-}
-
-static bool bc_prog_fact_differs(const struct bc_doc_prog *a, const struct bc_doc_prog *b, size_t i)
-{
-	double x = bc_prog_fact(a, i), y = bc_prog_fact(b, i);
-
-	return !isnan(x) && !isnan(y) && x != y;
-}
-
-/* b's program of a's name and role, or NULL. */
-static const struct bc_doc_prog *bc_prog_match(const struct bc_doc_run *b, const struct bc_doc_prog *a)
-{
-	for (size_t i = 0; i < b->prog_cnt; i++) {
-		const struct bc_doc_prog *p = &b->progs[i];
-
-		if (a->name && p->name && !strcmp(a->name, p->name) &&
-		    (!a->role || !p->role || !strcmp(a->role, p->role)))
-			return p;
-	}
-	return NULL;
-}
-
 /* "  trig_tp: 34 → 41 insns, jited 212 → 260 bytes" under the row. */
 static void bc_prog_changes_text(FILE *f, const struct bc_cmp_run *a, const struct bc_cmp_run *b)
 {
@@ -516,13 +467,14 @@ static void bc_prog_changes_text(FILE *f, const struct bc_cmp_run *a, const stru
 
 		if (!pb)
 			continue;
-		for (size_t k = 0; k < sizeof(bc_prog_facts) / sizeof(bc_prog_facts[0]); k++) {
+		for (size_t k = 0; k < BC_PROG_FACT_CNT; k++) {
 			if (!bc_prog_fact_differs(pa, pb, k))
 				continue;
 			if (*sep == ':')
 				fprintf(f, "  %s", pa->name);
-			fprintf(f, "%s%s%.0f \xe2\x86\x92 %.0f%s", sep, bc_prog_fact_words[k],
-				bc_prog_fact(pa, k), bc_prog_fact(pb, k), bc_prog_facts[k].text);
+			fprintf(f, "%s%s%.0f \xe2\x86\x92 %.0f%s", sep, bc_prog_facts[k].words,
+				bc_prog_fact_value(pa, k), bc_prog_fact_value(pb, k),
+				bc_prog_facts[k].unit);
 			sep = ", ";
 		}
 		if (*sep == ',')
@@ -539,7 +491,7 @@ static void bc_prog_changes_json(struct bc_json_writer *w, const struct bc_cmp_r
 
 		if (!pb)
 			continue;
-		for (size_t k = 0; k < sizeof(bc_prog_facts) / sizeof(bc_prog_facts[0]); k++) {
+		for (size_t k = 0; k < BC_PROG_FACT_CNT; k++) {
 			if (!bc_prog_fact_differs(pa, pb, k))
 				continue;
 			if (!open) {
@@ -553,8 +505,8 @@ static void bc_prog_changes_json(struct bc_json_writer *w, const struct bc_cmp_r
 			}
 			bc_jw_obj_begin(w, NULL);
 			bc_jw_str(w, BC_DOC_CMPE_FACT, bc_prog_facts[k].key);
-			bc_jw_num(w, BC_DOC_CMPE_BASE, bc_prog_fact(pa, k));
-			bc_jw_num(w, BC_DOC_CMPE_NEW, bc_prog_fact(pb, k));
+			bc_jw_num(w, BC_DOC_CMPE_BASE, bc_prog_fact_value(pa, k));
+			bc_jw_num(w, BC_DOC_CMPE_NEW, bc_prog_fact_value(pb, k));
 			bc_jw_obj_end(w);
 		}
 		if (open) {

@@ -61,6 +61,7 @@ static void bc_history_group_free(struct bc_history_group *g)
 	free(g->last_date);
 	free(g->means);
 	free(g->last_run_id);
+	free(g->prog_changed_run_id);
 }
 
 void bc_history_free(struct bc_history *h)
@@ -69,6 +70,7 @@ void bc_history_free(struct bc_history *h)
 		bc_history_group_free(&h->groups[i]);
 	free(h->groups);
 	free(h->slots);
+	bc_prog_series_free(&h->prog_series);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -166,9 +168,12 @@ int bc_history_add(struct bc_history *h, enum bc_history_by by, const struct bc_
 	struct bc_history_group *g;
 	char name[1024];
 	double *means;
+	bool prog_changed;
 
 	if (!r->k.metric || !isfinite(r->k.mean) || !r->k.date)
 		return 0;	/* measured nothing */
+	if (bc_prog_series_step(&h->prog_series, &r->k, &prog_changed))
+		return -ENOMEM;
 	switch (by) {
 	case BC_HISTORY_BY_KERNEL:
 		snprintf(name, sizeof(name), "%s", r->k.kernel_release ? r->k.kernel_release : "?");
@@ -220,6 +225,12 @@ int bc_history_add(struct bc_history *h, enum bc_history_by by, const struct bc_
 	if (!g->first_date || !g->last_date || !g->last_run_id)
 		return -ENOMEM;
 	g->last_id = r->id;
+	if (prog_changed) {
+		g->prog_changes++;
+		g->prog_changed_run_id = bc_dup_or_keep(g->prog_changed_run_id, r->k.run_id);
+		if (!g->prog_changed_run_id)
+			return -ENOMEM;
+	}
 	h->entries++;
 	return 0;
 }
@@ -418,12 +429,19 @@ static size_t *bc_history_by_config(const struct bc_history *h)
 	return order;
 }
 
+/* The mark of a row where a program changed, and what it means (the
+ * legend under each configuration that has one). */
+#define BC_HISTORY_PROG_MARK "*"
+#define BC_HISTORY_PROG_LEGEND                                                                    \
+	"*: the benchmark's BPF programs changed at an entry of this row, against the entry " \
+	"before it on the same host and kernel (benchcore compare shows how)"
+
 static void bc_history_text(FILE *f, const char *bench, enum bc_history_by by, const struct bc_history *h)
 {
 	size_t *order = bc_history_by_config(h);
-	char name[512], opts[1024], metric[256], safe_bench[512], unit[128];
+	char name[512], opts[1024], metric[256], safe_bench[512], unit[128], row[520];
 
-	bool emulated = false;
+	bool emulated = false, prog_marked = false;
 
 	bc_text_safe(bench, safe_bench, sizeof(safe_bench));
 	for (size_t k = 0; k < h->cnt; k++) {
@@ -432,10 +450,12 @@ static void bc_history_text(FILE *f, const char *bench, enum bc_history_by by, c
 
 		if (!k || x->config != h->groups[order ? order[k - 1] : k - 1].config) {
 			/* the configuration before it ends: say its TCG figures are
-			 * emulation (accel.h) */
+			 * emulation (accel.h), and what its marks mean */
 			if (emulated)
 				fprintf(f, "  [tcg]: %s\n", BC_ACCEL_EMULATION_NOTE);
-			emulated = false;
+			if (prog_marked)
+				fprintf(f, "  %s\n", BC_HISTORY_PROG_LEGEND);
+			emulated = prog_marked = false;
 			/* a configuration's groups together, in order */
 			fprintf(f, "%s%s  %s\n  %s (%s is better)\n", k ? "\n" : "", safe_bench,
 				*x->options ? bc_text_safe(x->options, opts, sizeof(opts))
@@ -450,19 +470,23 @@ static void bc_history_text(FILE *f, const char *bench, enum bc_history_by by, c
 		bc_fmt_ci(x, ci, sizeof(ci));
 		bc_fmt_change(x, ch, sizeof(ch), p, sizeof(p));
 		snprintf(n, sizeof(n), "%zu", x->n);
-		fprintf(f, "  %-32s %5s  %-18s %9s  %9s %8s  %s\n",
-			bc_text_safe(x->name, name, sizeof(name)), n, mean, ci, ch, p,
+		snprintf(row, sizeof(row), "%s%s", bc_text_safe(x->name, name, sizeof(name)),
+			 x->prog_changes ? " " BC_HISTORY_PROG_MARK : "");
+		fprintf(f, "  %-32s %5s  %-18s %9s  %9s %8s  %s\n", row, n, mean, ci, ch, p,
 			x->has_prev ? x->verdict : "");
 		emulated = emulated || bc_accel_emulated(x->accelerator);
+		prog_marked = prog_marked || x->prog_changes;
 	}
 	if (emulated)
 		fprintf(f, "  [tcg]: %s\n", BC_ACCEL_EMULATION_NOTE);
+	if (prog_marked)
+		fprintf(f, "  %s\n", BC_HISTORY_PROG_LEGEND);
 	free(order);
 }
 
 static void bc_history_csv(FILE *f, const char *bench, enum bc_history_by by, const struct bc_history *h)
 {
-	fprintf(f, "benchmark,configuration,metric,unit,%s,entries,mean,ci95_half,samples,sample_n,first_date,last_date,change_pct,p_value,verdict\n",
+	fprintf(f, "benchmark,configuration,metric,unit,%s,entries,mean,ci95_half,samples,sample_n,first_date,last_date,change_pct,p_value,verdict,program_changed\n",
 		bc_history_by_name(by));
 	for (size_t i = 0; i < h->cnt; i++) {
 		const struct bc_history_group *g = &h->groups[i];
@@ -489,12 +513,15 @@ static void bc_history_csv(FILE *f, const char *bench, enum bc_history_by by, co
 		fputc(',', f);
 		if (g->has_prev && g->valid)
 			fprintf(f, "%.6g", g->p);
-		fprintf(f, ",%s\n", g->has_prev ? g->verdict : "");
+		fprintf(f, ",%s,%s\n", g->has_prev ? g->verdict : "",
+			g->prog_changes ? "true" : "false");
 	}
 }
 
 static void bc_history_markdown(FILE *f, const char *bench, enum bc_history_by by, const struct bc_history *h)
 {
+	bool prog_marked = false;
+
 	fprintf(f, "| benchmark | configuration | metric | %s | n | mean | 95%% CI | change | p | verdict |\n",
 		bc_history_by_name(by));
 	fputs("|---|---|---|---|--:|--:|--:|--:|--:|---|\n", f);
@@ -513,11 +540,16 @@ static void bc_history_markdown(FILE *f, const char *bench, enum bc_history_by b
 		bc_md_write(f, g->metric);
 		fputs(" | ", f);
 		bc_md_write(f, g->name);
+		if (g->prog_changes)
+			fputs(" \\" BC_HISTORY_PROG_MARK, f);
+		prog_marked = prog_marked || g->prog_changes;
 		fprintf(f, " | %zu | ", g->n);
 		/* the mean carries the unit, which a store may hold anything in */
 		bc_md_write(f, mean);
 		fprintf(f, " | %s | %s | %s | %s |\n", ci, ch, p, g->has_prev ? g->verdict : "");
 	}
+	if (prog_marked)
+		fputs("\n\\" BC_HISTORY_PROG_LEGEND "\n", f);
 }
 
 static void bc_history_json(FILE *f, const char *bench, enum bc_history_by by, const struct bc_history *h)
@@ -551,6 +583,10 @@ static void bc_history_json(FILE *f, const char *bench, enum bc_history_by by, c
 		bc_jw_str(&w, "first_date", g->first_date);
 		bc_jw_str(&w, "last_date", g->last_date);
 		bc_jw_str(&w, "last_run_id", g->last_run_id);
+		/* the newest entry of the group whose programs changed: the one
+		 * to export and compare with the entry before it */
+		bc_jw_bool(&w, "program_changed", g->prog_changes > 0);
+		bc_jw_str(&w, "program_changed_run_id", g->prog_changed_run_id);
 		if (g->has_prev) {
 			bc_jw_num(&w, "change_pct", g->change_pct);
 			bc_jw_num(&w, "p_value", g->valid ? g->p : NAN);

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "prog_series.h"
 #include "runtime/config.h"
 #include "store.h"
 
@@ -47,6 +48,11 @@ struct bc_history_group {
 	const char *verdict;
 	long long last_id;		/* the newest entry: the report links it */
 	char *last_run_id;
+	/* Entries of the group whose BPF programs differ from the entry
+	 * before them in their series (prog_series.h), and the newest of
+	 * them: history marks the row, the report the cell. */
+	size_t prog_changes;
+	char *prog_changed_run_id;
 	size_t config;			/* its configuration's number, first seen first */
 };
 
@@ -58,6 +64,8 @@ struct bc_history {
 	/* a hash of group keys, so that 100,000 entries group in one pass */
 	size_t *slots;
 	size_t slot_cnt;
+	/* each series' previous program digest, as the entries come */
+	struct bc_prog_series prog_series;
 };
 
 /* Groups the entries f selects (their bench set) by `by`, on f->metric's

@@ -25,6 +25,9 @@ struct bc_plot_point {
 	double x;	/* the x value; a category's index in bar panels */
 	double y;
 	double lo, hi;	/* the error bar's ends; NaN: none */
+	/* Line panels: a ring around the point, with this tooltip (the
+	 * report's entry whose BPF programs changed); NULL: none. */
+	const char *ring;
 };
 
 struct bc_plot_series {

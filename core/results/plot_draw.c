@@ -27,6 +27,8 @@
 #define BC_PLOT_MAX_TICKS 64
 /* Marks (change points): apart from every series' colour. */
 #define BC_PLOT_MARK_COLOR "#b00020"
+/* A ringed point's (the report's changed programs): not a series' colour */
+#define BC_PLOT_RING_COLOR "#6a3d9a"
 
 /* Okabe and Ito's palette, black last. */
 static const char *const bc_plot_colors[] = {
@@ -429,6 +431,22 @@ static void bc_draw_error_bar(FILE *f, double x, double y0, double y1, const cha
 	bc_svg_line(f, x - 4, y1, x + 4, y1, color, 1.2, NULL);
 }
 
+/* The ringed points of a series, over their markers: each ring a group
+ * whose <title> says why it is there. */
+static void bc_draw_rings(FILE *f, const struct bc_plot_series *s, const struct bc_plot_scale *xs,
+			  const struct bc_plot_scale *ys)
+{
+	for (size_t i = 0; i < s->cnt; i++) {
+		const struct bc_plot_point *pt = &s->pts[i];
+
+		if (!pt->ring || !isfinite(pt->y) || !isfinite(pt->x))
+			continue;
+		bc_svg_group_begin(f, pt->ring);
+		bc_svg_ring(f, bc_map(xs, pt->x), bc_map(ys, pt->y), 8, BC_PLOT_RING_COLOR);
+		bc_svg_group_end(f);
+	}
+}
+
 static void bc_draw_lines(FILE *f, const struct bc_plot_panel *pn, const struct bc_plot_scale *xs,
 		       const struct bc_plot_scale *ys)
 {
@@ -456,6 +474,7 @@ static void bc_draw_lines(FILE *f, const struct bc_plot_panel *pn, const struct 
 		for (size_t i = 0; xy && i < n; i++)
 			bc_svg_marker(f, (enum bc_svg_shape)(k % BC_SVG_SHAPE_CNT), xy[2 * i],
 				      xy[2 * i + 1], 4, color);
+		bc_draw_rings(f, s, xs, ys);
 		free(xy);
 		bc_svg_group_end(f);
 	}

@@ -758,12 +758,12 @@ static int bc_lat_series(struct bc_lat_ctx *lc, struct bc_plot_panel *pn, const 
 		for (size_t k = 0; k < cnt; k++) {
 			double x = bc_percentile_x(pts[k].pct);
 
-			s->pts[s->cnt++] = (struct bc_plot_point){ x, pts[k].value, NAN, NAN };
+			s->pts[s->cnt++] = (struct bc_plot_point){ x, pts[k].value, NAN, NAN, NULL };
 			lc->last_x = fmax(lc->last_x, x);
 			bc_lat_tick(lc, x, pts[k].key);
 		}
 		if (isfinite(max))
-			s->pts[s->cnt++] = (struct bc_plot_point){ BC_PLOT_MAX_X_NAN, max, NAN, NAN };
+			s->pts[s->cnt++] = (struct bc_plot_point){ BC_PLOT_MAX_X_NAN, max, NAN, NAN, NULL };
 		pn->series_cnt++;
 		lc->series_total++;
 	}
@@ -983,8 +983,8 @@ static int bc_compare_panel(struct bc_plot *p, struct bc_plot_panel *pn, const s
 		bool has_pct = !isnan(pct), has_p = !isnan(pv);
 		const char *change = has_pct ? bc_own_printf(p, "%+.1f%%", pct) : "n/a";
 
-		pn->series[0].pts[i] = (struct bc_plot_point){ (double)i, b, NAN, NAN };
-		pn->series[1].pts[i] = (struct bc_plot_point){ (double)i, v, NAN, NAN };
+		pn->series[0].pts[i] = (struct bc_plot_point){ (double)i, b, NAN, NAN, NULL };
+		pn->series[1].pts[i] = (struct bc_plot_point){ (double)i, v, NAN, NAN, NULL };
 		pn->cats[i] = bc_compare_cat(p, cmp, n, i, many_benches);
 		if (!has_p)
 			pn->cat_notes[i] = bc_own_printf(p, "%s\ntoo few samples", change ? change : "");

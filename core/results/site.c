@@ -50,6 +50,7 @@
 #include "runtime/log.h"
 #include "runtime/output.h"
 #include "plot.h"
+#include "prog_series.h"
 #include "runtime/repstats.h"
 #include "site.h"
 #include "store.h"
@@ -83,6 +84,10 @@ struct bc_site_entry {
 	unsigned int n;
 	bool by_runs;
 	bool higher_better;
+	char *prog_digest;	/* the store's; NULL: unknown */
+	/* its programs differ from the entry before it in its series
+	 * (prog_series.h): marked in its trend and its table row */
+	bool prog_changed;
 	char *data;		/* data/NAME.json once copied, else NULL */
 };
 
@@ -125,6 +130,8 @@ struct bc_site {
 	/* every trend's change points, for the index (bc_site_cp_*) */
 	struct bc_site_cp *cps;
 	size_t cp_cnt, cp_cap;
+	/* each series' previous program digest, as the rows come (date order) */
+	struct bc_prog_series prog_series;
 	int err;
 	char why[1024];
 };
@@ -176,10 +183,12 @@ static int bc_site_load_row(const struct bc_store_row *r, void *cookie)
 	e->n = r->k.n;
 	e->by_runs = r->k.by_runs;
 	e->higher_better = r->k.higher_better;
+	e->prog_digest = r->k.prog_digest ? strdup(r->k.prog_digest) : NULL;
 	if (!e->run_id || !e->date || !e->host || !e->metric || (r->k.label && !e->label) ||
-	    (r->k.unit && !e->unit) || (r->k.kernel_release && !e->kernel))
+	    (r->k.unit && !e->unit) || (r->k.kernel_release && !e->kernel) ||
+	    (r->k.prog_digest && !e->prog_digest))
 		return -ENOMEM;
-	return 0;
+	return bc_prog_series_step(&st->prog_series, &r->k, &e->prog_changed);
 }
 
 static int bc_cmp_size(const void *a, const void *b, void *arg)
@@ -270,10 +279,12 @@ static void bc_site_free(struct bc_site *st)
 		free(e->host);
 		free(e->metric);
 		free(e->unit);
+		free(e->prog_digest);
 		free(e->data);
 	}
 	free(st->e);
 	free(st->cps);
+	bc_prog_series_free(&st->prog_series);
 	for (size_t c = 0; st->cfgs && c < st->cfg_keys.cnt; c++)
 		free(st->cfgs[c].entries);
 	free(st->cfgs);
@@ -502,6 +513,7 @@ static const char bc_site_style[] =
 	".regressed{color:#b00020;font-weight:bold}.improved{color:#007a33;font-weight:bold}\n"
 	".muted{color:#777}figure{margin:0.5em 0}figure svg{max-width:100%;height:auto}\n"
 	"code{background:#f6f6f6;padding:0 0.2em}\n"
+	".prog-changed{color:#6a3d9a;font-weight:bold}\n"
 	"</style>\n";
 
 static void bc_site_head(FILE *f, const char *title)
@@ -547,6 +559,15 @@ static void bc_site_mark(FILE *f, const struct bc_history_group *g)
 	else if (!strcmp(g->verdict, "improved"))
 		fprintf(f, " <span class=\"improved\" title=\"improved %+.2f%% (p=%.3g)\">&#9650;</span>",
 			g->change_pct, g->p);
+}
+
+/* The mark of an entry (or a group with one) whose BPF programs differ
+ * from the entry before it in its series: a star whose tooltip says so. */
+static void bc_site_prog_mark(FILE *f, const char *title)
+{
+	fputs(" <span class=\"prog-changed\" title=\"", f);
+	bc_html(f, title);
+	fputs("\">*</span>", f);
 }
 
 static struct bc_site_entry *bc_site_by_id(struct bc_site *st, long long id)
@@ -699,6 +720,8 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg 
 	struct bc_plot_panel pn = { 0 };
 	struct bc_plot p = { 0 };
 	const struct bc_site_entry *first;
+	size_t prog_changes = 0;
+	char note[256];
 
 	if (!n)
 		return;
@@ -710,7 +733,9 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg 
 
 		pts[k] = (struct bc_plot_point){ .x = (double)k, .y = e->mean,
 						 .lo = isfinite(ci) ? e->mean - ci : NAN,
-						 .hi = isfinite(ci) ? e->mean + ci : NAN };
+						 .hi = isfinite(ci) ? e->mean + ci : NAN,
+						 .ring = e->prog_changed ? BC_PROG_CHANGED_WORDS : NULL };
+		prog_changes += e->prog_changed;
 		/* the entry's label says most; else its day and time ("12-02 07:14") */
 		if (e->label && *e->label)
 			snprintf(dates[k], sizeof(dates[k]), "%.23s", e->label);
@@ -727,8 +752,10 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg 
 	pn.y.unit = first->unit;
 	pn.series = &series;
 	pn.series_cnt = 1;
-	pn.note = mk.cnt ? "error bars: 95% confidence interval of each entry's mean; dashed: a change point"
-			 : "error bars: 95% confidence interval of each entry's mean";
+	snprintf(note, sizeof(note), "error bars: 95%% confidence interval of each entry's mean%s%s",
+		 mk.cnt ? "; dashed: a change point" : "",
+		 prog_changes ? "; ringed: the BPF programs changed" : "");
+	pn.note = note;
 	pn.marks = mk.m;
 	pn.mark_cnt = mk.cnt;
 	p.title = bench;
@@ -740,8 +767,8 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg 
 	fprintf(f, "<h2 id=\"config-%zu\">", cfg->nth);
 	bc_html(f, *options ? options : "default options");
 	fputs("</h2>\n", f);
-	fprintf(f, "<figure class=\"chart trend\" id=\"trend-%zu\" data-points=\"%zu\" data-change-points=\"%zu\">\n",
-		cfg->nth, n, mk.cnt);
+	fprintf(f, "<figure class=\"chart trend\" id=\"trend-%zu\" data-points=\"%zu\" data-change-points=\"%zu\" data-program-changes=\"%zu\">\n",
+		cfg->nth, n, mk.cnt, prog_changes);
 	if (bc_site_svg(f, &p))
 		fputs("<p class=\"muted\">no chart: nothing to draw</p>\n", f);
 	fputs("<figcaption>", f);
@@ -751,6 +778,9 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg 
 	if (mk.cnt)
 		fprintf(f, " %zu change point%s marked (E-divisive means, p &lt; %g).", mk.cnt,
 			mk.cnt == 1 ? "" : "s", BC_CP_ALPHA);
+	if (prog_changes)
+		fprintf(f, " <span class=\"prog-changed\">*</span> %zu entr%s ringed and starred: the benchmark's BPF programs changed there, against the entry before on the same host and kernel (benchcore compare shows how).",
+			prog_changes, prog_changes == 1 ? "y" : "ies");
 	fputs("</figcaption>\n</figure>\n", f);
 	fputs("<table class=\"points\">\n<tr><th>#</th><th class=\"name\">date</th><th class=\"name\">label</th><th class=\"name\">kernel</th><th class=\"name\">host</th><th>mean</th><th>95% CI</th><th>document</th></tr>\n",
 	      f);
@@ -760,8 +790,11 @@ static void bc_site_trend(struct bc_site *st, FILE *f, const struct bc_site_cfg 
 		double ci = bc_entry_ci(e);
 
 		bc_fmt_value(e->mean, e->unit, val, sizeof(val));
-		fprintf(f, "<tr><td>%zu</td><td class=\"name\">", k + 1);
+		fprintf(f, "<tr%s><td>%zu</td><td class=\"name\">",
+			e->prog_changed ? " class=\"program-changed\"" : "", k + 1);
 		bc_html(f, e->date);
+		if (e->prog_changed)
+			bc_site_prog_mark(f, BC_PROG_CHANGED_WORDS);
 		fputs("</td><td class=\"name\">", f);
 		bc_html(f, e->label ? e->label : "");
 		fputs("</td><td class=\"name\">", f);
@@ -961,6 +994,8 @@ static void bc_site_changes(struct bc_site *st, FILE *f, const struct bc_history
 		bc_html(f, *g->options ? g->options : "default options");
 		fputs("</td><td class=\"name\">", f);
 		bc_html(f, g->name);
+		if (g->prog_changes)
+			bc_site_prog_mark(f, "the benchmark's BPF programs changed at an entry of this group (benchcore compare shows how)");
 		fprintf(f, "</td><td>%zu</td><td>", g->n);
 		bc_html(f, val);
 		if (isfinite(g->ci_half) && g->mean != 0.0)
@@ -1006,6 +1041,7 @@ static int bc_site_history(struct bc_site *st, size_t bench, enum bc_history_by 
 
 		r.k = (struct bc_store_keys){ .run_id = e->run_id, .bench = name,
 			.options = st->cfgs[e->cfg].options, .kernel_release = e->kernel,
+			.host = e->host, .prog_digest = e->prog_digest,
 			.label = e->label, .date = e->date, .metric = e->metric, .unit = e->unit,
 			.mean = e->mean, .stddev = e->sd, .n = e->n, .by_runs = e->by_runs,
 			.higher_better = e->higher_better };

@@ -83,6 +83,12 @@ static const char *const bc_store_migrations[] = {
 	 * history never judges an emulated figure against a native one
 	 * (results/accel.h) without reading documents */
 	"ALTER TABLE entries ADD COLUMN accelerator @TEXT@;",
+	/* 5: a digest of the facts of the run's BPF programs (prog_change.h),
+	 * so that history and the report mark the entry where a program
+	 * changed without reading documents. The entries before it keep
+	 * NULL: unknown, which is never a change; reading their documents to
+	 * fill it in would make opening an old store cost a pass over all. */
+	"ALTER TABLE entries ADD COLUMN prog_digest @TEXT@;",
 };
 
 #define BC_STORE_MIGRATION_CNT (sizeof(bc_store_migrations) / sizeof(bc_store_migrations[0]))
@@ -472,8 +478,8 @@ int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *
 		"INSERT INTO entries (run_id, bench, options, kernel_release,"
 		" kernel_version, host, cpu_model, cpu_count, hypervisor, benchcore_version,"
 		" plugin_version, label, date, status, metric, unit, mean, stddev, n, by_runs,"
-		" higher_better, doc, accelerator)"
-		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+		" higher_better, doc, accelerator, prog_digest)"
+		" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 		" ON CONFLICT (run_id) DO NOTHING RETURNING id";
 	int64_t id = 0;
 	struct bc_q q;
@@ -509,6 +515,7 @@ int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *
 	bc_bind_int(&q, i++, k->higher_better);
 	bc_bind_doc(&q, i++, doc, doc_len);
 	bc_bind_str(&q, i++, k->accelerator);
+	bc_bind_str(&q, i++, k->prog_digest);
 	rc = bc_q_step(&q);
 	if (rc == BC_DB_ROW) {
 		id = bc_col_int(&q, 0);
@@ -650,6 +657,8 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 	/* last, whatever comes before it: a store read before its migration
 	 * to 4 has no such column, and all its entries are native */
 	const char *accel = s->version >= 4 ? "e.accelerator" : "NULL";
+	/* the same for the program digest, before schema 5 */
+	const char *digest = s->version >= 5 ? "e.prog_digest" : "NULL";
 	const char *what, *bad_what = NULL;
 	struct bc_q q;
 	int rc, ret = 0, b = 1;
@@ -658,12 +667,13 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 
 	if (joined)
 		sql = bc_sql_add(sql, ", m.unit, m.mean, m.stddev, m.n, m.by_runs, m.higher_better,"
-				 " m.entry IS NOT NULL, %s, %s FROM entries e LEFT JOIN metrics m"
+				 " m.entry IS NOT NULL, %s, %s, %s FROM entries e LEFT JOIN metrics m"
 				 " ON m.entry = e.id AND m.name = ?",
-				 f->with_doc ? "e.doc" : "CASE WHEN m.entry IS NULL THEN e.doc END", accel);
+				 f->with_doc ? "e.doc" : "CASE WHEN m.entry IS NULL THEN e.doc END", accel,
+				 digest);
 	else
-		sql = bc_sql_add(sql, "%s, %s FROM entries e",
-				 f->with_doc || docs_only ? ", e.doc" : ", NULL", accel);
+		sql = bc_sql_add(sql, "%s, %s, %s FROM entries e",
+				 f->with_doc || docs_only ? ", e.doc" : ", NULL", accel, digest);
 	sql = bc_store_where(sql, f, &and);
 	if (f->unindexed_only)
 		sql = bc_store_where_unindexed(s, sql, &and);
@@ -734,6 +744,7 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 		}
 		r.doc = s->ops->col_text(q.st, c, &r.doc_len);
 		r.k.accelerator = bc_col_str(&q, c + 1);
+		r.k.prog_digest = bc_col_str(&q, c + 2);
 		if (!r.k.options)
 			r.k.options = "";
 		what = bc_store_row_bad(&r, f->with_doc || r.unindexed);

@@ -23,8 +23,9 @@
 /* The schema this benchcore writes; a store at a lower version is
  * migrated when opened for writing, one at a higher one is refused.
  * 3: each entry's figures by name (the "metrics" table), for --metric.
- * 4: each entry's accelerator (benchcore vm's guests). */
-#define BC_STORE_SCHEMA_VERSION 4
+ * 4: each entry's accelerator (benchcore vm's guests).
+ * 5: each entry's program digest (prog_change.h), NULL before it. */
+#define BC_STORE_SCHEMA_VERSION 5
 
 /* One figure of an entry, by name: what history and the report read for
  * --metric without reading the document. */
@@ -65,6 +66,11 @@ struct bc_store_keys {
 	unsigned int n;
 	bool by_runs;
 	bool higher_better;
+	/* The digest of the run's BPF program facts (prog_change.h): what
+	 * history and the report compare to mark the entry where a program
+	 * changed. NULL: unknown (saved before schema 5, or a document
+	 * without program facts). */
+	const char *prog_digest;
 	/* Saving: every metric and figure of the entry (the headline too). */
 	const struct bc_store_metric *metrics;
 	size_t metric_cnt;

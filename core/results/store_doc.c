@@ -178,6 +178,10 @@ int bc_store_doc_read(const char *text, size_t len, const char *label, struct bc
 	d->k.cpu_count = bc_count(run->ctx.cpu_count);
 	d->k.hypervisor = run->ctx.hypervisor == 1;
 	d->k.accelerator = run->ctx.accelerator;
+	/* what compare calls a change of a program, kept so that history and
+	 * the report need not read documents to find one */
+	if (bc_prog_digest(run, d->prog_digest, sizeof(d->prog_digest)))
+		d->k.prog_digest = d->prog_digest;
 	d->k.benchcore_version = run->benchcore_version;
 	d->k.plugin_version = run->plugin_version;
 	d->k.label = label ? label : run->label;

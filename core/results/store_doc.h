@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "prog_change.h"
 #include "store.h"
 
 struct bc_doc_run;
@@ -24,6 +25,7 @@ struct bc_store_doc {
 	size_t len;
 	char run_id[40];
 	struct bc_store_metric *metrics;	/* k.metrics: every figure by name */
+	char prog_digest[BC_PROG_DIGEST_SIZE];	/* k.prog_digest, when known */
 };
 
 /*

@@ -302,6 +302,18 @@ void bc_svg_rect(FILE *f, double x, double y, double w, double h, const char *fi
 	fputs("/>\n", f);
 }
 
+void bc_svg_ring(FILE *f, double x, double y, double r, const char *stroke)
+{
+	fputs("<circle", f);
+	bc_svg_attr_num(f, "cx", x);
+	bc_svg_attr_num(f, "cy", y);
+	bc_svg_attr_num(f, "r", r);
+	bc_svg_attr_str(f, "fill", "none");
+	bc_svg_attr_str(f, "stroke", stroke);
+	bc_svg_attr_num(f, "stroke-width", 2);
+	fputs("/>\n", f);
+}
+
 void bc_svg_marker(FILE *f, enum bc_svg_shape shape, double x, double y, double r,
 		   const char *color)
 {

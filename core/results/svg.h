@@ -64,6 +64,9 @@ enum bc_svg_shape {
 void bc_svg_marker(FILE *f, enum bc_svg_shape shape, double x, double y, double r,
 		   const char *color);
 
+/* A circle's outline only, around something drawn before it. */
+void bc_svg_ring(FILE *f, double x, double y, double r, const char *stroke);
+
 /* Writes s as XML character data (attribute-safe too): & < > " ' escaped,
  * tabs and newlines as spaces, invalid UTF-8 and characters XML 1.0
  * forbids as U+FFFD; at most max_chars characters (0: all), the last one

@@ -31,6 +31,11 @@
 #   - history's JSON groups say their "accelerator" ("native" for every
 #     fixture): benchcore vm's guests (issue 37) are grouped apart and never
 #     judged against native runs.
+#   - history says of each group whether the benchmark's BPF programs
+#     changed at one of its entries ("program_changed" and its entry's
+#     run id in JSON, a program_changed column in CSV), and the report's
+#     trends count such entries (data-program-changes) and style their
+#     mark (issue 38): no fixture has program facts, so none is marked.
 set -uo pipefail
 
 bc=${1:?usage: golden.sh BENCHCORE TABLE_REPLAY SOURCE_DIR WORK_DIR [--update]}

@@ -58,8 +58,10 @@ static void store_at(char *buf, size_t len, const char *name)
 		assert_true(snprintf(buf, len, "%s/%s.db", dir, name) < (int)len);
 }
 
-/* A small run document of the shape report_json.c writes, from host. */
-static char *make_doc_on(const char *run_id, double mean, const char *date, const char *host)
+/* A small run document of the shape report_json.c writes, from host,
+ * with programs ("\"programs\":[...],", or "") before its plugin. */
+static char *make_doc_with(const char *run_id, double mean, const char *date, const char *host,
+			   const char *programs)
 {
 	char *text;
 
@@ -67,7 +69,7 @@ static char *make_doc_on(const char *run_id, double mean, const char *date, cons
 			     "{\"benchcore_version\":\"0.1.0\",\"context\":{\"date\":\"%s\","
 			     "\"host\":\"%s\",\"kernel_release\":\"6.1.0\",\"kernel_version\":\"#1 SMP\","
 			     "\"cpu_model\":\"cpu\",\"cpu_count\":2,\"hypervisor\":true},"
-			     "%s%s%s"
+			     "%s%s%s%s"
 			     "\"plugin\":{\"name\":\"count\",\"version\":\"1.0\"},\"benchmark\":\"count-local\","
 			     "\"config\":{\"producers\":1,\"duration_sec\":1,\"plugin_options\":{\"count-batch\":10}},"
 			     "\"metrics\":[{\"name\":\"hits\",\"unit\":\"ops\",\"kind\":\"counter\",\"role\":\"hits\"}],"
@@ -77,7 +79,28 @@ static char *make_doc_on(const char *run_id, double mean, const char *date, cons
 			     "\"summary\":{\"hits\":{\"unit\":\"ops/s\",\"mean\":%g,\"stddev\":%g,\"n\":3}},"
 			     "\"status\":{\"exit_status\":0}}",
 			     date, host, run_id ? "\"run_id\":\"" : "", run_id ? run_id : "",
-			     run_id ? "\"," : "", mean * 0.99, mean, mean * 1.01, mean, mean * 0.01) > 0);
+			     run_id ? "\"," : "", programs, mean * 0.99, mean, mean * 1.01, mean,
+			     mean * 0.01) > 0);
+	return text;
+}
+
+static char *make_doc_on(const char *run_id, double mean, const char *date, const char *host)
+{
+	return make_doc_with(run_id, mean, date, host, "");
+}
+
+/* The same with one program of xlated translated instructions. */
+static char *make_doc_prog(const char *run_id, const char *date, int xlated)
+{
+	char *programs, *text;
+
+	assert_true(asprintf(&programs,
+			     "\"programs\":[{\"role\":\"producer\",\"name\":\"cnt_tp\",\"type\":\"tracepoint\","
+			     "\"insns\":%d,\"xlated_insns\":%d,\"jited_bytes\":%d,\"jited\":true,"
+			     "\"verifier\":null,\"maps\":[]}],",
+			     xlated - 2, xlated, xlated * 6) > 0);
+	text = make_doc_with(run_id, 1e6, date, "h1", programs);
+	free(programs);
 	return text;
 }
 
@@ -641,6 +664,7 @@ static void test_migrate(void **state)
 		  "DROP INDEX entries_bench; DROP INDEX entries_kernel; DROP INDEX entries_label;"
 		  "DROP INDEX entries_machine; DROP INDEX entries_versions; DROP INDEX entries_date;"
 		  "ALTER TABLE entries DROP COLUMN accelerator;"
+		  "ALTER TABLE entries DROP COLUMN prog_digest;"
 		  "PRAGMA user_version = 1;");
 	assert_int_equal(index_cnt(path), 0);
 	/* reading does not change it */
@@ -651,6 +675,77 @@ static void test_migrate(void **state)
 	assert_int_equal(save_one(path, "hh89", 1e6, NULL, err, sizeof(err)), 0);
 	assert_int_equal(index_cnt(path), 6);
 	assert_int_equal(count_entries(path), 2);
+}
+
+static int keep_digests(const struct bc_store_row *r, void *cookie)
+{
+	char (*digests)[40] = cookie;
+
+	assert_true(r->id >= 1 && r->id <= 3);
+	snprintf(digests[r->id - 1], sizeof(digests[0]), "%s",
+		 r->k.prog_digest ? r->k.prog_digest : "NULL");
+	return 0;
+}
+
+/* The program digests of the store's first three entries, "NULL" where
+ * unknown. */
+static void read_digests(const char *path, char digests[3][40], int version)
+{
+	struct bc_store_filter f = { 0 };
+	char err[512];
+	struct bc_store *s = bc_store_open(path, 0, err, sizeof(err));
+
+	if (!s)
+		fail_msg("%s", err);
+	assert_int_equal(bc_store_schema_version(s), version);
+	memset(digests, 0, 3 * sizeof(digests[0]));
+	assert_int_equal(bc_store_each(s, &f, keep_digests, digests, err, sizeof(err)), 0);
+	bc_store_close(s);
+}
+
+static int save_doc(const char *path, char *doc)
+{
+	struct bc_store_item it = { .text = doc, .len = strlen(doc) };
+	char err[512];
+	int ret = bc_store_save_items(path, &it, 1, NULL, NULL, err, sizeof(err));
+
+	if (ret)
+		fail_msg("%s", err);
+	free(doc);
+	return ret;
+}
+
+/*
+ * A store of schema 4 (before program digests) opens and reads as it was,
+ * its entries' digests unknown; the next save migrates it to 5, the old
+ * entry keeping NULL (never a change) and the new ones getting theirs: the
+ * same for the same program facts, another for one instruction more.
+ */
+static void test_migrate_digest(void **state)
+{
+	char path[PATH_MAX], digests[3][40];
+
+	(void)state;
+	store_at(path, sizeof(path), "digest4");
+	save_doc(path, make_doc_prog("d1", "2026-12-01T10:00:00Z", 34));
+	read_digests(path, digests, BC_STORE_SCHEMA_VERSION);
+	assert_int_equal(strlen(digests[0]), 32);
+	if (pg)
+		bc_test_pg_sql(&srv, "digest4", "ALTER TABLE entries DROP COLUMN prog_digest;"
+			       "UPDATE benchcore_schema SET version = 4");
+	else
+		sql(path, "ALTER TABLE entries DROP COLUMN prog_digest; PRAGMA user_version = 4;");
+	/* read at 4: no column to read, every digest unknown */
+	read_digests(path, digests, 4);
+	assert_string_equal(digests[0], "NULL");
+	save_doc(path, make_doc_prog("d2", "2026-12-01T11:00:00Z", 34));
+	save_doc(path, make_doc_prog("d3", "2026-12-01T12:00:00Z", 35));
+	read_digests(path, digests, 5);
+	assert_string_equal(digests[0], "NULL");
+	assert_int_equal(strlen(digests[1]), 32);
+	assert_int_equal(strlen(digests[2]), 32);
+	assert_string_not_equal(digests[1], digests[2]);
+	assert_int_equal(count_entries(path), 3);
 }
 
 /* A full disk, as a file size limit makes one: one line, and the entries
@@ -845,6 +940,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_all_or_nothing),
 		cmocka_unit_test(test_concurrent_savers),
 		cmocka_unit_test(test_newer_schema),
+		cmocka_unit_test(test_migrate_digest),
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_push),
 	};
