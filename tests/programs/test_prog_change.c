@@ -177,11 +177,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[PATH_MAX + 32];
-
 	(void)state;
-	PATHF(cmd, "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return bc_test_scratch_remove(root);
 }
 
 int main(void)
