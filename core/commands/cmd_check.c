@@ -106,26 +106,17 @@ int bc_check_main(struct bc_cli_env *env, int argc, char **argv)
 	bool allow_nc = false;
 	struct bc_check c;
 	struct bc_store *s;
-	int ret, taken;
+	int ret, taken, status;
 
 	(void)env;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "-?")) {
-			bc_check_help(bc_stdout());
-			return BC_EXIT_OK;
-		}
-		taken = bc_store_filter_opt(argc, argv, &i, &store, &f);
+		taken = bc_store_reader_opt(argc, argv, &i, &store, &f, bc_check_help, &status);
 		if (taken < 0)
-			return BC_EXIT_USAGE;
+			return status;
 		if (taken)
 			continue;
 		if ((v = bc_cli_opt_value(argc, argv, &i, "--format"))) {
 			if (bc_parse_format("--format", v, BC_CHECK_FORMATS, &format))
-				return BC_EXIT_USAGE;
-			continue;
-		}
-		if (bc_cli_metric_opt(argc, argv, &i, &f.metric)) {
-			if (!f.metric)
 				return BC_EXIT_USAGE;
 			continue;
 		}

@@ -86,26 +86,17 @@ int bc_history_main(struct bc_cli_env *env, int argc, char **argv)
 	bool change_points = false, by_given = false;
 	struct bc_history h;
 	struct bc_store *s;
-	int ret, taken;
+	int ret, taken, status;
 
 	(void)env;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "-?")) {
-			bc_history_help(bc_stdout());
-			return BC_EXIT_OK;
-		}
-		taken = bc_store_filter_opt(argc, argv, &i, &store, &f);
+		taken = bc_store_reader_opt(argc, argv, &i, &store, &f, bc_history_help, &status);
 		if (taken < 0)
-			return BC_EXIT_USAGE;
+			return status;
 		if (taken)
 			continue;
 		if ((v = bc_cli_opt_value(argc, argv, &i, "--format"))) {
 			if (bc_parse_format("--format", v, BC_FORMATS_TABLE, &format))
-				return BC_EXIT_USAGE;
-			continue;
-		}
-		if (bc_cli_metric_opt(argc, argv, &i, &f.metric)) {
-			if (!f.metric)
 				return BC_EXIT_USAGE;
 			continue;
 		}

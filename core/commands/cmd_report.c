@@ -49,20 +49,11 @@ int bc_report_main(struct bc_cli_env *env, int argc, char **argv)
 
 	(void)env;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") || !strcmp(argv[i], "-?")) {
-			bc_report_help(bc_stdout());
-			return BC_EXIT_OK;
-		}
-		taken = bc_store_filter_opt(argc, argv, &i, &store, &f);
+		taken = bc_store_reader_opt(argc, argv, &i, &store, &f, bc_report_help, &status);
 		if (taken < 0)
-			return BC_EXIT_USAGE;
+			return status;
 		if (taken)
 			continue;
-		if (bc_cli_metric_opt(argc, argv, &i, &f.metric)) {
-			if (!f.metric)
-				return BC_EXIT_USAGE;
-			continue;
-		}
 		if ((v = bc_cli_opt_value(argc, argv, &i, "-o")) ||
 		    (v = bc_cli_opt_value(argc, argv, &i, "--output"))) {
 			if (!*v)

@@ -87,6 +87,27 @@ int bc_store_filter_opt(int argc, char **argv, int *i, const char **store,
 	return 0;
 }
 
+int bc_store_reader_opt(int argc, char **argv, int *i, const char **store,
+			struct bc_store_filter *f, void (*help)(FILE *), int *status)
+{
+	const char *a = argv[*i];
+	int taken;
+
+	if (help && (!strcmp(a, "--help") || !strcmp(a, "-h") || !strcmp(a, "-?"))) {
+		help(bc_stdout());
+		*status = BC_EXIT_OK;
+		return -1;
+	}
+	taken = bc_store_filter_opt(argc, argv, i, store, f);
+	if (!taken && bc_cli_metric_opt(argc, argv, i, &f->metric))
+		taken = f->metric ? 1 : -EINVAL;
+	if (taken < 0) {
+		*status = BC_EXIT_USAGE;
+		return -1;
+	}
+	return taken;
+}
+
 /* A label names entries that terminals and tables show: no line break,
  * no escape sequence (as run --label). */
 static bool bc_text_has_control(const char *s)
@@ -202,12 +223,12 @@ static int bc_store_export(int argc, char **argv)
 	const char *store = NULL, *o = NULL, *v;
 	char path[PATH_MAX], err[1024] = "";
 	struct bc_store *s;
-	int ret, taken;
+	int ret, taken, status;
 
 	for (int i = 1; i < argc; i++) {
-		taken = bc_store_filter_opt(argc, argv, &i, &store, &f);
+		taken = bc_store_reader_opt(argc, argv, &i, &store, &f, NULL, &status);
 		if (taken < 0)
-			return BC_EXIT_USAGE;
+			return status;
 		if (taken)
 			continue;
 		if ((v = bc_cli_opt_value(argc, argv, &i, "-o")) ||
@@ -221,11 +242,6 @@ static int bc_store_export(int argc, char **argv)
 			if (bc_export_format_parse(v, &fmt))
 				return bc_cli_usage_error("store export: --format '%s': expected json, gbench or bmf",
 							  v);
-			continue;
-		}
-		if (bc_cli_metric_opt(argc, argv, &i, &f.metric)) {
-			if (!f.metric)
-				return BC_EXIT_USAGE;
 			continue;
 		}
 		return bc_cli_usage_error("store export: unknown argument '%s' (expected filters, -o, --format or --metric)",

@@ -5,6 +5,8 @@
 #ifndef BENCHCORE_CMD_STORE_H
 #define BENCHCORE_CMD_STORE_H
 
+#include <stdio.h>
+
 #include <stddef.h>
 
 struct bc_cli_env;
@@ -23,5 +25,14 @@ int bc_store_path(const char *path, char *buf, size_t len, char *err, size_t err
  * argv[*i] was one, 0 when not, -EINVAL after a usage line. */
 int bc_store_filter_opt(int argc, char **argv, int *i, const char **store,
 			struct bc_store_filter *f);
+
+/* The words every command that reads entries takes (check, history,
+ * report, store export): --help, -h and -? when help is given (the help is
+ * printed), bc_store_filter_opt()'s and --metric. 1 when argv[*i] was one
+ * and the loop goes on, 0 when it is the command's own, -1 when the
+ * command ends now with *status (BC_EXIT_OK after the help, BC_EXIT_USAGE
+ * after a usage line). */
+int bc_store_reader_opt(int argc, char **argv, int *i, const char **store,
+			struct bc_store_filter *f, void (*help)(FILE *), int *status);
 
 #endif /* BENCHCORE_CMD_STORE_H */
