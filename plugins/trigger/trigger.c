@@ -747,6 +747,13 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 	}
 	err = trig_open_load(st, true);
 	if (err) {
+		/* The kfunc driver, loaded first from its own object, goes
+		 * too: a failed load leaves nothing loaded. */
+		if (st->kfunc_obj) {
+			trig_kfunc_free(st->kfunc_obj);
+			st->kfunc_obj = NULL;
+			st->driver_fd = -1;
+		}
 		/* One object holds both: find out which program the kernel
 		 * refused by loading the driver on its own. */
 		if (spec->prog && trig_driver_in_main_object(spec)) {
