@@ -17,6 +17,8 @@
  * The series attaches at fentry on bpf_get_numa_node_id; where trampolines
  * are refused the same body goes on raw_tp bpf_trigger_tp, fired by a
  * kfunc (both kinds get the private stack), and the report says which.
+ * That kfunc's driver is an object of its own (ps_kfunc.bpf.c), loaded
+ * only when vmlinux BTF lists the kfunc.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,6 +35,10 @@
 
 #include "private_stack.skel.h"
 #include "ps_jit.h"
+#include "ps_kfunc.skel.h"
+
+/* What the raw_tp candidate's driver calls to fire bpf_trigger_tp. */
+#define PS_KFUNC "bpf_modify_return_test_tp"
 
 /* The series' load flag (include/uapi/linux/bpf.h in its kernel). */
 #define PS_F_DISABLE_PRIVATE_STACK (1U << 19)
@@ -59,6 +65,7 @@ struct ps_variant {
 struct ps_state {
 	const struct ps_variant *v;
 	struct private_stack *skel;
+	struct ps_kfunc *kfunc_skel;	/* the raw_tp candidate's driver */
 	struct bpf_link *link;
 	int driver_fd, prog_fd;
 	uint32_t batch;
@@ -70,6 +77,7 @@ static void ps_state_free(struct ps_state *st)
 		return;
 	bpf_link__destroy(st->link);
 	private_stack__destroy(st->skel);
+	ps_kfunc__destroy(st->kfunc_skel);
 	free(st);
 }
 
@@ -79,15 +87,26 @@ static const struct bc_attach_point ps_points[] = {
 	BC_ATTACH_POINT(BC_ATTACH_RAW_TP, "raw_tp/bpf_trigger_tp", "ps_rawtp"),
 };
 
-static const char *ps_driver_of(const struct bc_attach_point *pt)
+/* fentry's driver calls a helper, in private_stack.bpf.c; raw_tp's
+ * calls the kfunc, from its own object (st->kfunc_skel). */
+static bool ps_driver_is_kfunc(const struct bc_attach_point *pt)
 {
-	return pt->kind == BC_ATTACH_FENTRY ? "ps_driver" : "ps_driver_kfunc";
+	return pt->kind != BC_ATTACH_FENTRY;
 }
 
-/* Opens and loads the driver and the program under test, nothing else. */
+/* The loaded driver of pt, for BPF_PROG_TEST_RUN. */
+static int ps_driver_fd(const struct ps_state *st, const struct bc_attach_point *pt)
+{
+	if (ps_driver_is_kfunc(pt))
+		return bpf_program__fd(st->kfunc_skel->progs.ps_driver_kfunc);
+	return bpf_program__fd(st->skel->progs.ps_driver);
+}
+
+/* Opens and loads the program under test and, for fentry, its driver,
+ * nothing else of private_stack.bpf.c. */
 static int ps_open_load(struct ps_state *st, const struct bc_attach_point *pt, bool disable)
 {
-	const char *want[2] = { pt->prog_name, ps_driver_of(pt) };
+	const char *driver = ps_driver_is_kfunc(pt) ? NULL : "ps_driver";
 	struct bpf_program *p;
 	int err;
 
@@ -97,7 +116,8 @@ static int ps_open_load(struct ps_state *st, const struct bc_attach_point *pt, b
 	bpf_object__for_each_program(p, st->skel->obj) {
 		const char *name = bpf_program__name(p);
 
-		bpf_program__set_autoload(p, !strcmp(name, want[0]) || !strcmp(name, want[1]));
+		bpf_program__set_autoload(p, !strcmp(name, pt->prog_name) ||
+						     (driver && !strcmp(name, driver)));
 	}
 	p = bpf_object__find_program_by_name(st->skel->obj, pt->prog_name);
 	if (disable)
@@ -112,29 +132,70 @@ static int ps_open_load(struct ps_state *st, const struct bc_attach_point *pt, b
 	return err;
 }
 
-/* Loads and attaches one candidate; the kernel's answer, bare. */
-static int ps_load_attach(struct ps_state *st, const struct bc_attach_point *pt)
+/*
+ * The kfunc driver's object, once vmlinux BTF has said the kfunc is
+ * there: without it, the candidate is ruled out naming the kfunc, and the
+ * ladder goes on as after a refusal (libbpf could not tell the two apart
+ * without CAP_SYS_ADMIN, see ps_kfunc.bpf.c). A load's failure is the
+ * kernel's answer, bare, with nothing left loaded.
+ */
+static int ps_load_kfunc_driver(struct bc_ctx *ctx, struct ps_state *st)
+{
+	static const struct bc_need kfunc = BC_NEED(BC_NEED_BTF_FUNC, .name = PS_KFUNC);
+	int has = bc_need_probe(&kfunc);
+	int err;
+
+	if (has == 0)
+		return bc_attach_skip(ctx, "this kernel has no kfunc " PS_KFUNC "() (vmlinux BTF)");
+	if (has < 0)
+		return bc_attach_skip(ctx, "cannot look for kfunc " PS_KFUNC "() in this kernel's "
+				      "vmlinux BTF: %s", bc_strerror(has));
+	st->kfunc_skel = ps_kfunc__open();
+	if (!st->kfunc_skel)
+		return errno ? -errno : -ENOMEM;
+	st->kfunc_skel->rodata->batch_iters = st->batch;
+	bpf_program__set_autoload(st->kfunc_skel->progs.ps_driver_kfunc, true);
+	err = ps_kfunc__load(st->kfunc_skel);
+	if (err) {
+		ps_kfunc__destroy(st->kfunc_skel);
+		st->kfunc_skel = NULL;
+	}
+	return err;
+}
+
+/* Loads and attaches one candidate; the kernel's answer, bare, with
+ * nothing of the candidate left loaded. */
+static int ps_load_attach(struct bc_ctx *ctx, struct ps_state *st,
+			  const struct bc_attach_point *pt)
 {
 	struct bpf_program *prog;
 	int err;
 
+	if (ps_driver_is_kfunc(pt)) {
+		err = ps_load_kfunc_driver(ctx, st);
+		if (err)
+			return err;
+	}
 	/* Whether this attach point works is a question without the flag:
 	 * whether the kernel knows the flag is asked afterwards. */
 	err = ps_open_load(st, pt, false);
 	if (err)
-		return err;
+		goto fail;
 	prog = bpf_object__find_program_by_name(st->skel->obj, pt->prog_name);
 	st->link = bpf_program__attach(prog);
 	if (!st->link) {
 		err = errno ? -errno : -EINVAL;
 		private_stack__destroy(st->skel);
 		st->skel = NULL;
-		return err;
+		goto fail;
 	}
 	st->prog_fd = bpf_program__fd(prog);
-	st->driver_fd = bpf_program__fd(
-		bpf_object__find_program_by_name(st->skel->obj, ps_driver_of(pt)));
+	st->driver_fd = ps_driver_fd(st, pt);
 	return 0;
+fail:
+	ps_kfunc__destroy(st->kfunc_skel);
+	st->kfunc_skel = NULL;
+	return err;
 }
 
 /* no-private-stack: reload with the series' flag. A kernel without it
@@ -172,8 +233,7 @@ static int ps_disable(struct bc_ctx *ctx, struct ps_state *st, const struct bc_a
 		return bc_error(ctx, errno ? -errno : -EINVAL, "attaching at %s failed: %s",
 				pt->name, bc_strerror(errno ? -errno : -EINVAL));
 	st->prog_fd = bpf_program__fd(prog);
-	st->driver_fd = bpf_program__fd(
-		bpf_object__find_program_by_name(st->skel->obj, ps_driver_of(pt)));
+	st->driver_fd = ps_driver_fd(st, pt);
 	return 0;
 }
 
@@ -248,7 +308,7 @@ static int ps_attach(struct bc_ctx *ctx, const struct bc_attach_point *pt)
 	struct ps_state *st = bc_ctx_data(ctx);
 	int err, used;
 
-	err = ps_load_attach(st, pt);
+	err = ps_load_attach(ctx, st, pt);
 	if (err)
 		return err;
 	if (st->v->disable) {

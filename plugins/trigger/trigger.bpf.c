@@ -6,7 +6,9 @@
  *
  * Every program is declared with SEC("?...") so that nothing loads unless
  * the benchmark asks for it: a kernel that refuses fentry must not stop the
- * tracepoint benchmarks from loading.
+ * tracepoint benchmarks from loading. For the same reason this object
+ * declares no kernel-symbol (kfunc) extern: libbpf resolves externs for
+ * the whole object, whichever programs load.
  */
 #include "benchcore.bpf.h"
 
@@ -65,17 +67,10 @@ int trig_driver(void *ctx)
 	return 0;
 }
 
-/* A kfunc from the BPF test-run code whose only job is to fire the
- * tracepoint bpf_test_run:bpf_trigger_tp (and to be fmod_ret's target). */
-extern int bpf_modify_return_test_tp(int nonce) __ksym __weak;
-
-SEC("?raw_tp")
-int trig_driver_kfunc(void *ctx)
-{
-	for (__u32 i = 0; i < batch_iters; i++)
-		(void)bpf_modify_return_test_tp(0);
-	return 0;
-}
+/* The driver calling the kfunc bpf_modify_return_test_tp(), which fires
+ * the tracepoint bpf_test_run:bpf_trigger_tp (and is fmod_ret's target),
+ * is trig_driver_kfunc in trig_kfunc.bpf.c: an object of its own, so that
+ * this one holds no kfunc extern (see there why). */
 
 /* -------------------------------------------------- programs under test */
 

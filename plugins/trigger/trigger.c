@@ -33,6 +33,8 @@
 #include <benchcore/work.h>
 
 #include "trig_ipc.h"
+#include "trig_kfunc.h"
+#include "trig_load.h"
 #include "trigger_opts.h"
 #include "trigger_spec.h"
 
@@ -47,6 +49,8 @@ BC_WORK_STATIC_ASSERT(BC_TRIG_BATCH_MAX, 256, "trigger --trig-batch-iters");
 #include "trigger.skel.h"
 
 #define BC_TRIG_MAX_CPUS 4096
+/* Room for a reason the plugin words itself. */
+#define TRIG_WHY_LEN 256
 
 /* ------------------------------------------------------------- options */
 
@@ -97,6 +101,7 @@ struct trig_state {
 	const struct trig_spec *spec;	/* &eff */
 	struct trig_spec eff;		/* the benchmark's spec, as driven here */
 	struct trigger *skel;
+	struct trig_kfunc *kfunc_obj;	/* the kfunc driver's own object */
 	struct bpf_link *link;
 	struct bpf_link *link_all;	/* kprobe-multi-all's empty program */
 	int link_fd;			/* a link libbpf does not know (uprobe.multi) */
@@ -120,6 +125,7 @@ static void trig_state_free(struct trig_state *st)
 	if (st->link_fd >= 0)
 		close(st->link_fd);
 	trigger__destroy(st->skel);
+	trig_kfunc_free(st->kfunc_obj);
 	free(st->runs);
 	free(st->cpus);
 	free(st);
@@ -133,13 +139,22 @@ static const struct trig_spec *trig_spec_of(struct bc_ctx *ctx)
 /*
  * Whether this kernel has the kfunc the batched tp/raw_tp/fmod_ret driver
  * calls: 1 when vmlinux BTF lists it, 0 when it does not, a negative errno
- * when there is no BTF to ask. The core parses the BTF once per process.
+ * when there is no BTF to ask (trig_kfunc_lookup(), as trig_prepare()
+ * asks again before loading the driver).
  */
 static int trig_kernel_has_kfunc(void)
 {
-	static const struct bc_need kfunc = BC_NEED(BC_NEED_BTF_FUNC, .name = BC_TRIG_KFUNC);
+	char why[TRIG_WHY_LEN];
+	int err = trig_kfunc_lookup(BC_TRIG_KFUNC, why, sizeof(why));
 
-	return bc_need_probe(&kfunc);
+	return !err ? 1 : err == -ENOENT ? 0 : err;
+}
+
+/* Whether the spec's driver is a program of trigger.bpf.c: all are but
+ * the kfunc driver, which has its own object (trig_kfunc.bpf.c). */
+static bool trig_driver_in_main_object(const struct trig_spec *spec)
+{
+	return spec->driver_prog && spec->driver != BC_TRIG_DRV_KFUNC;
 }
 
 /* The spec as it runs here: the driver the option and the kernel choose. */
@@ -265,10 +280,12 @@ static int trig_driver_failed(struct bc_ctx *ctx, const struct trig_spec *spec, 
 	if (err == -EPERM && geteuid() != 0)
 		return bc_unavailable(ctx, "needs root (CAP_BPF and CAP_PERFMON) to load BPF "
 				      "programs: %s", bc_strerror(err));
-	if (spec->driver == BC_TRIG_DRV_KFUNC)
-		return bc_unavailable(ctx, "the raw_tp driver calling kfunc "
-				      "bpf_modify_return_test_tp() was refused by the kernel: %s "
-				      "(does this kernel have that kfunc?)", bc_strerror(err));
+	/* Reached only after vmlinux BTF listed the kfunc (trig_prepare()):
+	 * the kernel has it and said no to the program calling it. */
+	if (spec->driver == BC_TRIG_DRV_KFUNC && bc_attach_is_refusal(err))
+		return bc_unavailable(ctx, "raw_tp driver %s, calling kfunc " BC_TRIG_KFUNC "(), "
+				      "which this kernel's vmlinux BTF lists, refused by the "
+				      "kernel: %s", spec->driver_prog, bc_strerror(err));
 	if (bc_attach_is_refusal(err))
 		return bc_unavailable(ctx, "raw_tp program %s refused by the kernel: %s",
 				      spec->driver_prog, bc_strerror(err));
@@ -361,10 +378,10 @@ static bool trig_is_retprobe(const struct trig_spec *spec)
 	return spec->kind == BC_ATTACH_URETPROBE || spec->kind == BC_ATTACH_URETPROBE_MULTI;
 }
 
-/* Opens the skeleton and loads only what the benchmark needs: the driver
- * (if any) and, with with_prog, the program under test; with stats, each
- * at log level 4, whose statistics libbpf logs and the core records as
- * the programs' facts. */
+/* Opens the skeleton and loads only what the benchmark needs of it: the
+ * driver (if it is one of trigger.bpf.c's) and, with with_prog, the
+ * program under test; with stats, asking for their verifier statistics
+ * (trig_load.h). */
 static int trig_open_load_at(struct trig_state *st, bool with_prog, bool stats)
 {
 	const struct trig_spec *spec = st->spec;
@@ -403,7 +420,7 @@ static int trig_open_load_at(struct trig_state *st, bool with_prog, bool stats)
 		}
 		bpf_program__set_autoload(p, true);
 	}
-	if (spec->driver_prog) {
+	if (trig_driver_in_main_object(spec)) {
 		p = bpf_object__find_program_by_name(st->skel->obj, spec->driver_prog);
 		if (!p) {
 			err = -ENOENT;
@@ -411,9 +428,8 @@ static int trig_open_load_at(struct trig_state *st, bool with_prog, bool stats)
 		}
 		bpf_program__set_autoload(p, true);
 	}
-	bpf_object__for_each_program(p, st->skel->obj)
-		if (stats && bpf_program__autoload(p))
-			bpf_program__set_log_level(p, 4);
+	if (stats)
+		trig_ask_verifier_stats(st->skel->obj);
 	err = trigger__load(st->skel);
 	if (err)
 		goto fail;
@@ -424,16 +440,47 @@ fail:
 	return err;
 }
 
-/*
- * A load that fails with the statistics log is asked again without it:
- * a kernel that refuses only the log level still runs the benchmark, and
- * a refusal is judged, and logged, as it always was.
- */
+struct trig_open_load_request {
+	struct trig_state *st;
+	bool with_prog;
+};
+
+static int trig_open_load_req(void *arg, bool stats)
+{
+	struct trig_open_load_request *req = arg;
+
+	return trig_open_load_at(req->st, req->with_prog, stats);
+}
+
+/* With the statistics log first, then without (trig_load.h). */
 static int trig_open_load(struct trig_state *st, bool with_prog)
 {
-	int err = trig_open_load_at(st, with_prog, true);
+	struct trig_open_load_request req = { .st = st, .with_prog = with_prog };
 
-	return err ? trig_open_load_at(st, with_prog, false) : 0;
+	return trig_load_stats_first(trig_open_load_req, &req);
+}
+
+/*
+ * The kfunc driver, from its own object: first whether vmlinux BTF lists
+ * the kfunc, so that a kernel without it is told apart from one refusing
+ * the program (libbpf cannot tell them apart without CAP_SYS_ADMIN, see
+ * trig_kfunc.bpf.c); a kernel without it makes the batched driver
+ * unavailable, naming the kfunc. The object is st's to free.
+ */
+static int trig_load_kfunc_driver(struct bc_ctx *ctx, struct trig_state *st)
+{
+	char why[TRIG_WHY_LEN];
+	int err;
+
+	err = trig_kfunc_lookup(BC_TRIG_KFUNC, why, sizeof(why));
+	if (err)
+		return bc_unavailable(ctx, "%s with the batched driver: %s",
+				      trig_kind_name(st->spec->kind), why);
+	err = trig_kfunc_load(st->batch, &st->kfunc_obj);
+	if (err)
+		return trig_driver_failed(ctx, st->spec, err);
+	st->driver_fd = trig_kfunc_driver_fd(st->kfunc_obj);
+	return 0;
 }
 
 static void (*const trig_targets[])(void) = {
@@ -693,11 +740,23 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 			return bc_error(ctx, err, "listing the online CPUs: %s", bc_strerror(err));
 	}
 
+	if (spec->driver == BC_TRIG_DRV_KFUNC) {
+		err = trig_load_kfunc_driver(ctx, st);
+		if (err)
+			return err;
+	}
 	err = trig_open_load(st, true);
 	if (err) {
+		/* The kfunc driver, loaded first from its own object, goes
+		 * too: a failed load leaves nothing loaded. */
+		if (st->kfunc_obj) {
+			trig_kfunc_free(st->kfunc_obj);
+			st->kfunc_obj = NULL;
+			st->driver_fd = -1;
+		}
 		/* One object holds both: find out which program the kernel
 		 * refused by loading the driver on its own. */
-		if (spec->prog && spec->driver_prog) {
+		if (spec->prog && trig_driver_in_main_object(spec)) {
 			int derr = trig_open_load(st, false);
 
 			trigger__destroy(st->skel);
@@ -711,7 +770,7 @@ static int trig_prepare(struct bc_ctx *ctx, struct trig_state *st, bool probing)
 		return trig_driver_failed(ctx, spec, err);
 	}
 
-	if (spec->driver_prog)
+	if (trig_driver_in_main_object(spec))
 		st->driver_fd = bpf_program__fd(
 			bpf_object__find_program_by_name(st->skel->obj, spec->driver_prog));
 	if (spec->prog) {
