@@ -93,6 +93,7 @@ static void test_one_more_instruction(void **state)
 		err[256];
 	struct bc_json *base, *more, *cmp, *hist;
 	const struct bc_json *changes, *fact = NULL, *groups;
+	const char *group;
 	double xb, xm;
 	struct bc_test_run r;
 	char *html;
@@ -141,7 +142,11 @@ static void test_one_more_instruction(void **state)
 	assert_non_null(hist);
 	groups = bc_json_get(hist, "groups");
 	assert_int_equal(bc_json_len(groups), 2);
-	assert_string_equal(bc_json_str(bc_json_get(bc_json_at(groups, 1), "group")), "more");
+	/* Under emulation history names the group "more [tcg]". */
+	group = bc_json_str(bc_json_get(bc_json_at(groups, 1), "group"));
+	assert_non_null(group);
+	if (strcmp(group, "more") && strcmp(group, "more [tcg]"))
+		fail_msg("history's second group is '%s', expected 'more' (or 'more [tcg]')", group);
 	assert_false(bc_json_bool(bc_json_get(bc_json_at(groups, 0), "program_changed"), true));
 	assert_true(bc_json_bool(bc_json_get(bc_json_at(groups, 1), "program_changed"), false));
 	bc_json_free(hist);
@@ -165,13 +170,9 @@ static void test_one_more_instruction(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	PATHF(root, "%s/tests/prog-change-XXXXXX", BC_TEST_BUILD_DIR);
-	if (!mkdtemp(root))
+	if (bc_test_store_scratch(root, sizeof(root), BC_TEST_BUILD_DIR, "prog-change"))
 		return -1;
-	chmod(root, 0755);
 	PATHF(store, "%s/results.db", root);
-	/* nothing here may touch the user's own store */
-	setenv("BENCHCORE_STORE", "/nonexistent/benchcore-test-must-not-use.db", 1);
 	return 0;
 }
 

@@ -567,12 +567,7 @@ static void test_thresholds(void **state)
 static int setup(void **state)
 {
 	(void)state;
-	PATHF(root, "%s/tests/check-XXXXXX", BC_TEST_BUILD_DIR);
-	if (!mkdtemp(root))
-		return -1;
-	/* nothing here may touch the user's own store */
-	setenv("BENCHCORE_STORE", "/nonexistent/benchcore-test-must-not-use.db", 1);
-	return 0;
+	return bc_test_store_scratch(root, sizeof(root), BC_TEST_BUILD_DIR, "check");
 }
 
 static int teardown(void **state)

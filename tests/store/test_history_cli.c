@@ -457,10 +457,8 @@ static int setup(void **state)
 	int in, out;
 
 	(void)state;
-	PATHF(root, "%s/tests/history-XXXXXX", BC_TEST_BUILD_DIR);
-	if (!mkdtemp(root))
+	if (bc_test_store_scratch(root, sizeof(root), BC_TEST_BUILD_DIR, "history"))
 		return -1;
-	chmod(root, 0755);
 	PATHF(store, "%s/results.db", root);
 	PATHF(count_dir, "%s/count", root);
 	if (mkdir(count_dir, 0755) || chmod(count_dir, 0755))
@@ -476,8 +474,6 @@ static int setup(void **state)
 	close(in);
 	fchmod(out, 0755);
 	close(out);
-	/* nothing here may touch the user's own store */
-	setenv("BENCHCORE_STORE", "/nonexistent/benchcore-test-must-not-use.db", 1);
 	if (pg)
 		bc_test_pg_store(&srv, "history_cli", store, sizeof(store));
 	return 0;

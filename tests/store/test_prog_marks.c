@@ -208,12 +208,8 @@ static int setup(void **state)
 	int ret;
 
 	(void)state;
-	PATHF(root, "%s/tests/prog-marks-XXXXXX", BC_TEST_BUILD_DIR);
-	if (!mkdtemp(root))
+	if (bc_test_store_scratch(root, sizeof(root), BC_TEST_BUILD_DIR, "prog-marks"))
 		return -1;
-	chmod(root, 0755);
-	/* nothing here may touch the user's own store */
-	setenv("BENCHCORE_STORE", "/nonexistent/benchcore-test-must-not-use.db", 1);
 	if (pg)
 		bc_test_pg_store(&srv, "prog_marks", store, sizeof(store));
 	else

@@ -102,6 +102,18 @@ int bc_test_scratch_make(const char *prefix, char *root, char *plugins, char *wo
 	return chdir(work) ? -1 : 0;
 }
 
+int bc_test_store_scratch(char *root, size_t len, const char *build_dir, const char *name)
+{
+	assert_true(snprintf(root, len, "%s/tests/%s-XXXXXX", build_dir, name) < (int)len);
+	if (!mkdtemp(root) || chmod(root, 0755)) {
+		fprintf(stderr, "%s: setup: cannot make %s: %s\n", name, root, strerror(errno));
+		return -1;
+	}
+	/* nothing here may touch the user's own store */
+	setenv("BENCHCORE_STORE", "/nonexistent/benchcore-test-must-not-use.db", 1);
+	return 0;
+}
+
 int bc_test_scratch_remove(const char *root)
 {
 	char cmd[PATH_MAX + 32];

@@ -50,6 +50,12 @@ void bc_test_copy_executable(const char *src, const char *dst);
  */
 int bc_test_scratch_make(const char *prefix, char *root, char *plugins, char *work,
 			 const char *const *plugin_files);
+/* A fresh directory BUILD_DIR/tests/NAME-XXXXXX for a test's files (root,
+ * of len bytes, gets its path), readable by all (children that drop
+ * privileges read it), and BENCHCORE_STORE pointed where nothing can be
+ * written, so that nothing the test runs touches the user's own store.
+ * 0, or -1 after one line saying what failed (a read-only build tree). */
+int bc_test_store_scratch(char *root, size_t len, const char *build_dir, const char *name);
 /* Leaves and removes a scratch tree; 0 or -1. */
 int bc_test_scratch_remove(const char *root);
 
