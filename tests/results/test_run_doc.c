@@ -567,7 +567,8 @@ static void test_store_figures(void **state)
 
 	/* The same store as the schema before (no figures by name). */
 	sql(path, "DROP TABLE metrics; DROP TABLE metrics_pending;"
-		  "ALTER TABLE entries DROP COLUMN accelerator; PRAGMA user_version = 2;");
+		  "ALTER TABLE entries DROP COLUMN accelerator;"
+		  "ALTER TABLE entries DROP COLUMN prog_digest; PRAGMA user_version = 2;");
 	s = bc_store_open(path, 0, err, sizeof(err));
 	assert_non_null(s);
 	assert_int_equal(bc_store_schema_version(s), 2);
