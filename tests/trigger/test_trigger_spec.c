@@ -239,6 +239,17 @@ static void assert_prog_section(const char *src, const char *prog, const char *w
 	assert_prog_section_in(src, "trigger.bpf.c", prog, want);
 }
 
+/* The kfunc driver is bc_trigger_tp_driver.bpf.h's raw_tp program, named
+ * in trig_kfunc.bpf.c. */
+static void assert_kfunc_driver(const char *src, const char *prog)
+{
+	char decl[128];
+
+	snprintf(decl, sizeof(decl), "\nBC_TRIGGER_TP_DRIVER(%s)", prog);
+	if (!strstr(src, decl))
+		fail_msg("trig_kfunc.bpf.c does not define %s with BC_TRIGGER_TP_DRIVER()", prog);
+}
+
 static void test_programs_exist_with_matching_section(void **state)
 {
 	char *src = read_text(BC_TEST_SOURCE_DIR "/plugins/trigger/trigger.bpf.c");
@@ -257,8 +268,7 @@ static void test_programs_exist_with_matching_section(void **state)
 		if (s->prog)
 			assert_prog_section(src, s->prog, sec_prefix(s->kind));
 		if (s->driver_prog && s->driver == BC_TRIG_DRV_KFUNC)
-			assert_prog_section_in(kfunc_src, "trig_kfunc.bpf.c", s->driver_prog,
-					       sec_prefix(0));
+			assert_kfunc_driver(kfunc_src, s->driver_prog);
 		else if (s->driver_prog)
 			assert_prog_section(src, s->driver_prog, sec_prefix(0));
 		if (s->syscall_alt)
