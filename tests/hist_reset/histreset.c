@@ -11,11 +11,19 @@
  * producer started: under emulation the first reading can come more than
  * a second after the producer starts, and a reset by the clock then fell
  * before the first reading and was never seen.
+ *
+ * The producer is paused around the reset: the program adds to the
+ * per-CPU buckets with a plain load and store, and an add that read the
+ * bucket before the update wrote zeros stored the old count back after
+ * it. One run in six then read no reset at all (exit 0). measure() asks
+ * the producer to pause, waits until it is between two getpgid() calls,
+ * empties the map and lets it go on.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -35,6 +43,8 @@ struct histreset_state {
 	struct histreset *skel;
 	struct bpf_link *link;
 	unsigned int readings;	/* measure() calls: the sampler thread's own */
+	int pause;		/* set by measure(): stop calling getpgid() */
+	int paused;		/* set by the producer: not inside getpgid() */
 };
 
 static int histreset_setup(struct bc_ctx *ctx)
@@ -77,10 +87,26 @@ static int histreset_empty(struct histreset_state *st)
 
 static int histreset_producer(struct bc_ctx *ctx, struct bc_thread *t)
 {
-	(void)ctx;
-	while (!bc_thread_should_stop(t))
+	struct histreset_state *st = bc_ctx_data(ctx);
+
+	while (!bc_thread_should_stop(t)) {
+		if (__atomic_load_n(&st->pause, __ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&st->paused, 1, __ATOMIC_RELEASE);
+			continue;
+		}
 		syscall(SYS_getpgid, 0);
+	}
 	return 0;
+}
+
+/* Waits (at most a second: the producer may have stopped) until the
+ * producer has seen the pause. */
+static void histreset_wait_paused(struct histreset_state *st)
+{
+	const struct timespec nap = { .tv_nsec = 100 * 1000 };
+
+	for (int i = 0; i < 10000 && !__atomic_load_n(&st->paused, __ATOMIC_ACQUIRE); i++)
+		nanosleep(&nap, NULL);
 }
 
 static void histreset_teardown(struct bc_ctx *ctx)
@@ -109,7 +135,10 @@ static int histreset_measure(struct bc_ctx *ctx, double *values)
 	values[0] = 0;
 	if (st->readings++ != HISTRESET_AT_READING)
 		return 0;
+	__atomic_store_n(&st->pause, 1, __ATOMIC_RELEASE);
+	histreset_wait_paused(st);
 	err = histreset_empty(st);
+	__atomic_store_n(&st->pause, 0, __ATOMIC_RELEASE);
 	return err ? bc_error(ctx, err, "emptying the histogram map: %s", bc_strerror(err)) : 0;
 }
 
