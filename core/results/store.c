@@ -189,12 +189,12 @@ static int bc_store_check(struct bc_store *s, bool writing, long long *version, 
 	if (state == BC_DB_EMPTY)
 		return 0;	/* new, or empty: ours to make */
 	if (state == BC_DB_FOREIGN) {
-		bc_store_errf(err, len, "store '%s': not a benchcore store (%s", s->shown,
+		bc_set_err(err, len, "store '%s': not a benchcore store (%s", s->shown,
 				 s->ops->foreign);
 		return -EINVAL;
 	}
 	if (*version > BC_STORE_SCHEMA_VERSION) {
-		bc_store_errf(err, len,
+		bc_set_err(err, len,
 				 "store '%s': schema version %lld is newer than this benchcore's %d; use the benchcore that wrote it, or a newer one",
 				 s->shown, *version, BC_STORE_SCHEMA_VERSION);
 		return -EPROTONOSUPPORT;
@@ -210,7 +210,7 @@ static int bc_store_migrate(struct bc_store *s, long long from, char *err, size_
 		char *sql = bc_store_words(s->ops, bc_store_migrations[v]);
 
 		if (!sql) {
-			bc_store_errf(err, len, "store '%s': out of memory", s->shown);
+			bc_set_err(err, len, "store '%s': out of memory", s->shown);
 			return -ENOMEM;
 		}
 		ret = bc_store_exec(s, sql, v ? "migrate the store" : "create the store", err, len);
@@ -237,7 +237,7 @@ struct bc_store *bc_store_open(const char *path, unsigned int flags, char *err, 
 		if (s)
 			free(s->path);
 		free(s);
-		bc_store_errf(err, err_len, "store '%s': out of memory", shown);
+		bc_set_err(err, err_len, "store '%s': out of memory", shown);
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -252,7 +252,7 @@ struct bc_store *bc_store_open(const char *path, unsigned int flags, char *err, 
 		if (ret)
 			goto fail;
 		if (version == 0) {
-			bc_store_errf(err, err_len, "store '%s': empty; nothing was saved there yet (run --save)",
+			bc_set_err(err, err_len, "store '%s': empty; nothing was saved there yet (run --save)",
 					 shown);
 			ret = -ENOENT;
 			goto fail;
@@ -486,7 +486,7 @@ int bc_store_put(struct bc_store *s, const struct bc_store_keys *k, const char *
 	int i = 1, rc;
 
 	if (!k->run_id || !k->bench || !k->date) {
-		bc_store_errf(err, err_len, "store '%s': an entry needs a run id, a benchmark and a date",
+		bc_set_err(err, err_len, "store '%s': an entry needs a run id, a benchmark and a date",
 				 s->shown);
 		return -EINVAL;
 	}
@@ -688,7 +688,7 @@ int bc_store_each(struct bc_store *s, const struct bc_store_filter *f, bc_store_
 	if (f->limit)
 		sql = bc_sql_add(sql, " LIMIT ?");
 	if (!sql) {
-		bc_store_errf(err, err_len, "store '%s': out of memory", s->shown);
+		bc_set_err(err, err_len, "store '%s': out of memory", s->shown);
 		return -ENOMEM;
 	}
 	/* a few rows (a baseline, one document) in one round trip; the rest
@@ -810,7 +810,7 @@ int bc_store_metric_names(struct bc_store *s, const struct bc_store_filter *f, c
 		if (pass == 0)
 			sql = bc_sql_add(sql, " ORDER BY m.name");
 		if (!sql) {
-			bc_store_errf(err, err_len, "store '%s': out of memory", s->shown);
+			bc_set_err(err, err_len, "store '%s': out of memory", s->shown);
 			return -ENOMEM;
 		}
 		rc = bc_q_prepare(&q, s, sql, BC_DB_MANY);

@@ -24,19 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* One line into err (when there is room for one): how the store and both
- * engines word a failure for the caller to print. */
-static inline __attribute__((format(printf, 3, 4))) void bc_store_errf(char *err, size_t len,
-								       const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
+#include "runtime/log.h"
 
 #define BC_DB_ROW 1
 

@@ -175,13 +175,13 @@ static struct bc_db *bc_pg_open(const char *name, const char *shown, unsigned in
 
 	if (!db || !(db->shown = strdup(shown))) {
 		free(db);
-		bc_store_errf(err, err_len, "store '%s': out of memory", shown);
+		bc_set_err(err, err_len, "store '%s': out of memory", shown);
 		errno = ENOMEM;
 		return NULL;
 	}
 	db->conn = PQconnectdbParams(keys, vals, 1);
 	if (!db->conn) {
-		bc_store_errf(err, err_len, "store '%s': out of memory", shown);
+		bc_set_err(err, err_len, "store '%s': out of memory", shown);
 		ret = -ENOMEM;
 		goto fail;
 	}
@@ -191,11 +191,11 @@ static struct bc_db *bc_pg_open(const char *name, const char *shown, unsigned in
 	if (PQstatus(db->conn) != CONNECTION_OK) {
 		bc_pg_line(db, PQerrorMessage(db->conn), why, sizeof(why));
 		if (PQconnectionNeedsPassword(db->conn))
-			bc_store_errf(err, err_len,
+			bc_set_err(err, err_len,
 				      "store '%s': the server asks for a password and none was given (expected one in the URL, PGPASSFILE or a service file); nothing was %s",
 				      shown, flags & BC_DB_OPEN_WRITE ? "written" : "read");
 		else
-			bc_store_errf(err, err_len, "store '%s': cannot connect: %s; nothing was %s",
+			bc_set_err(err, err_len, "store '%s': cannot connect: %s; nothing was %s",
 				      shown, *why ? why : "no reason given",
 				      flags & BC_DB_OPEN_WRITE ? "written" : "read");
 		ret = PQconnectionNeedsPassword(db->conn) ? -EACCES : -ECONNREFUSED;
@@ -209,12 +209,12 @@ static struct bc_db *bc_pg_open(const char *name, const char *shown, unsigned in
 	if (!ret && (flags & BC_DB_OPEN_WRITE))
 		ret = bc_pg_value(db, "SHOW transaction_read_only", ro, sizeof(ro));
 	if (ret) {
-		bc_store_errf(err, err_len, "store '%s': cannot read it: %s", shown, db->msg);
+		bc_set_err(err, err_len, "store '%s': cannot read it: %s", shown, db->msg);
 		ret = -EIO;
 		goto fail;
 	}
 	if (!strcmp(ro, "on")) {
-		bc_store_errf(err, err_len,
+		bc_set_err(err, err_len,
 			      "store '%s': the server takes no writes (transaction_read_only is on: default_transaction_read_only, or a standby), cannot save to it; nothing was written",
 			      shown);
 		ret = -EROFS;
@@ -563,40 +563,40 @@ static int bc_pg_fail(struct bc_db *db, int code, const char *doing, char *err, 
 
 	(void)code;
 	if (PQstatus(db->conn) != CONNECTION_OK) {
-		bc_store_errf(err, len,
+		bc_set_err(err, len,
 			      "store '%s': the connection to the server was lost (%s), cannot %s; nothing was written",
 			      db->shown, *db->msg ? db->msg : "no reason given", doing);
 		return -ECONNRESET;
 	}
 	if (!strcmp(s, "25006")) {
-		bc_store_errf(err, len,
+		bc_set_err(err, len,
 			      "store '%s': the server takes no writes (a read-only transaction: default_transaction_read_only, or a standby), cannot %s; nothing was written",
 			      db->shown, doing);
 		return -EROFS;
 	}
 	if (!strcmp(s, "42501")) {
-		bc_store_errf(err, len,
+		bc_set_err(err, len,
 			      "store '%s': this role may not %s (%s); nothing was written (docs/history.md: roles for writers and readers)",
 			      db->shown, doing, db->msg);
 		return -EACCES;
 	}
 	if (!strcmp(s, "53100")) {
-		bc_store_errf(err, len,
+		bc_set_err(err, len,
 			      "store '%s': the server's disk is full, cannot %s; nothing of it was written and the store keeps what it held",
 			      db->shown, doing);
 		return -ENOSPC;
 	}
 	if (!strcmp(s, "53200")) {
-		bc_store_errf(err, len, "store '%s': out of memory", db->shown);
+		bc_set_err(err, len, "store '%s': out of memory", db->shown);
 		return -ENOMEM;
 	}
 	if (!strcmp(s, "40001") || !strcmp(s, "40P01")) {
-		bc_store_errf(err, len,
+		bc_set_err(err, len,
 			      "store '%s': another writer's transaction conflicted with this one (%s), cannot %s; nothing was written",
 			      db->shown, db->msg, doing);
 		return -EAGAIN;
 	}
-	bc_store_errf(err, len, "store '%s': cannot %s: %s", db->shown, doing,
+	bc_set_err(err, len, "store '%s': cannot %s: %s", db->shown, doing,
 		      *db->msg ? db->msg : "no reason given");
 	return -EIO;
 }

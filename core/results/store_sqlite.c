@@ -68,60 +68,60 @@ static int bc_sqlite_fail_rc(const struct bc_db *s, int rc, const char *doing, c
 		rc = SQLITE_FULL;
 	switch (rc & 0xff) {
 	case SQLITE_NOTADB:
-		bc_store_errf(err, len,
+		bc_set_err(err, len,
 				  "store '%s': not a benchcore store (not an SQLite database); expected a file made by `benchcore run --save`, or a path where none exists",
 				  path);
 		return -EINVAL;
 	case SQLITE_CORRUPT:
-		bc_store_errf(err, len,
+		bc_set_err(err, len,
 				  "store '%s': the file is corrupt (%s); left as it is (`sqlite3 '%s' .recover` copies out what can be read)",
 				  path, msg, path);
 		return -EIO;
 	case SQLITE_READONLY:
 		if ((rc & 0xffff) == SQLITE_READONLY_ROLLBACK) {
 			/* A hot journal only a writer may roll back. */
-			bc_store_errf(err, len,
+			bc_set_err(err, len,
 					  "store '%s': a save was interrupted and its journal '%s-journal' must be rolled back, which needs write permission on the store; a user who may write it runs any benchcore command on it once",
 					  path, path);
 			return -EACCES;
 		}
 		if (s->readonly_errno) {
-			bc_store_errf(err, len, "store '%s': %s, cannot %s; nothing was written",
+			bc_set_err(err, len, "store '%s': %s, cannot %s; nothing was written",
 					  path, s->readonly_errno == EROFS ? "on a read-only file system"
 					  : "not writable by this user (Permission denied)", doing);
 			return -s->readonly_errno;
 		}
 		if ((rc & 0xffff) == SQLITE_READONLY_DIRECTORY || (sys == EACCES || sys == EROFS)) {
-			bc_store_errf(err, len,
+			bc_set_err(err, len,
 					  "store '%s': its directory is not writable (%s) and a save makes its journal there; nothing was written",
 					  path, strerror(sys ? sys : EACCES));
 			return -(sys ? sys : EACCES);
 		}
-		bc_store_errf(err, len, "store '%s': read-only (write-protected), cannot %s; nothing was written",
+		bc_set_err(err, len, "store '%s': read-only (write-protected), cannot %s; nothing was written",
 				  path, doing);
 		return -EROFS;
 	case SQLITE_FULL:
-		bc_store_errf(err, len,
+		bc_set_err(err, len,
 				  "store '%s': the disk is full, cannot %s; nothing of it was written and the store keeps what it held",
 				  path, doing);
 		return -ENOSPC;
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
-		bc_store_errf(err, len, "store '%s': locked by another process for %d s, cannot %s; nothing was written",
+		bc_set_err(err, len, "store '%s': locked by another process for %d s, cannot %s; nothing was written",
 				  path, BC_SQLITE_BUSY_MS / 1000, doing);
 		return -EBUSY;
 	case SQLITE_CANTOPEN:
 		sys = sys ? sys : errno ? errno : ENOENT;
-		bc_store_errf(err, len, "store '%s': cannot open it: %s", path, strerror(sys));
+		bc_set_err(err, len, "store '%s': cannot open it: %s", path, strerror(sys));
 		return -sys;
 	case SQLITE_NOMEM:
-		bc_store_errf(err, len, "store '%s': out of memory", path);
+		bc_set_err(err, len, "store '%s': out of memory", path);
 		return -ENOMEM;
 	case SQLITE_IOERR:
-		bc_store_errf(err, len, "store '%s': I/O error, cannot %s (%s)", path, doing, msg);
+		bc_set_err(err, len, "store '%s': I/O error, cannot %s (%s)", path, doing, msg);
 		return -EIO;
 	default:
-		bc_store_errf(err, len, "store '%s': cannot %s: %s", path, doing, msg);
+		bc_set_err(err, len, "store '%s': cannot %s: %s", path, doing, msg);
 		return -EIO;
 	}
 }
@@ -196,32 +196,32 @@ static struct bc_db *bc_sqlite_open(const char *path, const char *shown, unsigne
 	(void)shown;	/* a file's name is shown as it is */
 	if (!s || !(s->path = strdup(path))) {
 		free(s);
-		bc_store_errf(err, err_len, "store '%s': out of memory", path);
+		bc_set_err(err, err_len, "store '%s': out of memory", path);
 		errno = ENOMEM;
 		return NULL;
 	}
 	if (stat(path, &st)) {
 		if (errno != ENOENT || !writing) {
-			bc_store_errf(err, err_len, "store '%s': %s%s", path, strerror(errno),
+			bc_set_err(err, err_len, "store '%s': %s%s", path, strerror(errno),
 					  errno == ENOENT ? "; nothing was saved there yet (run --save)" : "");
 			ret = -errno;
 			goto fail;
 		}
 		ret = bc_sqlite_mkdirs(path);
 		if (ret) {
-			bc_store_errf(err, err_len, "store '%s': cannot make its directory: %s",
+			bc_set_err(err, err_len, "store '%s': cannot make its directory: %s",
 					  path, strerror(-ret));
 			goto fail;
 		}
 		/* SQLite would say only that it cannot open the file. */
 		ret = bc_sqlite_dir_writable(path);
 		if (ret) {
-			bc_store_errf(err, err_len, "store '%s': cannot create it: its directory is not writable (%s)",
+			bc_set_err(err, err_len, "store '%s': cannot create it: its directory is not writable (%s)",
 					  path, strerror(-ret));
 			goto fail;
 		}
 	} else if (!S_ISREG(st.st_mode)) {
-		bc_store_errf(err, err_len, "store '%s': not a regular file; expected a store file",
+		bc_set_err(err, err_len, "store '%s': not a regular file; expected a store file",
 				  path);
 		ret = -EINVAL;
 		goto fail;
@@ -233,7 +233,7 @@ static struct bc_db *bc_sqlite_open(const char *path, const char *shown, unsigne
 	} else if (writing && (ret = bc_sqlite_dir_writable(path))) {
 		/* The file is writable, its directory is not: a save could not
 		 * make its journal. Said as it is, not as "read-only". */
-		bc_store_errf(err, err_len,
+		bc_set_err(err, err_len,
 				  "store '%s': its directory is not writable (%s) and a save makes its journal there; nothing was written",
 				  path, strerror(-ret));
 		goto fail;
