@@ -5,9 +5,9 @@
  * the longest length must count one comparison per getpgid() the producers
  * made (two counters of one run; by default every process's getpgid() is
  * compared, as the runner's program does, so other processes may only add
- * to the count; with --strncmp-own-process it is exact), name their attach point, refuse bad
- * lengths with status 2, and leave nothing of the plugin loaded. No timing
- * is asserted.
+ * to the count; with --strncmp-own-process it is exact), name their attach
+ * point, refuse bad lengths with status 2, and leave nothing of the plugin
+ * loaded. No timing is asserted.
  */
 #include <setjmp.h>
 #include <stdbool.h>
